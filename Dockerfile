@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# Build stage: wheels for every pinned dependency (the Czech spaCy model is a PyPI package).
+FROM python:3.11-slim-bookworm AS build
+RUN apt-get update && apt-get install -y --no-install-recommends build-essential && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY requirements.txt .
+RUN pip wheel --no-cache-dir --wheel-dir /wheels -r requirements.txt
+
+# Runtime stage: no compilers, a non-root user, nothing downloaded at start-up.
+FROM python:3.11-slim-bookworm
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings \
+    VAR_DIR=/var/lib/redactor
+RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils curl && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --create-home --home-dir /home/redactor redactor \
+    && mkdir -p /var/lib/redactor && chown redactor /var/lib/redactor
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/* && rm -rf /wheels
+WORKDIR /app
+COPY --chown=redactor . .
+RUN DEBUG=1 python manage.py collectstatic --no-input >/dev/null
+USER redactor
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD curl -fsS http://127.0.0.1:8000/healthz || exit 1
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--timeout", "120"]

@@ -1,0 +1,118 @@
+"""Django settings, one module, driven by the environment.
+
+Embedded defaults (no variable set) run the service locally: SQLite in ``var/``, media in
+``var/media``, Redis on 127.0.0.1:6379. Production sets ``SECRET_KEY``, ``DEBUG=0``,
+``ALLOWED_HOSTS``, ``DATABASE_URL``, ``REDIS_URL`` and ``MEDIA_ROOT``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+
+from .env import env, env_bool, env_int, env_list
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env("VAR_DIR", str(BASE_DIR / "var")))
+
+DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = env("SECRET_KEY", "insecure-development-key-change-me" if DEBUG else None)
+if not SECRET_KEY:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_rq",
+    "accounts",
+    "contracts",
+    "redactor",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"), conn_max_age=env_int("DB_CONN_MAX_AGE", 60)
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env("REDIS_URL", "redis://127.0.0.1:6379/0")
+RQ_QUEUES = {
+    "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": env_int("RQ_DEFAULT_TIMEOUT", 900)},
+}
+
+LANGUAGE_CODE = "cs"
+LANGUAGES = [("cs", "Čeština"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "Europe/Prague"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+# Uploaded originals and redacted files are private: MEDIA_ROOT is never served by a URL.
+MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
+
+# Redaction engine
+REDACTOR_MAX_UPLOAD_BYTES = env_int("REDACTOR_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
+REDACTOR_MAX_PAGES = env_int("REDACTOR_MAX_PAGES", 2000)
+REDACTOR_NLP = env("REDACTOR_NLP", "spacy")  # "spacy" or "rules"
+REDACTOR_SPACY_MODEL = env("REDACTOR_SPACY_MODEL", "cs_core_news_sm")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+}
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
