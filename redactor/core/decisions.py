@@ -1,0 +1,439 @@
+"""Apply the category map to findings in context: who each finding belongs to, whether its
+dependencies are linked, and the resulting action with a reason a reviewer can read.
+
+Order of evaluation: overlapping findings are resolved first (higher score, then longer,
+wins); persons are grouped and given their role (public official, statutory
+representative, or private); names are decided; then every other finding, by its type in the
+map: primary -> redact, not subject -> keep, secondary -> redact when one of its
+dependencies is linked within the dependency's scopes (``holder``, ``party``, ``sentence``,
+``coreference``), else the map's ``unlinked_secondary_action``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import categories as cat
+from .category_map import CategoryMap
+from .czech import OFFICIAL_CUES, STATUTORY_CUES, strip_diacritics
+from .model import Action, Finding, Party, PartyKind, Span
+from .parties import PartyReference
+from .text import SpanIndex
+
+_FUNCTION = re.compile(
+    r"(?<!\w)("
+    + "|".join(re.escape(c) for c in sorted(set(OFFICIAL_CUES) | set(STATUTORY_CUES), key=len, reverse=True))
+    + r")\w*"
+)
+_REPRESENTATION = re.compile(r"(zastoupen\w*|jednající\w*|v zastoupení)")
+
+
+@dataclass
+class Person:
+    """A person cluster: every mention of one natural person in the document."""
+
+    id: str  # "person:N"
+    name: str
+    role: str | None  # public_official | statutory_representative | None (private)
+    party: Party | None  # the party the person is, or acts for
+    principal: bool  # the person *is* a natural-person or sole-trader party
+    evidence: str
+
+    @property
+    def private(self) -> bool:
+        """True when the person's data is personal data to redact (no role exception)."""
+        return self.role is None
+
+    def holder_kind(self) -> str:
+        """The holder kind of data that belongs to this person."""
+        if self.principal and self.party is not None:
+            return self.party.kind.value
+        if self.role is not None and self.party is not None:
+            return self.party.kind.value
+        if self.role == "public_official":
+            return PartyKind.PUBLIC_BODY.value
+        if self.role == "statutory_representative":
+            return PartyKind.LEGAL_PERSON.value
+        return PartyKind.NATURAL_PERSON.value
+
+
+@dataclass
+class Holder:
+    """Who a finding belongs to, how that was established, and a description for reasons."""
+
+    kind: str  # a PartyKind value
+    scope: str  # holder | party | sentence
+    description: str
+
+
+@dataclass
+class Decision:
+    """A finding with its final category, action and reason."""
+
+    finding: Finding
+    category: int
+    action: Action
+    reason: str
+    cluster: str | None = None
+
+
+def resolve_overlaps(findings: list[Finding]) -> list[Finding]:
+    """Keep, of overlapping findings, the one with the higher score (then the longer span).
+
+    Organisation names and addresses never suppress a finding inside them that another
+    recognizer validated (a phone in a company name line stays a phone); the reverse holds too.
+    """
+    ordered = sorted(findings, key=lambda f: (-f.score, -(f.span.end - f.span.start), f.span.start))
+    kept: list[Finding] = []
+    for f in ordered:
+        if any(f.span.overlaps(k.span) and not _coexist(f, k) for k in kept):
+            continue
+        kept.append(f)
+    return sorted(kept, key=lambda f: f.span.start)
+
+
+def _coexist(a: Finding, b: Finding) -> bool:
+    containers = {cat.COMPANY_NAME}
+    return (a.category in containers) != (b.category in containers)
+
+
+class _Linker:
+    """Resolves holders and scopes for one document."""
+
+    def __init__(
+        self,
+        text: str,
+        sentences: list[Span],
+        findings: list[Finding],
+        parties: list[Party],
+        references: list[PartyReference],
+    ):
+        self.text = text
+        self.sentences = SpanIndex(sentences)
+        self.findings = findings
+        self.parties = parties
+        self.references = references
+        self.persons: dict[str, Person] = {}
+        self.entities: list[tuple[int, int, object]] = []  # (start, end, Person | Party | str kind)
+
+    # -- persons --------------------------------------------------------------------------
+    def party_at(self, span: Span) -> Party | None:
+        for party in self.parties:
+            if party.contains(span):
+                return party
+        return None
+
+    def build_persons(self) -> None:
+        clusters: dict[str, list[Finding]] = {}
+        for f in self.findings:
+            if f.category in cat.NAME_CATEGORIES and f.holder:
+                clusters.setdefault(f.holder, []).append(f)
+        for pid, mentions in clusters.items():
+            full = [m for m in mentions if m.category == cat.FULL_NAME]
+            name = (full or mentions)[0].text.replace("\n", " ")
+            principal_of = None
+            role, role_party, evidence = None, None, ""
+            for m in mentions:
+                party = self.party_at(m.span)
+                before = m.attributes.get("before", "")
+                tail = before[-40:]
+                rep = _REPRESENTATION.search(tail)
+                fn = _FUNCTION.search(tail[-30:]) or _FUNCTION.match(m.attributes.get("after", "").lstrip(" ,\n"))
+                if party is not None and party.kind.is_private_person and not rep and m.category == cat.FULL_NAME:
+                    first = min(
+                        (
+                            f.span.start
+                            for f in self.findings
+                            if f.category in (cat.FULL_NAME, cat.COMPANY_NAME)
+                            and party.contains(f.span)
+                            and any(b.contains(f.span) and b.contains(m.span) for b in party.blocks)
+                        ),
+                        default=None,
+                    )
+                    if first == m.span.start:
+                        principal_of = party
+                if role is None and (rep or fn):
+                    cue = (rep or fn).group()
+                    statutory_cue = fn is not None and fn.group(1) in STATUTORY_CUES
+                    if party is not None and party.kind == PartyKind.PUBLIC_BODY:
+                        role, role_party = "public_official", party
+                    elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
+                        role, role_party = "statutory_representative", party
+                    elif party is None or party.kind == PartyKind.UNKNOWN:
+                        if fn is not None:
+                            role = "statutory_representative" if statutory_cue else "public_official"
+                            role_party = party
+                    if role:
+                        evidence = f"{cue!r} next to {m.text!r}" + (
+                            f" in {role_party.describe()}" if role_party else ""
+                        )
+            if principal_of is not None:
+                role, role_party = None, principal_of
+                evidence = f"is {principal_of.describe()}"
+            self.persons[pid] = Person(pid, name, role, role_party, principal_of is not None, evidence)
+
+    def build_entities(self) -> None:
+        for f in self.findings:
+            if f.category in cat.NAME_CATEGORIES and f.holder in self.persons:
+                self.entities.append((f.span.start, f.span.end, self.persons[f.holder]))
+            elif f.category == cat.COMPANY_NAME:
+                self.entities.append((f.span.start, f.span.end, f.attributes.get("kind", "legal_person")))
+        for ref in self.references:
+            self.entities.append((ref.span.start, ref.span.end, ref.party))
+        self.entities.sort(key=lambda e: e[0])
+
+    # -- holders --------------------------------------------------------------------------
+    @staticmethod
+    def _describe(entity: object) -> tuple[str, str]:
+        if isinstance(entity, Person):
+            kind = entity.holder_kind()
+            who = entity.party.describe() if entity.principal and entity.party else f"person {entity.name!r}"
+            if entity.role:
+                who = f"{entity.role.replace('_', ' ')} {entity.name!r}" + (
+                    f" of {entity.party.describe()}" if entity.party else ""
+                )
+            return kind, who
+        if isinstance(entity, Party):
+            return entity.kind.value, entity.describe()
+        return str(entity), f"organisation ({str(entity).replace('_', ' ')})"
+
+    def holder(self, f: Finding, scopes: tuple[str, ...]) -> Holder | None:
+        """Who ``f`` belongs to, trying the allowed scopes from the most specific."""
+        if "holder" in scopes:
+            if f.holder in ("natural_person", "legal_person"):
+                return Holder(f.holder, "holder", f"the value itself ({f.evidence})")
+            if f.holder and f.holder in self.persons:
+                kind, who = self._describe(self.persons[f.holder])
+                return Holder(kind, "holder", who)
+            for _start, end, entity in reversed(self.entities):
+                if end <= f.span.start and f.span.start - end <= 20 and isinstance(entity, Party):
+                    between = self.text[end : f.span.start]
+                    if not re.search(r"[.;]|\n\S+:", between):
+                        kind, who = self._describe(entity)
+                        return Holder(kind, "holder", f"{who} (possessive)")
+                if end <= f.span.start - 20:
+                    break
+        sentence = self.sentences.find(f.span.start)
+        if "sentence" in scopes and sentence is not None:
+            before = [e for e in self.entities if sentence.start <= e[0] and e[1] <= f.span.start]
+            if before:
+                kind, who = self._describe(before[-1][2])
+                return Holder(kind, "sentence", f"{who} in the same sentence")
+        if "party" in scopes:
+            party = self.party_at(f.span)
+            if party is not None:
+                return Holder(party.kind.value, "party", f"{party.describe()} (its block)")
+        if "sentence" in scopes and sentence is not None:
+            after = [e for e in self.entities if f.span.end <= e[0] and e[1] <= sentence.end]
+            if after:
+                kind, who = self._describe(after[0][2])
+                return Holder(kind, "sentence", f"{who} in the same sentence")
+        return None
+
+    def private_person_in(self, f: Finding, scope: str) -> str | None:
+        """A description of a private person (mention, or natural-person party) linked to
+        ``f`` within ``scope`` (``party`` or ``sentence``), else None."""
+        if scope == "sentence":
+            region = self.sentences.find(f.span.start)
+            regions = [region] if region else []
+        else:
+            party = self.party_at(f.span)
+            regions = [b for b in party.blocks if b.contains(f.span)] if party else []
+            if party is not None and party.kind.is_private_person:
+                return party.describe()
+        for region in regions:
+            for start, end, entity in self.entities:
+                if region.start <= start and end <= region.end:
+                    if isinstance(entity, Person) and entity.private:
+                        return f"person {entity.name!r}"
+                    if isinstance(entity, Party) and entity.kind.is_private_person:
+                        return entity.describe()
+        return None
+
+
+def decide(
+    text: str,
+    sentences: list[Span],
+    findings: list[Finding],
+    parties: list[Party],
+    references: list[PartyReference],
+    cmap: CategoryMap,
+) -> tuple[list[Decision], dict[str, Person]]:
+    """Decide every finding with ``cmap``; returns the decisions and the person clusters."""
+    linker = _Linker(text, sentences, findings, parties, references)
+    linker.build_persons()
+    linker.build_entities()
+    _upgrade_personal_emails(findings, linker)
+    decisions: dict[int, Decision] = {}
+    order = sorted(range(len(findings)), key=lambda i: 0 if findings[i].category in cat.NAME_CATEGORIES else 1)
+    for _ in range(2):  # secondary findings may depend on other secondary findings
+        for i in order:
+            d = _decide_one(findings[i], linker, cmap, decisions, findings)
+            if d is not None:
+                decisions[i] = d
+    return [decisions[i] for i in sorted(decisions)], linker.persons
+
+
+def _upgrade_personal_emails(findings: list[Finding], linker: _Linker) -> None:
+    """A generic-looking e-mail whose local part spells a name found in the document is
+    an e-mail with a personal name (category 6)."""
+    names = {}
+    for f in findings:
+        if f.category in cat.NAME_CATEGORIES and f.holder in linker.persons:
+            for part in f.attributes.get("folded", []):
+                names[part] = linker.persons[f.holder]
+    for f in findings:
+        if f.category == cat.EMAIL_GENERIC:
+            for part in f.attributes.get("local_parts", []):
+                person = names.get(strip_diacritics(part).lower())
+                if person is not None and len(part) >= 3:
+                    f.category = cat.EMAIL_PERSONAL
+                    f.evidence = f"e-mail whose local part spells {person.name!r}, named in the document"
+                    f.holder = person.id
+                    break
+
+
+def _decide_one(
+    f: Finding, linker: _Linker, cmap: CategoryMap, decided: dict[int, Decision], findings: list[Finding]
+) -> Decision | None:
+    category = f.category
+    cluster = f.holder if f.holder and f.holder.startswith("person:") else None
+    # Addresses: the cue or the holder tells a residence from a seat.
+    holder_for_address = None
+    if category in cat.ADDRESS_CATEGORIES:
+        context = f.attributes.get("context")
+        holder_for_address = linker.holder(f, ("holder", "sentence", "party"))
+        if context is None:
+            if (
+                holder_for_address is not None
+                and not PartyKind(holder_for_address.kind).is_private_person
+                and (holder_for_address.kind != PartyKind.UNKNOWN.value)
+            ):
+                category = cat.ADDRESS_SEAT
+            else:
+                category = cat.ADDRESS_RESIDENCE
+    rule = cmap.rule(category)
+    if rule is None or not rule.enabled:
+        return None
+    label = rule.name_en.lower()
+
+    # Role exceptions for names of people acting in a public role.
+    person = linker.persons.get(cluster) if cluster else None
+    if person is not None and person.role:
+        exception = cmap.role_exception(person.role, category)
+        if exception is not None:
+            where = f" of {person.party.describe()}" if person.party else ""
+            return Decision(
+                f,
+                category,
+                exception.action,
+                f"{exception.action.value}: {person.role.replace('_', ' ')}{where} "
+                f"({person.evidence}); {exception.source}",
+                cluster,
+            )
+
+    # Holder overrides (ministry methodology for a sole trader's place of business).
+    if cmap.holder_overrides and any(o.category == category for o in cmap.holder_overrides):
+        holder = holder_for_address or linker.holder(f, ("holder", "sentence", "party"))
+        kind = holder.kind if holder else PartyKind.UNKNOWN.value
+        override = cmap.holder_override(category, kind)
+        if override is not None:
+            who = holder.description if holder else "no identifiable holder"
+            return Decision(
+                f, category, override.action, f"{override.action.value}: {label} of {who}; {override.source}", cluster
+            )
+
+    if rule.type == "primary":
+        extra = ""
+        if category == cat.ADDRESS_RESIDENCE and f.attributes.get("context") is None:
+            extra = " (no seat cue and no legal person or public body as its holder: treated as a residence)"
+        return Decision(f, category, Action.REDACT, f"primary: {label}{extra}", cluster)
+    if rule.type == "not_subject":
+        who = f" of {holder_for_address.description}" if holder_for_address else ""
+        return Decision(f, category, Action.KEEP, f"not subject to redaction: {label}{who}", cluster)
+
+    # Secondary: look for a linked dependency.
+    unknown_holder = False
+    kept_because = None
+    for dep in rule.depends_on:
+        if dep.category == cat.LEGAL_ENTITY:
+            holder = linker.holder(f, dep.scopes)
+            if holder is None or holder.kind == PartyKind.UNKNOWN.value:
+                unknown_holder = True
+                continue
+            if holder.kind in cmap.personal_holders:
+                return Decision(
+                    f, category, Action.REDACT, f"secondary: {label} linked to {holder.description}", cluster
+                )
+            kept_because = f"belongs to {holder.description}"
+            continue
+        if dep.category in cat.NAME_CATEGORIES:
+            link = _name_dependency(f, dep.scopes, linker)
+        else:
+            link = _finding_dependency(f, dep.category, dep.scopes, linker, decided, findings)
+        if link:
+            dep_rule = cmap.rule(dep.category)
+            dep_label = dep_rule.name_en.lower() if dep_rule else str(dep.category)
+            return Decision(f, category, Action.REDACT, f"secondary: {label} linked to {dep_label} of {link}", cluster)
+    if kept_because:
+        return Decision(f, category, Action.KEEP, f"not personal: {label} {kept_because}", cluster)
+    if unknown_holder:
+        return Decision(
+            f,
+            category,
+            cmap.unknown_holder_action,
+            f"{cmap.unknown_holder_action.value}: {label} whose holder could not be determined",
+            cluster,
+        )
+    return Decision(
+        f,
+        category,
+        cmap.unlinked_secondary_action,
+        f"{cmap.unlinked_secondary_action.value}: {label} not linked to any of its dependencies",
+        cluster,
+    )
+
+
+def _name_dependency(f: Finding, scopes: tuple[str, ...], linker: _Linker) -> str | None:
+    """Description of a private person's name linked to ``f`` in ``scopes``, else None."""
+    for scope in scopes:
+        if scope in ("coreference", "holder") and f.holder in linker.persons:
+            person = linker.persons[f.holder]
+            if person.private:
+                return f"person {person.name!r}" + (" (same person)" if scope == "coreference" else "")
+        elif scope == "holder":
+            holder = linker.holder(f, ("holder",))
+            if holder and holder.kind in ("natural_person", "sole_trader"):
+                return holder.description
+        elif scope in ("party", "sentence"):
+            found = linker.private_person_in(f, scope)
+            if found:
+                return f"{found} (same {scope})"
+    return None
+
+
+def _finding_dependency(
+    f: Finding,
+    category: int,
+    scopes: tuple[str, ...],
+    linker: _Linker,
+    decided: dict[int, Decision],
+    findings: list[Finding],
+) -> str | None:
+    """A redacted finding of ``category`` within ``scopes`` of ``f``, described, else None."""
+    for scope in scopes:
+        if scope == "sentence":
+            region = linker.sentences.find(f.span.start)
+        elif scope == "party":
+            party = linker.party_at(f.span)
+            region = next((b for b in party.blocks if b.contains(f.span)), None) if party else None
+        else:
+            continue
+        if region is None:
+            continue
+        for i, d in decided.items():
+            other = findings[i]
+            if other is not f and d.category == category and d.action == Action.REDACT and region.contains(other.span):
+                return f"{other.text!r} (same {scope})"
+    return None

@@ -1,0 +1,259 @@
+"""The redaction engine: analyse a PDF into proposals, then burn in and verify accepted ones.
+
+Usage::
+
+    engine = RedactionEngine()                     # default recognizers, spaCy, default map
+    analysis = engine.analyze(pdf_bytes)            # proposals with action redact/keep/review
+    result = engine.redact(pdf_bytes, analysis.to_redact())   # burned in and verified
+
+Like Presidio's ``AnalyzerEngine``, the engine receives its recognizer registry, NLP engine
+and category map in the constructor; none of them is a global.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from . import categories as cat
+from .burn import burn_in
+from .category_map import CategoryMap
+from .decisions import Decision, Person, decide, resolve_overlaps
+from .errors import VerificationError
+from .extraction import TextLayer, extract_text_layer, open_pdf
+from .model import Action, Box, Finding, PageInfo, Party, Proposal, Span, VerificationResult
+from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
+from .parties import find_parties
+from .recognizers.base import AnalysisContext, RecognizerRegistry
+from .text import sentence_spans
+from .verify import verify
+
+#: Default upper bound on pages per document (a registry contract rarely exceeds 300 pages).
+MAX_PAGES = 2000
+
+
+@dataclass
+class Analysis:
+    """Everything the engine found in one PDF."""
+
+    pages: list[PageInfo]
+    text_layer: TextLayer
+    parties: list[Party]
+    persons: dict[str, Person]
+    proposals: list[Proposal]
+    category_map: str
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def pages_needing_ocr(self) -> list[int]:
+        """Page numbers (from 1) without a usable text layer: nothing on them was analysed."""
+        return [p.number for p in self.pages if p.needs_ocr]
+
+    def to_redact(self) -> list[Proposal]:
+        """The proposals whose action is redact (what the CLI accepts without review)."""
+        return [p for p in self.proposals if p.action == Action.REDACT]
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary: pages, parties, persons and proposals."""
+        return {
+            "category_map": self.category_map,
+            "pages": [
+                {
+                    "number": p.number,
+                    "width": round(p.width, 2),
+                    "height": round(p.height, 2),
+                    "characters": p.char_count,
+                    "image_coverage": p.image_coverage,
+                    "needs_ocr": p.needs_ocr,
+                }
+                for p in self.pages
+            ],
+            "pages_needing_ocr": self.pages_needing_ocr,
+            "parties": [
+                {
+                    "index": p.index,
+                    "label": p.label,
+                    "kind": p.kind.value,
+                    "name": p.name,
+                    "roles": p.roles,
+                    "evidence": p.evidence,
+                    "blocks": [[b.start, b.end] for b in p.blocks],
+                }
+                for p in self.parties
+            ],
+            "persons": [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "role": p.role,
+                    "private": p.private,
+                    "party": p.party.index if p.party else None,
+                    "evidence": p.evidence,
+                }
+                for p in self.persons.values()
+            ],
+            "proposals": [p.to_dict() for p in self.proposals],
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+@dataclass
+class RedactionResult:
+    """A burned-in PDF with its verification (``verification.ok`` is True)."""
+
+    pdf: bytes
+    verification: VerificationResult
+    boxes: list[Box]
+
+
+class RedactionEngine:
+    """Finds personal data, decides with a category map, burns in and verifies.
+
+    ``registry`` defaults to :meth:`RecognizerRegistry.default`, ``nlp`` to the spaCy engine
+    with ``cs_core_news_sm``, ``category_map`` to the platform default map. Models load
+    lazily on first use (:meth:`load` forces it).
+    """
+
+    def __init__(
+        self,
+        registry: RecognizerRegistry | None = None,
+        nlp: NlpEngine | None = None,
+        category_map: CategoryMap | None = None,
+        max_pages: int = MAX_PAGES,
+    ):
+        self.nlp = nlp if nlp is not None else SpacyNlpEngine()
+        self.registry = registry or RecognizerRegistry.default(nlp_enabled=not isinstance(self.nlp, RuleOnlyNlpEngine))
+        self.category_map = category_map or CategoryMap.default()
+        self.max_pages = max_pages
+
+    def load(self) -> float:
+        """Load the NLP model and recognizer resources; returns the seconds it took."""
+        started = time.perf_counter()
+        self.nlp.load()
+        self.registry.load()
+        return time.perf_counter() - started
+
+    # -- analysis ---------------------------------------------------------------------------
+    def analyze(self, pdf: bytes, category_map: CategoryMap | None = None) -> Analysis:
+        """Extract, recognise and decide. Raises ``InvalidPdfError`` (and subclasses) for
+        input that cannot be processed; pages without text are reported, not refused."""
+        cmap = category_map or self.category_map
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        doc = open_pdf(pdf, max_pages=self.max_pages)
+        try:
+            layer = extract_text_layer(doc)
+        finally:
+            doc.close()
+        timings["extract"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        text = layer.text
+        sentences = sentence_spans(text)
+        context = AnalysisContext(text, self.nlp.process(text), sentences)
+        timings["nlp"] = time.perf_counter() - t1
+        t2 = time.perf_counter()
+        findings = resolve_overlaps(self.registry.analyze(context))
+        parties, references = find_parties(text, findings)
+        decisions, persons = decide(text, sentences, findings, parties, references, cmap)
+        decisions += _repeat_values(text, decisions)
+        timings["decide"] = time.perf_counter() - t2
+        proposals = self._proposals(layer, decisions, cmap)
+        return Analysis(layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings)
+
+    @staticmethod
+    def _proposals(layer: TextLayer, decisions: list[Decision], cmap: CategoryMap) -> list[Proposal]:
+        proposals = []
+        for d in sorted(decisions, key=lambda d: d.finding.span.start):
+            f = d.finding
+            boxes = layer.span_boxes(f.span)
+            if not boxes:
+                continue
+            rule = cmap.rule(d.category)
+            cluster = d.cluster or f"value:{re.sub(r'[^0-9A-Za-z@.]', '', f.text).lower()}"
+            proposals.append(
+                Proposal(
+                    id=len(proposals) + 1,
+                    page=boxes[0].page,
+                    boxes=boxes,
+                    text=f.text.replace("\n", " "),
+                    category=d.category,
+                    category_name=rule.name_en if rule else str(d.category),
+                    category_type=rule.type if rule else "unknown",
+                    action=d.action,
+                    score=round(f.score, 3),
+                    reason=d.reason,
+                    recognizer=f.recognizer,
+                    evidence=f.evidence,
+                    span=f.span,
+                    cluster=cluster,
+                )
+            )
+        return proposals
+
+    # -- redaction --------------------------------------------------------------------------
+    def redact(self, pdf: bytes, proposals: list[Proposal], text_layer: TextLayer | None = None) -> RedactionResult:
+        """Burn the boxes of ``proposals`` into ``pdf`` and verify the result.
+
+        ``text_layer`` (the one the proposals came from) lets verification allow strings that
+        legitimately remain elsewhere in the text. Raises :class:`VerificationError` when the
+        output still exposes a redacted string; the input bytes are never modified.
+        """
+        boxes = [b for p in proposals for b in p.boxes]
+        texts = sorted({p.text for p in proposals})
+        output = burn_in(pdf, boxes, texts)
+        residual = None
+        if text_layer is not None:
+            residual = _residual_text(text_layer.text, [p.span for p in proposals])
+        result = verify(output, texts, boxes=boxes, residual_text=residual)
+        if not result.ok:
+            raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
+        return RedactionResult(output, result, boxes)
+
+
+def _residual_text(text: str, spans: list[Span]) -> str:
+    """``text`` with every span blanked (what should remain readable)."""
+    chars = list(text)
+    for span in spans:
+        for i in range(span.start, span.end):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _repeat_values(text: str, decisions: list[Decision]) -> list[Decision]:
+    """Other occurrences of redacted values (numbers, e-mails, addresses) that no recognizer
+    reported, e.g. an account repeated without its cue words; names are handled by the name
+    recognizer's own propagation."""
+    covered = [d.finding.span for d in decisions]
+    extra: list[Decision] = []
+    seen: set[str] = set()
+    for d in decisions:
+        f = d.finding
+        if d.action != Action.REDACT or f.category in cat.NAME_CATEGORIES or f.category == cat.ACADEMIC_TITLE:
+            continue
+        value = " ".join(f.text.split())
+        if len(value) < 5 or value in seen:
+            continue
+        seen.add(value)
+        pattern = r"(?<![\w])" + r"\s+".join(re.escape(part) for part in value.split(" ")) + r"(?![\w])"
+        for m in re.finditer(pattern, text):
+            span = Span(m.start(), m.end())
+            if any(span.overlaps(c) for c in covered):
+                continue
+            copy = Finding(
+                f.category,
+                span,
+                m.group(),
+                f.score,
+                "repeated_value",
+                f"same value as the {f.recognizer} finding at offset {f.span.start}",
+                f.holder,
+                dict(f.attributes),
+            )
+            extra.append(
+                Decision(
+                    copy, d.category, Action.REDACT, f"another occurrence of a redacted value: {d.reason}", d.cluster
+                )
+            )
+            covered.append(span)
+    return extra

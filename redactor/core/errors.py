@@ -1,0 +1,32 @@
+"""Errors the engine raises; each message is written for a clerk, not for a developer."""
+
+
+class RedactionError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class InvalidPdfError(RedactionError):
+    """The input is not a PDF, is empty or is damaged beyond repair."""
+
+
+class EncryptedPdfError(InvalidPdfError):
+    """The PDF is password-protected; it must be uploaded without a password."""
+
+
+class PdfTooLargeError(InvalidPdfError):
+    """The PDF exceeds the configured size or page limit."""
+
+
+class CategoryMapError(RedactionError):
+    """A category map (policy JSON) is malformed or refers to unknown categories."""
+
+
+class VerificationError(RedactionError):
+    """A redacted PDF still exposes something that was meant to be redacted.
+
+    ``result`` is the :class:`~redactor.core.model.VerificationResult` that failed.
+    """
+
+    def __init__(self, message: str, result=None):
+        super().__init__(message)
+        self.result = result

@@ -1,0 +1,239 @@
+"""Text layer extraction: every character of a PDF with its box, in reading order.
+
+PyMuPDF's ``rawdict`` output gives the characters of each line with their boxes; this module
+joins them into one document string (lines separated by ``\\n``) and keeps, for every
+character of that string, the box it came from, so that any span found in the text can be
+turned back into rectangles to burn in.
+
+Normalisation: each character is NFKC-normalised (ligatures such as "ﬁ" become "fi"; both
+characters keep the ligature's box). Line-end hyphenation is undone: inside a number the
+hyphen is kept and the line break dropped ("77243-" + "1231372578/2700" is one bank account),
+inside a word followed by a lower-case letter both go ("pracov-" + "ní").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import pymupdf
+
+from .errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError
+from .model import Box, PageInfo, Span
+
+CharBox = tuple[int, float, float, float, float]  # page (from 1), x0, y0, x1, y1 in points
+
+#: Pages with fewer readable characters than this and mostly covered by images are scans.
+OCR_MIN_CHARS = 100
+#: Share of the page area covered by images above which a page may be a scan.
+OCR_MIN_IMAGE_COVERAGE = 0.3
+_HYPHENS = "-\u2010\u2011\u00ad"
+
+
+@dataclass
+class Word:
+    """A run of non-space characters: its text, span and per-line boxes."""
+
+    text: str
+    span: Span
+    boxes: list[Box]
+
+
+@dataclass
+class TextLayer:
+    """The whole document as one string plus a box for every character.
+
+    ``boxes[i]`` is the box of ``text[i]`` or ``None`` for characters the extractor inserted
+    (line breaks, and spaces it had no glyph for).
+    """
+
+    text: str
+    boxes: list[CharBox | None]
+    pages: list[PageInfo]
+
+    @property
+    def pages_needing_ocr(self) -> list[int]:
+        """Numbers (from 1) of pages that have no usable text layer."""
+        return [p.number for p in self.pages if p.needs_ocr]
+
+    def page_of(self, offset: int) -> int:
+        """Page number (from 1) holding the character at ``offset``."""
+        for page in self.pages:
+            if page.start <= offset < page.end:
+                return page.number
+        return self.pages[-1].number if self.pages else 1
+
+    def span_boxes(self, span: Span) -> list[Box]:
+        """Rectangles covering ``span``: one per line and page, in PDF points.
+
+        Characters without a box are skipped; a span made only of such characters gives an
+        empty list.
+        """
+        rects: list[Box] = []
+        current: list[float] | None = None
+        current_page = 0
+        last_y = None
+        for i in range(span.start, span.end):
+            box = self.boxes[i]
+            if box is None:
+                continue
+            page, x0, y0, x1, y1 = box
+            mid = (y0 + y1) / 2
+            same_line = (
+                current is not None
+                and page == current_page
+                and last_y is not None
+                and abs(mid - last_y) < max(2.0, (y1 - y0) * 0.5)
+                and x0 >= current[0] - 1.0
+            )
+            if same_line:
+                current[0] = min(current[0], x0)
+                current[1] = min(current[1], y0)
+                current[2] = max(current[2], x1)
+                current[3] = max(current[3], y1)
+            else:
+                if current is not None:
+                    rects.append(Box(current_page, *current))
+                current = [x0, y0, x1, y1]
+                current_page = page
+            last_y = mid
+        if current is not None:
+            rects.append(Box(current_page, *current))
+        return rects
+
+    def words(self) -> list[Word]:
+        """Every whitespace-separated word with its span and boxes, in reading order."""
+        return [
+            Word(m.group(), Span(m.start(), m.end()), self.span_boxes(Span(m.start(), m.end())))
+            for m in re.finditer(r"\S+", self.text)
+        ]
+
+
+def open_pdf(data: bytes, *, max_pages: int | None = None) -> pymupdf.Document:
+    """Open PDF bytes with PyMuPDF, refusing what cannot be redacted safely.
+
+    Raises :class:`InvalidPdfError` for empty, non-PDF or damaged input,
+    :class:`EncryptedPdfError` for password-protected files and :class:`PdfTooLargeError`
+    when the page count exceeds ``max_pages``.
+    """
+    if not data:
+        raise InvalidPdfError("the file is empty")
+    if b"%PDF-" not in data[:1024]:
+        raise InvalidPdfError("the file is not a PDF")
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # PyMuPDF raises several types for broken files
+        raise InvalidPdfError(f"the PDF is damaged and cannot be opened ({exc})") from exc
+    if doc.needs_pass or doc.is_encrypted:
+        doc.close()
+        raise EncryptedPdfError("the PDF is password-protected; upload it without a password")
+    if doc.page_count == 0:
+        doc.close()
+        raise InvalidPdfError("the PDF has no pages")
+    if max_pages is not None and doc.page_count > max_pages:
+        count = doc.page_count
+        doc.close()
+        raise PdfTooLargeError(f"the PDF has {count} pages; the limit is {max_pages}")
+    return doc
+
+
+def _image_coverage(page: pymupdf.Page) -> float:
+    """Share (0..1) of the page area covered by images, overlaps counted once per image."""
+    area = abs(page.rect)
+    if not area:
+        return 0.0
+    covered = 0.0
+    for info in page.get_image_info():
+        rect = pymupdf.Rect(info["bbox"]) & page.rect
+        covered += abs(rect)
+    return min(1.0, covered / area)
+
+
+class _Builder:
+    """Accumulates characters and boxes while applying the de-hyphenation rules."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.boxes: list[CharBox | None] = []
+
+    def add(self, ch: str, box: CharBox | None) -> None:
+        for c in unicodedata.normalize("NFKC", ch):
+            if c in "\r\n\t\f\v" or (c.isspace() and c != " "):
+                c = " "
+            self.chars.append(c)
+            self.boxes.append(box)
+
+    def strip_trailing_spaces(self) -> None:
+        while self.chars and self.chars[-1] == " ":
+            self.chars.pop()
+            self.boxes.pop()
+
+    def break_line(self, next_line: str) -> None:
+        """End the current line before a line starting with ``next_line``."""
+        self.strip_trailing_spaces()
+        if not self.chars or self.chars[-1] == "\n":
+            return
+        first = next_line.lstrip()[:1]
+        if len(self.chars) >= 2 and self.chars[-1] in _HYPHENS and first:
+            before = self.chars[-2]
+            if before.isdigit() and first.isdigit():
+                return  # a number broken after its hyphen: keep the hyphen, drop the break
+            if before.isalpha() and first.isalpha():
+                if first.islower():
+                    self.chars.pop()  # a word hyphenated at the line end
+                    self.boxes.pop()
+                return  # before an upper-case letter it is a compound: "Frýdek-Místek"
+
+        self.chars.append("\n")
+        self.boxes.append(None)
+
+
+def extract_text_layer(doc: pymupdf.Document) -> TextLayer:
+    """Extract every page's characters with boxes into a :class:`TextLayer`.
+
+    Pages are separated by a line break. A page is marked ``needs_ocr`` when it has fewer
+    than ``OCR_MIN_CHARS`` readable characters while images cover at least
+    ``OCR_MIN_IMAGE_COVERAGE`` of it, or when most of its characters have no Unicode mapping.
+    """
+    builder = _Builder()
+    pages: list[PageInfo] = []
+    for page in doc:
+        number = page.number + 1
+        start = len(builder.chars)
+        raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+        readable = unreadable = 0
+        for block in raw["blocks"]:
+            if block.get("type") != 0:
+                continue
+            for line in block["lines"]:
+                chars = [c for span in line["spans"] for c in span["chars"]]
+                if not chars:
+                    continue
+                builder.break_line("".join(c["c"] for c in chars[:3]))
+                for c in chars:
+                    x0, y0, x1, y1 = c["bbox"]
+                    builder.add(c["c"], (number, x0, y0, x1, y1))
+                    if c["c"] == "\ufffd":
+                        unreadable += 1
+                    elif not c["c"].isspace():
+                        readable += 1
+        builder.strip_trailing_spaces()
+        if builder.chars and builder.chars[-1] != "\n":
+            builder.chars.append("\n")
+            builder.boxes.append(None)
+        coverage = _image_coverage(page)
+        needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
+        pages.append(
+            PageInfo(
+                number=number,
+                width=page.rect.width,
+                height=page.rect.height,
+                start=start,
+                end=len(builder.chars),
+                char_count=readable,
+                image_coverage=round(coverage, 3),
+                needs_ocr=needs_ocr,
+            )
+        )
+    return TextLayer(text="".join(builder.chars), boxes=builder.boxes, pages=pages)

@@ -1,0 +1,178 @@
+"""Plain value objects shared by every stage of the engine.
+
+Coordinates are PDF points in PyMuPDF's page space (origin top-left of the page, y grows
+downwards). Page numbers count from 1. Text offsets index into ``TextLayer.text``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+
+
+class Action(StrEnum):
+    """What a proposal asks the reviewer to do with a span."""
+
+    REDACT = "redact"
+    KEEP = "keep"
+    REVIEW = "review"
+
+
+class PartyKind(StrEnum):
+    """Legal nature of a contracting party (smluvní strana)."""
+
+    NATURAL_PERSON = "natural_person"
+    SOLE_TRADER = "sole_trader"  # podnikající fyzická osoba (FOP, OSVČ)
+    LEGAL_PERSON = "legal_person"
+    PUBLIC_BODY = "public_body"
+    UNKNOWN = "unknown"
+
+    @property
+    def is_private_person(self) -> bool:
+        """True for the kinds whose data is personal data under GDPR (natural persons, sole traders)."""
+        return self in (PartyKind.NATURAL_PERSON, PartyKind.SOLE_TRADER)
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle on one page: ``page`` counts from 1, coordinates in PDF points."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def area(self) -> float:
+        """Area in square points."""
+        return max(0.0, self.x1 - self.x0) * max(0.0, self.y1 - self.y0)
+
+    def as_list(self) -> list[float]:
+        """``[x0, y0, x1, y1]`` rounded to 0.01 pt, for JSON."""
+        return [round(self.x0, 2), round(self.y0, 2), round(self.x1, 2), round(self.y1, 2)]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A half-open character range ``[start, end)`` of ``TextLayer.text``."""
+
+    start: int
+    end: int
+
+    def overlaps(self, other: Span) -> bool:
+        """True when the two ranges share at least one character."""
+        return self.start < other.end and other.start < self.end
+
+    def contains(self, other: Span) -> bool:
+        """True when ``other`` lies inside this range."""
+        return self.start <= other.start and other.end <= self.end
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
+@dataclass
+class Finding:
+    """One recognizer hit: a category from the category map, a span, a score and the evidence.
+
+    ``category`` is the map ID (the thesis' numbering, see ``data/category_map.json``).
+    ``holder`` optionally names who the finding belongs to when the recognizer itself knows it
+    (``"person:3"``, ``"party:2"``, or ``"natural_person"`` when the value proves it, as a DIČ
+    made of a birth number does).
+    """
+
+    category: int
+    span: Span
+    text: str
+    score: float
+    recognizer: str
+    evidence: str
+    holder: str | None = None
+    attributes: dict = field(default_factory=dict)
+
+
+@dataclass
+class Party:
+    """A contracting party found in the text.
+
+    ``blocks`` are the text ranges where the party is introduced (header entry, signature
+    block); ``roles`` are the lower-case role nouns that refer to it (``"prodávající"``).
+    """
+
+    index: int  # 1-based, in order of appearance
+    label: str
+    kind: PartyKind
+    blocks: list[Span]
+    roles: list[str]
+    name: str = ""
+    evidence: str = ""
+
+    def contains(self, span: Span) -> bool:
+        """True when ``span`` lies in one of the party's blocks."""
+        return any(block.contains(span) for block in self.blocks)
+
+    def describe(self) -> str:
+        """Human-readable label, e.g. ``natural person party 2 (prodávající)``."""
+        role = f" ({self.label})" if self.label else ""
+        return f"{self.kind.value.replace('_', ' ')} party {self.index}{role}"
+
+
+@dataclass
+class Proposal:
+    """A suggested redaction or an explicit keep, with everything a reviewer needs.
+
+    ``boxes`` cover the span on the page(s), one per text line, in PDF points.
+    ``reason`` is a sentence in plain language ("secondary: bank account linked to natural
+    person party 2").
+    """
+
+    id: int
+    page: int
+    boxes: list[Box]
+    text: str
+    category: int
+    category_name: str
+    category_type: str  # primary | secondary | not_subject
+    action: Action
+    score: float
+    reason: str
+    recognizer: str
+    evidence: str
+    span: Span
+    cluster: str | None = None  # same person / same value across the document
+
+    def to_dict(self) -> dict:
+        """JSON-ready dictionary (boxes as ``[x0, y0, x1, y1]`` with their page)."""
+        data = asdict(self)
+        data["action"] = self.action.value
+        data["boxes"] = [{"page": b.page, "rect": b.as_list()} for b in self.boxes]
+        data["span"] = [self.span.start, self.span.end]
+        return data
+
+
+@dataclass
+class PageInfo:
+    """One page of the extracted document: number from 1, size in points, its text range."""
+
+    number: int
+    width: float
+    height: float
+    start: int
+    end: int
+    char_count: int
+    image_coverage: float  # share of the page area covered by images, 0..1
+    needs_ocr: bool
+
+
+@dataclass
+class VerificationResult:
+    """Outcome of re-reading a redacted PDF; ``ok`` is False when anything could leak."""
+
+    ok: bool
+    problems: list[str]
+    checks: dict[str, object]
+
+    def to_dict(self) -> dict:
+        """JSON-ready dictionary."""
+        return {"ok": self.ok, "problems": list(self.problems), "checks": dict(self.checks)}

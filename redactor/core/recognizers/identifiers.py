@@ -1,0 +1,248 @@
+"""Checksummed identifiers: birth number, bank account, IBAN, DIČ, IČO, payment card, phone.
+
+Every checksum and format rule comes from python-stdnum (``stdnum.cz.rc``,
+``stdnum.cz.bankaccount``, ``stdnum.iban``, ``stdnum.cz.dic``, ``stdnum.luhn``) or from
+Google's libphonenumber port (``phonenumbers``); the patterns here only find candidates.
+"""
+
+from __future__ import annotations
+
+import re
+
+import phonenumbers
+from stdnum import iban as std_iban
+from stdnum import luhn
+from stdnum.cz import bankaccount, dic, rc
+
+from .. import categories as cat
+from ..model import Finding
+from .base import AnalysisContext, Recognizer, context_score
+
+_WS = r"[ \n]?"
+
+
+class BirthNumberRecognizer(Recognizer):
+    """Rodné číslo ``YYMMDD/SSSC``: slash optional, women +50 months, +20/+70 since 2004,
+    9 digits before 1954 (Act 133/2000 Sb., § 13). Validated with ``stdnum.cz.rc``.
+
+    Scores: 0.95 after a cue ("r. č.", "rodné číslo", "nar."), 0.85 with the slash, 0.6 for
+    ten bare digits; nine bare digits need a cue.
+    """
+
+    name = "birth_number"
+    categories = (cat.BIRTH_NUMBER,)
+    _pattern = re.compile(r"(?<![\w/-])(\d{6})(?:[ ]?/[ ]?(\d{3,4})|(\d{3,4}))(?![\w/]|-\d)")
+    _cues = re.compile(r"(r\.\s?č|rč|rodn[éého]+ čísl|nar\.|narozen|pojištěnce|r\.\s?n\.)")
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        out = []
+        for m in self._pattern.finditer(context.text):
+            digits = m.group(1) + (m.group(2) or m.group(3))
+            if not rc.is_valid(digits):
+                continue
+            slashed = m.group(2) is not None
+            score, cue = context_score(context.window_before(m.start(), 30), self._cues, 0.0, 0.95)
+            if not cue:
+                if len(digits) == 9 and not slashed:
+                    continue
+                score = 0.85 if slashed else 0.6
+            out.append(
+                self.finding(
+                    cat.BIRTH_NUMBER,
+                    m.start(),
+                    m.end(),
+                    context.text,
+                    score,
+                    f"valid rodné číslo (stdnum.cz.rc){', cue ' + repr(cue) if cue else ''}",
+                    holder="natural_person",
+                )
+            )
+        return out
+
+
+class BankAccountRecognizer(Recognizer):
+    """Czech account ``[prefix-]number/bank``: prefix ≤ 6 and number ≤ 10 digits, each with the
+    weighted mod-11 check, and a bank code from the ČNB list (``stdnum.cz.bankaccount``)."""
+
+    name = "bank_account"
+    categories = (cat.BANK_ACCOUNT,)
+    _pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ ]?)?(\d{2,10})[ ]?/[ ]?(\d{4})(?![\w/])")
+    _cues = re.compile(r"(účt|účet|č\.\s?ú|bankovní spojení|číslo účtu|bank\.)")
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        out = []
+        for m in self._pattern.finditer(context.text):
+            prefix, number, bank = m.groups()
+            value = f"{prefix + '-' if prefix else ''}{number}/{bank}"
+            if not bankaccount.is_valid(value):
+                continue
+            score, cue = context_score(context.window_before(m.start(), 40), self._cues, 0.8, 0.95)
+            out.append(
+                self.finding(
+                    cat.BANK_ACCOUNT,
+                    m.start(),
+                    m.end(),
+                    context.text,
+                    score,
+                    f"valid account number (stdnum.cz.bankaccount){', cue ' + repr(cue) if cue else ''}",
+                )
+            )
+        return out
+
+
+class IbanRecognizer(Recognizer):
+    """IBAN in paper (grouped) or electronic form, ISO 13616 mod-97 (``stdnum.iban``)."""
+
+    name = "iban"
+    categories = (cat.IBAN,)
+    _start = re.compile(r"(?<![A-Z0-9])[A-Z]{2}\d{2}(?=[ \n]?[A-Z0-9])")
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        text, out = context.text, []
+        pos = 0
+        for m in self._start.finditer(text):
+            if m.start() < pos:
+                continue
+            # collect up to 34 alphanumerics, allowing one space or line break between groups
+            chars, ends, i = [], [], m.start()
+            while i < len(text) and len(chars) < 34:
+                if text[i].isalnum() and text[i].isascii():
+                    chars.append(text[i])
+                    ends.append(i + 1)
+                    i += 1
+                elif text[i] in " \n" and i + 1 < len(text) and text[i + 1].isalnum() and chars and text[i - 1] != " ":
+                    i += 1
+                else:
+                    break
+            for length in range(len(chars), 14, -1):
+                if std_iban.is_valid("".join(chars[:length])):
+                    end = ends[length - 1]
+                    out.append(self.finding(cat.IBAN, m.start(), end, text, 0.97, "valid IBAN (stdnum.iban, mod 97)"))
+                    pos = end
+                    break
+        return out
+
+
+class DicRecognizer(Recognizer):
+    """DIČ ``CZ`` + 8 digits (legal person, the IČO) or + 9/10 digits (a natural person's birth
+    number), validated with ``stdnum.cz.dic``. A DIČ of a natural person carries the holder
+    ``natural_person`` because the number itself is a rodné číslo."""
+
+    name = "dic"
+    categories = (cat.DIC,)
+    _pattern = re.compile(r"(?<![A-Z0-9])CZ[ ]?((?:\d[ ]?){7,9}\d)(?!\d)")
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        out = []
+        for m in self._pattern.finditer(context.text):
+            raw = m.group(1)
+            digit_ends = [m.start(1) + i + 1 for i, c in enumerate(raw) if c.isdigit()]
+            digits = re.sub(r"\D", "", raw)
+            for length in (10, 9, 8):
+                if len(digits) < length or not dic.is_valid(digits[:length]):
+                    continue
+                end = digit_ends[length - 1]
+                natural = length > 8
+                out.append(
+                    self.finding(
+                        cat.DIC,
+                        m.start(),
+                        end,
+                        context.text,
+                        0.95,
+                        "valid DIČ (stdnum.cz.dic): "
+                        + ("CZ + rodné číslo, a natural person" if natural else "CZ + IČO, a legal person"),
+                        holder="natural_person" if natural else "legal_person",
+                    )
+                )
+                break
+        return out
+
+
+class IcoRecognizer(Recognizer):
+    """IČO (Act 111/2009 Sb., § 21): 8 digits after "IČ"/"IČO", weighted mod-11 check digit
+    computed by ``stdnum.cz.dic.calc_check_digit_legal`` (the DIČ of a legal person is CZ + IČO).
+    Found so that it is kept: an IČO identifies a business, not a private life."""
+
+    name = "ico"
+    categories = (cat.ICO,)
+    _pattern = re.compile(r"\bIČO?\b[ ]?:?[ \n]?((?:\d[ ]?){7}\d)(?!\d)")
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        out = []
+        for m in self._pattern.finditer(context.text):
+            digits = re.sub(r"\D", "", m.group(1))
+            if dic.calc_check_digit_legal(digits[:-1]) != digits[-1]:
+                continue
+            out.append(
+                self.finding(
+                    cat.ICO,
+                    m.start(1),
+                    m.end(1),
+                    context.text,
+                    0.99,
+                    "IČO with a valid check digit",
+                    holder="registered_entity",
+                )
+            )
+        return out
+
+
+class PaymentCardRecognizer(Recognizer):
+    """Payment card numbers: 13-19 digits in groups, Luhn check (``stdnum.luhn``)."""
+
+    name = "payment_card"
+    categories = (cat.PAYMENT_CARD,)
+    _pattern = re.compile(r"(?<![\d/-])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}(?![\d/])")
+    _cues = re.compile(r"(kart|card|visa|mastercard|maestro)")
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        out = []
+        for m in self._pattern.finditer(context.text):
+            digits = re.sub(r"\D", "", m.group())
+            if not 13 <= len(digits) <= 19 or not luhn.is_valid(digits):
+                continue
+            score, cue = context_score(context.window_before(m.start(), 40), self._cues, 0.0, 0.9)
+            if cue:
+                out.append(
+                    self.finding(
+                        cat.PAYMENT_CARD,
+                        m.start(),
+                        m.end(),
+                        context.text,
+                        score,
+                        f"Luhn-valid card number, cue {cue!r}",
+                    )
+                )
+        return out
+
+
+class PhoneRecognizer(Recognizer):
+    """Telephone numbers as libphonenumber reads them for region CZ (+420 and nine digits in
+    any spacing, foreign numbers with their country code), leniency VALID. Amounts ("… Kč")
+    are skipped. Score 0.95 after "tel."/"telefon"/"mobil", 0.7 otherwise."""
+
+    name = "phone"
+    categories = (cat.PHONE,)
+    _cues = re.compile(r"(tel|mobil|telefon|fax|kontakt|gsm)")
+    _money_after = re.compile(r"^\s*(,-|kč|czk|eur|,\d\d)", re.I)
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        flat = context.text.replace("\n", " ")
+        out = []
+        for match in phonenumbers.PhoneNumberMatcher(flat, "CZ", leniency=phonenumbers.Leniency.VALID):
+            if self._money_after.match(flat[match.end : match.end + 6]):
+                continue
+            score, cue = context_score(context.window_before(match.start, 25), self._cues, 0.7, 0.95)
+            out.append(
+                self.finding(
+                    cat.PHONE,
+                    match.start,
+                    match.end,
+                    context.text,
+                    score,
+                    f"valid phone number (phonenumbers, {phonenumbers.region_code_for_number(match.number)})"
+                    + (f", cue {cue!r}" if cue else ""),
+                )
+            )
+        return out

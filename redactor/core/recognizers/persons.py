@@ -1,0 +1,317 @@
+"""Names of natural persons, in every inflected form, grouped by person.
+
+Evidence combined (the seeds: Ondrášek 2022 for gazetteers and titles, Mareš 2021 for
+propagating every hit to all occurrences, which lifted recall from 0.57 to 0.85):
+
+1. a given name from the gazetteer (any inflected form) next to a capitalised word
+   ("Markétě Konečné"), in either order ("Nováková Jana");
+2. a title or a cue word before capitalised words ("Ing. arch. Martina Fialová", "pan X");
+3. spaCy NER ``PERSON`` spans of two or more words, when one word is in the gazetteers.
+
+Mentions whose surnames inflect from a common nominative form one person (a *cluster*);
+afterwards every other capitalised word in the document that inflects the surname or the
+given name of a cluster is reported too (surname-only category 2, given-name-only category 1).
+Words inside organisation names and addresses found earlier are never names.
+
+Each finding carries the words around it (``attributes["before"]``, ``["after"]``) so that
+the policy can tell a mayor acting for the public body from a private person; this module
+does not decide what is redacted.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from .. import categories as cat
+from ..czech import (
+    PERSON_CUES,
+    TITLES_AFTER,
+    TITLES_BEFORE,
+    NameGazetteer,
+    nominative_candidates,
+    strip_diacritics,
+)
+from ..model import Finding, Span
+from ..text import SpanIndex
+from .base import AnalysisContext, Recognizer
+
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
+#: Capitalised words that are never names in contracts (role nouns, headings, months...).
+_NOT_NAMES = frozenset(
+    """Jméno Příjmení Datum Adresa Telefon Bydliště Rodné Číslo Smlouva Smluvní Strana Strany Článek
+    Kupující Prodávající Objednatel Zhotovitel Pronajímatel Nájemce Propachtovatel Propachtovatelé Pachtýř
+    Poskytovatel Příjemce Dárce Obdarovaný Dodavatel Odběratel Město Obec Kraj Praha Brno Ostrava
+    Česká Republika Republiky Ministerstvo Úřad Sídlo IČO IČ DIČ Kč Ing Mgr Bc Za Pan Paní Dne
+    Zastoupený Zastoupená Zastoupen Zastoupena Bankovní Spojení Účet Tel Email Mail Předmět Cena Čl
+    Příloha Dodatek Kontakt Nájemné Pachtovné Smluvní Strany Technický Dozor Stavbyvedoucí Jednatel Starosta
+    Starostka Předseda Vyúčtování Odpovědná Osoba Kontaktní Podpis Razítko Dohoda Narovnání Ustanovení
+    Občanský Zákoník Sbírky Zákona Zákon Obchodní Rejstřík Krajský Soud Krajského Soudu Oddíl Vložka
+    VIN SPZ RZ Škoda Octavia Combi Fabia Superb Ford Volkswagen Renault Peugeot Toyota Hyundai Kia
+    Ledna Února Března Dubna Května Června Července Srpna Září Října Listopadu Prosince
+    Pondělí Úterý Středa Čtvrtek Pátek Sobota Neděle Evropská Unie Státní Národní Nadace Spolek Sbor""".split()
+)
+
+
+@dataclass
+class _Mention:
+    tokens: list[tuple[int, int, str]]  # (start, end, word) for each name word
+    given: list[str] = field(default_factory=list)
+    surname: list[str] = field(default_factory=list)
+    evidence: str = ""
+    score: float = 0.9
+    cluster: int = -1
+
+    @property
+    def start(self) -> int:
+        return self.tokens[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.tokens[-1][1]
+
+
+def _norm(word: str) -> str:
+    """Title-case an all-caps word ("NOVÁK" -> "Novák") so gazetteers and inflection apply."""
+    return word.capitalize() if word.isupper() and len(word) > 1 else word
+
+
+class PersonRecognizer(Recognizer):
+    """Person names with inflection-aware propagation; see the module docstring."""
+
+    name = "person"
+    categories = (cat.FULL_NAME, cat.GIVEN_NAME, cat.SURNAME, cat.ACADEMIC_TITLE)
+
+    def __init__(self, gazetteer: NameGazetteer | None = None, use_ner: bool = True):
+        self.gazetteer = gazetteer
+        self.use_ner = use_ner
+        titles = sorted(TITLES_BEFORE, key=len, reverse=True)
+        self._title_before = re.compile(r"(?:(?:" + "|".join(re.escape(t) for t in titles) + r")[ \n]*)+$")
+        self._title_after = re.compile(r"^,?[ ]?(?:(?:" + "|".join(re.escape(t) for t in TITLES_AFTER) + r")[, ]*)+")
+
+    def load(self) -> None:
+        if self.gazetteer is None:
+            self.gazetteer = NameGazetteer.default()
+
+    # -- candidate words -------------------------------------------------------------------
+    def _words(self, context: AnalysisContext) -> list[tuple[int, int, str]]:
+        blocked = [
+            f.span
+            for f in context.findings
+            if f.category in (cat.COMPANY_NAME, *cat.ADDRESS_CATEGORIES, cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC)
+        ]
+        index = SpanIndex(_merge(blocked))
+        words = []
+        for m in _WORD.finditer(context.text):
+            if index.find(m.start()) is None:
+                words.append((m.start(), m.end(), m.group()))
+        return words
+
+    def _capitalised(self, word: str) -> bool:
+        w = _norm(word)
+        return (
+            len(w) >= 2
+            and w[0].isupper()
+            and w[1:].islower()
+            and w not in _NOT_NAMES
+            and w.split("-")[0] not in _NOT_NAMES
+        )
+
+    def _adjacent(self, text: str, a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+        gap = text[a[1] : b[0]]
+        return 0 < len(gap) <= 3 and gap.strip() == ""
+
+    # -- detection --------------------------------------------------------------------------
+    def _pairs(self, context: AnalysisContext, words: list[tuple[int, int, str]]) -> list[_Mention]:
+        text, gaz = context.text, self.gazetteer
+        mentions: list[_Mention] = []
+        i = 0
+        while i < len(words) - 1:
+            a, b = words[i], words[i + 1]
+            if not (self._capitalised(a[2]) and self._capitalised(b[2]) and self._adjacent(text, a, b)):
+                i += 1
+                continue
+            na, nb = _norm(a[2]), _norm(b[2])
+            given_a, given_b = gaz.given_name_of(na), gaz.given_name_of(nb)
+            sur_a, sur_b = gaz.surname_of(na), gaz.surname_of(nb)
+            before = text[max(0, a[0] - 40) : a[0]]
+            titled = bool(self._title_before.search(before))
+            cued = bool(re.search(r"(?:^|\s)(" + "|".join(PERSON_CUES) + r")[\s:]*$", before.lower()))
+            third = words[i + 2] if i + 2 < len(words) else None
+            if given_a:
+                # Given name first: "Jan Novák", "Markétě Konečné", "Jan Pavel Novák".
+                toks, given, surname = [a, b], [na], [nb]
+                if (
+                    given_b
+                    and third is not None
+                    and self._capitalised(third[2])
+                    and self._adjacent(text, b, third)
+                    and (gaz.surname_of(_norm(third[2])) or not gaz.given_name_of(_norm(third[2])))
+                ):
+                    toks, given, surname = [a, b, third], [na, nb], [_norm(third[2])]
+                evidence = "given name (gazetteer) + " + (
+                    "surname (gazetteer)" if sur_b or len(toks) == 3 else "capitalised word"
+                )
+                score = 0.95 if sur_b or titled or cued else 0.8
+                mentions.append(_Mention(toks, given, surname, evidence, score))
+                i += len(toks)
+                continue
+            if sur_a and given_b and not given_a:
+                mentions.append(_Mention([a, b], [nb], [na], "surname + given name (gazetteer)", 0.9))
+                i += 2
+                continue
+            if titled or cued:
+                # "Ing. Xaver Qwerty": a title or cue makes two capitalised words a name
+                mentions.append(_Mention([a, b], [na], [nb], "title or cue before two capitalised words", 0.85))
+                i += 2
+                continue
+            i += 1
+        return mentions
+
+    def _ner_mentions(self, context: AnalysisContext, words, taken: list[Span]) -> list[_Mention]:
+        out = []
+        for ent in context.nlp.entities:
+            if ent.label != "PERSON":
+                continue
+            inside = [w for w in words if ent.start <= w[0] and w[1] <= ent.end and self._capitalised(w[2])]
+            if len(inside) < 2 or any(Span(ent.start, ent.end).overlaps(t) for t in taken):
+                continue
+            inside = inside[:3]
+            if not all(self._adjacent(context.text, x, y) for x, y in itertools.pairwise(inside)):
+                continue
+            known = [
+                w for w in inside if self.gazetteer.given_name_of(_norm(w[2])) or self.gazetteer.surname_of(_norm(w[2]))
+            ]
+            if not known:
+                continue
+            out.append(
+                _Mention(
+                    inside,
+                    [_norm(inside[0][2])],
+                    [_norm(w[2]) for w in inside[1:]],
+                    "spaCy NER PERSON with a gazetteer name",
+                    0.85,
+                )
+            )
+        return out
+
+    # -- clustering and propagation ---------------------------------------------------------
+    @staticmethod
+    def _cluster(mentions: list[_Mention]) -> list[dict]:
+        clusters: list[dict] = []
+        for m in sorted(mentions, key=lambda x: x.start):
+            sur = set().union(*(nominative_candidates(s) for s in m.surname))
+            giv = set().union(*(nominative_candidates(g) for g in m.given)) if m.given else set()
+            for idx, c in enumerate(clusters):
+                if c["surname"] & sur and (not giv or not c["given"] or c["given"] & giv):
+                    c["surname"] |= sur
+                    c["given"] |= giv
+                    m.cluster = idx
+                    break
+            else:
+                m.cluster = len(clusters)
+                clusters.append({"surname": sur, "given": giv})
+        return clusters
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        words = self._words(context)
+        mentions = self._pairs(context, words)
+        if self.use_ner:
+            mentions += self._ner_mentions(context, words, [Span(m.start, m.end) for m in mentions])
+        clusters = self._cluster(mentions)
+        taken = {w[0] for m in mentions for w in m.tokens}
+        sentence_starts = {s.start for s in context.sentences}
+        extra: list[tuple[_Mention, int]] = []
+        for k, w in enumerate(words):
+            if w[0] in taken or not self._capitalised(w[2]):
+                continue
+            cands = nominative_candidates(_norm(w[2]))
+            hit = [i for i, c in enumerate(clusters) if c["surname"] & cands]
+            category = cat.SURNAME
+            if not hit:
+                hit = [i for i, c in enumerate(clusters) if c["given"] & cands]
+                category = cat.GIVEN_NAME
+                if len(hit) != 1:
+                    continue
+            if w[0] in sentence_starts and self._common_word_at_start(context, words, k):
+                continue
+            m = _Mention([w], evidence="inflected form of a name found elsewhere in the document", score=0.85)
+            m.cluster = hit[0]
+            extra.append((m, category))
+
+        out: list[Finding] = []
+        for m in mentions:
+            out.extend(self._emit(context, m, cat.FULL_NAME, clusters))
+        for m, category in extra:
+            out.extend(self._emit(context, m, category, clusters))
+        return out
+
+    @staticmethod
+    def _common_word_at_start(context: AnalysisContext, words, k: int) -> bool:
+        """A sentence-initial word followed by a noun is an adjective, not a surname
+        ("Konečná cena činí"), as far as the tagger tells."""
+        pos = context.nlp.pos
+        if k + 1 >= len(words) or pos.get(words[k][0]) == "PROPN":
+            return False
+        return pos.get(words[k + 1][0]) == "NOUN" and words[k + 1][2][:1].islower()
+
+    def _emit(self, context: AnalysisContext, m: _Mention, category: int, clusters) -> list[Finding]:
+        text = context.text
+        holder = f"person:{m.cluster + 1}"
+        start, end = m.start, m.end
+        out = []
+        tb = self._title_before.search(text[max(0, start - 40) : start])
+        if tb and tb.group().strip():
+            t_start = start - len(tb.group())
+            t_end = t_start + len(tb.group().rstrip())
+            out.append(
+                self.finding(
+                    cat.ACADEMIC_TITLE, t_start, t_end, text, 0.9, "academic title in front of a name", holder=holder
+                )
+            )
+            before_from = t_start
+        else:
+            before_from = start
+        ta = self._title_after.match(text[end : end + 30])
+        if ta and ta.group().strip(", "):
+            lead = len(ta.group()) - len(ta.group().lstrip(", "))
+            a_start = end + lead
+            a_end = end + len(ta.group().rstrip(", "))
+            out.append(
+                self.finding(
+                    cat.ACADEMIC_TITLE, a_start, a_end, text, 0.9, "academic title after a name", holder=holder
+                )
+            )
+        folded = sorted({strip_diacritics(w[2]).lower() for w in m.tokens})
+        out.append(
+            self.finding(
+                category,
+                start,
+                end,
+                text,
+                m.score,
+                m.evidence,
+                holder=holder,
+                attributes={
+                    "cluster": m.cluster + 1,
+                    "given": m.given,
+                    "surname": m.surname,
+                    "folded": folded,
+                    "before": text[max(0, before_from - 60) : before_from].replace("\n", " ").lower(),
+                    "after": text[end : end + 40].lower(),
+                },
+            )
+        )
+        return out
+
+
+def _merge(spans: list[Span]) -> list[Span]:
+    """Union of overlapping spans, sorted."""
+    out: list[Span] = []
+    for s in sorted(spans, key=lambda x: x.start):
+        if out and s.start <= out[-1].end:
+            out[-1] = Span(out[-1].start, max(out[-1].end, s.end))
+        else:
+            out.append(s)
+    return out

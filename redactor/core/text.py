@@ -1,0 +1,100 @@
+"""Tokens, lines and sentences of the document text (offsets into ``TextLayer.text``)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from .czech import LOWER, UPPER
+from .model import Span
+
+#: Abbreviations after which a full stop does not end a sentence (lower-cased, without the dot).
+ABBREVIATIONS = frozenset(
+    """č čj čp ú p r rč nar ul nám tel mob fax ing mgr bc bca mudr mvdr mddr judr phdr rndr paeddr
+    pharmdr thdr doc prof dr arch s spol sb odst písm resp tzv apod atd mj např popř ev reg zn st sv
+    max min cca vč tj zejm viz obr tab str kap čl sl pí vl a o z k v tř nábř k.ú kú ks hod min""".split()
+)
+_NUMBERED_LINE = re.compile(
+    rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?\s|[IVXLC]{{1,6}}\.\s|[a-z]\)\s|Článek\s|Čl\.\s|§\s?\d|[{UPPER}][{LOWER}]+\s*:)"
+)
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word or a punctuation mark with its offsets."""
+
+    text: str
+    start: int
+    end: int
+
+    @property
+    def is_word(self) -> bool:
+        """True for letters/digits, False for punctuation."""
+        return self.text[0].isalnum() or self.text[0] == "_"
+
+
+def tokenize(text: str) -> list[Token]:
+    """Words (``\\w+``) and single punctuation marks with their offsets."""
+    return [Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def line_spans(text: str) -> list[Span]:
+    """Each line of ``text`` (without its trailing ``\\n``)."""
+    spans, start = [], 0
+    for m in re.finditer("\n", text):
+        spans.append(Span(start, m.start()))
+        start = m.end()
+    if start < len(text):
+        spans.append(Span(start, len(text)))
+    return spans
+
+
+def sentence_spans(text: str) -> list[Span]:
+    """Split ``text`` into sentences.
+
+    A sentence ends at ``.``, ``!``, ``?`` or ``;`` followed by an upper-case letter, unless
+    the word before the full stop is an abbreviation or an initial; a line that opens a
+    numbered clause, an article or a label (``Kupující:``) starts a new sentence, and so does
+    the line after one ending with a colon.
+    """
+    cuts = {0, len(text)}
+    for m in re.finditer(rf"[.!?;](?=\s+[\"„]?[{UPPER}0-9])", text):
+        if m.group() == ".":
+            before = re.search(r"(\w+)\.?$", text[max(0, m.start() - 12) : m.start()])
+            word = before.group(1) if before else ""
+            if word.lower() in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+                continue
+        cuts.add(m.end())
+    for line in line_spans(text):
+        segment = text[line.start : line.end]
+        if _NUMBERED_LINE.match(segment):
+            cuts.add(line.start)
+        if segment.rstrip().endswith(":"):
+            cuts.add(line.end)
+    ordered = sorted(cuts)
+    spans = []
+    for a, b in itertools.pairwise(ordered):
+        chunk = text[a:b]
+        lead = len(chunk) - len(chunk.lstrip())
+        trail = len(chunk) - len(chunk.rstrip())
+        if b - trail > a + lead:
+            spans.append(Span(a + lead, b - trail))
+    return spans
+
+
+class SpanIndex:
+    """Finds which of a sorted, non-overlapping list of spans holds an offset."""
+
+    def __init__(self, spans: list[Span]):
+        self.spans = sorted(spans, key=lambda s: s.start)
+        self._starts = [s.start for s in self.spans]
+
+    def find(self, offset: int) -> Span | None:
+        """The span containing ``offset``, or None."""
+        i = bisect_right(self._starts, offset) - 1
+        if i >= 0 and self.spans[i].start <= offset < self.spans[i].end:
+            return self.spans[i]
+        return None
