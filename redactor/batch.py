@@ -1,0 +1,95 @@
+"""Redact PDF files on disk: the shared implementation of ``manage.py redact`` and ``evaluate``."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from redactor.core.category_map import CategoryMap
+from redactor.core.engine import Analysis, RedactionEngine
+from redactor.core.errors import RedactionError, VerificationError
+
+
+@dataclass
+class FileOutcome:
+    """What happened to one input file."""
+
+    source: Path
+    ok: bool
+    message: str
+    pdf_path: Path | None = None
+    json_path: Path | None = None
+    analysis: Analysis | None = None
+    counts: Counter = field(default_factory=Counter)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def redact_file(
+    engine: RedactionEngine,
+    source: Path,
+    out_dir: Path,
+    *,
+    category_map: CategoryMap | None = None,
+    max_bytes: int | None = None,
+) -> FileOutcome:
+    """Analyse ``source``, accept every proposal whose action is redact, burn in, verify, and
+    write ``out_dir/<name>.pdf`` and ``out_dir/<name>.json``.
+
+    Never raises for a bad input: the outcome says why it failed. The JSON is written even
+    when verification fails (it lists the problems); the PDF only when it passed. An output
+    path that is the input itself is refused.
+    """
+    pdf_path = out_dir / f"{source.stem}.pdf"
+    json_path = out_dir / f"{source.stem}.json"
+    if _same_file(source, pdf_path) or _same_file(source, json_path):
+        return FileOutcome(source, False, "the output would overwrite the input; choose another --out-dir")
+    try:
+        size = source.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            return FileOutcome(
+                source, False, f"the file has {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB"
+            )
+        data = source.read_bytes()
+    except OSError as exc:
+        return FileOutcome(source, False, f"cannot read the file ({exc.strerror or exc})")
+    try:
+        analysis = engine.analyze(data, category_map=category_map)
+    except RedactionError as exc:
+        return FileOutcome(source, False, str(exc))
+    accepted = analysis.to_redact()
+    counts = Counter(p.action.value for p in analysis.proposals)
+    report = {"document": source.name, **analysis.to_dict()}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        result = engine.redact(data, accepted, analysis.text_layer)
+    except VerificationError as exc:
+        report["verification"] = exc.result.to_dict() if exc.result else {"ok": False, "problems": [str(exc)]}
+        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+        return FileOutcome(
+            source, False, f"verification failed, nothing published: {exc}", None, json_path, analysis, counts
+        )
+    except RedactionError as exc:
+        return FileOutcome(source, False, str(exc), analysis=analysis, counts=counts)
+    report["verification"] = result.verification.to_dict()
+    tmp = pdf_path.with_suffix(".pdf.part")
+    tmp.write_bytes(result.pdf)
+    tmp.replace(pdf_path)
+    json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    ocr = analysis.pages_needing_ocr
+    note = (
+        f"; {len(ocr)} page(s) without text need OCR and were not analysed: {', '.join(map(str, ocr))}" if ocr else ""
+    )
+    message = (
+        f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified"
+        f" ({', '.join(result.verification.checks.get('extractors', []))}){note}"
+    )
+    return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts)
