@@ -42,7 +42,9 @@ def _norm(text: str) -> str:
 def _redaction_rect(page: pymupdf.Page, box: Box, image_rects: list[pymupdf.Rect]) -> pymupdf.Rect:
     rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)
     if any(rect.intersects(r) for r in image_rects):
-        return ((*rect, -IMAGE_PADDING, -IMAGE_PADDING, IMAGE_PADDING, IMAGE_PADDING)) & page.rect
+        pad = IMAGE_PADDING
+        padded = pymupdf.Rect(rect.x0 - pad, rect.y0 - pad, rect.x1 + pad, rect.y1 + pad)
+        return padded & page.rect
     trim = rect.height * VERTICAL_TRIM
     return pymupdf.Rect(rect.x0 + 0.3, rect.y0 + trim, rect.x1 - 0.3, rect.y1 - trim)
 

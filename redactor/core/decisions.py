@@ -21,12 +21,10 @@ from .model import Action, Finding, Party, PartyKind, Span
 from .parties import PartyReference
 from .text import SpanIndex
 
-_FUNCTION = re.compile(
-    r"(?<!\w)("
-    + "|".join(re.escape(c) for c in sorted(set(OFFICIAL_CUES) | set(STATUTORY_CUES), key=len, reverse=True))
-    + r")\w*"
-)
-_REPRESENTATION = re.compile(r"(zastoupen\w*|jednající\w*|v zastoupení)")
+_STATUTORY = frozenset(strip_diacritics(c) for c in STATUTORY_CUES)
+_FUNCTIONS = sorted({strip_diacritics(c) for c in (*OFFICIAL_CUES, *STATUTORY_CUES)}, key=len, reverse=True)
+_FUNCTION = re.compile(r"(?<!\w)(" + "|".join(re.escape(c) for c in _FUNCTIONS) + r")\w*")
+_REPRESENTATION = re.compile(r"(zastoupen\w*|jednajici\w*|v zastoupeni|zast\.)")
 
 
 @dataclass
@@ -136,10 +134,10 @@ class _Linker:
             role, role_party, evidence = None, None, ""
             for m in mentions:
                 party = self.party_at(m.span)
-                before = m.attributes.get("before", "")
-                tail = before[-40:]
+                tail = strip_diacritics(m.attributes.get("before", ""))[-40:]
+                after = strip_diacritics(m.attributes.get("after", "")).lstrip(" ,\n")
                 rep = _REPRESENTATION.search(tail)
-                fn = _FUNCTION.search(tail[-30:]) or _FUNCTION.match(m.attributes.get("after", "").lstrip(" ,\n"))
+                fn = _FUNCTION.search(tail[-30:]) or _FUNCTION.match(after)
                 if party is not None and party.kind.is_private_person and not rep and m.category == cat.FULL_NAME:
                     first = min(
                         (
@@ -155,7 +153,7 @@ class _Linker:
                         principal_of = party
                 if role is None and (rep or fn):
                     cue = (rep or fn).group()
-                    statutory_cue = fn is not None and fn.group(1) in STATUTORY_CUES
+                    statutory_cue = fn is not None and fn.group(1) in _STATUTORY
                     if party is not None and party.kind == PartyKind.PUBLIC_BODY:
                         role, role_party = "public_official", party
                     elif party is not None and party.kind == PartyKind.LEGAL_PERSON:

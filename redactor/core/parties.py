@@ -2,15 +2,20 @@
 words that refer to it later.
 
 A Czech contract introduces its parties either with role labels ("Prodávající:",
-"1.1 Objednatel:", numbered sub-items "1) … 2) …" under a plural label) or with an alias
-clause ("…, IČO …, se sídlem … (dále jen „prodávající“)"). Signature blocks repeat the
-labels ("Za pronajímatele:"); they become further blocks of the same party. The role nouns,
-in any case form ("prodávajícího", "nájemci"), and the aliases refer to the party in the text.
+"1.1 Objednatel:", numbered sub-items "1) … 2) …" under a plural label such as
+"Propachtovatelé:" or "Smluvní strany:") or with an alias clause ("…, IČO …, se sídlem …
+(dále jen „prodávající“)"). Signature blocks repeat the labels ("Za pronajímatele:"); they
+become further blocks of the same party. The role nouns, in any case form ("prodávajícího",
+"nájemci"), and the aliases refer to the party in the text.
+
+Matching ignores diacritics (OCR output and some exports drop them: "dale jen Mesto"); the
+folded text has the same length as the original, so offsets are shared.
 
 Classification (Civil Code 89/2012 Sb., §§ 18-20 and 420-421 for persons and entrepreneurs):
 the first named entity of a block decides. An organisation name gives a legal person or a
 public body; a person's name gives a natural person, or a sole trader when the block has an
-IČO, "fyzická osoba podnikající" or a place of business.
+IČO, "fyzická osoba podnikající" or a place of business; a person introduced as a
+representative ("zastoupený", "jednatel") does not make the block a natural person.
 """
 
 from __future__ import annotations
@@ -20,24 +25,40 @@ import re
 from dataclasses import dataclass
 
 from . import categories as cat
-from .czech import LOWER, PARTY_ROLE_STEMS, UPPER
+from .czech import LOWER, PARTY_ROLE_STEMS, UPPER, strip_diacritics
 from .model import Finding, Party, PartyKind, Span
 from .text import ABBREVIATIONS, line_spans
 
-_ROLE_WORD = r"(?:budoucí\s+|smluvní\s+)?[" + UPPER + LOWER + r"]+(?:\s+strana)?"
+_FOLDED_STEMS = {strip_diacritics(role): (role, strip_diacritics(stem)) for role, stem in PARTY_ROLE_STEMS.items()}
+_LETTERS = UPPER + LOWER
 _LABEL = re.compile(
     rf"(?:^|(?<=\n)|(?<=\s\s)|(?<=— )|(?<=– ))[ ]*(?P<num>\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+)?"
-    rf"(?P<za>[Zz]a[ ]+)?(?P<role>{_ROLE_WORD})[ ]*:",
+    rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)[ ]*:"
 )
 _SUBITEM = re.compile(r"^[ ]*(?:\d{1,2}\)|\d{1,2}\.|[a-z]\))[ ]+")
-_CLAUSE = re.compile(rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+|Článek|Čl\.|§|[{UPPER}]{{4,}}\b)")
-_ALIAS = re.compile(r"\(\s*dále\s+(?:jen\s+)?(?:jako\s+)?[„\"“]?(?P<alias>[^)]{2,60}?)[“\"”]?\s*\)", re.I)
-_SOLE_TRADER = re.compile(
-    r"fyzická osoba podnikající|podnikající fyzická osoba|\bOSVČ\b|osoba samostatně výdělečně činná|"
-    r"místo podnikání|místem podnikání|živnostensk|zapsan[áý] v živnostenském",
+_CLAUSE = re.compile(rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+|Clanek|Cl\.|§|[{UPPER}]{{4,}}\b)")
+_ALIAS = re.compile(r"\(\s*dale\s*(?:jen\s+)?(?:jako\s+)?[„\"“]?(?P<alias>[^)]{2,60}?)[“\"”]?\s*\)", re.I)
+_NOT_ALIASES = re.compile(
+    r"^(?:zakon|smlouv|dodat|predmet|podmink|priloh|cen[aeyu]\b|dil[ao]?\b|zbozi|sluzb|objekt|pozem|nemovit|"
+    r"vozidl|projekt|stavb|rozhodnut|narizen|vyhlask|obcansk|obchodni|dokument|protokol)",
     re.I,
 )
+_SOLE_TRADER = re.compile(
+    r"fyzicka osoba podnikajici|podnikajici fyzicka osoba|\bOSVC\b|osoba samostatne vydelecne cinna|"
+    r"misto podnikani|mistem podnikani|zivnostensk",
+    re.I,
+)
+_LEGAL_HINTS = re.compile(
+    r"obchodni(?:m|ho) rejstrik|spolkov(?:em|eho) rejstrik|predstavenstv|jednatel|spolecnost|"
+    r"rejstriku ustavu|nadacni(?:m|ho) rejstrik",
+    re.I,
+)
+_REPRESENTATIVE = re.compile(r"zastoupen|jednajici|jednatel|predsed|clen predstavenstva|prokurist|jmeno a funkce")
+_FUNCTION_AFTER = re.compile(
+    r"^\s*,?\s*(?:jednatel|predsed|clen predstavenstva|prokurist|starost|mistostarost|primator|reditel|hejtman)"
+)
 _MAX_BLOCK_LINES = 12
+_MAX_ALIAS_LINES = 25
 #: A line of prose ("Propachtovatelé jsou …", "Pachtovné činí …") ends a party block.
 _PROSE_LINE = re.compile(rf"^[ ]*[{UPPER}][{LOWER}]+[ ]+(?!(?:nad|pod|u|v|ve|na|a|dne)\b)[{LOWER}]+")
 
@@ -45,8 +66,10 @@ _PROSE_LINE = re.compile(rf"^[ ]*[{UPPER}][{LOWER}]+[ ]+(?!(?:nad|pod|u|v|ve|na|
 def _ends_sentence(line: str) -> bool:
     """True when ``line`` ends a sentence or a clause (not after a title or abbreviation)."""
     line = line.rstrip()
-    if not line or line[-1] in ':;)“”"':
-        return bool(line)
+    if not line:
+        return False
+    if line[-1] == ";":
+        return True
     if line[-1] != ".":
         return False
     m = re.search(r"(\w+)\.$", line)
@@ -55,21 +78,22 @@ def _ends_sentence(line: str) -> bool:
 
 def role_of(word: str) -> str | None:
     """The party role (nominative, lower case) a word refers to, e.g. "prodávajícího" ->
-    "prodávající", "Propachtovatelé" -> "propachtovatel"; None for other words."""
-    low = word.lower().strip()
-    for role, stem in PARTY_ROLE_STEMS.items():
+    "prodávající", "Propachtovatelé" -> "propachtovatel"; diacritics are ignored."""
+    low = strip_diacritics(word).lower().strip()
+    low = re.sub(r"\s+", " ", low)
+    for role, stem in _FOLDED_STEMS.values():
         if low.startswith(stem) and len(low) - len(stem) <= 4:
             return role
     return None
 
 
 def alias_stem(alias: str) -> str:
-    """Stem of an alias for matching its inflected forms ("město" -> "měst")."""
-    low = alias.lower().strip()
-    known = PARTY_ROLE_STEMS.get(low)
+    """Folded stem of an alias for matching its inflected forms ("město" -> "mest")."""
+    low = strip_diacritics(alias).lower().strip()
+    known = _FOLDED_STEMS.get(low)
     if known:
-        return known
-    stem = re.sub(r"[aeiouyáéíýěů]+$", "", low)
+        return known[1]
+    stem = re.sub(r"[aeiouy]+$", "", low)
     return stem if len(stem) >= 4 else low
 
 
@@ -88,18 +112,19 @@ class _Block:
     signature: bool = False
 
 
-def _label_blocks(text: str) -> list[_Block]:
+def _label_blocks(folded: str) -> list[_Block]:
     """Blocks opened by role labels, each up to the next label, clause or ``_MAX_BLOCK_LINES``."""
     labels = []
-    for m in _LABEL.finditer(text):
+    for m in _LABEL.finditer(folded):
         role = role_of(m.group("role"))
         if role is None or (m.group("za") is None and m.group("role")[0].islower() and not m.group("num")):
             continue
-        labels.append((m.start("role") if not m.group("za") else m.start("za"), m.end(), role, bool(m.group("za"))))
-    lines = line_spans(text)
+        start = m.start("za") if m.group("za") else m.start("role")
+        labels.append((start, m.end(), role, bool(m.group("za"))))
+    lines = line_spans(folded)
     blocks = []
     for n, (start, label_end, role, signature) in enumerate(labels):
-        limit = labels[n + 1][0] if n + 1 < len(labels) else len(text)
+        limit = labels[n + 1][0] if n + 1 < len(labels) else len(folded)
         end = label_end
         first_line = True
         count = 0
@@ -109,7 +134,7 @@ def _label_blocks(text: str) -> list[_Block]:
                 continue
             if line.start >= limit:
                 break
-            segment = text[line.start : line.end]
+            segment = folded[line.start : line.end]
             if not first_line and line.start >= label_end:
                 if subitems is None:
                     subitems = bool(_SUBITEM.match(segment))
@@ -130,39 +155,63 @@ def _label_blocks(text: str) -> list[_Block]:
     return blocks
 
 
-def _split_subitems(text: str, block: _Block) -> list[Span]:
+def _split_subitems(folded: str, block: _Block) -> list[Span]:
     """Numbered sub-items "1) …", "2) …" inside a label block, or the block itself."""
-    starts = [line.start for line in line_spans(text[block.span.start : block.span.end])]
-    items = [block.span.start + s for s in starts if _SUBITEM.match(text[block.span.start + s : block.span.end])]
+    starts = [line.start for line in line_spans(folded[block.span.start : block.span.end])]
+    items = [block.span.start + s for s in starts if _SUBITEM.match(folded[block.span.start + s : block.span.end])]
     if len(items) < 2:
         return [block.span]
     bounds = [*items, block.span.end]
     return [Span(a, b) for a, b in itertools.pairwise(bounds)]
 
 
-def _alias_blocks(text: str, taken: list[Span]) -> list[tuple[Span, list[str]]]:
-    """Parties introduced by "(dále jen „X“)" outside label blocks: the lines before it."""
+def _aliases(raw: str) -> list[str]:
+    """Party aliases in the text of a "(dále jen …)" clause; law and object aliases are dropped."""
     out = []
-    lines = line_spans(text)
-    for m in _ALIAS.finditer(text):
-        aliases = [a.strip(' „“"”') for a in re.split(r"\s+(?:nebo|či|resp\.)\s+|,\s*", m.group("alias"))]
-        aliases = [a for a in aliases if a and len(a) < 30]
+    for alias in re.split(r"\s+(?:nebo|ci|či|resp\.)\s+|,\s*|\s+a\s+", raw):
+        alias = alias.strip(" „“\"”'")
+        if not alias or len(alias) > 30 or any(c.isdigit() for c in alias):
+            continue
+        if len(alias.split()) > 2 and role_of(alias) is None:
+            continue
+        if _NOT_ALIASES.match(strip_diacritics(alias)) and role_of(alias) is None:
+            continue
+        out.append(alias)
+    return out
+
+
+def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span, list[str]]]:
+    """Parties introduced by "(dále jen „X“)": the lines before the clause, back to the end of
+    the previous block, sentence or numbered sub-item."""
+    out = []
+    lines = line_spans(folded)
+    for m in _ALIAS.finditer(folded):
+        aliases = _aliases(text[m.start("alias") : m.end("alias")])
+        if not aliases:
+            continue
         inside = next((t for t in taken if t.start <= m.start() < t.end), None)
         if inside is not None:
             out.append((inside, aliases))
             continue
         idx = next(i for i, line in enumerate(lines) if line.start <= m.start() <= line.end)
         start_idx = idx
-        while start_idx > 0 and idx - start_idx < 6:
-            prev = text[lines[start_idx - 1].start : lines[start_idx - 1].end].strip()
+        while start_idx > 0 and idx - start_idx < _MAX_ALIAS_LINES:
+            here = folded[lines[start_idx].start : m.start()]
+            if _SUBITEM.match(here) or any(t.start <= lines[start_idx].start < t.end for t in taken):
+                break
+            prev = folded[lines[start_idx - 1].start : lines[start_idx - 1].end].strip()
             if not prev or prev == "a" or _ends_sentence(prev) or _ALIAS.search(prev):
+                break
+            if any(t.start <= lines[start_idx - 1].start < t.end for t in taken):
                 break
             start_idx -= 1
         out.append((Span(lines[start_idx].start, m.end()), aliases))
     return out
 
 
-def _classify(text: str, span: Span, findings: list[Finding], signature: bool = False) -> tuple[PartyKind, str, str]:
+def _classify(
+    text: str, folded: str, span: Span, findings: list[Finding], signature: bool = False
+) -> tuple[PartyKind, str, str]:
     """``(kind, name, evidence)`` from the first organisation or person named in ``span``.
 
     In a signature block ("Za objednatele: Ing. X") a person's name is the signatory, not the
@@ -172,25 +221,34 @@ def _classify(text: str, span: Span, findings: list[Finding], signature: bool = 
         (f for f in findings if span.contains(f.span) and f.category in (cat.COMPANY_NAME, cat.FULL_NAME)),
         key=lambda f: f.span.start,
     )
-    block = text[span.start : span.end]
-    if inside:
-        first = inside[0]
+    block = folded[span.start : span.end]
+    has_ico = any(f.category == cat.ICO and span.contains(f.span) for f in findings)
+    for first in inside:
         if first.category == cat.COMPANY_NAME:
             kind = PartyKind(first.attributes.get("kind", "legal_person"))
             return kind, first.text, f"named as {first.text!r} ({first.evidence})"
-        before = text[max(span.start, first.span.start - 40) : first.span.start].lower()
-        if "zastoupen" not in before and not signature:
-            m = _SOLE_TRADER.search(block)
-            has_ico = any(f.category == cat.ICO and span.contains(f.span) for f in findings)
-            if m or has_ico:
-                return (
-                    PartyKind.SOLE_TRADER,
-                    first.text,
-                    (f"a person named {first.text!r} with " + (repr(m.group()) if m else "an IČO")),
-                )
-            return PartyKind.NATURAL_PERSON, first.text, f"a person named {first.text!r}"
-    if any(f.category == cat.ICO and span.contains(f.span) for f in findings):
-        return PartyKind.LEGAL_PERSON, "", "an IČO and no person's name"
+        before = folded[max(span.start, first.span.start - 60) : first.span.start].lower()
+        if (
+            signature
+            or _REPRESENTATIVE.search(before)
+            or _FUNCTION_AFTER.match(folded[first.span.end : first.span.end + 40].lower())
+        ):
+            continue  # a representative or signatory, not the party itself
+        m = _SOLE_TRADER.search(block)
+        if m or has_ico:
+            return (
+                PartyKind.SOLE_TRADER,
+                first.text,
+                (
+                    f"a person named {first.text!r} with "
+                    + (repr(text[span.start + m.start() : span.start + m.end()]) if m else "an IČO")
+                ),
+            )
+        return PartyKind.NATURAL_PERSON, first.text, f"a person named {first.text!r}"
+    legal = _LEGAL_HINTS.search(block)
+    if has_ico or legal:
+        why = "an IČO" if has_ico else repr(text[span.start + legal.start() : span.start + legal.end()])
+        return PartyKind.LEGAL_PERSON, "", f"{why} and no private person as the party"
     return PartyKind.UNKNOWN, "", "no name found"
 
 
@@ -201,33 +259,43 @@ def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[
     used). Returns the parties in order of first appearance (``index`` from 1) and the
     references (role nouns and aliases) sorted by offset.
     """
+    folded = strip_diacritics(text)
+    if len(folded) != len(text):  # decomposition changed the length: match on the original
+        folded = text
     parties: list[Party] = []
     by_role: dict[str, Party] = {}
-    blocks = _label_blocks(text)
-    for block in blocks:
+    for block in _label_blocks(folded):
         existing = by_role.get(block.role)
-        spans = _split_subitems(text, block) if existing is None else [block.span]
         if existing is not None:
             existing.blocks.append(block.span)
             continue
-        for span in spans:
-            kind, name, evidence = _classify(text, span, findings, block.signature)
+        for span in _split_subitems(folded, block):
+            kind, name, evidence = _classify(text, folded, span, findings, block.signature)
             party = Party(len(parties) + 1, block.role, kind, [span], [block.role], name, evidence)
             parties.append(party)
             by_role.setdefault(block.role, party)
     taken = [span for p in parties for span in p.blocks]
-    for span, aliases in _alias_blocks(text, taken):
+    for span, aliases in _alias_blocks(text, folded, taken):
         owner = next((p for p in parties if span in p.blocks), None)
         if owner is None:
-            kind, name, evidence = _classify(text, span, findings)
-            owner = Party(len(parties) + 1, aliases[0].lower() if aliases else "", kind, [span], [], name, evidence)
-            parties.append(owner)
+            kind, name, evidence = _classify(text, folded, span, findings)
+            if kind == PartyKind.UNKNOWN:
+                continue
+            roles = {role_of(a) or a.lower() for a in aliases}
+            # A party so far known only from its signature block ("Za Dodavatele:") is the same party.
+            owner = next((p for p in parties if p.kind == PartyKind.UNKNOWN and roles & set(p.roles)), None)
+            if owner is not None:
+                owner.blocks.insert(0, span)
+                owner.kind, owner.name, owner.evidence = kind, name, evidence
+            else:
+                owner = Party(len(parties) + 1, aliases[0].lower(), kind, [span], [], name, evidence)
+                parties.append(owner)
+            taken.append(span)
         for alias in aliases:
-            role = role_of(alias) or alias.lower()
-            if role not in owner.roles and not re.fullmatch(rf"[{UPPER}]{{2,}}", alias):
+            acronym = re.fullmatch(rf"[{UPPER}]{{2,}}", alias) is not None
+            role = alias if acronym else (role_of(alias) or alias.lower())
+            if role not in owner.roles:
                 owner.roles.append(role)
-            elif re.fullmatch(rf"[{UPPER}]{{2,}}", alias):
-                owner.roles.append(alias)  # an acronym alias ("HOTEL") is matched case-sensitively
     parties.sort(key=lambda p: p.blocks[0].start)
     for i, party in enumerate(parties, 1):
         party.index = i
@@ -236,19 +304,23 @@ def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[
 
 def find_references(text: str, parties: list[Party]) -> list[PartyReference]:
     """Every word that is an inflected role noun or alias of a party (ambiguous roles that
-    several parties share are skipped)."""
+    several parties share are skipped; acronym aliases match case-sensitively)."""
     stems: dict[str, Party | None] = {}
     for party in parties:
         for role in party.roles:
             stem = role if role.isupper() else alias_stem(role)
             stems[stem] = None if stem in stems and stems[stem] is not party else party
     refs = []
-    for m in re.finditer(r"[^\W\d_]+(?:\s+strana)?", text):
+    folded = strip_diacritics(text)
+    if len(folded) != len(text):
+        folded = text
+    for m in re.finditer(r"[^\W\d_]+(?:\s+stran[aeyuo]\w*)?", folded):
         word = m.group()
+        low = word.lower()
         for stem, party in stems.items():
             if party is None:
                 continue
-            hit = word == stem if stem.isupper() else (word.lower().startswith(stem) and len(word) - len(stem) <= 4)
+            hit = word == stem if stem.isupper() else (low.startswith(stem) and len(low) - len(stem) <= 4)
             if hit:
                 refs.append(PartyReference(party, Span(m.start(), m.end())))
                 break

@@ -89,8 +89,10 @@ def _raw_objects(doc: pymupdf.Document) -> str:
     chunks = []
     for xref in range(1, doc.xref_length()):
         try:
-            chunks.append(doc.xref_object(xref, compressed=False))
-            if doc.xref_is_stream(xref):
+            obj = doc.xref_object(xref, compressed=False)
+            chunks.append(obj)
+            # Image samples are pixels, not text; decoding them only costs time.
+            if doc.xref_is_stream(xref) and "/Subtype /Image" not in obj:
                 chunks.append((doc.xref_stream(xref) or b"").decode("latin-1"))
         except Exception:  # a broken object cannot leak through MuPDF either
             continue

@@ -6,6 +6,7 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from ..czech import strip_diacritics
 from ..model import Finding, Span
 from ..nlp import NlpArtifacts
 
@@ -23,6 +24,14 @@ class AnalysisContext:
     nlp: NlpArtifacts
     sentences: list[Span] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def folded(self) -> str:
+        """``text`` without diacritics, same length and offsets (for OCR output that lost them)."""
+        if not hasattr(self, "_folded"):
+            folded = strip_diacritics(self.text)
+            self._folded = folded if len(folded) == len(self.text) else self.text
+        return self._folded
 
     def window_before(self, offset: int, chars: int = 40) -> str:
         """Up to ``chars`` characters before ``offset``, lower-cased, newlines as spaces."""

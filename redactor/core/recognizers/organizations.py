@@ -8,12 +8,13 @@ import re
 
 from .. import categories as cat
 from ..czech import ASSOCIATION_HEADS, LEGAL_FORMS, PUBLIC_BODY_HEADS, UPPER
+from ..czech import strip_diacritics as fold
 from ..model import Finding
 from .base import AnalysisContext, Recognizer
 
 _CONNECTORS = {"nad", "pod", "u", "v", "ve", "na", "a", "pro", "při", "de", "di", "-", "–", "&"}
 _STOP_CHARS = ':;()„“"”[]'
-_NAME_WORD = rf"(?:[{UPPER}0-9][\w&.'’-]*|(?:nad|pod|u|v|ve|na|pro|při|a)(?=\s+[{UPPER}]))"
+_NAME_WORD = rf"(?:[{UPPER}][\w&.'’-]*|\d+\.?[ ]?[{UPPER}][\w&.'’-]*|(?:nad|pod|u|v|ve|na|pro|pri|při|a)(?=\s+[{UPPER}]))"
 
 
 class OrganizationRecognizer(Recognizer):
@@ -25,13 +26,14 @@ class OrganizationRecognizer(Recognizer):
     categories = (cat.COMPANY_NAME,)
 
     def load(self) -> None:
-        forms = "|".join(LEGAL_FORMS)
+        # Patterns are matched against the text without diacritics (OCR often drops them).
+        forms = "|".join(fold(f) for f in LEGAL_FORMS)
         self._form = re.compile(rf"(?:,?[ \n])(?:{forms})(?![\w])")
-        heads = "|".join(re.escape(h) for h in sorted(PUBLIC_BODY_HEADS, key=len, reverse=True))
+        heads = "|".join(re.escape(fold(h)) for h in sorted(PUBLIC_BODY_HEADS, key=len, reverse=True))
         self._public = re.compile(
-            rf"(?<![\w])(?:{heads}|statutární město|město|obec|městys)(?:[ \n]{_NAME_WORD}){{1,6}}"
+            rf"(?<![\w])(?:{heads}|statutarni mesto|mesto|obec|mestys)(?:[ \n]{_NAME_WORD}){{1,6}}"
         )
-        assoc = "|".join(re.escape(h) for h in sorted(ASSOCIATION_HEADS, key=len, reverse=True))
+        assoc = "|".join(re.escape(fold(h)) for h in sorted(ASSOCIATION_HEADS, key=len, reverse=True))
         self._assoc = re.compile(rf"(?<![\w])(?:{assoc})(?:[ \n]{_NAME_WORD}){{1,5}}")
 
     def _name_before(self, text: str, end: int) -> int | None:
@@ -67,16 +69,16 @@ class OrganizationRecognizer(Recognizer):
         return start
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
-        text, out = context.text, []
+        text, folded, out = context.text, context.folded, []
         taken: list[tuple[int, int]] = []
-        for m in self._form.finditer(text):
+        for m in self._form.finditer(folded):
             start = self._name_before(text, m.start())
             if start is None:
                 continue
             name = text[start : m.end()]
             if len(name) < 4:
                 continue
-            public = bool(re.search(r"příspěvková organizace|státní podnik|p\.\s?o\.|s\.\s?p\.", name))
+            public = bool(re.search(r"prispevkova organizace|statni podnik|p\.\s?o\.|s\.\s?p\.", fold(name)))
             out.append(
                 self.finding(
                     cat.COMPANY_NAME,
@@ -93,7 +95,7 @@ class OrganizationRecognizer(Recognizer):
             (self._public, "public_body", "public body"),
             (self._assoc, "legal_person", "association"),
         ):
-            for m in pattern.finditer(text):
+            for m in pattern.finditer(folded):
                 s, e = m.start(), m.end()
                 if any(a <= s < b for a, b in taken):
                     continue

@@ -20,7 +20,6 @@ does not decide what is redacted.
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -73,8 +72,9 @@ class _Mention:
 
 
 def _norm(word: str) -> str:
-    """Title-case an all-caps word ("NOVÁK" -> "Novák") so gazetteers and inflection apply."""
-    return word.capitalize() if word.isupper() and len(word) > 1 else word
+    """Title-case an all-caps word ("NOVÁK" -> "Novák") so gazetteers and inflection apply;
+    short acronyms ("ČR", "PF") stay as they are and are never names."""
+    return word.capitalize() if word.isupper() and len(word) > 2 else word
 
 
 class PersonRecognizer(Recognizer):
@@ -170,30 +170,28 @@ class PersonRecognizer(Recognizer):
         return mentions
 
     def _ner_mentions(self, context: AnalysisContext, words, taken: list[Span]) -> list[_Mention]:
+        """NER ``PERSON`` spans that contain a gazetteer given name: the given name and the
+        capitalised word next to it (after it, or before it in surname-first order)."""
         out = []
         for ent in context.nlp.entities:
-            if ent.label != "PERSON":
+            if ent.label != "PERSON" or any(Span(ent.start, ent.end).overlaps(t) for t in taken):
                 continue
             inside = [w for w in words if ent.start <= w[0] and w[1] <= ent.end and self._capitalised(w[2])]
-            if len(inside) < 2 or any(Span(ent.start, ent.end).overlaps(t) for t in taken):
-                continue
-            inside = inside[:3]
-            if not all(self._adjacent(context.text, x, y) for x, y in itertools.pairwise(inside)):
-                continue
-            known = [
-                w for w in inside if self.gazetteer.given_name_of(_norm(w[2])) or self.gazetteer.surname_of(_norm(w[2]))
-            ]
-            if not known:
-                continue
-            out.append(
-                _Mention(
-                    inside,
-                    [_norm(inside[0][2])],
-                    [_norm(w[2]) for w in inside[1:]],
-                    "spaCy NER PERSON with a gazetteer name",
-                    0.85,
+            for k, w in enumerate(inside):
+                if not self.gazetteer.given_name_of(_norm(w[2])):
+                    continue
+                if k + 1 < len(inside) and self._adjacent(context.text, w, inside[k + 1]):
+                    pair, surname = [w, inside[k + 1]], inside[k + 1]
+                elif k > 0 and self._adjacent(context.text, inside[k - 1], w):
+                    pair, surname = [inside[k - 1], w], inside[k - 1]
+                else:
+                    continue
+                out.append(
+                    _Mention(
+                        pair, [_norm(w[2])], [_norm(surname[2])], "spaCy NER PERSON with a gazetteer given name", 0.85
+                    )
                 )
-            )
+                break
         return out
 
     # -- clustering and propagation ---------------------------------------------------------
