@@ -267,9 +267,15 @@ def strip_diacritics(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
+_HARDEN = {"ň": "n", "ď": "d", "ť": "t"}
+
+
 def _insert_fleeting_e(stem: str) -> str | None:
-    """Hájk -> Hájek, Němc -> Němec, Karl -> Karel: restore the *e* dropped before the last consonant."""
+    """Hájk -> Hájek, Němc -> Němec, Karl -> Karel, Zdeňk -> Zdeněk: restore the *e* dropped
+    before the last consonant (after ň, ď, ť it is written *ě*)."""
     if len(stem) >= 3 and stem[-1] in "kcln" and stem[-2] not in VOWELS and stem[-2].isalpha():
+        if stem[-2] in _HARDEN:
+            return stem[:-2] + _HARDEN[stem[-2]] + "ě" + stem[-1]
         return stem[:-1] + "e" + stem[-1]
     return None
 
@@ -297,21 +303,29 @@ _ENDINGS: tuple[tuple[str, str, bool], ...] = (
     ("e", "", True),
     ("u", "", True),
     ("i", "", True),
-    ("y", "a", True),
-    ("ou", "a", True),
+    ("y", "a", False),
+    ("ou", "a", False),
     ("u", "a", True),
     ("o", "a", True),
+    # masculine in -o (Ivo, Oto) and -é (René)
+    ("ovi", "o", True),
+    ("em", "o", True),
+    ("a", "o", True),
+    ("ého", "é", False),
+    ("ému", "é", False),
+    ("ém", "é", False),
     # feminine given names in -a with consonant alternations (Evě, Barboře, Veronice, Olze)
     ("ě", "a", True),
     ("ře", "ra", False),
     ("ce", "ka", False),
     ("ze", "ga", False),
-    ("e", "a", True),
+    ("e", "a", False),
     ("i", "a", True),
     # soft feminine in -e/-ie (Marie, Lucie)
     ("ii", "ie", False),
     ("ií", "ie", False),
     ("i", "e", True),
+    ("í", "e", False),
 )
 
 

@@ -130,7 +130,7 @@ def open_pdf(data: bytes, *, max_pages: int | None = None) -> pymupdf.Document:
         raise EncryptedPdfError("the PDF is password-protected; upload it without a password")
     if doc.page_count == 0:
         doc.close()
-        raise InvalidPdfError("the PDF has no pages")
+        raise InvalidPdfError("the PDF is damaged or empty: it has no readable pages")
     if max_pages is not None and doc.page_count > max_pages:
         count = doc.page_count
         doc.close()

@@ -16,6 +16,7 @@ import re
 from .. import categories as cat
 from ..czech import LOWER, UPPER
 from ..model import Finding
+from ..parties import role_of
 from .base import AnalysisContext, Recognizer
 
 _W = rf"[{UPPER}][{LOWER}]+"
@@ -40,7 +41,7 @@ _VILLAGE = re.compile(
     rf"(?P<addr>(?:{_W}(?:[ ]{_W})?[ ,]+)?(?:č\.[ ]?p\.[ ]?)\d{{1,5}}(?:,?[ \n]+{_PSC_TOWN})?|{_PSC_TOWN})",
     re.I,
 )
-_STREET_SHAPE = re.compile(r"(?:ská|cká|ní|ova|ovo|ého|ých|ské|cké|á|é|í|ý|ův|ina|ino|ova třída|nám\.|náměstí)$")
+_STREET_SHAPE = re.compile(r"(?:ská|cká|ní|ova|ovo|ého|ých|ské|cké|á|í|ý|ův|ina|ino|ova třída|nám\.|náměstí)$")
 _STOP_FIRST = frozenset(
     """Článek Článku Čl Bod Odst Odstavec Příloha Přílohy Dodatek Dodatku Smlouva Smlouvy Zákon Zákona
     Sbírky Vložka Oddíl Strana Stránka Celkem Dne Rok Roce Roku Cena Částka Parcela Číslo Čísla Telefon
@@ -73,11 +74,12 @@ def address_context(text: str, start: int) -> tuple[str | None, str | None]:
 
 
 def _trim_continuation(text: str, start: int, end: int) -> int:
-    """Cut an address before a word that starts a new line and then a sentence
-    ("...Mnichovo Hradiště\nPropachtovatelé jsou"): municipality names wrap, sentences do not."""
+    """Cut an address before a word that starts a new line and then a sentence or a label
+    ("...Mnichovo Hradiště\nPropachtovatelé jsou", "...602 00 Brno\nKupující:"): municipality
+    names wrap, sentences and labels do not."""
     for m in re.finditer(r"\n(\w+)", text[start:end]):
         word_end = start + m.end(1)
-        if re.match(rf"[ ]+[{LOWER}]", text[word_end : word_end + 3]):
+        if re.match(rf"[ ]+[{LOWER}]|[ ]*:", text[word_end : word_end + 3]) or role_of(m.group(1)):
             return start + m.start()
     return end
 

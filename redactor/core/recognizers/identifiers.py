@@ -130,7 +130,7 @@ class DicRecognizer(Recognizer):
 
     name = "dic"
     categories = (cat.DIC,)
-    _pattern = re.compile(r"(?<![A-Z0-9])CZ[ ]?((?:\d[ ]?){7,9}\d)(?!\d)")
+    _pattern = re.compile(r"(?<![A-Z0-9])CZ[ ]?(\d(?:[ /]?\d){7,9})(?!\d)")
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         out = []

@@ -14,7 +14,9 @@ from .base import AnalysisContext, Recognizer
 
 _CONNECTORS = {"nad", "pod", "u", "v", "ve", "na", "a", "pro", "při", "de", "di", "-", "–", "&"}
 _STOP_CHARS = ':;()„“"”[]'
-_NAME_WORD = rf"(?:[{UPPER}][\w&.'’-]*|\d+\.?[ ]?[{UPPER}][\w&.'’-]*|(?:nad|pod|u|v|ve|na|pro|pri|při|a)(?=\s+[{UPPER}]))"
+_NAME_WORD = (
+    rf"(?:[{UPPER}][\w&.'’-]*|\d+\.?[ ]?[{UPPER}][\w&.'’-]*|(?:nad|pod|u|v|ve|na|pro|pri|při|a)(?=\s+[{UPPER}]))"
+)
 
 
 class OrganizationRecognizer(Recognizer):

@@ -1,0 +1,20 @@
+"""Run one recognizer over a text, as the engine would."""
+
+from __future__ import annotations
+
+from redactor.core.model import Finding
+from redactor.core.nlp import NlpArtifacts
+from redactor.core.recognizers.base import AnalysisContext, Recognizer
+from redactor.core.text import sentence_spans
+
+
+def run(recognizer: Recognizer, text: str, findings: list[Finding] | None = None) -> list[Finding]:
+    """Findings of ``recognizer`` in ``text`` (earlier findings may be passed in)."""
+    recognizer.load()
+    context = AnalysisContext(text, NlpArtifacts(), sentence_spans(text), list(findings or []))
+    return recognizer.analyze(context)
+
+
+def texts(findings: list[Finding], category: int | None = None) -> list[str]:
+    """The matched strings, optionally of one category."""
+    return [f.text for f in findings if category is None or f.category == category]

@@ -1,0 +1,141 @@
+"""Identifiers found by their cue words, e-mail, network addresses, addresses."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactor.core import categories as cat
+from redactor.core.recognizers.addresses import AddressRecognizer
+from redactor.core.recognizers.contextual import (
+    DataBoxRecognizer,
+    DateOfBirthRecognizer,
+    DocumentNumberRecognizer,
+    EmailRecognizer,
+    NetworkRecognizer,
+    VehicleRecognizer,
+)
+
+from .helpers import run, texts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Bc. Eva Šťastná, narozená 25. 8. 1951, trvale bytem", "25. 8. 1951"),
+        ("Datum narození: 10.02.1969", "10.02.1969"),
+        ("nar. 3. března 1980 v Brně", "3. března 1980"),
+        ("datum narození 8. 12. 1990, e-mail", "8. 12. 1990"),
+        ("Smlouva byla uzavřena dne 8. 12. 1990.", None),  # a date, but not of birth
+    ],
+)
+def test_date_of_birth(text, expected):
+    assert texts(run(DateOfBirthRecognizer(), text)) == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "expected"),
+    [
+        ("Číslo občanského průkazu: 116266656", cat.ID_CARD, "116266656"),
+        ("OP č. 204587123, vydán", cat.ID_CARD, "204587123"),
+        ("cestovní pas č. 41234567", cat.PASSPORT, "41234567"),
+        ("řidičský průkaz č. EA 123456", cat.DRIVING_LICENCE, "EA 123456"),
+        ("SIPO 1234567890", cat.SIPO, "1234567890"),
+        ("spojovací číslo SIPO: 9876543210", cat.SIPO, "9876543210"),
+    ],
+)
+def test_document_numbers_after_cues(text, category, expected):
+    assert texts(run(DocumentNumberRecognizer(), text), category) == [expected]
+
+
+def test_document_number_needs_its_cue():
+    assert run(DocumentNumberRecognizer(), "objednávka číslo 116266656 ze dne") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "expected"),
+    [
+        ("registrační značka 7BU 6893.", cat.VEHICLE_PLATE, "7BU 6893"),
+        ("RZ: 4HT 8842", cat.VEHICLE_PLATE, "4HT 8842"),
+        ("vozidlo 6B8 8285 stojí", cat.VEHICLE_PLATE, "6B8 8285"),
+        ("VIN TMBM2GCKP5TAYV1EE, rok výroby", cat.VIN, "TMBM2GCKP5TAYV1EE"),
+    ],
+)
+def test_vehicles(text, category, expected):
+    assert texts(run(VehicleRecognizer(), text), category) == [expected]
+
+
+def test_data_box_id():
+    assert texts(run(DataBoxRecognizer(), "ID datové schránky: ab3cd7e")) == ["ab3cd7e"]
+    assert run(DataBoxRecognizer(), "datová schránka: zřízena") == []
+
+
+def test_ip_and_mac_addresses():
+    found = run(NetworkRecognizer(), "server 192.168.10.25, MAC 00:1A:2B:3C:4D:5E, verze 1.2.3.4.5")
+    assert texts(found, cat.IP_ADDRESS) == ["192.168.10.25"]
+    assert texts(found, cat.MAC_ADDRESS) == ["00:1A:2B:3C:4D:5E"]
+    assert run(NetworkRecognizer(), "dne 6.6.1994 a 999.1.1.1") == []
+
+
+@pytest.mark.parametrize(
+    ("email", "category"),
+    [
+        ("michal.kolar@volny.cz", cat.EMAIL_PERSONAL),
+        ("v.benesova@volny.cz", cat.EMAIL_PERSONAL),
+        ("machova.veronika@seznam.cz", cat.EMAIL_PERSONAL),
+        ("podatelna@mesto-holesov.cz", cat.EMAIL_GENERIC),
+        ("info@firma.cz", cat.EMAIL_GENERIC),
+    ],
+)
+def test_email_personal_or_generic(email, category):
+    assert texts(run(EmailRecognizer(), f"e-mail {email}, tel."), category) == [email]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "category", "context"),
+    [
+        ("bytem Zahradní 1461/38, 276 01 Mělník, č. ú.", "Zahradní 1461/38, 276 01 Mělník", 45, "residence"),
+        ("se sídlem náměstí T. G. Masaryka 145, 460 01 Mnichovo Hradiště", None, 46, "seat"),
+        (
+            "místo podnikání Tyršova 618/17, 269 01 Rakovník, datum",
+            "Tyršova 618/17, 269 01 Rakovník",
+            46,
+            "place_of_business",
+        ),
+        ("Adresa: V Zahradách 484/46, 779 00 Olomouc", "V Zahradách 484/46, 779 00 Olomouc", 45, None),
+        (
+            "bytem Na Výsluní 196/34, 591 01 Žďár nad Sázavou, tel.",
+            "Na Výsluní 196/34, 591 01 Žďár nad Sázavou",
+            45,
+            "residence",
+        ),
+        ("nemovitost:\nObřanská 101a\nBrno", "Obřanská 101a", 45, None),
+        ("trvale bytem Lhota č. p. 12, 387 01 Volyně", "Lhota č. p. 12, 387 01 Volyně", 45, "residence"),
+        ("Sídlo: Těšnov 1163/5, 110 00 Praha 1", "Těšnov 1163/5, 110 00 Praha 1", 46, "seat"),
+    ],
+)
+def test_addresses_and_their_cues(text, expected, category, context):
+    found = run(AddressRecognizer(), text)
+    assert len(found) == 1
+    f = found[0]
+    if expected:
+        assert f.text == expected
+    assert f.category == category
+    assert f.attributes["context"] == context
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Článek 1 – Smluvní strany",
+        "dne 8. 9. 2024",
+        "Brno 4,00 m",
+        "ČKAIT 1851288",
+        "zákon 89/2012 Sb.",
+        "Subdodavatelé 6",
+        "Cena 3 280 191 Kč",
+        "parc. č. 781 a 615",
+        "budovy č. p. 350",
+    ],
+)
+def test_things_that_are_not_addresses(text):
+    assert run(AddressRecognizer(), text) == []

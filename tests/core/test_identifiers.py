@@ -1,0 +1,160 @@
+"""Checksummed identifiers, driven by the shared test vectors (../shared/data/identifiers)."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from redactor.core import categories as cat
+from redactor.core.recognizers.identifiers import (
+    BankAccountRecognizer,
+    BirthNumberRecognizer,
+    DicRecognizer,
+    IbanRecognizer,
+    IcoRecognizer,
+    PaymentCardRecognizer,
+    PhoneRecognizer,
+)
+from tests.conftest import DATA
+
+from .helpers import run, texts
+
+#: Vectors on which the TSV's source libraries disagree with python-stdnum, our validator.
+#: The TSV's ``note`` column names the policy difference; we follow stdnum.
+POLICY_DIFFERENCES = {
+    ("rodne_cislo", "404040404"): "HavitFramework accepts month 40 as 'cannot validate'; stdnum rejects it",
+    ("rodne_cislo", "404040/404"): "same vector with a slash",
+    ("DIC (VAT)", "CZ 25557481"): "eu_vat test list; wrong check digit for cz.dic",
+    ("DIC (VAT)", "CZ 48207726"): "eu_vat test list; wrong check digit for cz.dic",
+    ("DIC (VAT)", "CZ 640913926"): "eu_vat test list; wrong special-case check digit",
+    ("DIC (VAT)", "CZ 8058018314"): "eu_vat test list; not a valid birth number",
+    ("DIC (VAT)", "CZ 95123891"): "eu_vat test list; legal-entity DIČ may not start with 9",
+    ("DIC (VAT)", "CZ CZ 61467839"): "doubled country code; not a DIČ as written in a contract",
+}
+
+
+def _vectors(kind: str) -> list:
+    rows = []
+    with open(DATA / "identifiers" / "identifier_vectors.tsv", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            if row["country"] != "CZ" or not row["id_type"].startswith(kind):
+                continue
+            valid = row["expected"] in ("valid", "check-digit-test")
+            reason = POLICY_DIFFERENCES.get((row["id_type"], row["value"]))
+            marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+            rows.append(pytest.param(row["value"], valid, id=f"{row['value']}-{row['expected']}", marks=marks))
+    return rows
+
+
+@pytest.mark.parametrize(("value", "valid"), _vectors("rodne_cislo"))
+def test_birth_number_vectors(value, valid):
+    found = texts(run(BirthNumberRecognizer(), f"Jan Novák, r. č. {value}, bytem Praha"), cat.BIRTH_NUMBER)
+    assert (found == [value]) is valid
+
+
+@pytest.mark.parametrize(("value", "valid"), _vectors("bank_account"))
+def test_bank_account_vectors(value, valid):
+    found = texts(run(BankAccountRecognizer(), f"na účet č. {value} do 10 dnů"), cat.BANK_ACCOUNT)
+    assert (found == [value]) is valid
+
+
+@pytest.mark.parametrize(("value", "valid"), _vectors("DIC"))
+def test_dic_vectors(value, valid):
+    written = value if value.upper().startswith("CZ") else f"CZ{value}"
+    found = run(DicRecognizer(), f"DIČ: {written}, zapsaná v rejstříku")
+    assert bool(found) is valid
+    if valid:
+        assert found[0].text == written.strip()
+
+
+@pytest.mark.parametrize(("value", "valid"), _vectors("ICO"))
+def test_ico_vectors(value, valid):
+    found = texts(run(IcoRecognizer(), f"IČO: {value}, DIČ nemá"), cat.ICO)
+    assert (found == [value]) is valid
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("r.č. 830623/4849", "830623/4849"),
+        ("rodné číslo: 8306234849", "8306234849"),  # without the slash, after a cue
+        ("narozena 6952103400 v Praze", "6952103400"),  # +50 months (a woman)
+        ("r. č. 045229/1234", None),  # checksum fails
+        ("RČ 450101/123", "450101/123"),  # nine digits before 1954
+        ("číslo 450101123 je", None),  # nine bare digits without a cue are not enough
+        ("tel. 6952103400", "6952103400"),  # ten digits with a valid checksum and date
+        ("účet 1733836467/5500", None),  # a bank account, not a birth number
+    ],
+)
+def test_birth_number_formats(text, expected):
+    found = texts(run(BirthNumberRecognizer(), text))
+    assert found == ([expected] if expected else [])
+
+
+def test_bank_account_split_across_a_line_after_its_hyphen_is_one_account():
+    assert texts(run(BankAccountRecognizer(), "na účet č. 77243-1231372578/2700.")) == ["77243-1231372578/2700"]
+
+
+def test_statute_references_are_not_accounts():
+    assert run(BankAccountRecognizer(), "zákon č. 89/2012 Sb., občanský zákoník, a 340/2015 Sb.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("IBAN CZ29 0100 8367 1334 3580 3623", "CZ29 0100 8367 1334 3580 3623"),
+        ("IBAN CZ29 0100 8367 1334 3580\n3623, BIC", "CZ29 0100 8367 1334 3580\n3623"),
+        ("IBAN: CZ6508000000192000145399.", "CZ6508000000192000145399"),
+        ("IBAN CZ29 0100 8367 1334 3580 3624", None),  # mod 97 fails
+    ],
+)
+def test_iban(text, expected):
+    assert texts(run(IbanRecognizer(), text)) == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "holder"),
+    [
+        ("DIČ: CZ32154712", "CZ32154712", "legal_person"),
+        ("DIČ CZ 264 67 704", "CZ 264 67 704", "legal_person"),
+        ("DIČ: CZ6952103400", "CZ6952103400", "natural_person"),  # CZ + birth number
+        ("DIČ: CZ32154713", None, None),
+    ],
+)
+def test_dic_tells_natural_from_legal_person(text, expected, holder):
+    found = run(DicRecognizer(), text)
+    assert texts(found) == ([expected] if expected else [])
+    if expected:
+        assert found[0].holder == holder
+
+
+@pytest.mark.parametrize(
+    "phone",
+    [
+        "+420 723 551 453",
+        "+420774158127",
+        "731494339",
+        "702 974 254",
+        "702 974\n254",
+        "+420 602-123-456",
+        "00420 603 061 476",
+        "603 06 14 76",
+    ],
+)
+def test_phone_spacings(phone):
+    assert texts(run(PhoneRecognizer(), f"Kontakt: tel. {phone}, e-mail níže")) == [phone]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Cena činí 224 000 Kč", "IČO: 32154712", "ČKAIT 1851288", "dne 6. 6. 1994", "cena 123 456 789 Kč"],
+)
+def test_things_that_are_not_phones(text):
+    assert run(PhoneRecognizer(), text) == []
+
+
+def test_payment_card_needs_luhn_and_a_cue():
+    assert texts(run(PaymentCardRecognizer(), "platební karta 4111 1111 1111 1111")) == ["4111 1111 1111 1111"]
+    assert run(PaymentCardRecognizer(), "platební karta 4111 1111 1111 1112") == []
+    assert run(PaymentCardRecognizer(), "číslo zakázky 4111 1111 1111 1111") == []

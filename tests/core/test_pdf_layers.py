@@ -1,0 +1,197 @@
+"""Extraction, burn-in and verification on PDFs built in the test."""
+
+from __future__ import annotations
+
+import io
+
+import pymupdf
+import pytest
+
+from redactor.core.burn import burn_in
+from redactor.core.engine import RedactionEngine
+from redactor.core.errors import EncryptedPdfError, InvalidPdfError, VerificationError
+from redactor.core.extraction import extract_text_layer, open_pdf
+from redactor.core.model import Box, Span
+from redactor.core.verify import extract_texts, verify
+from tests.pdfs import pdf_from_paragraphs
+
+
+def _layer(data: bytes):
+    doc = open_pdf(data)
+    try:
+        return extract_text_layer(doc)
+    finally:
+        doc.close()
+
+
+def _pdf_with_lines(lines: list[str]) -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i, line in enumerate(lines):
+        page.insert_text((72, 100 + 14 * i), line, fontname="helv", fontsize=11)
+    return doc.tobytes()
+
+
+def test_line_end_hyphen_inside_a_number_is_kept_and_joined():
+    layer = _layer(_pdf_with_lines(["na ucet c. 77243-", "1231372578/2700 do 10 dnu"]))
+    assert "77243-1231372578/2700" in layer.text
+
+
+def test_hyphenated_word_is_joined_without_its_hyphen():
+    layer = _layer(_pdf_with_lines(["pracov-", "ni neschopnost"]))
+    assert "pracovni neschopnost" in layer.text
+
+
+def test_ligatures_are_normalised_and_keep_their_box():
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_font(fontname="F0", fontbuffer=pymupdf.Font("cjk").buffer)  # a font with the ﬁ glyph
+    page.insert_text((72, 72), "\ufb01nanční plnění", fontname="F0")
+    layer = _layer(doc.tobytes())
+    i = layer.text.index("finanční")  # the ligature reads as two letters
+    (box,) = layer.span_boxes(Span(i, i + len("finanční")))
+    assert box.x0 == pytest.approx(72.0)  # and the box still covers the ligature glyph
+
+
+def test_span_boxes_follow_lines_and_pages():
+    layer = _layer(_pdf_with_lines(["IBAN CZ29 0100 8367 1334 3580", "3623 a dale"]))
+    start = layer.text.index("CZ29")
+    end = layer.text.index("3623") + 4
+    boxes = layer.span_boxes(Span(start, end))
+    assert len(boxes) == 2 and all(b.page == 1 for b in boxes)
+    assert boxes[1].y0 > boxes[0].y0
+
+
+def test_image_only_page_is_reported_as_needing_ocr_and_the_rest_is_processed():
+    doc = pymupdf.open()
+    text_page = doc.new_page()
+    text_page.insert_text((72, 100), "Jan Novak, tel. 777 123 456", fontname="helv")
+    scan = doc.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 280), False)
+    pix.clear_with(200)
+    scan.insert_image(scan.rect, pixmap=pix)
+    layer = _layer(doc.tobytes())
+    assert layer.pages_needing_ocr == [2]
+    assert "777 123 456" in layer.text
+
+
+@pytest.mark.parametrize(
+    ("data", "error", "message"),
+    [
+        (b"", InvalidPdfError, "empty"),
+        (b"GIF89a not a pdf", InvalidPdfError, "not a PDF"),
+        (b"%PDF-1.7\n garbage garbage", InvalidPdfError, "damaged"),
+    ],
+)
+def test_bad_input_is_refused_with_a_clear_message(data, error, message):
+    with pytest.raises(error, match=message):
+        open_pdf(data)
+
+
+def test_encrypted_pdf_is_refused():
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "secret")
+    data = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u", owner_pw="o")
+    with pytest.raises(EncryptedPdfError, match="password"):
+        open_pdf(data)
+
+
+def _with_hidden_layers(data: bytes) -> bytes:
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    doc.set_metadata({"author": "Jan Novák", "keywords": "830623/4849", "title": "Smlouva"})
+    doc.set_xml_metadata("<x:xmpmeta xmlns:x='adobe:ns:meta/'>Jan Novák 830623/4849</x:xmpmeta>")
+    page = doc[0]
+    page.add_text_annot((500, 50), "Ověřit: Jan Novák, r. č. 830623/4849")
+    doc.embfile_add("poznamka.txt", "Jan Novák 830623/4849".encode(), filename="poznamka.txt")
+    doc.set_toc([[1, "Smlouva", 1], [2, "Strana – Jan Novák", 1]])
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def test_burn_in_removes_text_and_every_hidden_layer(engine: RedactionEngine):
+    original = _with_hidden_layers(
+        pdf_from_paragraphs(
+            [
+                "Prodávající: Jan Novák, r. č. 830623/4849, bytem Polní 5, 602 00 Brno.",
+                "Kupující: Město Holešov, IČO 00287172.",
+            ]
+        )
+    )
+    analysis = engine.analyze(original)
+    redacted = {p.text for p in analysis.to_redact()}
+    assert {"Jan Novák", "830623/4849"} <= redacted
+    result = engine.redact(original, analysis.to_redact(), analysis.text_layer)
+    out = pymupdf.open(stream=result.pdf, filetype="pdf")
+    assert not any(out.metadata.get(k) for k in ("author", "keywords", "title"))
+    assert not out.get_xml_metadata()
+    assert out.embfile_count() == 0
+    assert not list(out[0].annots())
+    assert out.get_toc() == [[1, "Smlouva", 1]]  # the bookmark naming the person is gone
+    assert result.pdf.count(b"%%EOF") == 1
+    for text in extract_texts(result.pdf).values():
+        assert "Novák" not in text and "830623" not in text
+        assert "Město Holešov" in text and "00287172" in text  # the rest stays text
+    assert result.verification.ok
+
+
+def test_verification_catches_a_box_drawn_over_live_text():
+    original = pdf_from_paragraphs(["Jan Novák, r. č. 830623/4849, bytem Polní 5."])
+    layer = _layer(original)
+    start = layer.text.index("830623/4849")
+    boxes = layer.span_boxes(Span(start, start + len("830623/4849")))
+    doc = pymupdf.open(stream=original, filetype="pdf")
+    for box in boxes:
+        doc[box.page - 1].draw_rect(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1), color=(0, 0, 0), fill=(0, 0, 0))
+    bad = doc.tobytes(garbage=4)
+    result = verify(bad, ["830623/4849"], boxes=boxes)
+    assert not result.ok
+    assert result.checks["glyphs_under_boxes"] > 0
+    assert any("830623/4849" in leak for leak in result.checks["text_leaks"])
+
+
+def test_verification_catches_an_incremental_save_and_metadata(tmp_path):
+    path = tmp_path / "clean.pdf"
+    path.write_bytes(burn_in(pdf_from_paragraphs(["Jan Novák podepsal."]), [], []))
+    doc = pymupdf.open(path)
+    doc.set_metadata({"author": "Jan Novák"})
+    doc.saveIncr()  # appends a revision after the first %%EOF
+    doc.close()
+    result = verify(path.read_bytes(), ["Jan Novák"], residual_text="podepsal.")
+    assert not result.ok
+    assert result.checks["eof_markers"] == 2
+    assert any("metadata" in problem for problem in result.problems)
+
+
+def test_redact_raises_when_verification_fails(engine: RedactionEngine, monkeypatch):
+    original = pdf_from_paragraphs(["Jan Novák, tel. 777 123 456."])
+    analysis = engine.analyze(original)
+    # a burn-in that forgets to remove anything must not pass as a redaction
+    monkeypatch.setattr("redactor.core.engine.burn_in", lambda pdf, boxes, texts: pdf)
+    with pytest.raises(VerificationError, match="verification failed"):
+        engine.redact(original, analysis.to_redact(), analysis.text_layer)
+
+
+def test_a_surname_kept_for_an_official_may_remain_when_a_namesake_is_redacted():
+    text = "Jan Novák, starosta. Petr Novák, bytem Polní 5."
+    residual = text.replace("Petr Novák", " " * len("Petr Novák"))
+    original = pdf_from_paragraphs([text])
+    layer = _layer(original)
+    start = layer.text.index("Petr Novák")
+    boxes = layer.span_boxes(Span(start, start + len("Petr Novák")))
+    out = burn_in(original, boxes, ["Petr Novák"])
+    assert verify(out, ["Petr Novák", "Novák"], boxes=boxes, residual_text=residual).ok
+    assert not verify(out, ["Novák"], boxes=boxes).ok  # without the residual every Novák is a leak
+
+
+def test_burn_in_blanks_image_pixels_under_the_box():
+    doc = pymupdf.open()
+    page = doc.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 100, 100), False)
+    pix.clear_with(0)  # a black image
+    page.insert_image(pymupdf.Rect(100, 100, 200, 200), pixmap=pix)
+    out = burn_in(doc.tobytes(), [Box(1, 120, 120, 160, 160)], [])
+    image = pymupdf.open(stream=out, filetype="pdf")[0].get_images(full=True)[0]
+    pixels = pymupdf.Pixmap(pymupdf.open(stream=out, filetype="pdf"), image[0])
+    # the redacted region of the image itself was overwritten (not just covered)
+    assert pixels.pixel(50, 50) != (0, 0, 0)

@@ -1,0 +1,119 @@
+"""The command-line interface: manage.py redact and manage.py evaluate."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from django.core.management import call_command
+
+from tests.pdfs import pdf_from_paragraphs
+
+
+def _run(capsys, *args):
+    code = 0
+    try:
+        call_command(*args)
+    except SystemExit as exc:
+        code = exc.code
+    return code, capsys.readouterr().out
+
+
+def test_redact_writes_pdf_and_json_per_file_and_one_line_each(tmp_path, capsys, data_dir):
+    sources = [data_dir / "dev" / "pacht_1.pdf", data_dir / "dev" / "kupni_auto_2.pdf"]
+    code, out = _run(capsys, "redact", *map(str, sources), "--out-dir", str(tmp_path / "out"))
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert len(lines) == 2 and all(": ok, " in line for line in lines)
+    report = json.loads((tmp_path / "out" / "pacht_1.json").read_text(encoding="utf-8"))
+    assert report["verification"]["ok"] is True
+    assert {"page", "boxes", "text", "category", "category_name", "category_type", "action", "score", "reason"} <= set(
+        report["proposals"][0]
+    )
+    assert (tmp_path / "out" / "kupni_auto_2.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_bad_files_get_one_line_each_and_do_not_stop_the_batch(tmp_path, capsys, data_dir):
+    (tmp_path / "notes.pdf").write_text("this is not a PDF")
+    (tmp_path / "empty.pdf").write_bytes(b"")
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj garbage")
+    good = data_dir / "dev" / "dotace_spolek_1.pdf"
+    files = [tmp_path / "notes.pdf", tmp_path / "empty.pdf", tmp_path / "broken.pdf", good, tmp_path / "nope.pdf"]
+    code, out = _run(capsys, "redact", *map(str, files), "--out-dir", str(tmp_path / "out"))
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert len(lines) == 5
+    assert "notes.pdf: error: the file is not a PDF" in lines[0]
+    assert "empty.pdf: error: the file is empty" in lines[1]
+    assert "broken.pdf: error: the PDF is damaged" in lines[2]
+    assert "dotace_spolek_1.pdf: ok" in lines[3]
+    assert "nope.pdf: error: cannot read the file" in lines[4]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["dotace_spolek_1.json", "dotace_spolek_1.pdf"]
+
+
+def test_encrypted_pdf_is_named_with_its_reason(tmp_path, capsys):
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Jan Novak")
+    (tmp_path / "locked.pdf").write_bytes(
+        doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u", owner_pw="o")
+    )
+    code, out = _run(capsys, "redact", str(tmp_path / "locked.pdf"), "--out-dir", str(tmp_path / "out"))
+    assert code == 1
+    assert "locked.pdf: error: the PDF is password-protected" in out
+
+
+def test_an_input_is_never_overwritten(tmp_path, capsys, data_dir):
+    source = tmp_path / "pacht_1.pdf"
+    shutil.copy(data_dir / "dev" / "pacht_1.pdf", source)
+    before = source.read_bytes()
+    code, out = _run(capsys, "redact", str(source), "--out-dir", str(tmp_path))
+    assert code == 1
+    assert "would overwrite the input" in out
+    assert source.read_bytes() == before
+
+
+def test_policy_file_changes_decisions(tmp_path, capsys):
+    from redactor.core.category_map import CategoryMap
+
+    data = CategoryMap.default().to_dict()
+    for exception in data["role_exceptions"]:
+        exception["enabled"] = False  # this agency redacts its officials too
+    policy = tmp_path / "map.json"
+    policy.write_text(json.dumps(data), encoding="utf-8")
+    source = tmp_path / "c.pdf"
+    source.write_bytes(
+        pdf_from_paragraphs(
+            [
+                "Kupující: Město Holešov, IČO 00287172, zastoupené Ing. Janem Dvořákem, starostou.",
+                "Prodávající: Petr Svoboda, bytem Polní 5, 602 00 Brno.",
+            ]
+        )
+    )
+    _, out_default = _run(capsys, "redact", str(source), "--out-dir", str(tmp_path / "a"), "--report")
+    _, out_policy = _run(
+        capsys, "redact", str(source), "--out-dir", str(tmp_path / "b"), "--report", "--policy", str(policy)
+    )
+    assert "keep   p.1 [4 Given name and surname] 'Janem Dvořákem'" in out_default
+    assert "redact p.1 [4 Given name and surname] 'Janem Dvořákem'" in out_policy
+
+
+def test_malformed_policy_is_refused(tmp_path, capsys):
+    policy = tmp_path / "map.json"
+    policy.write_text('{"format": "redactor-category-map/1", "categories": [{"id": 1}]}', encoding="utf-8")
+    with pytest.raises(Exception, match="malformed category map"):
+        call_command("redact", "x.pdf", "--out-dir", str(tmp_path), "--policy", str(policy))
+
+
+def test_evaluate_prints_rates_per_category(capsys, data_dir, tmp_path):
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    for name in ("pacht_2", "najem_nebytovy_1"):
+        shutil.copy(data_dir / "dev" / f"{name}.pdf", gold)
+        shutil.copy(data_dir / "dev" / f"{name}.json", gold)
+    code, out = _run(capsys, "evaluate", str(gold))
+    assert code == 0
+    assert "IDENTIFIER / bank account number" in out
+    assert out.strip().splitlines()[-1].startswith("documents=2 missing=0 leak_rate=0.00%")

@@ -1,0 +1,42 @@
+"""The engine on the shared data: the development set's score and the real contracts."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from django.core.management import call_command
+
+from tests.conftest import SCORER
+
+
+@pytest.mark.slow
+def test_dev_set_meets_the_registry_targets(tmp_path, data_dir):
+    """manage.py redact on ../shared/data/dev, scored by the independent shared scorer."""
+    sources = sorted((data_dir / "dev").glob("*.pdf"))
+    call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
+    run = subprocess.run(
+        [sys.executable, str(SCORER), str(data_dir / "dev"), str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    summary = run.stdout.strip().splitlines()[-1]
+    values = dict(re.findall(r"(\w+)=([\d.]+)", summary))
+    assert values["missing"] == "0", summary
+    assert float(values["leak_rate"]) <= 1.0, run.stdout
+    assert float(values["over_redaction"]) <= 5.0, run.stdout
+    assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", summary
+
+
+@pytest.mark.slow
+def test_every_real_contract_is_processed(tmp_path, data_dir, capsys):
+    sources = sorted((data_dir / "real").glob("*.pdf"))
+    call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
+    out = capsys.readouterr().out
+    assert out.count(": ok, ") == len(sources), out
+    reports = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in tmp_path.glob("*.json")}
+    assert reports["TestData_668"]["pages_needing_ocr"] == [1, 2]  # an image-only scan
+    assert 2 in reports["TestData_622"]["pages_needing_ocr"]  # a partial text layer
+    obranska = [p for p in reports["TestData_1306"]["proposals"] if p["text"] == "Obřanská 101a"]
+    assert obranska and obranska[0]["action"] == "redact" and obranska[0]["category"] == 45
