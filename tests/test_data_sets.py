@@ -40,3 +40,18 @@ def test_every_real_contract_is_processed(tmp_path, data_dir, capsys):
     assert 2 in reports["TestData_622"]["pages_needing_ocr"]  # a partial text layer
     obranska = [p for p in reports["TestData_1306"]["proposals"] if p["text"] == "Obřanská 101a"]
     assert obranska and obranska[0]["action"] == "redact" and obranska[0]["category"] == 45
+
+
+@pytest.mark.slow
+def test_synthetic_contracts_of_eight_kinds_meet_the_targets(tmp_path, capsys):
+    """Random people and identifiers in eight contract kinds (two never seen in development):
+    the engine is not tuned to the 18 development documents."""
+    from tests.synthetic.generator import Generator, write_set
+
+    gold = tmp_path / "gold"
+    write_set(gold, seed=20261121, count=2 * len(Generator.KINDS))
+    call_command("evaluate", str(gold), "--out-dir", str(tmp_path / "out"))
+    summary = capsys.readouterr().out.strip().splitlines()[-1]
+    values = dict(re.findall(r"(\w+)=([\d.]+)%", summary))
+    assert float(values["leak_rate"]) <= 1.0, summary
+    assert float(values["over_redaction"]) <= 5.0, summary

@@ -22,9 +22,20 @@ from .parties import PartyReference
 from .text import SpanIndex
 
 _STATUTORY = frozenset(strip_diacritics(c) for c in STATUTORY_CUES)
-_FUNCTIONS = sorted({strip_diacritics(c) for c in (*OFFICIAL_CUES, *STATUTORY_CUES)}, key=len, reverse=True)
-_FUNCTION = re.compile(r"(?<!\w)(" + "|".join(re.escape(c) for c in _FUNCTIONS) + r")\w*")
-_REPRESENTATION = re.compile(r"(zastoupen\w*|jednajici\w*|v zastoupeni|zast\.)")
+_FUNCTIONS = "|".join(
+    re.escape(c)
+    for c in sorted({strip_diacritics(c) for c in (*OFFICIAL_CUES, *STATUTORY_CUES)}, key=len, reverse=True)
+)
+#: A function noun right before the name, at most one word between ("předsedou spolku Ing. X").
+_FUNCTION_BEFORE = re.compile(rf"(?<!\w)({_FUNCTIONS})\w*(?:[ \n]+[^\W\d_]+)?[ \n]*$")
+#: A function noun in apposition after the name ("Jan Novák, starosta").
+_FUNCTION_AFTER = re.compile(rf"^[ \n]*,[ \n]*({_FUNCTIONS})\w*")
+#: "zastoupený: X", "zastoupená advokátem X", "zastoupeno starostou X" (up to three words between).
+_REPRESENTATION = re.compile(
+    r"(zastoupen\w*|jednajici\w*|v zastoupeni|zast\.)[ \n]*:?[ \n]*(?:[^\W\d_()]+[ \n]+|\([^)]*\)[ \n]*){0,3}$"
+)
+#: Categories that are a person's own data: next to a name they show a private capacity.
+_OWN_DATA = frozenset({cat.BIRTH_NUMBER, cat.DATE_OF_BIRTH, cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE})
 
 
 @dataclass
@@ -82,7 +93,11 @@ def resolve_overlaps(findings: list[Finding]) -> list[Finding]:
     Organisation names and addresses never suppress a finding inside them that another
     recognizer validated (a phone in a company name line stays a phone); the reverse holds too.
     """
-    ordered = sorted(findings, key=lambda f: (-f.score, -(f.span.end - f.span.start), f.span.start))
+    # addresses first among equals, so that a town inside one is never taken for an organisation
+    ordered = sorted(
+        findings,
+        key=lambda f: (f.category not in cat.ADDRESS_CATEGORIES, -f.score, -(f.span.end - f.span.start), f.span.start),
+    )
     kept: list[Finding] = []
     for f in ordered:
         if any(f.span.overlaps(k.span) and not _coexist(f, k) for k in kept):
@@ -92,8 +107,12 @@ def resolve_overlaps(findings: list[Finding]) -> list[Finding]:
 
 
 def _coexist(a: Finding, b: Finding) -> bool:
-    containers = {cat.COMPANY_NAME}
-    return (a.category in containers) != (b.category in containers)
+    """An organisation name may overlap other findings (a phone on its line), except an address
+    that contains it: "516 80 Český Brod" is a town in an address, not an organisation."""
+    if {a.category, b.category} & cat.ADDRESS_CATEGORIES and cat.COMPANY_NAME in (a.category, b.category):
+        org, address = (a, b) if a.category == cat.COMPANY_NAME else (b, a)
+        return not address.span.contains(org.span)
+    return (a.category == cat.COMPANY_NAME) != (b.category == cat.COMPANY_NAME)
 
 
 class _Linker:
@@ -134,10 +153,10 @@ class _Linker:
             role, role_party, evidence = None, None, ""
             for m in mentions:
                 party = self.party_at(m.span)
-                tail = strip_diacritics(m.attributes.get("before", ""))[-40:]
-                after = strip_diacritics(m.attributes.get("after", "")).lstrip(" ,\n")
+                tail = strip_diacritics(m.attributes.get("before", ""))
+                after = strip_diacritics(m.attributes.get("after", ""))
                 rep = _REPRESENTATION.search(tail)
-                fn = _FUNCTION.search(tail[-30:]) or _FUNCTION.match(after)
+                fn = _FUNCTION_BEFORE.search(tail) or _FUNCTION_AFTER.match(after)
                 if party is not None and party.kind.is_private_person and not rep and m.category == cat.FULL_NAME:
                     first = min(
                         (
@@ -166,10 +185,33 @@ class _Linker:
                         evidence = f"{cue!r} next to {m.text!r}" + (
                             f" in {role_party.describe()}" if role_party else ""
                         )
+            own = self._own_data(mentions)
             if principal_of is not None:
                 role, role_party = None, principal_of
                 evidence = f"is {principal_of.describe()}"
+            elif own is not None:
+                role, role_party = None, None
+                evidence = f"own personal data next to the name ({own})"
             self.persons[pid] = Person(pid, name, role, role_party, principal_of is not None, evidence)
+
+    def _own_data(self, mentions: list[Finding]) -> str | None:
+        """A birth number, date of birth or ID number that follows one of ``mentions`` in the
+        same sentence with no other name between: the person's own data, so a private person
+        whatever function words stand near the name elsewhere."""
+        names = sorted(f.span.start for f in self.findings if f.category in cat.NAME_CATEGORIES)
+        for f in self.findings:
+            if f.category not in _OWN_DATA:
+                continue
+            sentence = self.sentences.find(f.span.start)
+            for m in mentions:
+                if not (m.span.end <= f.span.start <= m.span.end + 120):
+                    continue
+                if sentence is None or not sentence.contains(m.span):
+                    continue
+                if any(m.span.end <= start < f.span.start for start in names):
+                    continue
+                return f"{f.text!r}"
+        return None
 
     def build_entities(self) -> None:
         for f in self.findings:

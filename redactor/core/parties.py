@@ -135,9 +135,11 @@ def _label_blocks(folded: str) -> list[_Block]:
             if line.start >= limit:
                 break
             segment = folded[line.start : line.end]
+            if subitems is None and line.start < label_end < line.end and folded[label_end : line.end].strip():
+                subitems = False  # the label line carries the party itself: "Vydlužitel: Jan Novák, …"
+            if subitems is None and line.start >= label_end:
+                subitems = bool(_SUBITEM.match(segment))  # the first line after the label decides
             if not first_line and line.start >= label_end:
-                if subitems is None:
-                    subitems = bool(_SUBITEM.match(segment))
                 if _CLAUSE.match(segment) and not (subitems and _SUBITEM.match(segment)):
                     break
                 if segment.strip() == "a":

@@ -10,8 +10,8 @@ from redactor.core.czech import NameGazetteer, nominative_candidates, same_name
 from redactor.core.recognizers.addresses import AddressRecognizer
 from redactor.core.recognizers.organizations import OrganizationRecognizer
 from redactor.core.recognizers.persons import PersonRecognizer
+from tests.synthetic.declension import feminine, masculine
 
-from .declension import feminine, masculine
 from .helpers import run
 
 GAZ = NameGazetteer.default()

@@ -29,7 +29,8 @@ _STREET = (
     rf"(?:(?:Na|V|Ve|Za|Pod|Nad|U|K|Ke|Před|Mezi|Při|Do|Od|Po|Nad)[ ]{_W}(?:[ ]{_W})?"
     rf"|(?:[Nn]áměstí|[Nn]ám\.|[Tt]řída|[Tt]ř\.|[Nn]ábřeží|[Nn]ábř\.|[Uu]l\.|[Uu]lice)[ ]"
     rf"(?:[{UPPER}]\.[ ]?){{0,3}}{_W}(?:[ ]{_W})?"
-    rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ ](?:nám\.|náměstí|nábř\.|třída))?)"
+    rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ ](?:[Nn]ám\.|[Nn]áměstí|[Nn]ábř\.|[Tt]řída))?)"
+    r"(?:[ ](?:I|II|III|IV|V|VI))?"  # numbered streets: "Boční I", "Pod Lipami II"
 )
 _ADDRESS = re.compile(
     rf"(?<![\w.])(?P<street>{_STREET})[ \n](?P<number>{_NUMBER})(?![\w/]|[.,]\d|\s?(?:Kč|%|m²|m2|ks|Sb))"
@@ -41,7 +42,7 @@ _VILLAGE = re.compile(
     rf"(?P<addr>(?:{_W}(?:[ ]{_W})?[ ,]+)?(?:č\.[ ]?p\.[ ]?)\d{{1,5}}(?:,?[ \n]+{_PSC_TOWN})?|{_PSC_TOWN})",
     re.I,
 )
-_STREET_SHAPE = re.compile(r"(?:ská|cká|ní|ova|ovo|ého|ých|ské|cké|á|í|ý|ův|ina|ino|ova třída|nám\.|náměstí)$")
+_STREET_SHAPE = re.compile(r"(?:ská|cká|ní|ova|ovo|ého|ých|ské|cké|á|í|ý|ův|ina|ino|třída|nám\.|náměstí|nábř\.)$", re.I)
 _STOP_FIRST = frozenset(
     """Článek Článku Čl Bod Odst Odstavec Příloha Přílohy Dodatek Dodatku Smlouva Smlouvy Zákon Zákona
     Sbírky Vložka Oddíl Strana Stránka Celkem Dne Rok Roce Roku Cena Částka Parcela Číslo Čísla Telefon

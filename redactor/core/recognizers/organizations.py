@@ -101,6 +101,8 @@ class OrganizationRecognizer(Recognizer):
                 s, e = m.start(), m.end()
                 if any(a <= s < b for a, b in taken):
                     continue
+                if kind == "public_body" and re.search(rf"[{UPPER}]\w+ $", text[max(0, s - 20) : s]):
+                    continue  # "Nové Město pod Smrkem", "Velké Meziříčí": a town's name, not "Město X"
                 # trim trailing connectors
                 name = text[s:e]
                 trimmed = re.sub(r"(?:[ \n](?:nad|pod|u|v|ve|na|a|pro|při))+$", "", name)

@@ -1,0 +1,567 @@
+"""Synthetic Czech contracts with gold files, for measuring how the engine generalises.
+
+Every person, number and address is invented (Faker ``cs_CZ`` names and streets; identifiers
+with valid checksums from python-stdnum). Six kinds mirror the development set (vehicle sale,
+works contract, lease to a sole trader, grant to an association, farmland lease, settlement)
+and two more (gift, loan) are kinds the engine never saw. Phrasing varies: titles, name
+order, grammatical cases, date and phone formats. The gold format is the shared one
+(``../shared/data/README.md``): single name words in every form, identifiers as printed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pymupdf
+from faker.providers.address.cs_CZ import Provider as Address
+from faker.providers.person.cs_CZ import Provider as Names
+from stdnum import iban as std_iban
+from stdnum.cz import bankaccount, dic, rc
+
+from redactor.core.verify import count_word, normalize
+from tests.pdfs import pdf_from_paragraphs
+
+from .declension import feminine, masculine
+
+BANKS = ["0100", "0300", "0600", "0800", "2010", "2700", "3030", "5500", "6100"]
+TITLES = ["", "", "", "Ing. ", "Mgr. ", "Bc. ", "MUDr. ", "PhDr. ", "JUDr. ", "RNDr. ", "Ing. arch. "]
+TOWNS = [
+    "Město Holešov",
+    "Město Kolín",
+    "Obec Dolní Lhota",
+    "Město Nové Strašecí",
+    "Město Třebíč",
+    "Obec Záhoří",
+    "Město Frýdlant nad Ostravicí",
+    "Statutární město Jihlava",
+]
+COMPANIES = [
+    "Stavby Morava s.r.o.",
+    "TERMO servis a.s.",
+    "Silnice Haná s.r.o.",
+    "Zahradnictví Novotný s.r.o.",
+    "AQUA projekt, spol. s r.o.",
+    "Stavební firma Dvořák a syn s.r.o.",
+]
+ASSOCIATIONS = [
+    "Sbor dobrovolných hasičů Lhota",
+    "Spolek přátel hudby Tábor, z.s.",
+    "TJ Sokol Horní Ves, z.s.",
+    "Klub českých turistů Beskydy, z.s.",
+]
+
+
+@dataclass
+class Person:
+    """A private or official person with the forms a contract prints."""
+
+    given: str
+    surname: str
+    female: bool
+    title: str = ""
+
+    def forms(self) -> dict[str, tuple[str, str]]:
+        """Case -> (given, surname)."""
+        decline = feminine if self.female else masculine
+        g, s = decline(self.given), decline(self.surname)
+        return {"nom": (self.given, self.surname), "gen": (g[0], s[0]), "dat": (g[1], s[1]), "ins": (g[2], s[2])}
+
+    def name(self, case: str = "nom", title: bool = False) -> str:
+        given, surname = self.forms()[case]
+        return f"{self.title if title else ''}{given} {surname}"
+
+    def surname_in(self, case: str) -> str:
+        return self.forms()[case][1]
+
+
+@dataclass
+class Contract:
+    """Paragraphs plus what must be redacted and kept."""
+
+    kind: str
+    paragraphs: list[str]
+    redact: list[tuple[str, str]] = field(default_factory=list)  # (text, category)
+    keep: list[tuple[str, str]] = field(default_factory=list)
+    private: list[Person] = field(default_factory=list)
+    public: list[Person] = field(default_factory=list)  # officials, representatives: not scored
+
+
+class Generator:
+    """Random contracts from a seed (the same seed gives the same documents)."""
+
+    def __init__(self, seed: int):
+        self.r = random.Random(seed)
+
+    # -- values ---------------------------------------------------------------------------
+    def person(self, female: bool | None = None, titled: bool = True) -> Person:
+        female = self.r.random() < 0.5 if female is None else female
+        given = self.r.choice(Names.first_names_female if female else Names.first_names_male)
+        surname = self.r.choice(Names.last_names_female if female else Names.last_names_male)
+        return Person(given, surname, female, self.r.choice(TITLES) if titled else "")
+
+    def birth(self, female: bool) -> tuple[str, str]:
+        """(date of birth as printed, birth number with slash)."""
+        while True:
+            year, month, day = self.r.randint(1954, 2003), self.r.randint(1, 12), self.r.randint(1, 28)
+            serial = self.r.randint(0, 999)
+            base = f"{year % 100:02d}{month + (50 if female else 0):02d}{day:02d}{serial:03d}"
+            number = base + str((11 - int(base) % 11) % 11 % 10)
+            if rc.is_valid(number):
+                date = self.r.choice([f"{day}. {month}. {year}", f"{day:02d}.{month:02d}.{year}"])
+                return date, f"{number[:6]}/{number[6:]}"
+
+    def account(self) -> str:
+        while True:
+            prefix = str(self.r.randint(10, 999999)) if self.r.random() < 0.3 else ""
+            number = str(self.r.randint(10**8, 10**10 - 1))
+            value = f"{prefix + '-' if prefix else ''}{number}/{self.r.choice(BANKS)}"
+            if bankaccount.is_valid(value):
+                return value
+
+    def iban(self) -> str:
+        while True:
+            account = self.account()
+            if "-" not in account:
+                break
+        number, bank = account.split("/")
+        bban = f"{bank}000000{int(number):010d}"
+        check = std_iban.calc_check_digits(f"CZ00{bban}")
+        raw = f"CZ{check}{bban}"
+        return " ".join(raw[i : i + 4] for i in range(0, len(raw), 4))
+
+    def ico(self) -> str:
+        while True:
+            base = f"{self.r.randint(0, 9999999):07d}"
+            value = base + dic.calc_check_digit_legal(base)
+            if not value.startswith("9"):
+                return value
+
+    def phone(self) -> str:
+        prefix = self.r.choice(
+            [
+                "601",
+                "602",
+                "603",
+                "604",
+                "605",
+                "606",
+                "607",
+                "608",
+                "702",
+                "720",
+                "721",
+                "723",
+                "724",
+                "728",
+                "731",
+                "732",
+                "736",
+                "737",
+                "739",
+                "774",
+                "775",
+                "776",
+                "777",
+            ]
+        )
+        digits = prefix + f"{self.r.randint(0, 999999):06d}"
+        style = self.r.randrange(4)
+        if style == 0:
+            return f"+420 {digits[:3]} {digits[3:6]} {digits[6:]}"
+        if style == 1:
+            return f"+420{digits}"
+        if style == 2:
+            return f"{digits[:3]} {digits[3:6]} {digits[6:]}"
+        return digits
+
+    def street(self, house: bool = True) -> str:
+        name = self.r.choice(Address.streets)
+        if self.r.random() < 0.5:
+            return f"{name} {self.r.randint(1, 2999)}/{self.r.randint(1, 60)}"
+        return f"{name} {self.r.randint(1, 999)}"
+
+    def town(self) -> str:
+        return f"{self.r.randint(100, 799)} {self.r.randint(0, 99):02d} {self.r.choice(Address.cities)}"
+
+    def email(self, p: Person) -> str:
+        def ascii_(s: str) -> str:
+            return "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c)).lower()
+
+        local = self.r.choice(
+            [
+                f"{ascii_(p.given)}.{ascii_(p.surname)}",
+                f"{ascii_(p.given)[0]}.{ascii_(p.surname)}",
+                f"{ascii_(p.surname)}.{ascii_(p.given)}",
+            ]
+        )
+        return f"{local}@{self.r.choice(['seznam.cz', 'email.cz', 'centrum.cz', 'volny.cz', 'post.cz', 'atlas.cz'])}"
+
+    def plate(self) -> str:
+        letters = "ABCEHJKLMPSTUZ"
+        return (
+            f"{self.r.randint(1, 9)}{self.r.choice(letters)}{self.r.choice(letters + '0123456789')} "
+            f"{self.r.randint(1000, 9999)}"
+        )
+
+    def vin(self) -> str:
+        alphabet = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
+        return "TMB" + "".join(self.r.choice(alphabet) for _ in range(14))
+
+    def price(self) -> str:
+        value = self.r.randint(20, 900) * 1000
+        return f"{value:,} Kč".replace(",", " ")
+
+    # -- kinds ----------------------------------------------------------------------------
+    def _official(self) -> tuple[Person, str]:
+        mayor = self.person(titled=True)
+        return mayor, "starostka" if mayor.female else "starosta"
+
+    def vehicle_sale(self) -> Contract:
+        seller, town = self.person(), self.r.choice(TOWNS)
+        mayor, function = self._official()
+        dob, number = self.birth(seller.female)
+        street, place, card, phone = self.street(), self.town(), str(self.r.randint(100000000, 999999999)), self.phone()
+        seat, ico, vin, plate, account, price = (
+            self.street(),
+            self.ico(),
+            self.vin(),
+            self.plate(),
+            self.account(),
+            self.price(),
+        )
+        c = Contract(
+            "vehicle_sale",
+            [
+                "Kupní smlouva na motorové vozidlo",
+                "Prodávající:",
+                f"Jméno a příjmení: {seller.name(title=True)}",
+                f"Datum narození: {dob}",
+                f"Rodné číslo: {number.replace('/', '') if self.r.random() < 0.5 else number}",
+                f"Adresa: {street}, {place}",
+                f"Číslo občanského průkazu: {card}",
+                f"Telefon: {phone}",
+                "Kupující:",
+                f"{town}, {seat}, {self.town()}, IČ: {ico}, zastoupené {mayor.name('ins', title=True)}, {function}",
+                f"1. Prodávající prodává kupujícímu osobní automobil Škoda Octavia, VIN {vin}, rok výroby 2016, "
+                f"registrační značka {plate}.",
+                f"2. Kupní cena vozidla činí {price}. Kupující zaplatí kupní cenu na bankovní účet prodávajícího "
+                f"číslo {account} do 10 dnů od předání vozidla.",
+                f"3. Prodávající {seller.name()} prohlašuje, že vozidlo nemá právní vady.",
+                f"4. Převod vozidla zajistí kupující; {seller.name()} k tomu udělí kupujícímu plnou moc.",
+                "Prodávající:",
+                seller.name(title=True),
+                "Kupující:",
+                f"{mayor.name()}, {function}",
+            ],
+        )
+        number_printed = c.paragraphs[4].split(": ")[1]
+        c.redact += [
+            (dob, "IDENTIFIER"),
+            (number_printed, "IDENTIFIER"),
+            (street, "IDENTIFIER"),
+            (card, "IDENTIFIER"),
+            (phone, "IDENTIFIER"),
+            (plate, "IDENTIFIER"),
+            (account, "IDENTIFIER"),
+        ]
+        c.keep += [(town, "ORGANIZATION"), (ico, "ORGANIZATION"), (seat, "ORGANIZATION"), (price, "PUBLIC")]
+        c.private.append(seller)
+        c.public.append(mayor)
+        return c
+
+    def works(self) -> Contract:
+        town, company = self.r.choice(TOWNS), self.r.choice(COMPANIES)
+        mayor, function = self._official()
+        director = self.person()
+        manager, supervisor = self.person(), self.person()
+        seat1, seat2, ico1, ico2 = self.street(), self.street(), self.ico(), self.ico()
+        account, price = self.account(), self.price()
+        phone1, phone2, email = self.phone(), self.phone(), self.email(manager)
+        c = Contract(
+            "works",
+            [
+                "SMLOUVA O DÍLO",
+                "Článek 1 – Smluvní strany",
+                f"1.1 Objednatel: {town}",
+                f"sídlo: {seat1}, {self.town()}",
+                f"IČO: {ico1}",
+                f"zastoupený: {mayor.name(title=True)}, {function}",
+                f"1.2 Zhotovitel: {company}",
+                f"sídlo: {seat2}, {self.town()}",
+                f"IČO: {ico2}, DIČ: CZ{ico2}",
+                f"zastoupený: {director.name(title=True)}, jednatelem společnosti",
+                f"bankovní spojení: {account}",
+                f"1.3 Stavbyvedoucím zhotovitele je {manager.name(title=True)}, tel. {phone1}, e-mail {email}. "
+                f"Technický dozor objednatele vykonává {supervisor.name(title=True)}, tel. {phone2}.",
+                "Článek 2 – Cena",
+                f"Cena díla činí {price} bez DPH. "
+                f"Změny ceny musí odsouhlasit {supervisor.name()} jako technický dozor.",
+                f"Zápis o předání podepíše za zhotovitele {manager.name()}; stavební deník povede "
+                f"{manager.surname} průběžně. Pokyny {supervisor.name('gen')} jsou závazné.",
+                "za objednatele",
+                mayor.name(title=True),
+                "za zhotovitele",
+                director.name(title=True),
+            ],
+        )
+        c.redact += [(phone1, "IDENTIFIER"), (phone2, "IDENTIFIER"), (email, "IDENTIFIER")]
+        c.keep += [
+            (town, "ORGANIZATION"),
+            (company, "ORGANIZATION"),
+            (ico1, "ORGANIZATION"),
+            (ico2, "ORGANIZATION"),
+            (seat1, "ORGANIZATION"),
+            (seat2, "ORGANIZATION"),
+            (price, "PUBLIC"),
+        ]
+        c.private += [manager, supervisor]
+        c.public += [mayor, director]
+        return c
+
+    def lease(self) -> Contract:
+        town, tenant = self.r.choice(TOWNS), self.person(titled=False)
+        mayor, function = self._official()
+        seat, ico1, ico2, place, dob = (
+            self.street(),
+            self.ico(),
+            self.ico(),
+            self.street(),
+            self.birth(tenant.female)[0],
+        )
+        email, phone, account, price = self.email(tenant), self.phone(), self.account(), self.price()
+        c = Contract(
+            "lease",
+            [
+                "Smlouva o nájmu prostoru sloužícího podnikání",
+                f"Pronajímatel: {town}, se sídlem {seat}, {self.town()}, IČO {ico1}, zastoupeno {function}ou "
+                f"{mayor.name('ins', title=True)}",
+                f"Nájemce: {tenant.name()}, fyzická osoba podnikající, IČO {ico2}, místo podnikání {place}, "
+                f"{self.town()}, datum narození {dob}, e-mail {email}, tel. {phone}",
+                f"Čl. 1 Nájemné činí {price} měsíčně. Kauci složil{'a' if tenant.female else ''} {tenant.name()} "
+                f"z účtu {account}.",
+                f"Čl. 2 Pronajímatel souhlasí, aby {tenant.surname} umístil{'a' if tenant.female else ''} "
+                "reklamní štít. "
+                f"Smlouvu s {tenant.name('ins')} schválila rada.",
+                f"Za pronajímatele: {mayor.name(title=True)}     Nájemce: {tenant.name()}",
+            ],
+        )
+        c.redact += [
+            (place, "IDENTIFIER"),
+            (dob, "IDENTIFIER"),
+            (email, "IDENTIFIER"),
+            (phone, "IDENTIFIER"),
+            (account, "IDENTIFIER"),
+        ]
+        c.keep += [(town, "ORGANIZATION"), (seat, "ORGANIZATION"), (ico1, "ORGANIZATION"), (price, "PUBLIC")]
+        c.private.append(tenant)
+        c.public.append(mayor)
+        return c
+
+    def grant(self) -> Contract:
+        town, assoc = self.r.choice(TOWNS), self.r.choice(ASSOCIATIONS)
+        chair, accountant = self.person(), self.person()
+        official = self.person()
+        seat1, seat2, ico1, ico2 = self.street(), self.street(), self.ico(), self.ico()
+        home, phone, email = self.street(), self.phone(), self.email(accountant)
+        acc1, acc2, price = self.account(), self.account(), self.price()
+        c = Contract(
+            "grant",
+            [
+                "SMLOUVA O POSKYTNUTÍ DOTACE",
+                f"Poskytovatel: {town}, IČO {ico1}, {seat1}, {self.town()}",
+                f"Příjemce: {assoc}, IČO {ico2}, sídlo {seat2}, {self.town()}, bankovní účet {acc1}, "
+                f"zastoupený předsedou spolku {chair.name('ins', title=True)}",
+                f"I. Poskytovatel poskytuje příjemci dotaci ve výši {price} na činnost mládeže.",
+                f"II. Vyúčtování zpracuje hospodář spolku {accountant.name()}, bytem {home}, {self.town()}, "
+                f"tel. {phone}, e-mail {email}. Podklady předá {accountant.name('dat')} předseda.",
+                f"III. Při porušení podmínek je příjemce povinen dotaci vrátit na účet poskytovatele {acc2}.",
+                f"V Holešově dne 21. 3. 2024 — za poskytovatele {official.name(title=True)}, starosta, "
+                f"za příjemce {chair.name(title=True)}",
+            ],
+        )
+        c.redact += [(home, "IDENTIFIER"), (phone, "IDENTIFIER"), (email, "IDENTIFIER")]
+        c.keep += [
+            (town, "ORGANIZATION"),
+            (ico1, "ORGANIZATION"),
+            (ico2, "ORGANIZATION"),
+            (seat1, "ORGANIZATION"),
+            (seat2, "ORGANIZATION"),
+            (price, "PUBLIC"),
+        ]
+        c.private.append(accountant)
+        c.public += [chair, official]
+        return c
+
+    def farmland(self) -> Contract:
+        a, b, town = self.person(female=False), self.person(female=True), self.r.choice(TOWNS)
+        rc_a, rc_b = self.birth(False)[1], self.birth(True)[1]
+        home_a, home_b, seat, ico = self.street(), self.street(), self.street(), self.ico()
+        account, iban, email, phone, price = self.account(), self.iban(), self.email(a), self.phone(), self.price()
+        c = Contract(
+            "farmland",
+            [
+                "Pachtovní smlouva",
+                "Propachtovatelé:",
+                f"1) {a.name(title=True)}, r.č. {rc_a}, bytem {home_a}, {self.town()}, č. ú. {account}",
+                f"2) {b.name(title=True)}, r.č. {rc_b}, bytem {home_b}, {self.town()}, IBAN {iban}",
+                f"Pachtýř: {town}, IČO: {ico}, se sídlem {seat}, {self.town()}",
+                "Propachtovatelé jsou podílovými spoluvlastníky pozemků parc. č. 781 a 615.",
+                f"Pachtovné činí {price} ročně a bude vyplaceno rovným dílem {a.name('dat')} a {b.name('dat')}.",
+                f"Pachtýř bude pozemky užívat jako veřejnou zeleň. "
+                f"{b.surname} a {a.surname} souhlasí s výsadbou stromů.",
+                f"Kontakt na propachtovatele: {email}, {phone}",
+            ],
+        )
+        c.redact += [
+            (rc_a, "IDENTIFIER"),
+            (rc_b, "IDENTIFIER"),
+            (home_a, "IDENTIFIER"),
+            (home_b, "IDENTIFIER"),
+            (account, "IDENTIFIER"),
+            (iban, "IDENTIFIER"),
+            (email, "IDENTIFIER"),
+            (phone, "IDENTIFIER"),
+        ]
+        c.keep += [(town, "ORGANIZATION"), (ico, "ORGANIZATION"), (seat, "ORGANIZATION"), (price, "PUBLIC")]
+        c.private += [a, b]
+        return c
+
+    def settlement(self) -> Contract:
+        victim, lawyer, town = self.person(), self.person(), self.r.choice(TOWNS)
+        dob = self.birth(victim.female)[0]
+        home, seat, ico, account, price = self.street(), self.street(), self.ico(), self.account(), self.price()
+        born = "narozená" if victim.female else "narozený"
+        c = Contract(
+            "settlement",
+            [
+                "Dohoda o narovnání",
+                f"{town}, IČO {ico}, se sídlem {seat}, {self.town()} (dále „město“)",
+                "a",
+                f"{victim.name(title=True)}, {born} {dob}, trvale bytem {home}, {self.town()}, zastoupen"
+                f"{'á' if victim.female else 'ý'} advokátem {lawyer.name('ins', title=True)} (dále „poškozený“)",
+                f"1. Dne 26. 1. 2024 došlo k pádu poškozeného. {victim.name()} utrpěl{'a' if victim.female else ''} "
+                "zlomeninu zápěstí.",
+                f"2. Město uhradí {victim.name('dat')} částku {price} na účet č. {account}.",
+                f"3. Uhrazením částky jsou veškeré nároky {victim.surname_in('gen')} vůči městu vypořádány.",
+                f"4. Korespondenci zasílat na adresu advokátní kanceláře {lawyer.name('gen', title=True)}.",
+            ],
+        )
+        c.redact += [(dob, "IDENTIFIER"), (home, "IDENTIFIER"), (account, "IDENTIFIER")]
+        c.keep += [(town, "ORGANIZATION"), (ico, "ORGANIZATION"), (seat, "ORGANIZATION"), (price, "PUBLIC")]
+        c.private.append(victim)
+        c.public.append(lawyer)
+        return c
+
+    def gift(self) -> Contract:
+        """A kind the development set does not have: a gift from a private person to a town."""
+        donor, town = self.person(), self.r.choice(TOWNS)
+        mayor, function = self._official()
+        dob, number = self.birth(donor.female)
+        home, ico, seat, phone = self.street(), self.ico(), self.street(), self.phone()
+        c = Contract(
+            "gift",
+            [
+                "Darovací smlouva",
+                f"Dárce: {donor.name(title=True)}, nar. {dob}, rodné číslo {number}, bydliště {home}, {self.town()}, "
+                f"telefon {phone}",
+                f"Obdarovaný: {town}, IČO: {ico}, se sídlem {seat}, {self.town()}, zastoupený {function}ou "
+                f"{mayor.name('ins', title=True)}",
+                f"I. Dárce daruje obdarovanému pozemek parc. č. 1234 v katastrálním území Lhota. "
+                f"Obdarovaný dar od {donor.name('gen')} přijímá.",
+                f"II. Daň z nabytí nehradí ani {donor.surname}, ani obdarovaný.",
+                f"Dárce: {donor.name()}",
+                f"Obdarovaný: {mayor.name(title=True)}, {function}",
+            ],
+        )
+        c.redact += [(dob, "IDENTIFIER"), (number, "IDENTIFIER"), (home, "IDENTIFIER"), (phone, "IDENTIFIER")]
+        c.keep += [(town, "ORGANIZATION"), (ico, "ORGANIZATION"), (seat, "ORGANIZATION")]
+        c.private.append(donor)
+        c.public.append(mayor)
+        return c
+
+    def loan(self) -> Contract:
+        """Another unseen kind: a loan from a town to a private person, surname first."""
+        borrower, town = self.person(titled=False), self.r.choice(TOWNS)
+        mayor, function = self._official()
+        number = self.birth(borrower.female)[1]
+        home, ico, seat, account, price = self.street(), self.ico(), self.street(), self.account(), self.price()
+        c = Contract(
+            "loan",
+            [
+                "Smlouva o zápůjčce",
+                f"Zapůjčitel: {town}, IČO {ico}, se sídlem {seat}, {self.town()}, zastoupené {mayor.name('ins')}, "
+                f"{function}",
+                f"Vydlužitel: {borrower.surname} {borrower.given}, r. č. {number}, trvalý pobyt {home}, {self.town()}",
+                f"1. Zapůjčitel půjčuje vydlužiteli částku {price}, která bude zaslána na účet {account} "
+                f"vydlužitele {borrower.name('gen')}.",
+                f"2. {borrower.name()} se zavazuje zápůjčku vrátit do 31. 12. 2026.",
+            ],
+        )
+        c.redact += [(number, "IDENTIFIER"), (home, "IDENTIFIER"), (account, "IDENTIFIER")]
+        c.keep += [(town, "ORGANIZATION"), (ico, "ORGANIZATION"), (seat, "ORGANIZATION"), (price, "PUBLIC")]
+        c.private.append(borrower)
+        c.public.append(mayor)
+        return c
+
+    KINDS = ("vehicle_sale", "works", "lease", "grant", "farmland", "settlement", "gift", "loan")
+
+    def contract(self, kind: str) -> Contract:
+        """One contract of ``kind`` (one of ``KINDS``)."""
+        return getattr(self, kind)()
+
+
+def _name_words(c: Contract) -> set[str]:
+    """Name words of private persons, minus any a kept person shares (a namesake mayor)."""
+
+    def words(people: list[Person]) -> set[str]:
+        out = set()
+        for p in people:
+            for given, surname in p.forms().values():
+                out |= {given, surname}
+        return out
+
+    return words(c.private) - words(c.public)
+
+
+def write_set(out_dir: Path, seed: int, count: int, kinds: tuple[str, ...] = Generator.KINDS) -> list[Path]:
+    """Write ``count`` contracts (NAME.pdf + NAME.json gold) cycling through ``kinds``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    gen = Generator(seed)
+    paths = []
+    for i in range(count):
+        kind = kinds[i % len(kinds)]
+        contract = gen.contract(kind)
+        pdf = pdf_from_paragraphs(contract.paragraphs)
+        with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+            text = normalize(" ".join(page.get_text() for page in doc))
+        items = []
+        for word in sorted(_name_words(contract)):
+            n = count_word(text, word)
+            if n:
+                items.append({"text": word, "category": "PERSON_NAME", "expected": "redact", "occurrences": n})
+        for value, category in contract.redact:
+            n = count_word(text, value)
+            if n:
+                items.append({"text": value, "category": category, "expected": "redact", "occurrences": n})
+        redact_words = {i["text"] for i in items}
+        for value, category in contract.keep:
+            n = count_word(text, value)
+            if n and value not in redact_words:
+                items.append({"text": value, "category": category, "expected": "keep", "occurrences": n})
+        name = f"{kind}_{seed}_{i}"
+        (out_dir / f"{name}.pdf").write_bytes(pdf)
+        gold = {
+            "document": f"{name}.pdf",
+            "language": "cs",
+            "kind": kind,
+            "producer": "pymupdf-story",
+            "items": items,
+            "hidden_layer_secrets": [],
+        }
+        (out_dir / f"{name}.json").write_text(json.dumps(gold, ensure_ascii=False, indent=1), encoding="utf-8")
+        paths.append(out_dir / f"{name}.pdf")
+    return paths
