@@ -85,6 +85,7 @@ def test_ico_vectors(value, valid):
         ("číslo 450101123 je", None),  # nine bare digits without a cue are not enough
         ("tel. 6952103400", "6952103400"),  # ten digits with a valid checksum and date
         ("účet 1733836467/5500", None),  # a bank account, not a birth number
+        ("r. č. 830623/\n4849, bytem", "830623/\n4849"),  # broken after the slash at a line end
     ],
 )
 def test_birth_number_formats(text, expected):

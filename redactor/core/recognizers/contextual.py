@@ -22,7 +22,8 @@ class DateOfBirthRecognizer(Recognizer):
     name = "date_of_birth"
     categories = (cat.DATE_OF_BIRTH,)
     _pattern = re.compile(
-        rf"(?:\bnar\.|\bnarozen[aáéýí]?|\bdatum narození|\bdat\. nar\.|\br\. nar\.|\bnarozen[aá]? dne)\s*:?\s*({DATE})",
+        rf"(?:\bnar\.|\bnarozen[aáéýí]?|\bdatum narození|\bdat(?:um|\.) nar\.|\br\. nar\.|\bnarozen[aá]? dne)"
+        rf"\s*:?\s*({DATE})",
         re.I,
     )
 

@@ -31,7 +31,7 @@ class BirthNumberRecognizer(Recognizer):
 
     name = "birth_number"
     categories = (cat.BIRTH_NUMBER,)
-    _pattern = re.compile(r"(?<![\w/-])(\d{6})(?:[ ]?/[ ]?(\d{3,4})|(\d{3,4}))(?![\w/]|-\d)")
+    _pattern = re.compile(r"(?<![\w/-])(\d{6})(?:[ ]?/[ \n]?(\d{3,4})|(\d{3,4}))(?![\w/]|-\d)")
     _cues = re.compile(r"(r\.\s?č|rč|rodn[éého]+ čísl|nar\.|narozen|pojištěnce|r\.\s?n\.)")
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
@@ -66,7 +66,7 @@ class BankAccountRecognizer(Recognizer):
 
     name = "bank_account"
     categories = (cat.BANK_ACCOUNT,)
-    _pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ ]?)?(\d{2,10})[ ]?/[ ]?(\d{4})(?![\w/])")
+    _pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ \n]?)?(\d{2,10})[ ]?/[ \n]?(\d{4})(?![\w/])")
     _cues = re.compile(r"(účt|účet|č\.\s?ú|bankovní spojení|číslo účtu|bank\.)")
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:

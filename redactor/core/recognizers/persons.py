@@ -33,10 +33,15 @@ from ..czech import (
     strip_diacritics,
 )
 from ..model import Finding, Span
+from ..parties import role_of
 from ..text import SpanIndex
 from .base import AnalysisContext, Recognizer
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
+#: Form labels that announce a person's name.
+_LABEL_CUE = re.compile(
+    r"(?:jméno a příjmení|jméno, příjmení|příjmení a jméno|jméno|příjmení|zastoupen\w*)[ ]*:?[ \n]*$", re.I
+)
 #: Capitalised words that are never names in contracts (role nouns, headings, months...).
 _NOT_NAMES = frozenset(
     """Jméno Příjmení Datum Adresa Telefon Bydliště Rodné Číslo Smlouva Smluvní Strana Strany Článek
@@ -137,7 +142,12 @@ class PersonRecognizer(Recognizer):
             sur_a, sur_b = gaz.surname_of(na), gaz.surname_of(nb)
             before = text[max(0, a[0] - 40) : a[0]]
             titled = bool(self._title_before.search(before))
-            cued = bool(re.search(r"(?:^|\s)(" + "|".join(PERSON_CUES) + r")[\s:]*$", before.lower()))
+            cued = bool(re.search(r"(?:^|\s)(" + "|".join(PERSON_CUES) + r")[\s:]*$", before.lower())) or bool(
+                _LABEL_CUE.search(before)
+            )
+            if not cued:
+                label = re.search(r"(?:^|\n)[ ]*(?:\d{1,2}[.)][ ]*)?([^\W\d_]+(?: [^\W\d_]+)?)[ ]*:[ ]*$", before)
+                cued = bool(label and role_of(label.group(1)))  # "Nájemce: Xenie Qwertová"
             third = words[i + 2] if i + 2 < len(words) else None
             if given_a:
                 # Given name first: "Jan Novák", "Markétě Konečné", "Jan Pavel Novák".

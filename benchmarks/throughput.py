@@ -1,0 +1,70 @@
+#!/usr/bin/env python
+"""End-to-end throughput of the engine on one CPU core.
+
+usage: .venv/bin/python benchmarks/throughput.py [PDF_DIR] [--rounds N]
+
+Pins the process to one core and one BLAS thread, loads the engine (model load time is
+reported separately), then runs analyze + burn-in + verification on every PDF of PDF_DIR
+(default ../shared/data/dev) ROUNDS times and reports pages per second, with the share of
+each stage. Timing lives here, never in a test.
+"""
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from redactor.core.engine import RedactionEngine  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("pdf_dir", nargs="?", type=Path, default=ROOT.parent / "shared" / "data" / "dev")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    files = sorted(args.pdf_dir.glob("*.pdf"))
+    documents = [f.read_bytes() for f in files]
+
+    started = time.perf_counter()
+    engine = RedactionEngine()
+    engine.load()
+    load_seconds = time.perf_counter() - started
+
+    engine.analyze(documents[0])  # warm caches outside the measurement
+    pages = 0
+    analyze = redact = 0.0
+    stages: dict[str, float] = {}
+    for _ in range(args.rounds):
+        for data in documents:
+            t0 = time.perf_counter()
+            analysis = engine.analyze(data)
+            t1 = time.perf_counter()
+            engine.redact(data, analysis.to_redact(), analysis.text_layer)
+            t2 = time.perf_counter()
+            analyze += t1 - t0
+            redact += t2 - t1
+            pages += len(analysis.pages)
+            for key, value in analysis.timings.items():
+                stages[key] = stages.get(key, 0.0) + value
+    total = analyze + redact
+    print(f"documents: {len(files)} x {args.rounds} rounds, {pages} pages, one core")
+    print(f"model and resources load: {load_seconds:.2f} s")
+    print(f"end to end: {pages / total:.1f} pages/s ({total / pages * 1000:.0f} ms per page)")
+    print(f"  analyse: {analyze / total:.0%} (" + ", ".join(f"{k} {v / total:.0%}" for k, v in stages.items()) + ")")
+    print(f"  burn-in + verification: {redact / total:.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
