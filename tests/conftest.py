@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ from redactor.core.engine import RedactionEngine
 from redactor.core.nlp import RuleOnlyNlpEngine
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+#: The shared data and tools live next to the checkout (``../shared``) unless SHARED_DIR says otherwise.
+SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
 DATA = SHARED / "data"
 SCORER = SHARED / "tools" / "score_redaction.py"
 
