@@ -143,7 +143,7 @@ class RedactionEngine:
         t0 = time.perf_counter()
         doc = open_pdf(pdf, max_pages=self.max_pages)
         try:
-            layer = extract_text_layer(doc)
+            layer = extract_text_layer(doc, pdf)
         finally:
             doc.close()
         timings["extract"] = time.perf_counter() - t0

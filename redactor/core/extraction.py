@@ -13,6 +13,7 @@ inside a word followed by a lower-case letter both go ("pracov-" + "ní").
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -189,12 +190,88 @@ class _Builder:
         self.boxes.append(None)
 
 
-def extract_text_layer(doc: pymupdf.Document) -> TextLayer:
+Line = tuple[tuple[float, float, float, float], list[dict]]  # line bbox (points), its rawdict chars
+_LABEL_CELL = re.compile(r"^\s*(?:[Zz]a\s+)?([^\W\d_]+(?:\s+[^\W\d_]+)?)\s*:\s*$")
+
+
+def _page_lines(raw: dict) -> list[Line]:
+    out = []
+    for block in raw["blocks"]:
+        if block.get("type") != 0:
+            continue
+        for line in block["lines"]:
+            chars = [c for span in line["spans"] for c in span["chars"]]
+            if chars:
+                out.append((tuple(line["bbox"]), chars))
+    return out
+
+
+def _line_text(line: Line) -> str:
+    return "".join(c["c"] for c in line[1])
+
+
+def _table_bottom(pdf: bytes | None, page_number: int, x: float, y: float) -> float | None:
+    """Bottom (points) of the table pdfplumber finds around the point ``(x, y)`` on a page
+    (``page_number`` from 1)."""
+    if pdf is None:
+        return None
+    import pdfplumber
+
+    with pdfplumber.open(io.BytesIO(pdf), pages=[page_number]) as plumber:
+        for table in plumber.pages[0].find_tables():
+            x0, top, x1, bottom = table.bbox
+            if x0 - 2 <= x <= x1 + 2 and top - 2 <= y <= bottom + 2:
+                return bottom
+    return None
+
+
+def _party_columns(lines: list[Line], pdf: bytes | None, page_number: int) -> list[Line]:
+    """Read a party table column by column.
+
+    Contracts often set the parties side by side: a row of labels ("Prodávající:" |
+    "Kupující:") above a row of entries. Read row by row, the two parties interleave. When two
+    party labels stand on one row, the lines below them, down to the bottom of the table as
+    pdfplumber finds it (or, without ruling lines, to the first line that crosses a column
+    boundary), are reordered column by column, each column under its label.
+    """
+    from .parties import role_of  # parties depends on this module's output, not the reverse
+
+    labels = [ln for ln in lines if (m := _LABEL_CELL.match(_line_text(ln))) and role_of(m.group(1))]
+    for first in labels:
+        row = sorted((ln for ln in labels if abs(ln[0][1] - first[0][1]) < 3), key=lambda ln: ln[0][0])
+        if len(row) < 2 or row[0] is not first:
+            continue
+        bounds = [ln[0][0] - 2 for ln in row[1:]]
+        top = min(ln[0][1] for ln in row)
+        bottom = _table_bottom(pdf, page_number, first[0][0] + 1, (first[0][1] + first[0][3]) / 2)
+        below = sorted((ln for ln in lines if ln[0][1] >= top - 1), key=lambda ln: (ln[0][1], ln[0][0]))
+        region = []
+        for ln in below:
+            (x0, y0, x1, _y1) = ln[0]
+            if bottom is not None and y0 > bottom:
+                break
+            if bottom is None and any(x0 < b < x1 - 2 for b in bounds):
+                break  # full-width text: the table has ended
+            region.append(ln)
+        if len(region) <= len(row):
+            continue
+
+        ordered = sorted(region, key=lambda ln, b=tuple(bounds): (sum(ln[0][0] >= x for x in b), ln[0][1], ln[0][0]))
+        ids = {id(ln) for ln in region}
+        at = next(i for i, ln in enumerate(lines) if id(ln) in ids)
+        rest = [ln for ln in lines if id(ln) not in ids]
+        return rest[:at] + ordered + rest[at:]
+    return lines
+
+
+def extract_text_layer(doc: pymupdf.Document, pdf: bytes | None = None) -> TextLayer:
     """Extract every page's characters with boxes into a :class:`TextLayer`.
 
-    Pages are separated by a line break. A page is marked ``needs_ocr`` when it has fewer
-    than ``OCR_MIN_CHARS`` readable characters while images cover at least
-    ``OCR_MIN_IMAGE_COVERAGE`` of it, or when most of its characters have no Unicode mapping.
+    ``pdf`` (the document's bytes) lets pdfplumber's table analysis bound party tables (see
+    :func:`_party_columns`); without it the column heuristic alone applies. Pages are separated
+    by a line break. A page is marked ``needs_ocr`` when it has fewer than ``OCR_MIN_CHARS``
+    readable characters while images cover at least ``OCR_MIN_IMAGE_COVERAGE`` of it, or when
+    most of its characters have no Unicode mapping.
     """
     builder = _Builder()
     pages: list[PageInfo] = []
@@ -203,21 +280,15 @@ def extract_text_layer(doc: pymupdf.Document) -> TextLayer:
         start = len(builder.chars)
         raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
         readable = unreadable = 0
-        for block in raw["blocks"]:
-            if block.get("type") != 0:
-                continue
-            for line in block["lines"]:
-                chars = [c for span in line["spans"] for c in span["chars"]]
-                if not chars:
-                    continue
-                builder.break_line("".join(c["c"] for c in chars[:3]))
-                for c in chars:
-                    x0, y0, x1, y1 = c["bbox"]
-                    builder.add(c["c"], (number, x0, y0, x1, y1))
-                    if c["c"] == "\ufffd":
-                        unreadable += 1
-                    elif not c["c"].isspace():
-                        readable += 1
+        for _bbox, chars in _party_columns(_page_lines(raw), pdf, number):
+            builder.break_line("".join(c["c"] for c in chars[:3]))
+            for c in chars:
+                x0, y0, x1, y1 = c["bbox"]
+                builder.add(c["c"], (number, x0, y0, x1, y1))
+                if c["c"] == "\ufffd":
+                    unreadable += 1
+                elif not c["c"].isspace():
+                    readable += 1
         builder.strip_trailing_spaces()
         if builder.chars and builder.chars[-1] != "\n":
             builder.chars.append("\n")

@@ -152,3 +152,23 @@ def test_disabled_category_makes_no_proposals(engine):
             row["enabled"] = False
     _, d = _decisions(engine, ["Kontakt: Jan Novák, tel. 777 123 456."], CategoryMap.from_dict(data))
     assert ("777 123 456", cat.PHONE) not in d
+
+
+@pytest.mark.parametrize("border", ["1", "0"], ids=["ruled table (pdfplumber)", "borderless table (column heuristic)"])
+def test_parties_side_by_side_in_a_table_are_read_column_by_column(engine, border):
+    from tests.pdfs import pdf_from_html
+
+    pdf = pdf_from_html(
+        f"<p>KUPNÍ SMLOUVA</p><table border={border}><tr><td>Prodávající:</td><td>Kupující:</td></tr>"
+        "<tr><td>Petr Svoboda<br/>nar. 12. 3. 1975<br/>bytem Lipová 12/3, 602 00 Brno<br/>"
+        "č. ú. 1733836467/5500</td><td>Město Holešov<br/>se sídlem Nádražní 93, 767 01 Holešov<br/>"
+        "IČO: 00287172<br/>č. ú. 6970183319/0100<br/>zastoupené Janem Dvořákem, starostou</td></tr></table>"
+        "<p>1. Prodávající prodává kupujícímu automobil za 100 000 Kč.</p>"
+    )
+    analysis = engine.analyze(pdf)
+    assert [(p.label, p.kind) for p in analysis.parties] == [
+        ("prodávající", PartyKind.NATURAL_PERSON), ("kupující", PartyKind.PUBLIC_BODY)]
+    d = {(p.text, p.category): p.action for p in analysis.proposals}
+    assert d[("1733836467/5500", cat.BANK_ACCOUNT)] == Action.REDACT
+    assert d[("6970183319/0100", cat.BANK_ACCOUNT)] == Action.KEEP
+    assert d[("Janem Dvořákem", cat.FULL_NAME)] == Action.KEEP
