@@ -210,22 +210,34 @@ def _line_text(line: Line) -> str:
     return "".join(c["c"] for c in line[1])
 
 
-def _table_bottom(pdf: bytes | None, page_number: int, x: float, y: float) -> float | None:
-    """Bottom (points) of the table pdfplumber finds around the point ``(x, y)`` on a page
-    (``page_number`` from 1)."""
-    if pdf is None:
-        return None
-    import pdfplumber
+class _Tables:
+    """pdfplumber's table analysis, opened once per document and only when a page needs it."""
 
-    with pdfplumber.open(io.BytesIO(pdf), pages=[page_number]) as plumber:
-        for table in plumber.pages[0].find_tables():
+    def __init__(self, pdf: bytes | None):
+        self.pdf = pdf
+        self._plumber = None
+
+    def bottom(self, page_number: int, x: float, y: float) -> float | None:
+        """Bottom (points) of the table around ``(x, y)`` on a page (``page_number`` from 1)."""
+        if self.pdf is None:
+            return None
+        if self._plumber is None:
+            import pdfplumber
+
+            self._plumber = pdfplumber.open(io.BytesIO(self.pdf))
+        for table in self._plumber.pages[page_number - 1].find_tables():
             x0, top, x1, bottom = table.bbox
             if x0 - 2 <= x <= x1 + 2 and top - 2 <= y <= bottom + 2:
                 return bottom
-    return None
+        return None
+
+    def close(self) -> None:
+        """Release pdfplumber's document, if it was opened."""
+        if self._plumber is not None:
+            self._plumber.close()
 
 
-def _party_columns(lines: list[Line], pdf: bytes | None, page_number: int) -> list[Line]:
+def _party_columns(lines: list[Line], tables: _Tables, page_number: int) -> list[Line]:
     """Read a party table column by column.
 
     Contracts often set the parties side by side: a row of labels ("Prodávající:" |
@@ -243,7 +255,7 @@ def _party_columns(lines: list[Line], pdf: bytes | None, page_number: int) -> li
             continue
         bounds = [ln[0][0] - 2 for ln in row[1:]]
         top = min(ln[0][1] for ln in row)
-        bottom = _table_bottom(pdf, page_number, first[0][0] + 1, (first[0][1] + first[0][3]) / 2)
+        bottom = tables.bottom(page_number, first[0][0] + 1, (first[0][1] + first[0][3]) / 2)
         below = sorted((ln for ln in lines if ln[0][1] >= top - 1), key=lambda ln: (ln[0][1], ln[0][0]))
         region = []
         for ln in below:
@@ -275,12 +287,13 @@ def extract_text_layer(doc: pymupdf.Document, pdf: bytes | None = None) -> TextL
     """
     builder = _Builder()
     pages: list[PageInfo] = []
+    tables = _Tables(pdf)
     for page in doc:
         number = page.number + 1
         start = len(builder.chars)
         raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
         readable = unreadable = 0
-        for _bbox, chars in _party_columns(_page_lines(raw), pdf, number):
+        for _bbox, chars in _party_columns(_page_lines(raw), tables, number):
             builder.break_line("".join(c["c"] for c in chars[:3]))
             for c in chars:
                 x0, y0, x1, y1 = c["bbox"]
@@ -307,4 +320,5 @@ def extract_text_layer(doc: pymupdf.Document, pdf: bytes | None = None) -> TextL
                 needs_ocr=needs_ocr,
             )
         )
+    tables.close()
     return TextLayer(text="".join(builder.chars), boxes=builder.boxes, pages=pages)
