@@ -394,23 +394,20 @@ class NameGazetteer:
         surnames |= set(Provider.last_names_male) | set(Provider.last_names_female)
         return cls(given, surnames)
 
-    def given_name_of(self, form: str) -> str | None:
-        """The gazetteer given name ``form`` inflects (``"Evě" -> "Eva"``), else None."""
+    @staticmethod
+    def _lookup(form: str, names: frozenset[str]) -> str | None:
+        """The longest nominative of ``form`` found in ``names`` (capitalised forms only)."""
         if not form[:1].isupper():
             return None
-        for cand in sorted(nominative_candidates(form), key=len, reverse=True):
-            if cand in self.given_names:
-                return cand
-        return None
+        return next((c for c in sorted(nominative_candidates(form), key=len, reverse=True) if c in names), None)
+
+    def given_name_of(self, form: str) -> str | None:
+        """The gazetteer given name ``form`` inflects (``"Evě" -> "Eva"``), else None."""
+        return self._lookup(form, self.given_names)
 
     def surname_of(self, form: str) -> str | None:
         """The gazetteer surname ``form`` inflects (``"Kolářovi" -> "Kolář"``), else None."""
-        if not form[:1].isupper():
-            return None
-        for cand in sorted(nominative_candidates(form), key=len, reverse=True):
-            if cand in self.surnames:
-                return cand
-        return None
+        return self._lookup(form, self.surnames)
 
     def mentions_name(self, token: str) -> bool:
         """True when a lower-case ASCII token (an e-mail part) is a known name or surname."""

@@ -9,9 +9,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from redactor.batch import redact_file
-from redactor.core.category_map import CategoryMap
-from redactor.core.errors import CategoryMapError
 from redactor.evaluation import evaluate
+from redactor.management.policy import load_policy
 from redactor.runtime import get_engine
 
 
@@ -30,12 +29,7 @@ class Command(BaseCommand):
         gold_dir = Path(options["gold_dir"])
         if not gold_dir.is_dir() or not any(gold_dir.glob("*.json")):
             raise CommandError(f"{gold_dir} holds no gold files (NAME.pdf + NAME.json)")
-        category_map = None
-        if options["policy"]:
-            try:
-                category_map = CategoryMap.load(options["policy"])
-            except CategoryMapError as exc:
-                raise CommandError(str(exc)) from exc
+        category_map = load_policy(options["policy"])
         with tempfile.TemporaryDirectory() as tmp:
             out_dir = Path(options["out_dir"] or tmp)
             engine = get_engine()

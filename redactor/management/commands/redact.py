@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from redactor.batch import redact_file
-from redactor.core.category_map import CategoryMap
-from redactor.core.errors import CategoryMapError
+from redactor.management.policy import load_policy
 from redactor.runtime import get_engine
 
 
@@ -29,12 +28,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         out_dir = Path(options["out_dir"])
-        category_map = None
-        if options["policy"]:
-            try:
-                category_map = CategoryMap.load(options["policy"])
-            except CategoryMapError as exc:
-                raise CommandError(str(exc)) from exc
+        category_map = load_policy(options["policy"])
         engine = get_engine()
         failed = 0
         for name in options["files"]:
