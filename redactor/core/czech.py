@@ -102,9 +102,6 @@ OFFICIAL_CUES = (
     "zastupitel",
     "velitel",
 )
-#: Words that announce a representative ("zastoupený: Ing. X", "za objednatele").
-REPRESENTATION_CUES = ("zastoupen", "jednající", "jejímž jménem", "jehož jménem", "za ")
-
 #: Party role nouns of Czech contracts (Civil Code 89/2012 Sb., §§ 2079 ff.), lower-case
 #: stems: every inflected form of the role starts with its stem.
 PARTY_ROLE_STEMS = {

@@ -58,13 +58,6 @@ class TextLayer:
         """Numbers (from 1) of pages that have no usable text layer."""
         return [p.number for p in self.pages if p.needs_ocr]
 
-    def page_of(self, offset: int) -> int:
-        """Page number (from 1) holding the character at ``offset``."""
-        for page in self.pages:
-            if page.start <= offset < page.end:
-                return page.number
-        return self.pages[-1].number if self.pages else 1
-
     def span_boxes(self, span: Span) -> list[Box]:
         """Rectangles covering ``span``: one per line and page, in PDF points.
 

@@ -43,11 +43,6 @@ class Box:
     x1: float
     y1: float
 
-    @property
-    def area(self) -> float:
-        """Area in square points."""
-        return max(0.0, self.x1 - self.x0) * max(0.0, self.y1 - self.y0)
-
     def as_list(self) -> list[float]:
         """``[x0, y0, x1, y1]`` rounded to 0.01 pt, for JSON."""
         return [round(self.x0, 2), round(self.y0, 2), round(self.x1, 2), round(self.y1, 2)]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 
 from .czech import LOWER, UPPER
 from .model import Span
@@ -19,26 +18,6 @@ ABBREVIATIONS = frozenset(
 _NUMBERED_LINE = re.compile(
     rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?\s|[IVXLC]{{1,6}}\.\s|[a-z]\)\s|Článek\s|Čl\.\s|§\s?\d|[{UPPER}][{LOWER}]+\s*:)"
 )
-_TOKEN = re.compile(r"\w+|[^\w\s]")
-
-
-@dataclass(frozen=True)
-class Token:
-    """A word or a punctuation mark with its offsets."""
-
-    text: str
-    start: int
-    end: int
-
-    @property
-    def is_word(self) -> bool:
-        """True for letters/digits, False for punctuation."""
-        return self.text[0].isalnum() or self.text[0] == "_"
-
-
-def tokenize(text: str) -> list[Token]:
-    """Words (``\\w+``) and single punctuation marks with their offsets."""
-    return [Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
 
 def line_spans(text: str) -> list[Span]:

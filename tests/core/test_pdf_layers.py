@@ -195,3 +195,11 @@ def test_burn_in_blanks_image_pixels_under_the_box():
     pixels = pymupdf.Pixmap(pymupdf.open(stream=out, filetype="pdf"), image[0])
     # the redacted region of the image itself was overwritten (not just covered)
     assert pixels.pixel(50, 50) != (0, 0, 0)
+
+
+def test_words_carry_their_boxes_in_points():
+    layer = _layer(_pdf_with_lines(["Jan Novak, tel. 777 123 456"]))
+    words = layer.words()
+    assert [w.text for w in words][:2] == ["Jan", "Novak,"]
+    first = words[0].boxes[0]
+    assert first.page == 1 and 70 <= first.x0 < first.x1 < 100 and first.y1 > first.y0
