@@ -254,6 +254,13 @@ class _Linker:
                         return Holder(kind, "holder", f"{who} (possessive)")
                 if end <= f.span.start - 20:
                     break
+            for start, end, entity in self.entities:
+                # "na účet 7311541498/0300 vydlužitele Patrika Kubíčka": the owner right after it,
+                # on the same line and not a label opening the next entry ("Pachtýř:")
+                if start == f.span.end + 1 and isinstance(entity, Party) and self.text[f.span.end] == " ":
+                    if not self.text[end : end + 2].lstrip().startswith(":"):
+                        kind, who = self._describe(entity)
+                        return Holder(kind, "holder", f"{who} (possessive)")
         sentence = self.sentences.find(f.span.start)
         if "sentence" in scopes and sentence is not None:
             before = [e for e in self.entities if sentence.start <= e[0] and e[1] <= f.span.start]

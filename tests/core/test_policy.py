@@ -172,3 +172,14 @@ def test_parties_side_by_side_in_a_table_are_read_column_by_column(engine, borde
     assert d[("1733836467/5500", cat.BANK_ACCOUNT)] == Action.REDACT
     assert d[("6970183319/0100", cat.BANK_ACCOUNT)] == Action.KEEP
     assert d[("Janem Dvořákem", cat.FULL_NAME)] == Action.KEEP
+
+
+def test_possessive_after_the_value_names_its_holder(engine):
+    _, d = _decisions(engine, [
+        "Zapůjčitel: Město Holešov, IČO 00287172, se sídlem Nádražní 93, 767 01 Holešov",
+        "Vydlužitel: Petr Svoboda, r. č. 830623/4849, trvalý pobyt Lipová 12/3, 602 00 Brno",
+        "1. Zapůjčitel zašle částku na účet 1733836467/5500 vydlužitele a splátky přijímá na účet "
+        "6970183319/0100 zapůjčitele.",
+    ])
+    assert d[("1733836467/5500", cat.BANK_ACCOUNT)].action == Action.REDACT
+    assert d[("6970183319/0100", cat.BANK_ACCOUNT)].action == Action.KEEP
