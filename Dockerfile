@@ -3,8 +3,8 @@
 FROM python:3.11-slim-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends build-essential && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY requirements.txt .
-RUN pip wheel --no-cache-dir --wheel-dir /wheels -r requirements.txt
+COPY requirements.txt constraints.txt ./
+RUN pip wheel --no-cache-dir --wheel-dir /wheels -r requirements.txt -c constraints.txt
 
 # Runtime stage: no compilers, a non-root user, nothing downloaded at start-up.
 FROM python:3.11-slim-bookworm
