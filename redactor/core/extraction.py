@@ -230,7 +230,7 @@ class _Tables:
             self._plumber.close()
 
 
-def _party_columns(lines: list[Line], tables: _Tables, page_number: int) -> list[Line]:
+def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> list[Line]:
     """Read a party table column by column.
 
     Contracts often set the parties side by side: a row of labels ("Prodávající:" |
@@ -248,7 +248,12 @@ def _party_columns(lines: list[Line], tables: _Tables, page_number: int) -> list
             continue
         bounds = [ln[0][0] - 2 for ln in row[1:]]
         top = min(ln[0][1] for ln in row)
-        bottom = tables.bottom(page_number, first[0][0] + 1, (first[0][1] + first[0][3]) / 2)
+        # pdfplumber's table finder follows ruling lines: without any drawn on the page it has nothing to find
+        bottom = (
+            tables.bottom(page.number + 1, first[0][0] + 1, (first[0][1] + first[0][3]) / 2)
+            if page.get_drawings()
+            else None
+        )
         below = sorted((ln for ln in lines if ln[0][1] >= top - 1), key=lambda ln: (ln[0][1], ln[0][0]))
         region = []
         for ln in below:
@@ -286,7 +291,7 @@ def extract_text_layer(doc: pymupdf.Document, pdf: bytes | None = None) -> TextL
         start = len(builder.chars)
         raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
         readable = unreadable = 0
-        for _bbox, chars in _party_columns(_page_lines(raw), tables, number):
+        for _bbox, chars in _party_columns(_page_lines(raw), tables, page):
             builder.break_line("".join(c["c"] for c in chars[:3]))
             for c in chars:
                 x0, y0, x1, y1 = c["bbox"]
