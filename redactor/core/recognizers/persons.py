@@ -250,9 +250,9 @@ class PersonRecognizer(Recognizer):
 
         out: list[Finding] = []
         for m in mentions:
-            out.extend(self._emit(context, m, cat.FULL_NAME, clusters))
+            out.extend(self._emit(context, m, cat.FULL_NAME))
         for m, category in extra:
-            out.extend(self._emit(context, m, category, clusters))
+            out.extend(self._emit(context, m, category))
         return out
 
     @staticmethod
@@ -264,7 +264,7 @@ class PersonRecognizer(Recognizer):
             return False
         return pos.get(words[k + 1][0]) == "NOUN" and words[k + 1][2][:1].islower()
 
-    def _emit(self, context: AnalysisContext, m: _Mention, category: int, clusters) -> list[Finding]:
+    def _emit(self, context: AnalysisContext, m: _Mention, category: int) -> list[Finding]:
         text = context.text
         holder = f"person:{m.cluster + 1}"
         start, end = m.start, m.end
