@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "django_rq",
+    "axes",
     "accounts",
     "contracts",
     "redactor",
@@ -49,7 +50,27 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last, as django-axes asks: locks out a username + address after repeated failed logins
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login throttling (django-axes): 5 failures lock a username from one address for 15 minutes.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "redactor@localhost")
+EMAIL_HOST = env("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -88,6 +109,7 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Prague"
 USE_I18N = True
 USE_TZ = True
+USE_THOUSAND_SEPARATOR = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
@@ -104,6 +126,13 @@ REDACTOR_MAX_UPLOAD_BYTES = env_int("REDACTOR_MAX_UPLOAD_BYTES", 50 * 1024 * 102
 REDACTOR_MAX_PAGES = env_int("REDACTOR_MAX_PAGES", 2000)
 REDACTOR_NLP = env("REDACTOR_NLP", "spacy")  # "spacy" or "rules"
 REDACTOR_SPACY_MODEL = env("REDACTOR_SPACY_MODEL", "cs_core_news_sm")
+# Jobs: rq kills a job after REDACTOR_JOB_TIMEOUT seconds; a running job that has not reported
+# progress for REDACTOR_JOB_STALE_SECONDS is taken for dead (its worker was killed) and can be retried.
+REDACTOR_JOB_TIMEOUT = env_int("REDACTOR_JOB_TIMEOUT", 900)
+REDACTOR_JOB_STALE_SECONDS = env_int("REDACTOR_JOB_STALE_SECONDS", 300)
+# Uploads above 2.5 MB go to a temporary file rather than memory; the request may carry the file plus form fields.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 LOGGING = {
     "version": 1,

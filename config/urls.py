@@ -1,8 +1,10 @@
-"""URL configuration; the web UI and the REST API arrive with their issues."""
+"""URL configuration: login and password reset, agency-scoped pages under ``/a/<agency_id>/``."""
 
 from django.contrib import admin
 from django.http import HttpResponse
-from django.urls import path
+from django.urls import include, path
+
+from accounts.views import home
 
 
 def healthz(request):
@@ -11,6 +13,11 @@ def healthz(request):
 
 
 urlpatterns = [
+    path("", home, name="home"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("a/<int:agency_id>/contracts/", include("contracts.urls")),
+    path("a/<int:agency_id>/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz),
 ]

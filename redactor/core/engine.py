@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import categories as cat
@@ -135,15 +136,21 @@ class RedactionEngine:
         return time.perf_counter() - started
 
     # -- analysis ---------------------------------------------------------------------------
-    def analyze(self, pdf: bytes, category_map: CategoryMap | None = None) -> Analysis:
+    def analyze(
+        self,
+        pdf: bytes,
+        category_map: CategoryMap | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Analysis:
         """Extract, recognise and decide. Raises ``InvalidPdfError`` (and subclasses) for
-        input that cannot be processed; pages without text are reported, not refused."""
+        input that cannot be processed; pages without text are reported, not refused.
+        ``progress(done, total)`` is called after each page is extracted (pages from 1)."""
         cmap = category_map or self.category_map
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         doc = open_pdf(pdf, max_pages=self.max_pages)
         try:
-            layer = extract_text_layer(doc, pdf)
+            layer = extract_text_layer(doc, pdf, progress)
         finally:
             doc.close()
         timings["extract"] = time.perf_counter() - t0

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pymupdf
@@ -274,14 +275,17 @@ def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> li
     return lines
 
 
-def extract_text_layer(doc: pymupdf.Document, pdf: bytes | None = None) -> TextLayer:
+def extract_text_layer(
+    doc: pymupdf.Document, pdf: bytes | None = None, progress: Callable[[int, int], None] | None = None
+) -> TextLayer:
     """Extract every page's characters with boxes into a :class:`TextLayer`.
 
     ``pdf`` (the document's bytes) lets pdfplumber's table analysis bound party tables (see
     :func:`_party_columns`); without it the column heuristic alone applies. Pages are separated
     by a line break. A page is marked ``needs_ocr`` when it has fewer than ``OCR_MIN_CHARS``
     readable characters while images cover at least ``OCR_MIN_IMAGE_COVERAGE`` of it, or when
-    most of its characters have no Unicode mapping.
+    most of its characters have no Unicode mapping. ``progress(done, total)`` is called after
+    each page (pages counted from 1).
     """
     builder = _Builder()
     pages: list[PageInfo] = []
@@ -318,5 +322,26 @@ def extract_text_layer(doc: pymupdf.Document, pdf: bytes | None = None) -> TextL
                 needs_ocr=needs_ocr,
             )
         )
+        if progress is not None:
+            progress(number, doc.page_count)
     tables.close()
     return TextLayer(text="".join(builder.chars), boxes=builder.boxes, pages=pages)
+
+
+#: Name keys that make a PDF act on its own when opened: scripts and launch actions.
+_ACTIVE_KEYS = re.compile(r"/(JavaScript|JS|Launch|SubmitForm|ImportData|RichMedia)\b")
+
+
+def find_active_content(doc: pymupdf.Document) -> list[str]:
+    """Kinds of active content in ``doc`` (e.g. ``["JavaScript"]``): scripts, launch, submit and
+    import actions, rich media. An upload that carries them is refused: a clerk's document has no
+    reason to run code, and such a file is more likely an attack than a contract."""
+    found: set[str] = set()
+    for xref in range(1, doc.xref_length()):
+        try:
+            obj = doc.xref_object(xref, compressed=True)
+        except Exception:  # a damaged object is not active content; extraction reports damage
+            continue
+        for m in _ACTIVE_KEYS.finditer(obj):
+            found.add("JavaScript" if m.group(1) == "JS" else m.group(1))
+    return sorted(found)

@@ -1,4 +1,5 @@
 """The ``--policy MAP.json`` option shared by the management commands."""
+
 from __future__ import annotations
 
 from django.core.management.base import CommandError

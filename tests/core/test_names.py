@@ -152,8 +152,11 @@ def test_sentence_initial_adjective_is_not_propagated_when_the_tagger_says_so(en
 
 @pytest.mark.parametrize(
     "text",
-    ["Nájemce: Xenie Qwertová, fyzická osoba podnikající", "Jméno a příjmení: Xenie Qwertová",
-     "zastoupená: Xenie Qwertová"],
+    [
+        "Nájemce: Xenie Qwertová, fyzická osoba podnikající",
+        "Jméno a příjmení: Xenie Qwertová",
+        "zastoupená: Xenie Qwertová",
+    ],
 )
 def test_a_party_label_or_form_label_makes_unknown_words_a_name(text):
     assert [f.text for f in _persons(text)] == ["Xenie Qwertová"]

@@ -167,7 +167,9 @@ def test_parties_side_by_side_in_a_table_are_read_column_by_column(engine, borde
     )
     analysis = engine.analyze(pdf)
     assert [(p.label, p.kind) for p in analysis.parties] == [
-        ("prodávající", PartyKind.NATURAL_PERSON), ("kupující", PartyKind.PUBLIC_BODY)]
+        ("prodávající", PartyKind.NATURAL_PERSON),
+        ("kupující", PartyKind.PUBLIC_BODY),
+    ]
     d = {(p.text, p.category): p.action for p in analysis.proposals}
     assert d[("1733836467/5500", cat.BANK_ACCOUNT)] == Action.REDACT
     assert d[("6970183319/0100", cat.BANK_ACCOUNT)] == Action.KEEP
@@ -175,11 +177,14 @@ def test_parties_side_by_side_in_a_table_are_read_column_by_column(engine, borde
 
 
 def test_possessive_after_the_value_names_its_holder(engine):
-    _, d = _decisions(engine, [
-        "Zapůjčitel: Město Holešov, IČO 00287172, se sídlem Nádražní 93, 767 01 Holešov",
-        "Vydlužitel: Petr Svoboda, r. č. 830623/4849, trvalý pobyt Lipová 12/3, 602 00 Brno",
-        "1. Zapůjčitel zašle částku na účet 1733836467/5500 vydlužitele a splátky přijímá na účet "
-        "6970183319/0100 zapůjčitele.",
-    ])
+    _, d = _decisions(
+        engine,
+        [
+            "Zapůjčitel: Město Holešov, IČO 00287172, se sídlem Nádražní 93, 767 01 Holešov",
+            "Vydlužitel: Petr Svoboda, r. č. 830623/4849, trvalý pobyt Lipová 12/3, 602 00 Brno",
+            "1. Zapůjčitel zašle částku na účet 1733836467/5500 vydlužitele a splátky přijímá na účet "
+            "6970183319/0100 zapůjčitele.",
+        ],
+    )
     assert d[("1733836467/5500", cat.BANK_ACCOUNT)].action == Action.REDACT
     assert d[("6970183319/0100", cat.BANK_ACCOUNT)].action == Action.KEEP

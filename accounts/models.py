@@ -1,0 +1,79 @@
+"""Agencies (tenants), memberships and roles.
+
+An agency is a public body that publishes contracts in the registry of contracts (Act 340/2015 Sb.).
+A user belongs to one or more agencies through a :class:`Membership` whose role decides what the
+user may do there (:class:`Role`).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from stdnum.cz import dic as cz_dic
+
+
+def validate_ico(value: str) -> None:
+    """IČO: eight digits, the last a mod-11 check digit (python-stdnum ``cz.dic.calc_check_digit_legal``;
+    the DIČ of a legal person is CZ + IČO). Raises ``ValidationError``."""
+    from django.core.exceptions import ValidationError
+
+    if not (len(value) == 8 and value.isdigit() and cz_dic.calc_check_digit_legal(value[:7]) == value[7]):
+        raise ValidationError(_("Enter a valid IČO (8 digits with a valid check digit)."))
+
+
+class Role(models.TextChoices):
+    """What a member may do in an agency; each role includes the rights of the ones before it."""
+
+    CLERK = "clerk", _("Clerk")  # upload, view, download
+    REVIEWER = "reviewer", _("Reviewer")  # also decide proposals, approve and publish
+    ADMIN = "admin", _("Agency admin")  # also manage members and the agency's settings
+
+
+ROLE_RANK = {Role.CLERK: 1, Role.REVIEWER: 2, Role.ADMIN: 3}
+
+
+class Agency(models.Model):
+    """A tenant: the public body that publishes contracts."""
+
+    name = models.CharField(_("name"), max_length=200)
+    ico = models.CharField(_("IČO"), max_length=8, unique=True, validators=[validate_ico])
+    data_box_id = models.CharField(
+        _("data box ID"),
+        max_length=7,
+        blank=True,
+        validators=[RegexValidator(r"^[a-z0-9]{7}$", _("A data box ID has 7 lower-case letters or digits."))],
+        help_text=_("ID datové schránky, 7 characters"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("agency")
+        verbose_name_plural = _("agencies")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user's role in one agency."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.CLERK)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["agency__name", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["agency", "user"], name="one_membership_per_agency")]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.agency} ({self.role})"
+
+    def allows(self, role: Role | str) -> bool:
+        """True when this membership's role is ``role`` or a stronger one."""
+        return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+urlpatterns = [
+    path("members/", views.members, name="members"),
+    path("members/<int:member_id>/", views.member_update, name="member_update"),
+    path("settings/", views.agency_settings, name="settings"),
+]

@@ -1,0 +1,88 @@
+"""Agency pages: the agency chooser, members and settings (agency admins)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .access import member_required
+from .forms import AgencyForm, MemberAddForm, MemberRoleForm
+from .models import Membership, Role
+
+
+@login_required
+def home(request):
+    """Go to the user's only agency, or let them choose."""
+    memberships = list(selectors.memberships_for_user(user=request.user))
+    if len(memberships) == 1:
+        return redirect("contracts:list", agency_id=memberships[0].agency_id)
+    return render(request, "accounts/home.html", {"memberships": memberships})
+
+
+@member_required(Role.ADMIN)
+def members(request, membership):
+    """List members; add one (a new user gets a password-reset e-mail)."""
+    agency = membership.agency
+    form = MemberAddForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        new_user = not get_user_model().objects.filter(username=form.cleaned_data["username"]).exists()
+        try:
+            added = services.member_add(
+                agency=agency,
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                role=form.cleaned_data["role"],
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            if new_user and added.user.email:
+                reset = PasswordResetForm({"email": added.user.email})
+                if reset.is_valid():
+                    reset.save(request=request, use_https=request.is_secure())
+            messages.success(request, _("%(user)s was added.") % {"user": added.user.username})
+            return redirect("accounts:members", agency_id=agency.pk)
+    return render(
+        request,
+        "accounts/members.html",
+        {"agency": agency, "members": selectors.agency_members(agency=agency), "form": form, "roles": Role.choices},
+    )
+
+
+@require_POST
+@member_required(Role.ADMIN)
+def member_update(request, membership, member_id: int):
+    """Change a member's role or remove them (``action=remove``)."""
+    agency = membership.agency
+    target = get_object_or_404(Membership, agency=agency, pk=member_id)
+    try:
+        if request.POST.get("action") == "remove":
+            services.member_remove(membership=target)
+            messages.success(request, _("%(user)s was removed.") % {"user": target.user.username})
+        else:
+            form = MemberRoleForm(request.POST)
+            if form.is_valid():
+                services.member_set_role(membership=target, role=form.cleaned_data["role"])
+                messages.success(request, _("The role was changed."))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect("accounts:members", agency_id=agency.pk)
+
+
+@member_required(Role.ADMIN)
+def agency_settings(request, membership):
+    """Edit the agency's name, IČO and data box ID."""
+    agency = membership.agency
+    form = AgencyForm(request.POST or None, instance=agency)
+    if request.method == "POST" and form.is_valid():
+        services.agency_update(agency=agency, **{k: form.cleaned_data[k] for k in ("name", "ico", "data_box_id")})
+        messages.success(request, _("The settings were saved."))
+        return redirect("accounts:settings", agency_id=agency.pk)
+    return render(request, "accounts/settings.html", {"agency": agency, "form": form})

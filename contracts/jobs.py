@@ -1,0 +1,54 @@
+"""Background jobs (django-rq). Each takes a run id only and calls one service."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import close_old_connections, connection
+from django.utils.translation import gettext as _
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+
+def _fresh_connections() -> None:
+    # a worker keeps connections between jobs; drop dead or expired ones (never inside a transaction)
+    if not connection.in_atomic_block:
+        close_old_connections()
+
+
+def _guarded(body, run_id: int) -> None:
+    _fresh_connections()
+    try:
+        body(run_id=run_id)
+    except Exception as exc:  # includes rq's JobTimeoutException: the contract must not stay "processing"
+        log.exception("run %s failed", run_id)
+        services.run_fail(run_id=run_id, message=_describe(exc))
+    finally:
+        _fresh_connections()
+
+
+def _describe(exc: Exception) -> str:
+    from redactor.core.errors import RedactionError
+
+    if type(exc).__name__ == "JobTimeoutException":
+        return _("Processing took too long and was stopped. Retry, or split the document.")
+    if isinstance(exc, RedactionError):
+        return _("The PDF could not be processed: %(reason)s") % {"reason": exc}
+    return _("Unexpected error (%(type)s): %(reason)s") % {"type": type(exc).__name__, "reason": exc}
+
+
+def process_contract(run_id: int) -> None:
+    """Extract and detect (:func:`contracts.services.contract_process`)."""
+    _guarded(services.contract_process, run_id)
+
+
+def publish_contract(run_id: int) -> None:
+    """Burn in, verify and publish (:func:`contracts.services.contract_publish`)."""
+    _guarded(services.contract_publish, run_id)
+
+
+def on_job_failure(job, connection, type, value, traceback) -> None:
+    """rq failure callback: the work horse died (killed, out of memory) outside our own handler."""
+    services.run_fail(run_id=job.args[0], message=_("The job stopped unexpectedly: %(reason)s") % {"reason": value})

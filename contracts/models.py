@@ -1,0 +1,236 @@
+"""Contracts, the engine's proposals, reviewers' decisions, jobs and the audit trail.
+
+Every row carries its agency (the tenant); reads go through :mod:`contracts.selectors`. Boxes are
+stored in PDF points as ``[page, x0, y0, x1, y1]`` with pages counted from 1 and y growing down
+(PyMuPDF's page coordinates).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import Agency
+
+
+def _original_path(instance: Contract, filename: str) -> str:
+    # Unguessable and never derived from user input; MEDIA_ROOT is not served by any URL.
+    return f"originals/{instance.agency_id}/{uuid.uuid4().hex}.pdf"
+
+
+def _redacted_path(instance: Contract, filename: str) -> str:
+    return f"redacted/{instance.agency_id}/{uuid.uuid4().hex}.pdf"
+
+
+class Status(models.TextChoices):
+    """Where a contract is: uploaded → processing → needs_review → approved → published, or failed."""
+
+    UPLOADED = "uploaded", _("Uploaded")
+    PROCESSING = "processing", _("Processing")
+    NEEDS_REVIEW = "needs_review", _("Needs review")
+    APPROVED = "approved", _("Approved, publishing")
+    PUBLISHED = "published", _("Published")
+    FAILED = "failed", _("Failed")
+
+
+class Contract(models.Model):
+    """One uploaded contract: the immutable original, registry metadata, status and results."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="contracts")
+    title = models.CharField(_("title"), max_length=300)
+    # registry metadata (Act 340/2015 Sb., § 5: parties, subject, value, date of conclusion)
+    counterparty = models.CharField(_("counterparty"), max_length=300, blank=True)
+    subject = models.TextField(_("subject"), blank=True)
+    value_amount = models.DecimalField(_("value"), max_digits=16, decimal_places=2, null=True, blank=True)
+    value_currency = models.CharField(_("currency"), max_length=3, default="CZK")
+    date_concluded = models.DateField(_("date of conclusion"), null=True, blank=True)
+
+    original = models.FileField(upload_to=_original_path, editable=False)
+    original_name = models.CharField(max_length=255)
+    original_size = models.PositiveBigIntegerField()
+    original_sha256 = models.CharField(max_length=64)
+    redacted = models.FileField(upload_to=_redacted_path, blank=True, editable=False)
+
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.UPLOADED)
+    error_message = models.TextField(blank=True)
+    # pages: [{"number", "width", "height", "needs_ocr"}] in points; filled by processing
+    pages = models.JSONField(default=list, blank=True)
+    parties = models.JSONField(default=list, blank=True)
+    persons = models.JSONField(default=list, blank=True)
+    category_map = models.CharField(max_length=100, blank=True)
+    ocr_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    verification = models.JSONField(default=dict, blank=True)
+    # blacked-out share of each page after burn-in: {"1": 0.031, ...}
+    page_coverage = models.JSONField(default=dict, blank=True)
+
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("contract")
+        verbose_name_plural = _("contracts")
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def pages_needing_ocr(self) -> list[int]:
+        """Page numbers (from 1) without a text layer: nothing on them was analysed."""
+        return [p["number"] for p in self.pages if p.get("needs_ocr")]
+
+
+class Run(models.Model):
+    """One execution of a background job on a contract: processing or publishing."""
+
+    class Kind(models.TextChoices):
+        PROCESSING = "processing", _("Processing")
+        PUBLISHING = "publishing", _("Publishing")
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        SUCCEEDED = "succeeded", _("Succeeded")
+        FAILED = "failed", _("Failed")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="runs")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
+    rq_job_id = models.CharField(max_length=64, blank=True)
+    phase = models.CharField(max_length=64, blank=True)
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of contract {self.contract_id}: {self.state}"
+
+    @property
+    def percent(self) -> int:
+        """Progress 0..100 (pages done over pages, for the progress bar)."""
+        if not self.progress_total:
+            return 0
+        return min(100, round(100 * self.progress_done / self.progress_total))
+
+
+class Source(models.TextChoices):
+    ENGINE = "engine", _("Detected")
+    MANUAL_BOX = "manual_box", _("Manual box")
+    MANUAL_TEXT = "manual_text", _("Manual text selection")
+
+
+class Suggestion(models.TextChoices):
+    """The engine's action for a proposal (from the category map)."""
+
+    REDACT = "redact", _("Redact")
+    KEEP = "keep", _("Keep")
+    REVIEW = "review", _("Needs review")
+
+
+class DecisionState(models.TextChoices):
+    PENDING = "pending", _("Not decided")
+    ACCEPTED = "accepted", _("Redact")
+    REJECTED = "rejected", _("Keep")
+
+
+class Proposal(models.Model):
+    """A suggested or manual redaction: its boxes, text, category, reason and current decision."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="proposals")
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.ENGINE)
+    page = models.PositiveIntegerField()  # first page, from 1
+    boxes = models.JSONField()  # [[page, x0, y0, x1, y1], ...] in points
+    text = models.TextField(blank=True)
+    category = models.IntegerField(null=True, blank=True)
+    category_name = models.CharField(max_length=100, blank=True)
+    category_type = models.CharField(max_length=16, blank=True)
+    suggestion = models.CharField(max_length=8, choices=Suggestion.choices, default=Suggestion.REDACT)
+    score = models.FloatField(default=1.0)
+    reason = models.TextField(blank=True)
+    recognizer = models.CharField(max_length=64, blank=True)
+    span_start = models.PositiveIntegerField(null=True, blank=True)
+    span_end = models.PositiveIntegerField(null=True, blank=True)
+    cluster = models.CharField(max_length=200, blank=True)  # same person or value across the document
+    party = models.CharField(max_length=200, blank=True)
+    decision = models.CharField(max_length=8, choices=DecisionState.choices, default=DecisionState.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["page", "id"]
+        indexes = [models.Index(fields=["contract", "cluster"])]
+
+    def __str__(self) -> str:
+        return f"{self.category_name}: {self.text[:40]}"
+
+    @property
+    def will_redact(self) -> bool:
+        """Whether the box is burned in on approval: the decision, or the engine's suggestion when pending."""
+        if self.decision == DecisionState.PENDING:
+            return self.suggestion == Suggestion.REDACT
+        return self.decision == DecisionState.ACCEPTED
+
+
+class Decision(models.Model):
+    """One reviewer decision on one proposal, kept for the audit trail."""
+
+    class Kind(models.TextChoices):
+        ACCEPT = "accept", _("Accepted")
+        REJECT = "reject", _("Rejected")
+        RESET = "reset", _("Reset to suggestion")
+        MANUAL_BOX = "manual_box", _("Manual box")
+        MANUAL_TEXT = "manual_text", _("Manual text selection")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="decisions")
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="decisions")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of proposal {self.proposal_id}"
+
+
+class AuditEvent(models.Model):
+    """Something that happened to a contract, who did it and when (the audit trail)."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="events")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    action = models.CharField(max_length=32)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} on contract {self.contract_id}"

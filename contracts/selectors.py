@@ -1,0 +1,62 @@
+"""Reads of contracts and everything hanging off them, always scoped to one agency."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from accounts.models import Agency
+
+from .models import AuditEvent, Contract, Proposal, Run
+
+
+def contracts_for_agency(*, agency: Agency) -> QuerySet[Contract]:
+    """The agency's contracts, newest first."""
+    return Contract.objects.filter(agency=agency)
+
+
+def contract_get(*, agency: Agency, contract_id: int) -> Contract:
+    """The agency's contract ``contract_id``. Raises ``Http404`` when it does not exist or belongs
+    to another agency (the two cases are indistinguishable on purpose)."""
+    contract = Contract.objects.filter(agency=agency, pk=contract_id).first()
+    if contract is None:
+        raise Http404("no such contract")
+    return contract
+
+
+def run_get(*, run_id: int) -> Run:
+    """A job's run by id (jobs receive ids only). Raises ``Run.DoesNotExist``."""
+    return Run.objects.select_related("agency").get(pk=run_id)
+
+
+def run_latest(*, contract: Contract) -> Run | None:
+    """The contract's most recent run (processing or publishing), or None."""
+    return Run.objects.filter(agency=contract.agency, contract=contract).order_by("-created_at", "-id").first()
+
+
+def run_is_stale(run: Run, now=None) -> bool:
+    """True when a running job has not reported for ``REDACTOR_JOB_STALE_SECONDS`` (its worker died)."""
+    if run.state != Run.State.RUNNING:
+        return False
+    now = now or timezone.now()
+    last = run.heartbeat_at or run.started_at or run.created_at
+    return now - last > timedelta(seconds=settings.REDACTOR_JOB_STALE_SECONDS)
+
+
+def proposals_for_contract(*, contract: Contract) -> QuerySet[Proposal]:
+    """The contract's proposals in page order."""
+    return Proposal.objects.filter(agency=contract.agency, contract=contract).order_by("page", "id")
+
+
+def proposals_by_ids(*, contract: Contract, ids: list[int]) -> QuerySet[Proposal]:
+    """Those of ``ids`` that are proposals of this contract (other ids are silently ignored)."""
+    return proposals_for_contract(contract=contract).filter(pk__in=ids)
+
+
+def audit_events(*, contract: Contract) -> QuerySet[AuditEvent]:
+    """The contract's audit trail, oldest first."""
+    return AuditEvent.objects.filter(agency=contract.agency, contract=contract).select_related("user")

@@ -1,0 +1,536 @@
+"""Writes on contracts: upload, processing, decisions, approval, publishing, retry.
+
+HTML views, jobs (and later the REST API) call these and nothing else to change a contract.
+Every service that changes state writes an :class:`~contracts.models.AuditEvent`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import Agency
+from redactor.core.errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError, VerificationError
+from redactor.core.extraction import extract_text_layer, find_active_content, open_pdf
+from redactor.core.model import Action, Box, Span
+from redactor.core.model import Proposal as CoreProposal
+from redactor.core.review import page_coverage, spans_in_boxes
+from redactor.runtime import get_engine
+
+from . import selectors
+from .models import AuditEvent, Contract, Decision, DecisionState, Proposal, Run, Source, Status, Suggestion
+
+log = logging.getLogger(__name__)
+
+
+# -- upload ---------------------------------------------------------------------------------------
+def pdf_check(data: bytes) -> int:
+    """Check an upload before anything is stored; returns its page count.
+
+    Raises ``ValidationError`` with a message a clerk understands for an empty, oversized,
+    non-PDF, damaged, password-protected or over-long file and for a PDF with active content
+    (JavaScript, launch or submit actions).
+    """
+    limit = settings.REDACTOR_MAX_UPLOAD_BYTES
+    if not data:
+        raise ValidationError(_("The file is empty."), code="empty")
+    if len(data) > limit:
+        raise ValidationError(
+            _("The file has %(size).1f MB; the limit is %(limit).0f MB.")
+            % {"size": len(data) / 1e6, "limit": limit / 1e6},
+            code="too_large",
+        )
+    if b"%PDF-" not in data[:1024]:
+        raise ValidationError(_("The file is not a PDF. Upload the contract as a PDF file."), code="not_pdf")
+    try:
+        doc = open_pdf(data, max_pages=settings.REDACTOR_MAX_PAGES)
+    except EncryptedPdfError:
+        raise ValidationError(
+            _("The PDF is password-protected. Save it without a password and upload it again."), code="encrypted"
+        ) from None
+    except PdfTooLargeError:
+        raise ValidationError(
+            _("The PDF has more than %(max)d pages, the most one contract may have.")
+            % {"max": settings.REDACTOR_MAX_PAGES},
+            code="too_many_pages",
+        ) from None
+    except InvalidPdfError:
+        raise ValidationError(
+            _("The PDF is damaged and cannot be opened. Export it again from the program that created it."),
+            code="damaged",
+        ) from None
+    try:
+        active = find_active_content(doc)
+        pages = doc.page_count
+    finally:
+        doc.close()
+    if active:
+        raise ValidationError(
+            _(
+                "The PDF contains active content (%(kinds)s). Save it without scripts, e.g. by printing it "
+                "to PDF, and upload it again."
+            )
+            % {"kinds": ", ".join(active)},
+            code="active_content",
+        )
+    return pages
+
+
+def _audit(contract: Contract, user: AbstractBaseUser | None, action: str, **detail) -> None:
+    AuditEvent.objects.create(
+        agency=contract.agency,
+        contract=contract,
+        user=user if user and user.is_authenticated else None,
+        action=action,
+        detail=detail,
+    )
+
+
+def _enqueue(run: Run) -> None:
+    """Send ``run`` to the queue once the surrounding transaction has committed."""
+
+    def send() -> None:
+        import django_rq
+        from rq import Callback
+
+        from . import jobs
+
+        func = jobs.process_contract if run.kind == Run.Kind.PROCESSING else jobs.publish_contract
+        job = django_rq.get_queue("default").enqueue(
+            func, run.pk, job_timeout=settings.REDACTOR_JOB_TIMEOUT, on_failure=Callback(jobs.on_job_failure)
+        )
+        Run.objects.filter(pk=run.pk).update(rq_job_id=job.id)
+
+    transaction.on_commit(send)
+
+
+@dataclass
+class RegistryMetadata:
+    """Metadata the registry of contracts asks for (Act 340/2015 Sb., § 5 odst. 5)."""
+
+    counterparty: str = ""
+    subject: str = ""
+    value_amount: Decimal | None = None
+    value_currency: str = "CZK"
+    date_concluded: date | None = None
+
+
+@transaction.atomic
+def contract_upload(
+    *,
+    agency: Agency,
+    user: AbstractBaseUser | None,
+    data: bytes,
+    filename: str,
+    title: str = "",
+    metadata: RegistryMetadata | None = None,
+) -> Contract:
+    """Store a new contract and queue its processing.
+
+    Raises ``ValidationError`` (see :func:`pdf_check`) and then creates nothing. The original is
+    stored under an unguessable name and never modified afterwards.
+    """
+    pdf_check(data)
+    metadata = metadata or RegistryMetadata()
+    contract = Contract(
+        agency=agency,
+        title=(title or filename.rsplit(".", 1)[0] or _("Contract"))[:300],
+        counterparty=metadata.counterparty,
+        subject=metadata.subject,
+        value_amount=metadata.value_amount,
+        value_currency=metadata.value_currency or "CZK",
+        date_concluded=metadata.date_concluded,
+        original_name=filename[:255],
+        original_size=len(data),
+        original_sha256=hashlib.sha256(data).hexdigest(),
+        created_by=user if user and user.is_authenticated else None,
+    )
+    contract.original.save("original.pdf", ContentFile(data), save=False)
+    contract.full_clean()
+    contract.save()
+    _audit(contract, user, "uploaded", filename=filename, size=len(data), sha256=contract.original_sha256)
+    _start_run(contract, Run.Kind.PROCESSING)
+    return contract
+
+
+def _start_run(contract: Contract, kind: str) -> Run:
+    run = Run.objects.create(agency=contract.agency, contract=contract, kind=kind)
+    _enqueue(run)
+    return run
+
+
+# -- job bodies -----------------------------------------------------------------------------------
+def _claim(run_id: int) -> Run | None:
+    """Mark a queued run as running; None when another execution already took it (a job may run twice)."""
+    now = timezone.now()
+    if not Run.objects.filter(pk=run_id, state=Run.State.QUEUED).update(
+        state=Run.State.RUNNING, started_at=now, heartbeat_at=now
+    ):
+        return None
+    return selectors.run_get(run_id=run_id)
+
+
+def _progress(run: Run, phase: str, done: int = 0, total: int = 0) -> None:
+    Run.objects.filter(pk=run.pk, state=Run.State.RUNNING).update(
+        phase=phase, progress_done=done, progress_total=total, heartbeat_at=timezone.now()
+    )
+
+
+def run_fail(*, run_id: int, message: str) -> None:
+    """Mark a run and its contract failed with ``message`` (shown to the clerk, who may retry).
+
+    Does nothing when the run already finished (a late failure callback after success).
+    """
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.state in (Run.State.SUCCEEDED, Run.State.FAILED):
+            return
+        run.state, run.error, run.finished_at = Run.State.FAILED, message[:4000], timezone.now()
+        run.save(update_fields=["state", "error", "finished_at"])
+        contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
+        contract.status, contract.error_message = Status.FAILED, message[:4000]
+        contract.save(update_fields=["status", "error_message"])
+        _audit(contract, None, "failed", stage=run.kind, error=message[:500])
+
+
+def _read_original(contract: Contract) -> bytes:
+    """The stored original, checked against the SHA-256 taken at upload. Raises ``InvalidPdfError``
+    when storage damaged it (the job then fails visibly instead of redacting a different file)."""
+    with contract.original.open("rb") as fh:
+        data = fh.read()
+    if hashlib.sha256(data).hexdigest() != contract.original_sha256:
+        raise InvalidPdfError(_("the stored original is damaged: it no longer matches the uploaded file"))
+    return data
+
+
+def contract_process(*, run_id: int) -> None:
+    """Job body: extract, detect and store the proposals of the run's contract.
+
+    Idempotent: a run that is no longer queued is left alone. Raises whatever the engine raises;
+    the job wrapper turns it into a failed run.
+    """
+    run = _claim(run_id)
+    if run is None:
+        log.info("run %s already taken", run_id)
+        return
+    contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
+    Contract.objects.filter(pk=contract.pk).update(status=Status.PROCESSING, error_message="")
+    _progress(run, "loading")
+    engine = get_engine()
+    engine.load()
+    data = _read_original(contract)
+    _progress(run, "extracting")
+    analysis = engine.analyze(data, progress=lambda done, total: _progress(run, "extracting", done, total))
+    pages = len(analysis.pages)
+    _progress(run, "detecting", pages, pages)
+    party_of = {}
+    for party in analysis.parties:
+        for block in party.blocks:
+            party_of[(block.start, block.end)] = party.describe()
+    persons = analysis.to_dict()["persons"]
+    with transaction.atomic():
+        locked = Run.objects.select_for_update().get(pk=run.pk)
+        if locked.state != Run.State.RUNNING:
+            return
+        Proposal.objects.filter(contract=contract, source=Source.ENGINE).delete()
+        Proposal.objects.bulk_create(
+            [
+                Proposal(
+                    agency=contract.agency,
+                    contract=contract,
+                    source=Source.ENGINE,
+                    page=p.page,
+                    boxes=[[b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)] for b in p.boxes],
+                    text=p.text,
+                    category=p.category,
+                    category_name=p.category_name,
+                    category_type=p.category_type,
+                    suggestion=Suggestion(p.action.value),
+                    score=p.score,
+                    reason=p.reason,
+                    recognizer=p.recognizer,
+                    span_start=p.span.start,
+                    span_end=p.span.end,
+                    cluster=p.cluster or "",
+                    party=next((label for (s, e), label in party_of.items() if s <= p.span.start < e), ""),
+                )
+                for p in analysis.proposals
+            ]
+        )
+        contract.pages = [
+            {"number": p.number, "width": round(p.width, 2), "height": round(p.height, 2), "needs_ocr": p.needs_ocr}
+            for p in analysis.pages
+        ]
+        contract.parties = [
+            {"label": p.label, "kind": p.kind.value, "name": p.name, "roles": p.roles} for p in analysis.parties
+        ]
+        contract.persons = persons
+        contract.category_map = analysis.category_map
+        contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
+        contract.save(update_fields=["pages", "parties", "persons", "category_map", "status", "error_message"])
+        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
+        locked.save(update_fields=["state", "finished_at", "phase"])
+        counts = {s: sum(1 for p in analysis.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
+        _audit(contract, None, "processed", pages=pages, ocr_pages=analysis.pages_needing_ocr, **counts)
+
+
+def _core_proposals(contract: Contract, layer) -> list[CoreProposal]:
+    """The proposals to burn in, as engine value objects; manual boxes get the spans they cover."""
+    out = []
+    for p in selectors.proposals_for_contract(contract=contract):
+        if not p.will_redact:
+            continue
+        boxes = [Box(int(b[0]), *map(float, b[1:])) for b in p.boxes]
+        if p.span_start is not None and p.span_end is not None:
+            spans = [Span(p.span_start, p.span_end)]
+        else:
+            spans = spans_in_boxes(layer, boxes)
+        for i, span in enumerate(spans or [None]):
+            out.append(
+                CoreProposal(
+                    id=p.pk,
+                    page=p.page,
+                    boxes=boxes if i == 0 else [],
+                    text=layer.text[span.start : span.end].replace("\n", " ") if span else "",
+                    category=p.category or 0,
+                    category_name=p.category_name,
+                    category_type=p.category_type,
+                    action=Action.REDACT,
+                    score=p.score,
+                    reason=p.reason,
+                    recognizer=p.recognizer or p.source,
+                    evidence="",
+                    span=span or Span(0, 0),
+                )
+            )
+    return out
+
+
+def contract_publish(*, run_id: int) -> None:
+    """Job body: burn in the accepted redactions, verify, and publish.
+
+    A verification failure sends the contract back to review with the leak named (nothing is
+    published); any other error propagates to the job wrapper (contract ``failed``).
+    """
+    run = _claim(run_id)
+    if run is None:
+        return
+    contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
+    data = _read_original(contract)
+    _progress(run, "extracting")
+    doc = open_pdf(data)
+    try:
+        layer = extract_text_layer(doc, data, progress=lambda d, t: _progress(run, "extracting", d, t))
+    finally:
+        doc.close()
+    proposals = _core_proposals(contract, layer)
+    _progress(run, "burning", len(layer.pages), len(layer.pages))
+    try:
+        result = get_engine().redact(data, proposals, layer)
+    except VerificationError as exc:
+        problems = exc.result.problems if exc.result else [str(exc)]
+        message = _("Verification failed, nothing was published: %(problems)s") % {"problems": "; ".join(problems[:5])}
+        with transaction.atomic():
+            Run.objects.filter(pk=run.pk).update(state=Run.State.FAILED, error=message, finished_at=timezone.now())
+            contract.status, contract.error_message = Status.NEEDS_REVIEW, message
+            contract.verification = exc.result.to_dict() if exc.result else {"ok": False, "problems": problems}
+            contract.save(update_fields=["status", "error_message", "verification"])
+            _audit(contract, None, "verification_failed", problems=problems[:20])
+        return
+    sizes = {p.number: (p.width, p.height) for p in layer.pages}
+    coverage = page_coverage(result.boxes, sizes)
+    with transaction.atomic():
+        locked = Run.objects.select_for_update().get(pk=run.pk)
+        if locked.state != Run.State.RUNNING:
+            return
+        contract.redacted.save("redacted.pdf", ContentFile(result.pdf), save=False)
+        contract.verification = result.verification.to_dict()
+        contract.page_coverage = {str(k): v for k, v in coverage.items()}
+        contract.status, contract.error_message, contract.published_at = Status.PUBLISHED, "", timezone.now()
+        contract.save(
+            update_fields=["redacted", "verification", "page_coverage", "status", "error_message", "published_at"]
+        )
+        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
+        locked.save(update_fields=["state", "finished_at", "phase"])
+        _audit(contract, None, "published", boxes=len(result.boxes), sha256=hashlib.sha256(result.pdf).hexdigest())
+
+
+# -- review ---------------------------------------------------------------------------------------
+def _require_status(contract: Contract, *allowed: str) -> None:
+    if contract.status not in allowed:
+        raise ValidationError(
+            _("This is not possible while the contract is “%(status)s”.") % {"status": contract.get_status_display()},
+            code="wrong_status",
+        )
+
+
+@transaction.atomic
+def proposals_decide(
+    *, contract: Contract, user: AbstractBaseUser, proposal_ids: list[int], decision: str, same_cluster: bool = False
+) -> list[int]:
+    """Accept (redact), reject (keep) or reset proposals; returns the ids changed.
+
+    ``same_cluster`` extends the decision to every proposal of the same person or value in the
+    contract (the engine clusters all inflected forms of a name). Raises ``ValidationError``
+    when the contract is not in review or ``decision`` is unknown.
+    """
+    _require_status(contract, Status.NEEDS_REVIEW)
+    if decision not in (DecisionState.ACCEPTED, DecisionState.REJECTED, DecisionState.PENDING):
+        raise ValidationError(_("Unknown decision."), code="bad_decision")
+    chosen = selectors.proposals_by_ids(contract=contract, ids=proposal_ids)
+    if same_cluster:
+        clusters = {c for c in chosen.values_list("cluster", flat=True) if c}
+        chosen = selectors.proposals_for_contract(contract=contract).filter(cluster__in=clusters) | chosen
+    changed = list(chosen.exclude(decision=decision).values_list("pk", flat=True))
+    now = timezone.now()
+    Proposal.objects.filter(pk__in=changed).update(decision=decision, decided_by=user, decided_at=now)
+    kind = {DecisionState.ACCEPTED: Decision.Kind.ACCEPT, DecisionState.REJECTED: Decision.Kind.REJECT}.get(
+        decision, Decision.Kind.RESET
+    )
+    Decision.objects.bulk_create(
+        [Decision(agency=contract.agency, contract=contract, proposal_id=pk, kind=kind, user=user) for pk in changed]
+    )
+    if changed:
+        _audit(contract, user, f"decision_{kind}", proposals=changed, same_cluster=same_cluster)
+    return changed
+
+
+@transaction.atomic
+def proposal_add_manual(
+    *, contract: Contract, user: AbstractBaseUser, boxes: list[Box], text: str = "", from_selection: bool = False
+) -> Proposal:
+    """Add a reviewer's own redaction (drawn box or selected text), accepted at once.
+
+    ``boxes`` are in points on pages from 1. Raises ``ValidationError`` for no box, a box off
+    the page or a contract not in review.
+    """
+    _require_status(contract, Status.NEEDS_REVIEW)
+    sizes = {p["number"]: (p["width"], p["height"]) for p in contract.pages}
+    clean = []
+    for b in boxes:
+        if b.page not in sizes:
+            raise ValidationError(_("The box is not on a page of this contract."), code="bad_box")
+        w, h = sizes[b.page]
+        x0, y0, x1, y1 = (
+            max(0, min(b.x0, b.x1)),
+            max(0, min(b.y0, b.y1)),
+            min(w, max(b.x0, b.x1)),
+            min(h, max(b.y0, b.y1)),
+        )
+        if x1 - x0 < 1 or y1 - y0 < 1:
+            raise ValidationError(_("The box is too small."), code="bad_box")
+        clean.append([b.page, round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)])
+    if not clean:
+        raise ValidationError(_("Draw a box or select some text first."), code="bad_box")
+    source = Source.MANUAL_TEXT if from_selection else Source.MANUAL_BOX
+    now = timezone.now()
+    proposal = Proposal(
+        agency=contract.agency,
+        contract=contract,
+        source=source,
+        page=clean[0][0],
+        boxes=clean,
+        text=text[:2000],
+        category_name=_("Manual redaction"),
+        suggestion=Suggestion.REDACT,
+        reason=_("Added by a reviewer"),
+        decision=DecisionState.ACCEPTED,
+        decided_by=user,
+        decided_at=now,
+        created_by=user,
+    )
+    proposal.full_clean()
+    proposal.save()
+    Decision.objects.create(agency=contract.agency, contract=contract, proposal=proposal, kind=source, user=user)
+    _audit(contract, user, source, proposal=proposal.pk, boxes=clean, text=text[:200])
+    return proposal
+
+
+@transaction.atomic
+def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_checked: bool = False) -> Run:
+    """Approve the decisions and queue publishing (burn-in and verification).
+
+    Raises ``ValidationError`` when proposals still need a decision, or when pages without a
+    text layer were not confirmed as checked by eye (nothing on them was detected).
+    """
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    _require_status(contract, Status.NEEDS_REVIEW)
+    open_items = selectors.proposals_for_contract(contract=contract).filter(
+        decision=DecisionState.PENDING, suggestion=Suggestion.REVIEW
+    )
+    if open_items.exists():
+        raise ValidationError(_("%(n)d proposals still need a decision.") % {"n": open_items.count()}, code="undecided")
+    if contract.pages_needing_ocr and not ocr_pages_checked:
+        raise ValidationError(
+            _(
+                "Pages %(pages)s have no text layer, so nothing on them was detected. Check them by eye, "
+                "draw boxes over personal data, and confirm."
+            )
+            % {"pages": ", ".join(map(str, contract.pages_needing_ocr))},
+            code="ocr_unchecked",
+        )
+    contract.status, contract.approved_by, contract.approved_at, contract.error_message = (
+        Status.APPROVED,
+        user,
+        timezone.now(),
+        "",
+    )
+    fields = ["status", "approved_by", "approved_at", "error_message"]
+    if contract.pages_needing_ocr:
+        contract.ocr_confirmed_by = user
+        fields.append("ocr_confirmed_by")
+    contract.save(update_fields=fields)
+    redact = selectors.proposals_for_contract(contract=contract)
+    _audit(contract, user, "approved", redactions=sum(1 for p in redact if p.will_redact))
+    return _start_run(contract, Run.Kind.PUBLISHING)
+
+
+@transaction.atomic
+def contract_retry(*, contract: Contract, user: AbstractBaseUser) -> Run:
+    """Run the failed stage again (processing, or publishing of an approved contract).
+
+    A run whose worker died (no heartbeat for ``REDACTOR_JOB_STALE_SECONDS``) is failed first.
+    Raises ``ValidationError`` when nothing failed.
+    """
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    latest = selectors.run_latest(contract=contract)
+    if latest is not None and selectors.run_is_stale(latest):
+        Run.objects.filter(pk=latest.pk).update(
+            state=Run.State.FAILED, error=_("The worker stopped responding."), finished_at=timezone.now()
+        )
+        contract.status = Status.FAILED
+    if contract.status != Status.FAILED:
+        raise ValidationError(_("Only a failed contract can be retried."), code="not_failed")
+    kind = latest.kind if latest is not None else Run.Kind.PROCESSING
+    contract.status = Status.APPROVED if kind == Run.Kind.PUBLISHING else Status.PROCESSING
+    contract.error_message = ""
+    contract.save(update_fields=["status", "error_message"])
+    _audit(contract, user, "retried", stage=kind)
+    return _start_run(contract, kind)
+
+
+def runs_fail_stale() -> int:
+    """Fail every running job whose worker stopped reporting; returns how many. Called by the
+    contract pages so that a killed worker shows up as a failure the clerk can retry."""
+    count = 0
+    for run in Run.objects.filter(state=Run.State.RUNNING):
+        if selectors.run_is_stale(run):
+            run_fail(run_id=run.pk, message=_("The worker stopped responding (it may have been restarted). Retry."))
+            count += 1
+    return count
+
+
+def contract_downloaded(*, contract: Contract, user: AbstractBaseUser, which: str) -> None:
+    """Record a download of the ``redacted`` or ``original`` file in the audit trail."""
+    _audit(contract, user, f"downloaded_{which}")

@@ -1,0 +1,22 @@
+from django.urls import path
+
+from . import views
+
+app_name = "contracts"
+urlpatterns = [
+    path("", views.contract_list, name="list"),
+    path("upload/", views.contract_upload, name="upload"),
+    path("<int:contract_id>/", views.contract_detail, name="detail"),
+    path("<int:contract_id>/status.json", views.contract_status, name="status"),
+    path("<int:contract_id>/retry/", views.contract_retry, name="retry"),
+    path("<int:contract_id>/review/", views.review, name="review"),
+    path("<int:contract_id>/review/state.json", views.review_state, name="review_state"),
+    path("<int:contract_id>/review/decide/", views.review_decide, name="review_decide"),
+    path("<int:contract_id>/review/manual/", views.review_manual, name="review_manual"),
+    path("<int:contract_id>/approve/", views.contract_approve, name="approve"),
+    path("<int:contract_id>/pages/<int:page>.png", views.page_image, name="page_image"),
+    path("<int:contract_id>/pages/<int:page>/words.json", views.page_text, name="page_text"),
+    path("<int:contract_id>/download/", views.download_redacted, name="download"),
+    path("<int:contract_id>/original/", views.download_original, name="original"),
+    path("<int:contract_id>/audit/", views.audit_trail, name="audit"),
+]

@@ -1,0 +1,371 @@
+"""Contract pages: list and upload, status with progress, review, approval, download, audit trail.
+
+The review page talks to small JSON endpoints here (session authentication and CSRF like any
+form); the public REST API for document-management systems is separate.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import OrderedDict
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.access import member_required
+from accounts.models import Role
+from redactor.core.model import Box
+from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
+
+from . import selectors, services
+from .forms import ApproveForm, UploadForm
+from .models import Status
+
+
+def _contract(membership, contract_id: int):
+    return selectors.contract_get(agency=membership.agency, contract_id=contract_id)
+
+
+def _original_bytes(contract) -> bytes:
+    with contract.original.open("rb") as fh:
+        return fh.read()
+
+
+@member_required(Role.CLERK)
+def contract_list(request, membership):
+    """The agency's contracts with their status."""
+    services.runs_fail_stale()
+    contracts = selectors.contracts_for_agency(agency=membership.agency)
+    return render(request, "contracts/list.html", {"contracts": contracts, "membership": membership})
+
+
+@member_required(Role.CLERK)
+def contract_upload(request, membership):
+    """Upload a PDF with registry metadata; a refused file creates nothing and says why."""
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            contract = services.contract_upload(
+                agency=membership.agency,
+                user=request.user,
+                data=form.data_bytes,
+                filename=form.cleaned_data["file"].name,
+                title=form.cleaned_data["title"],
+                metadata=form.metadata(),
+            )
+        except ValidationError as exc:
+            form.add_error("file", exc)
+        else:
+            messages.success(request, _("The contract was uploaded and is being processed."))
+            return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+    return render(
+        request, "contracts/upload.html", {"form": form, "membership": membership}, status=400 if form.errors else 200
+    )
+
+
+def _coverage_rows(contract):
+    rows = []
+    for number, share in sorted(((int(k), v) for k, v in contract.page_coverage.items())):
+        level = "alert" if share >= COVERAGE_ALERT else "warn" if share >= COVERAGE_WARN else "ok"
+        rows.append({"page": number, "share": share * 100, "level": level})
+    return rows
+
+
+@member_required(Role.CLERK)
+def contract_detail(request, membership, contract_id: int):
+    """Status, progress, errors with retry, metadata and, once published, download and coverage."""
+    services.runs_fail_stale()
+    contract = _contract(membership, contract_id)
+    run = selectors.run_latest(contract=contract)
+    proposals = list(selectors.proposals_for_contract(contract=contract))
+    coverage = _coverage_rows(contract)
+    return render(
+        request,
+        "contracts/detail.html",
+        {
+            "contract": contract,
+            "run": run,
+            "membership": membership,
+            "can_review": membership.allows(Role.REVIEWER),
+            "redacted_count": sum(1 for p in proposals if p.will_redact),
+            "proposal_count": len(proposals),
+            "coverage": coverage,
+            "coverage_warn": [r for r in coverage if r["level"] != "ok"],
+            "warn_percent": COVERAGE_WARN * 100,
+            "alert_percent": COVERAGE_ALERT * 100,
+        },
+    )
+
+
+@require_GET
+@member_required(Role.CLERK)
+def contract_status(request, membership, contract_id: int):
+    """JSON for the progress bar: status, phase, pages done of total, error."""
+    services.runs_fail_stale()
+    contract = _contract(membership, contract_id)
+    run = selectors.run_latest(contract=contract)
+    return JsonResponse(
+        {
+            "status": contract.status,
+            "status_display": contract.get_status_display(),
+            "error": contract.error_message,
+            "run": None
+            if run is None
+            else {
+                "kind": run.kind,
+                "state": run.state,
+                "phase": run.phase,
+                "done": run.progress_done,
+                "total": run.progress_total,
+                "percent": run.percent,
+            },
+        }
+    )
+
+
+@require_POST
+@member_required(Role.CLERK)
+def contract_retry(request, membership, contract_id: int):
+    """Run the failed stage again. Publishing again needs the reviewer role."""
+    contract = _contract(membership, contract_id)
+    latest = selectors.run_latest(contract=contract)
+    if latest and latest.kind == "publishing" and not membership.allows(Role.REVIEWER):
+        raise Http404
+    try:
+        services.contract_retry(contract=contract, user=request.user)
+        messages.success(request, _("The job was started again."))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+
+
+def _download_name(contract, suffix: str) -> str:
+    base = slugify(contract.title)[:80] or f"smlouva-{contract.pk}"
+    return f"{base}{suffix}.pdf"
+
+
+@require_GET
+@member_required(Role.CLERK)
+def download_redacted(request, membership, contract_id: int):
+    """The published, redacted PDF as an attachment named after the title."""
+    contract = _contract(membership, contract_id)
+    if contract.status != Status.PUBLISHED or not contract.redacted:
+        raise Http404("not published")
+    services.contract_downloaded(contract=contract, user=request.user, which="redacted")
+    return FileResponse(
+        contract.redacted.open("rb"),
+        as_attachment=True,
+        filename=_download_name(contract, "-anonymizovano"),
+        content_type="application/pdf",
+    )
+
+
+@require_GET
+@member_required(Role.CLERK)
+def download_original(request, membership, contract_id: int):
+    """The original upload (members only; never published)."""
+    contract = _contract(membership, contract_id)
+    services.contract_downloaded(contract=contract, user=request.user, which="original")
+    return FileResponse(
+        contract.original.open("rb"),
+        as_attachment=True,
+        filename=_download_name(contract, "-original"),
+        content_type="application/pdf",
+    )
+
+
+@require_GET
+@member_required(Role.CLERK)
+def page_image(request, membership, contract_id: int, page: int):
+    """PNG of one page; ``?preview=1`` shows it with the current redactions burned in."""
+    contract = _contract(membership, contract_id)
+    boxes = None
+    if request.GET.get("preview"):
+        boxes = [
+            Box(int(b[0]), *map(float, b[1:]))
+            for p in selectors.proposals_for_contract(contract=contract)
+            if p.will_redact
+            for b in p.boxes
+        ]
+    try:
+        png = render_page(_original_bytes(contract), page, zoom=1.5, redact=boxes)
+    except IndexError:
+        raise Http404("no such page") from None
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "private, no-store" if boxes is not None else "private, max-age=3600"
+    return response
+
+
+@require_GET
+@member_required(Role.CLERK)
+def page_text(request, membership, contract_id: int, page: int):
+    """Words of one page with boxes in points (the review page's selectable text layer)."""
+    contract = _contract(membership, contract_id)
+    try:
+        words = page_words(_original_bytes(contract), page)
+    except IndexError:
+        raise Http404("no such page") from None
+    return JsonResponse({"page": page, "words": [[w[0], *(round(v, 2) for v in w[1:])] for w in words]})
+
+
+def _proposal_json(p) -> dict:
+    return {
+        "id": p.pk,
+        "page": p.page,
+        "boxes": p.boxes,
+        "text": p.text,
+        "category": p.category,
+        "category_name": p.category_name,
+        "category_type": p.category_type,
+        "suggestion": p.suggestion,
+        "decision": p.decision,
+        "redact": p.will_redact,
+        "reason": p.reason,
+        "score": p.score,
+        "source": p.source,
+        "cluster": p.cluster,
+        "party": p.party,
+    }
+
+
+def _review_state(contract) -> dict:
+    proposals = list(selectors.proposals_for_contract(contract=contract))
+    return {"status": contract.status, "proposals": [_proposal_json(p) for p in proposals]}
+
+
+@member_required(Role.REVIEWER)
+def review(request, membership, contract_id: int):
+    """The review page: page images with proposal boxes, the grouped side list, approval."""
+    contract = _contract(membership, contract_id)
+    if contract.status not in (Status.NEEDS_REVIEW, Status.APPROVED, Status.PUBLISHED):
+        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+    proposals = list(selectors.proposals_for_contract(contract=contract))
+    groups: OrderedDict[str, list] = OrderedDict()
+    for p in sorted(proposals, key=lambda p: (p.category_name, p.party, p.page, p.pk)):
+        groups.setdefault(p.category_name or _("Manual redaction"), []).append(p)
+    base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
+    return render(
+        request,
+        "contracts/review.html",
+        {
+            "contract": contract,
+            "membership": membership,
+            "groups": groups,
+            "approve_form": ApproveForm(),
+            "editable": contract.status == Status.NEEDS_REVIEW,
+            "config": json.dumps(
+                {
+                    "base": base,
+                    "editable": contract.status == Status.NEEDS_REVIEW,
+                    "pages": contract.pages,
+                    "state": _review_state(contract),
+                }
+            ),
+        },
+    )
+
+
+def _json_body(request) -> dict:
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        raise ValidationError(_("The request is not valid JSON.")) from None
+    if not isinstance(body, dict):
+        raise ValidationError(_("The request is not valid JSON."))
+    return body
+
+
+@require_GET
+@member_required(Role.REVIEWER)
+def review_state(request, membership, contract_id: int):
+    """All proposals of the contract with their decisions (JSON)."""
+    return JsonResponse(_review_state(_contract(membership, contract_id)))
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def review_decide(request, membership, contract_id: int):
+    """``{"ids": [...], "decision": "accepted"|"rejected"|"pending", "same_cluster": bool}`` → new state."""
+    contract = _contract(membership, contract_id)
+    try:
+        body = _json_body(request)
+        ids = [int(i) for i in body.get("ids", [])]
+        changed = services.proposals_decide(
+            contract=contract,
+            user=request.user,
+            proposal_ids=ids,
+            decision=str(body.get("decision")),
+            same_cluster=bool(body.get("same_cluster")),
+        )
+    except (ValidationError, TypeError, ValueError) as exc:
+        return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+    return JsonResponse({"changed": changed, **_review_state(contract)})
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def review_manual(request, membership, contract_id: int):
+    """``{"boxes": [[page, x0, y0, x1, y1], ...], "text": "...", "selection": bool}`` (points) → new state."""
+    contract = _contract(membership, contract_id)
+    try:
+        body = _json_body(request)
+        boxes = [Box(int(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4])) for b in body.get("boxes", [])]
+        services.proposal_add_manual(
+            contract=contract,
+            user=request.user,
+            boxes=boxes,
+            text=str(body.get("text", "")),
+            from_selection=bool(body.get("selection")),
+        )
+    except (ValidationError, TypeError, ValueError, IndexError) as exc:
+        return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+    return JsonResponse(_review_state(contract))
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def contract_approve(request, membership, contract_id: int):
+    """Approve the decisions and start publishing."""
+    contract = _contract(membership, contract_id)
+    form = ApproveForm(request.POST)
+    form.is_valid()
+    try:
+        services.contract_approve(
+            contract=contract, user=request.user, ocr_pages_checked=form.cleaned_data.get("ocr_pages_checked", False)
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("contracts:review", agency_id=membership.agency_id, contract_id=contract.pk)
+    messages.success(request, _("Approved. The redacted PDF is being produced and verified."))
+    return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+
+
+@require_GET
+@member_required(Role.CLERK)
+def audit_trail(request, membership, contract_id: int):
+    """The contract's audit trail; ``?format=csv`` exports it."""
+    contract = _contract(membership, contract_id)
+    events = selectors.audit_events(contract=contract)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="audit-{contract.pk}.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["time", "user", "action", "detail"])
+        for e in events:
+            writer.writerow(
+                [
+                    e.created_at.isoformat(),
+                    e.user.username if e.user else "",
+                    e.action,
+                    json.dumps(e.detail, ensure_ascii=False),
+                ]
+            )
+        return response
+    return render(request, "contracts/audit.html", {"contract": contract, "events": events, "membership": membership})

@@ -1,0 +1,23 @@
+// Polls the contract's status while a job runs; reloads the page when the status changes.
+(function () {
+  const box = document.getElementById("progress");
+  if (!box) return;
+  const bar = document.getElementById("progress-bar");
+  const pages = document.getElementById("progress-pages");
+  const initial = document.getElementById("status").textContent.trim();
+  async function poll() {
+    try {
+      const r = await fetch(box.dataset.url, { headers: { Accept: "application/json" } });
+      if (r.ok) {
+        const s = await r.json();
+        if (s.status_display !== initial) { window.location.reload(); return; }
+        if (s.run) {
+          bar.value = s.run.percent;
+          if (s.run.total) pages.textContent = s.run.done + " / " + s.run.total;
+        }
+      }
+    } catch (e) { /* network hiccup: try again */ }
+    setTimeout(poll, 1000);
+  }
+  setTimeout(poll, 1000);
+})();

@@ -1,0 +1,231 @@
+// Review page: proposal boxes over page images, the grouped list, decisions, manual boxes and
+// text selection, keyboard shortcuts and the redacted preview. Boxes arrive in PDF points
+// ([page, x0, y0, x1, y1], pages from 1) and are placed in percent of the page size.
+(function () {
+  const cfg = JSON.parse(document.getElementById("review-config").textContent);
+  const T = window.REVIEW_I18N;
+  const csrf = document.querySelector("[name=csrfmiddlewaretoken]")?.value
+    || (document.cookie.match(/csrftoken=([^;]+)/) || [])[1];
+  let proposals = cfg.state.proposals;
+  let current = null; // selected proposal id
+  const pages = {};
+  document.querySelectorAll("figure.page").forEach((fig) => {
+    pages[fig.dataset.page] = { fig, w: parseFloat(fig.dataset.width), h: parseFloat(fig.dataset.height) };
+  });
+  const mode = () => (document.querySelector("input[name=mode]:checked") || { value: "select" }).value;
+
+  function pct(v, total) { return (100 * v / total).toFixed(3) + "%"; }
+  function stateOf(p) {
+    if (p.decision === "accepted") return "redact";
+    if (p.decision === "rejected") return "keep";
+    return p.suggestion === "review" ? "review" : p.suggestion; // pending: the suggestion applies
+  }
+  function catClass(p) { return "cat-" + ((p.category || 0) % 8); }
+
+  function drawBoxes() {
+    Object.values(pages).forEach((pg) => { pg.fig.querySelector(".overlay").innerHTML = ""; });
+    for (const p of proposals) {
+      for (const b of p.boxes) {
+        const pg = pages[b[0]];
+        if (!pg) continue;
+        const d = document.createElement("div");
+        d.className = `box ${catClass(p)} state-${stateOf(p)} decision-${p.decision}` + (p.id === current ? " current" : "");
+        d.style.left = pct(b[1], pg.w); d.style.top = pct(b[2], pg.h);
+        d.style.width = pct(b[3] - b[1], pg.w); d.style.height = pct(b[4] - b[2], pg.h);
+        d.title = `${p.category_name}: ${p.text}\n${p.reason}`;
+        d.dataset.id = p.id;
+        d.addEventListener("click", (e) => { if (mode() === "select") { e.stopPropagation(); select(p.id, false); } });
+        pg.fig.querySelector(".overlay").appendChild(d);
+      }
+    }
+  }
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => { if (k === "class") e.className = v; else e.setAttribute(k, v); });
+    children.forEach((c) => e.append(c));
+    return e;
+  }
+
+  function drawList() {
+    const list = document.getElementById("proposal-list");
+    list.innerHTML = "";
+    const counts = { redact: 0, keep: 0, review: 0 };
+    proposals.forEach((p) => { counts[stateOf(p)] += 1; });
+    document.getElementById("summary").textContent =
+      `${counts.redact} ${T.toRedact} · ${counts.keep} ${T.toKeep} · ${counts.review} ${T.undecided}`;
+    const groups = new Map();
+    for (const p of proposals) {
+      const cat = p.category_name || T.manual;
+      if (!groups.has(cat)) groups.set(cat, new Map());
+      const party = p.party || T.noParty;
+      const g = groups.get(cat);
+      if (!g.has(party)) g.set(party, []);
+      g.get(party).push(p);
+    }
+    for (const [cat, parties] of [...groups.entries()].sort()) {
+      const section = el("details", { class: "group", open: "" }, el("summary", {}, `${cat} (${[...parties.values()].flat().length})`));
+      for (const [party, items] of parties) {
+        section.append(el("div", { class: "party" }, party));
+        for (const p of items) {
+          const li = el("div", { class: `item state-${stateOf(p)}` + (p.id === current ? " current" : ""), "data-id": p.id },
+            el("span", { class: `swatch ${catClass(p)}` }),
+            el("span", { class: "text" }, p.text || "▭"),
+            el("span", { class: "where" }, ` ${T.page} ${p.page}`),
+            el("div", { class: "reason" }, `${T[stateOf(p)] || ""} – ${p.reason}`));
+          if (cfg.editable) {
+            const btns = el("div", { class: "buttons" });
+            const mk = (label, decision, all, cls) => {
+              const b = el("button", { type: "button", class: cls }, label);
+              b.addEventListener("click", (e) => { e.stopPropagation(); decide([p.id], decision, all); });
+              btns.append(b);
+            };
+            mk(T.accept, "accepted", false, "accept");
+            mk(T.reject, "rejected", false, "reject");
+            if (p.cluster) {
+              mk(`${T.accept}: ${T.all}`, "accepted", true, "accept-all");
+              mk(`${T.reject}: ${T.all}`, "rejected", true, "reject-all");
+            }
+            if (p.decision !== "pending" && p.source === "engine") mk(T.undo, "pending", false, "reset");
+            li.append(btns);
+          }
+          li.addEventListener("click", () => select(p.id, true));
+          section.append(li);
+        }
+      }
+      list.append(section);
+    }
+  }
+
+  function render() { drawBoxes(); drawList(); }
+
+  function select(id, scroll) {
+    current = id;
+    render();
+    const p = proposals.find((x) => x.id === id);
+    if (!p) return;
+    const item = document.querySelector(`.item[data-id="${id}"]`);
+    if (item) item.scrollIntoView({ block: "nearest" });
+    if (scroll) document.querySelector(`.box[data-id="${id}"]`)?.scrollIntoView({ block: "center" });
+  }
+
+  async function post(url, body) {
+    const r = await fetch(cfg.base + url, {
+      method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify(body),
+    });
+    const data = await r.json();
+    if (!r.ok) { alert(data.message || r.statusText); return null; }
+    proposals = data.proposals;
+    render();
+    if (document.getElementById("preview").checked) refreshImages(true);
+    return data;
+  }
+
+  function decide(ids, decision, sameCluster) {
+    return post("review/decide/", { ids, decision, same_cluster: sameCluster }).then((data) => {
+      if (data && data.changed) flash(`${data.changed.length} ${T.changed}`);
+    });
+  }
+
+  function flash(msg) {
+    const s = document.getElementById("summary");
+    s.dataset.flash = msg; s.classList.add("flash");
+    setTimeout(() => s.classList.remove("flash"), 1200);
+  }
+
+  // -- preview -------------------------------------------------------------------------------
+  function refreshImages(preview) {
+    document.querySelectorAll("figure.page img").forEach((img) => {
+      const base = img.src.split("?")[0];
+      img.src = preview ? `${base}?preview=1&t=${Date.now()}` : base;
+    });
+    document.getElementById("pages").classList.toggle("previewing", preview);
+  }
+  document.getElementById("preview").addEventListener("change", (e) => refreshImages(e.target.checked));
+
+  // -- manual box ----------------------------------------------------------------------------
+  function pointFromEvent(e, sheet, pg) {
+    const r = sheet.getBoundingClientRect();
+    return [(e.clientX - r.left) / r.width * pg.w, (e.clientY - r.top) / r.height * pg.h];
+  }
+  Object.entries(pages).forEach(([num, pg]) => {
+    const sheet = pg.fig.querySelector(".sheet");
+    let start = null; let ghost = null;
+    sheet.addEventListener("mousedown", (e) => {
+      if (!cfg.editable || mode() !== "box") return;
+      e.preventDefault();
+      start = pointFromEvent(e, sheet, pg);
+      ghost = el("div", { class: "box ghost" });
+      sheet.querySelector(".overlay").append(ghost);
+    });
+    sheet.addEventListener("mousemove", (e) => {
+      if (!start) return;
+      const [x, y] = pointFromEvent(e, sheet, pg);
+      ghost.style.left = pct(Math.min(x, start[0]), pg.w); ghost.style.top = pct(Math.min(y, start[1]), pg.h);
+      ghost.style.width = pct(Math.abs(x - start[0]), pg.w); ghost.style.height = pct(Math.abs(y - start[1]), pg.h);
+    });
+    sheet.addEventListener("mouseup", (e) => {
+      if (!start) return;
+      const [x, y] = pointFromEvent(e, sheet, pg);
+      const box = [parseInt(num, 10), Math.min(x, start[0]), Math.min(y, start[1]), Math.max(x, start[0]), Math.max(y, start[1])];
+      start = null; ghost.remove();
+      if (box[3] - box[1] >= 2 && box[4] - box[2] >= 2) post("review/manual/", { boxes: [box] });
+    });
+  });
+
+  // -- text selection ------------------------------------------------------------------------
+  const loaded = new Set();
+  async function loadWords(num) {
+    if (loaded.has(num)) return;
+    loaded.add(num);
+    const pg = pages[num];
+    const r = await fetch(`${cfg.base}pages/${num}/words.json`);
+    const data = await r.json();
+    const layer = pg.fig.querySelector(".words");
+    const sheetHeight = pg.fig.querySelector(".sheet").getBoundingClientRect().height;
+    for (const [text, x0, y0, x1, y1] of data.words) {
+      const s = el("span", { "data-box": JSON.stringify([parseInt(num, 10), x0, y0, x1, y1]) }, text + " ");
+      s.style.left = pct(x0, pg.w); s.style.top = pct(y0, pg.h);
+      s.style.width = pct(x1 - x0, pg.w); s.style.height = pct(y1 - y0, pg.h);
+      s.style.fontSize = ((y1 - y0) / pg.h * sheetHeight * 0.8).toFixed(1) + "px";
+      layer.append(s);
+    }
+  }
+  document.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", () => {
+    document.getElementById("pages").dataset.mode = mode();
+    if (mode() === "text") Object.keys(pages).forEach(loadWords);
+  }));
+  document.getElementById("pages").addEventListener("mouseup", () => {
+    if (!cfg.editable || mode() !== "text") return;
+    const sel = window.getSelection();
+    if (!sel || sel.isCollapsed) return;
+    const range = sel.getRangeAt(0);
+    const words = [...document.querySelectorAll(".words span")].filter((s) => range.intersectsNode(s));
+    if (!words.length) return;
+    const boxes = words.map((s) => JSON.parse(s.dataset.box));
+    const text = words.map((s) => s.textContent.trim()).join(" ");
+    sel.removeAllRanges();
+    post("review/manual/", { boxes, text, selection: true });
+  });
+
+  // -- buttons and keys ----------------------------------------------------------------------
+  document.getElementById("accept-suggested")?.addEventListener("click", () => {
+    const ids = proposals.filter((p) => p.suggestion === "redact" && p.decision === "pending").map((p) => p.id);
+    if (ids.length) decide(ids, "accepted", false);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.matches("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const order = proposals.map((p) => p.id);
+    const at = order.indexOf(current);
+    if (e.key === "j" || e.key === "ArrowDown") { select(order[Math.min(order.length - 1, at + 1)], true); e.preventDefault(); }
+    else if (e.key === "k" || e.key === "ArrowUp") { select(order[Math.max(0, at - 1)], true); e.preventDefault(); }
+    else if (e.key === "p") { const c = document.getElementById("preview"); c.checked = !c.checked; refreshImages(c.checked); }
+    else if (!cfg.editable || current === null) return;
+    else if (e.key === "a") decide([current], "accepted", false);
+    else if (e.key === "r") decide([current], "rejected", false);
+    else if (e.key === "A") decide([current], "accepted", true);
+    else if (e.key === "R") decide([current], "rejected", true);
+  });
+
+  render();
+})();

@@ -1,0 +1,95 @@
+"""Three parties for every view (after healthchecks' alice/bob/charlie): members of agency A with
+each role, and an outsider who administers agency B. Contracts are uploaded and processed through
+the real services and the real engine."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from accounts.models import Role
+from contracts import services
+from contracts.models import Contract, Run
+from tests.pdfs import pdf_from_paragraphs
+
+from .factories import AgencyFactory, MembershipFactory
+
+CONTRACT_TEXT = [
+    "Kupní smlouva č. 2026/15",
+    "Prodávající: Jan Novák, nar. 3. 4. 1975, rodné číslo 750403/1238, bytem Lipová 12, 602 00 Brno",
+    "Kupující: Obec Horní Lhota, IČO: 00000001, se sídlem Náměstí 1, 679 01 Horní Lhota",
+    "Kupní cena 120 000 Kč bude zaplacena na účet prodávajícího č. 19-2000145399/0800.",
+    "Prodávající Jan Novák prohlašuje, že předmět koupě nemá právní vady.",
+]
+
+
+@pytest.fixture
+def contract_pdf() -> bytes:
+    """A one-page sale contract with a private seller (name, birth number, address, account)."""
+    return pdf_from_paragraphs(CONTRACT_TEXT)
+
+
+@pytest.fixture
+def agency(db):
+    return AgencyFactory(name="Obec Horní Lhota")
+
+
+@pytest.fixture
+def other_agency(db):
+    return AgencyFactory(name="Město Dolní Lhota")
+
+
+def _member(agency, role):
+    return MembershipFactory(agency=agency, role=role).user
+
+
+@pytest.fixture
+def clerk(agency):
+    return _member(agency, Role.CLERK)
+
+
+@pytest.fixture
+def reviewer(agency):
+    return _member(agency, Role.REVIEWER)
+
+
+@pytest.fixture
+def admin_user(agency):
+    return _member(agency, Role.ADMIN)
+
+
+@pytest.fixture
+def outsider(other_agency):
+    """An agency admin of another agency: the strongest role, in the wrong tenant."""
+    return _member(other_agency, Role.ADMIN)
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+@pytest.fixture
+def uploaded(agency, clerk, contract_pdf) -> Contract:
+    """A contract uploaded by the clerk (its processing job is not run)."""
+    return services.contract_upload(
+        agency=agency, user=clerk, data=contract_pdf, filename="kupni-smlouva.pdf", title="Kupní smlouva 2026/15"
+    )
+
+
+def run_latest_job(contract: Contract) -> None:
+    """Run the contract's latest queued job in this process (the job body a worker would run)."""
+    run = Run.objects.filter(contract=contract).order_by("-id").first()
+    if run.kind == Run.Kind.PROCESSING:
+        services.contract_process(run_id=run.pk)
+    else:
+        services.contract_publish(run_id=run.pk)
+    contract.refresh_from_db()
+
+
+@pytest.fixture
+def processed(uploaded) -> Contract:
+    """The uploaded contract after processing by the real engine (status needs_review)."""
+    run_latest_job(uploaded)
+    return uploaded
