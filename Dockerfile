@@ -10,15 +10,17 @@ RUN pip wheel --no-cache-dir --wheel-dir /wheels -r requirements.txt -c constrai
 FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings \
     VAR_DIR=/var/lib/redactor
-RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils curl && rm -rf /var/lib/apt/lists/* \
+RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils gettext curl && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /home/redactor redactor \
     && mkdir -p /var/lib/redactor && chown redactor /var/lib/redactor
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/* && rm -rf /wheels
 WORKDIR /app
 COPY --chown=redactor . .
-RUN DEBUG=1 python manage.py collectstatic --no-input >/dev/null
+RUN DEBUG=0 SECRET_KEY=build-only python manage.py collectstatic --no-input >/dev/null \
+    && DEBUG=0 SECRET_KEY=build-only python manage.py compilemessages >/dev/null
 USER redactor
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD curl -fsS http://127.0.0.1:8000/healthz || exit 1
+# web (default); the worker runs the same image with: python manage.py rqworker default
 CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--timeout", "120"]

@@ -116,8 +116,15 @@ STATIC_ROOT = Path(env("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # hashed, compressed names in production; plain names under DEBUG (and in tests, whose live
+    # server serves static files from the app folders, not from collectstatic's output)
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
 }
+WHITENOISE_USE_FINDERS = DEBUG
 # Uploaded originals and redacted files are private: MEDIA_ROOT is never served by a URL.
 MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
 

@@ -260,14 +260,12 @@ def review(request, membership, contract_id: int):
             "groups": groups,
             "approve_form": ApproveForm(),
             "editable": contract.status == Status.NEEDS_REVIEW,
-            "config": json.dumps(
-                {
-                    "base": base,
-                    "editable": contract.status == Status.NEEDS_REVIEW,
-                    "pages": contract.pages,
-                    "state": _review_state(contract),
-                }
-            ),
+            "config": {
+                "base": base,
+                "editable": contract.status == Status.NEEDS_REVIEW,
+                "pages": contract.pages,
+                "state": _review_state(contract),
+            },
         },
     )
 

@@ -7,6 +7,7 @@ import hashlib
 
 import pymupdf
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from contracts import services
@@ -129,8 +130,9 @@ def test_full_review_publishes_a_verified_pdf(processed, reviewer):
 
 def test_approval_waits_for_undecided_proposals(processed, reviewer):
     Proposal.objects.filter(contract=processed).update(suggestion=Suggestion.REVIEW)
-    with pytest.raises(Exception, match="need a decision"):
+    with pytest.raises(ValidationError) as refused:
         services.contract_approve(contract=processed, user=reviewer)
+    assert refused.value.code == "undecided"
     processed.refresh_from_db()
     assert processed.status == Status.NEEDS_REVIEW
 
@@ -138,8 +140,9 @@ def test_approval_waits_for_undecided_proposals(processed, reviewer):
 def test_pages_without_text_need_a_confirmation(processed, reviewer):
     processed.pages = [{**processed.pages[0], "needs_ocr": True}]
     processed.save(update_fields=["pages"])
-    with pytest.raises(Exception, match="no text layer"):
+    with pytest.raises(ValidationError) as refused:
         services.contract_approve(contract=processed, user=reviewer)
+    assert refused.value.code == "ocr_unchecked"
     services.contract_approve(contract=processed, user=reviewer, ocr_pages_checked=True)
     processed.refresh_from_db()
     assert processed.status == Status.APPROVED and processed.ocr_confirmed_by == reviewer
@@ -153,7 +156,7 @@ def test_verification_failure_blocks_publication_and_names_the_leak(processed, r
     services.contract_approve(contract=processed, user=reviewer)
     run_latest_job(processed)
     assert processed.status == Status.NEEDS_REVIEW
-    assert "Verification failed" in processed.error_message and "Novák" in processed.error_message
+    assert processed.verification["ok"] is False and "Novák" in processed.error_message
     assert not processed.redacted
     assert Run.objects.filter(contract=processed).order_by("-id").first().state == Run.State.FAILED
 
@@ -167,7 +170,7 @@ def test_corrupted_original_fails_visibly_and_retry_works(uploaded, clerk, contr
     process_contract(Run.objects.get(contract=uploaded).pk)
     uploaded.refresh_from_db()
     assert uploaded.status == Status.FAILED
-    assert "damaged" in uploaded.error_message
+    assert "damaged" in uploaded.error_message or "poškozen" in uploaded.error_message
     page = logged_in(clerk).get(url("detail", uploaded))
     assert b"Retry" in page.content or b"Zkusit znovu" in page.content
     with open(uploaded.original.path, "wb") as fh:  # restored from backup

@@ -1,0 +1,166 @@
+"""End to end in a real browser: Playwright drives Debian's Chromium (headless) through the demo
+reviewer's day: log in, upload a dev contract, wait for the real worker, accept the proposals,
+draw one manual box, approve, download; then the engine's verifier and the shared scorer check
+the download. Screenshots of the upload, review and published pages go to ``screenshots/``."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pymupdf
+import pytest
+from django.core.management import call_command
+
+from contracts.models import Contract, Proposal, Source
+from redactor.core.model import Box
+from redactor.core.verify import verify
+from tests.conftest import DATA, ROOT, SCORER
+
+from .worker import flush_queue, start_worker
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# Playwright's sync API runs an event loop in this thread; the ORM calls below are still synchronous.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DOCUMENT = "kupni_auto_1"
+SCREENSHOTS = ROOT / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+@pytest.fixture
+def browser_page():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed (bin/setup installs it as root: apt-get install chromium)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="cs-CZ", accept_downloads=True)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.on("console", lambda msg: print("CONSOLE", msg.type, msg.text))
+        page.on("pageerror", lambda exc: print("PAGEERROR", exc))
+        page.on("response", lambda r: r.status >= 400 and print("HTTP", r.status, r.url))
+        yield page
+        context.close()
+        browser.close()
+
+
+@pytest.fixture
+def worker():
+    flush_queue()
+    proc = start_worker()
+    yield proc
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=30)
+
+
+def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_page, worker, tmp_path):
+    from accounts.management.commands.demo import DEMO_PASSWORD
+
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page = browser_page
+    page.goto(f"{live_server.url}/")
+    page.fill("input[name=username]", "kontrolor")
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/a/\d+/contracts/$"))
+
+    page.click("text=Nahrát smlouvu")
+    source = DATA / "dev" / f"{DOCUMENT}.pdf"
+    page.set_input_files("input[name=file]", str(source))
+    page.fill("input[name=title]", "Kupní smlouva – osobní automobil")
+    page.fill("input[name=counterparty]", "fyzická osoba")
+    page.fill("input[name=value_amount]", "185000")
+    page.screenshot(path=str(SCREENSHOTS / "1-upload.png"), full_page=True)
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/contracts/\d+/$"))
+
+    # the real worker processes it; the progress bar reloads the page when the status changes
+    page.wait_for_selector("#open-review", timeout=120_000)
+    page.click("#open-review")
+    page.wait_for_selector(".box")
+
+    contract = Contract.objects.get()
+    suggested = Proposal.objects.filter(contract=contract, suggestion="redact").count()
+    assert suggested > 0
+    with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
+        page.click("#accept-suggested")
+    # page 1 of this contract is empty but for a sticky note (a planted hidden-layer secret); show page 2
+    page.locator("#page-2 .sheet").evaluate("e => { e.scrollIntoView({block: 'start'}); window.scrollBy(0, -140); }")
+    page.wait_for_function(
+        "(() => { const i = document.querySelector('#page-2 img'); return i.complete && i.naturalWidth > 0; })()"
+    )
+    page.locator(".item.state-redact").first.click()
+    page.screenshot(path=str(SCREENSHOTS / "2-review.png"), full_page=False)
+    assert Proposal.objects.filter(contract=contract, decision="accepted").count() == suggested
+
+    # one manual box, drawn with the mouse in the top margin of page 1 (scrolled clear of the sticky toolbar)
+    page.check("#mode-box")
+    sheet = page.locator("#page-1 .sheet")
+    sheet.evaluate("e => { e.scrollIntoView({block: 'start'}); window.scrollBy(0, -300); }")
+    box = sheet.bounding_box()
+    x0, y0 = box["x"] + box["width"] * 0.70, box["y"] + box["height"] * 0.015
+    with page.expect_response(lambda r: "/review/manual/" in r.url and r.ok):
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x0 + box["width"] * 0.2, y0 + box["height"] * 0.03, steps=5)
+        page.mouse.up()
+    manual = Proposal.objects.get(contract=contract, source=Source.MANUAL_BOX)
+    assert manual.decision == "accepted" and manual.boxes[0][0] == 1
+
+    page.click("#approve")
+    page.wait_for_selector("#published", timeout=120_000)
+    page.screenshot(path=str(SCREENSHOTS / "3-published.png"), full_page=True)
+    assert "nic čitelného nezůstalo" in page.inner_text("#verification")
+
+    with page.expect_download() as download_info:
+        page.click("#download")
+    download = download_info.value
+    assert download.suggested_filename == "kupni-smlouva-osobni-automobil-anonymizovano.pdf"
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    redacted = out_dir / f"{DOCUMENT}.pdf"
+    download.save_as(redacted)
+
+    # 1. the engine's verifier: no accepted text readable, nothing under the boxes
+    data = redacted.read_bytes()
+    accepted = Proposal.objects.filter(contract=contract, decision="accepted")
+    boxes = [Box(int(b[0]), *b[1:]) for p in accepted for b in p.boxes]
+    with pymupdf.open(source) as doc:
+        full_text = "".join(page_.get_text() for page_ in doc)
+    texts = [p.text for p in accepted if p.text and full_text.count(p.text) == 1]
+    result = verify(data, texts, boxes=boxes)
+    assert result.ok, result.problems
+    # the manual box is burned in: its area is black in the output
+    with pymupdf.open(stream=data, filetype="pdf") as doc:
+        x0_, y0_, x1_, y1_ = manual.boxes[0][1:]
+        w, h = x1_ - x0_, y1_ - y0_  # burn-in trims a box's top and bottom a little (burn.VERTICAL_TRIM)
+        pix = doc[0].get_pixmap(clip=pymupdf.Rect(x0_ + w / 4, y0_ + h / 3, x1_ - w / 4, y1_ - h / 3))
+        assert set(pix.samples) == {0}
+
+    # 2. the shared, independent scorer against the gold file
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    for suffix in (".pdf", ".json"):
+        shutil.copy(DATA / "dev" / f"{DOCUMENT}{suffix}", gold)
+    report = tmp_path / "score.json"
+    subprocess.run(
+        [sys.executable, str(SCORER), str(gold), str(out_dir), "--json", str(report)], check=True, capture_output=True
+    )
+    summary = json.loads(report.read_text())["summary"]
+    assert summary["missing_outputs"] == 0
+    assert summary["leaked"] == 0 and summary["hidden_leaks"] == summary["raw_leaks"] == summary["unsafe_saves"] == 0
+    assert summary["lost"] == 0

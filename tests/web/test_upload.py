@@ -1,0 +1,75 @@
+"""Bad uploads are refused with a message a clerk understands and create nothing."""
+
+from __future__ import annotations
+
+import os
+
+import pymupdf
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from contracts.models import AuditEvent, Contract, Run
+
+from .conftest import logged_in
+
+
+def _encrypted(pdf: bytes) -> bytes:
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="o", user_pw="u")
+
+
+def _with_javascript(pdf: bytes) -> bytes:
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    doc.xref_set_key(doc.pdf_catalog(), "OpenAction", "<</S/JavaScript/JS(app.alert\\(1\\))>>")
+    return doc.tobytes()
+
+
+CASES = {
+    "not a PDF": (lambda pdf: b"Dobry den,\nposilam smlouvu.\n", "not a PDF"),
+    "empty": (lambda pdf: b"", "empty"),
+    "encrypted": (_encrypted, "password-protected"),
+    "javascript": (_with_javascript, "active content (JavaScript)"),
+    "damaged": (lambda pdf: b"%PDF-1.7\n" + os.urandom(64), "damaged"),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bad_upload_is_refused_and_creates_nothing(case, agency, clerk, contract_pdf, settings):
+    settings.LANGUAGE_CODE = "en"
+    make, message = CASES[case]
+    data = make(contract_pdf)
+    media_before = _media_files(settings.MEDIA_ROOT)
+    response = logged_in(clerk).post(
+        reverse("contracts:upload", kwargs={"agency_id": agency.pk}),
+        {"file": SimpleUploadedFile("smlouva.pdf", data, content_type="application/pdf")},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Contract.objects.exists() and not Run.objects.exists() and not AuditEvent.objects.exists()
+    assert _media_files(settings.MEDIA_ROOT) == media_before
+
+
+def test_over_the_size_limit_is_refused(agency, clerk, contract_pdf, settings):
+    settings.REDACTOR_MAX_UPLOAD_BYTES = len(contract_pdf) - 1
+    response = logged_in(clerk).post(
+        reverse("contracts:upload", kwargs={"agency_id": agency.pk}),
+        {"file": SimpleUploadedFile("smlouva.pdf", contract_pdf, content_type="application/pdf")},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400 and "the limit is" in response.content.decode()
+    assert not Contract.objects.exists()
+
+
+def test_refusal_is_in_czech_by_default(agency, clerk):
+    response = logged_in(clerk).post(
+        reverse("contracts:upload", kwargs={"agency_id": agency.pk}),
+        {"file": SimpleUploadedFile("smlouva.pdf", b"hello", content_type="application/pdf")},
+    )
+    assert response.status_code == 400
+    assert "Soubor není PDF" in response.content.decode()
+
+
+def _media_files(root) -> set[str]:
+    return {os.path.join(d, f) for d, _, files in os.walk(root) for f in files}

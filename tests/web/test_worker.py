@@ -1,0 +1,60 @@
+"""A real RQ worker processes a real upload against the real PostgreSQL and Redis; a worker
+killed mid-job leaves a failed contract whose retry succeeds."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from contracts import services
+from contracts.models import Contract, Run, Status
+
+from .worker import flush_queue, start_worker, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _status(contract_id: int) -> str:
+    return Contract.objects.get(pk=contract_id).status
+
+
+def test_worker_processes_an_upload(agency, clerk, contract_pdf):
+    flush_queue()
+    contract = services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+    worker = start_worker(burst=True)
+    assert worker.wait(timeout=120) == 0
+    contract.refresh_from_db()
+    assert contract.status == Status.NEEDS_REVIEW, contract.error_message
+    run = Run.objects.get(contract=contract)
+    assert run.state == Run.State.SUCCEEDED and run.rq_job_id and run.progress_done == run.progress_total == 1
+    assert contract.proposals.filter(text="750403/1238").exists()
+
+
+def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk, contract_pdf, settings):
+    flush_queue()
+    contract = services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+    worker = start_worker()
+    try:
+        wait_for(
+            lambda: Run.objects.filter(contract=contract, state=Run.State.RUNNING).exists(), timeout=60, interval=0.01
+        )
+        os.killpg(worker.pid, signal.SIGKILL)  # the worker and its work horse die mid-job
+        worker.wait(timeout=10)
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+    assert _status(contract.pk) == Status.PROCESSING
+    settings.REDACTOR_JOB_STALE_SECONDS = 0  # no heartbeat since the kill
+    assert services.runs_fail_stale() == 1
+    assert _status(contract.pk) == Status.FAILED
+    services.contract_retry(contract=contract, user=clerk)
+    retry_worker = start_worker(burst=True)
+    assert retry_worker.wait(timeout=120) == 0
+    contract.refresh_from_db()
+    assert contract.status == Status.NEEDS_REVIEW, contract.error_message
+    assert list(Run.objects.filter(contract=contract).order_by("id").values_list("state", flat=True)) == [
+        Run.State.FAILED,
+        Run.State.SUCCEEDED,
+    ]

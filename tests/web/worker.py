@@ -1,0 +1,44 @@
+"""Start real RQ workers (``manage.py rqworker``) against the test database and the test Redis."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def worker_env() -> dict[str, str]:
+    """The environment of a worker that sees the test database (pytest-django's ``test_…``)."""
+    s = connection.settings_dict
+    url = f"postgres://{s['USER'] or ''}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    return {**os.environ, "DATABASE_URL": url, "DB_CONN_MAX_AGE": "0"}
+
+
+def start_worker(*, burst: bool = False) -> subprocess.Popen:
+    """A worker on the default queue in its own process group (so a test can kill it with its work horse)."""
+    args = [sys.executable, "manage.py", "rqworker", "default"] + (["--burst"] if burst else [])
+    return subprocess.Popen(args, cwd=ROOT, env=worker_env(), start_new_session=True)
+
+
+def flush_queue() -> None:
+    """Empty the test Redis database (only database ``TEST_REDIS_URL`` points at)."""
+    import django_rq
+
+    django_rq.get_connection("default").flushdb()
+
+
+def wait_for(predicate, timeout: float = 60, interval: float = 0.05):
+    """Poll ``predicate`` until it returns something truthy; raises ``TimeoutError``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise TimeoutError("condition not reached")
