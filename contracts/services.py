@@ -520,11 +520,15 @@ def contract_retry(*, contract: Contract, user: AbstractBaseUser) -> Run:
     return _start_run(contract, kind)
 
 
-def runs_fail_stale() -> int:
-    """Fail every running job whose worker stopped reporting; returns how many. Called by the
-    contract pages so that a killed worker shows up as a failure the clerk can retry."""
+def runs_fail_stale(*, agency: Agency, contract: Contract | None = None) -> int:
+    """Fail the agency's running jobs (of ``contract`` only, when given) whose worker stopped
+    reporting; returns how many. Called by the contract pages so that a killed worker shows up as a failure the clerk
+    can retry."""
     count = 0
-    for run in Run.objects.filter(state=Run.State.RUNNING):
+    running = Run.objects.filter(agency=agency, state=Run.State.RUNNING)
+    if contract is not None:
+        running = running.filter(contract=contract)
+    for run in running:
         if selectors.run_is_stale(run):
             run_fail(run_id=run.pk, message=_("The worker stopped responding (it may have been restarted). Retry."))
             count += 1

@@ -11,7 +11,7 @@ import json
 from collections import OrderedDict
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -41,7 +41,7 @@ def _original_bytes(contract) -> bytes:
 @member_required(Role.CLERK)
 def contract_list(request, membership):
     """The agency's contracts with their status."""
-    services.runs_fail_stale()
+    services.runs_fail_stale(agency=membership.agency)
     contracts = selectors.contracts_for_agency(agency=membership.agency)
     return render(request, "contracts/list.html", {"contracts": contracts, "membership": membership})
 
@@ -81,8 +81,8 @@ def _coverage_rows(contract):
 @member_required(Role.CLERK)
 def contract_detail(request, membership, contract_id: int):
     """Status, progress, errors with retry, metadata and, once published, download and coverage."""
-    services.runs_fail_stale()
     contract = _contract(membership, contract_id)
+    services.runs_fail_stale(agency=membership.agency, contract=contract)
     run = selectors.run_latest(contract=contract)
     proposals = list(selectors.proposals_for_contract(contract=contract))
     coverage = _coverage_rows(contract)
@@ -108,8 +108,8 @@ def contract_detail(request, membership, contract_id: int):
 @member_required(Role.CLERK)
 def contract_status(request, membership, contract_id: int):
     """JSON for the progress bar: status, phase, pages done of total, error."""
-    services.runs_fail_stale()
     contract = _contract(membership, contract_id)
+    services.runs_fail_stale(agency=membership.agency, contract=contract)
     run = selectors.run_latest(contract=contract)
     return JsonResponse(
         {
@@ -137,7 +137,7 @@ def contract_retry(request, membership, contract_id: int):
     contract = _contract(membership, contract_id)
     latest = selectors.run_latest(contract=contract)
     if latest and latest.kind == "publishing" and not membership.allows(Role.REVIEWER):
-        raise Http404
+        raise PermissionDenied("publishing again needs the reviewer role")
     try:
         services.contract_retry(contract=contract, user=request.user)
         messages.success(request, _("The job was started again."))

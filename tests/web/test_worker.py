@@ -47,7 +47,7 @@ def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk
             os.killpg(worker.pid, signal.SIGKILL)
     assert _status(contract.pk) == Status.PROCESSING
     settings.REDACTOR_JOB_STALE_SECONDS = 0  # no heartbeat since the kill
-    assert services.runs_fail_stale() == 1
+    assert services.runs_fail_stale(agency=agency) == 1
     assert _status(contract.pk) == Status.FAILED
     services.contract_retry(contract=contract, user=clerk)
     retry_worker = start_worker(burst=True)

@@ -185,7 +185,7 @@ def test_stale_running_job_is_failed_and_can_be_retried(uploaded, clerk, setting
     settings.REDACTOR_JOB_STALE_SECONDS = 0
     run = Run.objects.get(contract=uploaded)
     Run.objects.filter(pk=run.pk).update(state=Run.State.RUNNING)  # a worker took it and was killed
-    assert services.runs_fail_stale() == 1
+    assert services.runs_fail_stale(agency=uploaded.agency) == 1
     uploaded.refresh_from_db()
     assert uploaded.status == Status.FAILED
     services.contract_retry(contract=uploaded, user=clerk)
