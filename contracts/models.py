@@ -14,6 +14,13 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
+from redactor.core.model import Box
+
+
+def box_from_list(value: list) -> Box:
+    """``[page, x0, y0, x1, y1]`` (points, page from 1) as a :class:`Box`. Raises ``ValueError``,
+    ``TypeError`` or ``IndexError`` for anything else."""
+    return Box(int(value[0]), float(value[1]), float(value[2]), float(value[3]), float(value[4]))
 
 
 def _original_path(instance: Contract, filename: str) -> str:
@@ -186,6 +193,10 @@ class Proposal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.category_name}: {self.text[:40]}"
+
+    def box_list(self) -> list[Box]:
+        """The stored boxes as :class:`Box` values (points, pages from 1)."""
+        return [box_from_list(b) for b in self.boxes]
 
     @property
     def will_redact(self) -> bool:

@@ -291,7 +291,7 @@ def _core_proposals(contract: Contract, layer) -> list[CoreProposal]:
     for p in selectors.proposals_for_contract(contract=contract):
         if not p.will_redact:
             continue
-        boxes = [Box(int(b[0]), *map(float, b[1:])) for b in p.boxes]
+        boxes = p.box_list()
         if p.span_start is not None and p.span_end is not None:
             spans = [Span(p.span_start, p.span_end)]
         else:

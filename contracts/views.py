@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import json
-from collections import OrderedDict
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -21,12 +20,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import member_required
 from accounts.models import Role
-from redactor.core.model import Box
 from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
 
 from . import selectors, services
 from .forms import ApproveForm, UploadForm
-from .models import Status
+from .models import Status, box_from_list
 
 
 def _contract(membership, contract_id: int):
@@ -188,12 +186,7 @@ def page_image(request, membership, contract_id: int, page: int):
     contract = _contract(membership, contract_id)
     boxes = None
     if request.GET.get("preview"):
-        boxes = [
-            Box(int(b[0]), *map(float, b[1:]))
-            for p in selectors.proposals_for_contract(contract=contract)
-            if p.will_redact
-            for b in p.boxes
-        ]
+        boxes = [b for p in selectors.proposals_for_contract(contract=contract) if p.will_redact for b in p.box_list()]
     try:
         png = render_page(_original_bytes(contract), page, zoom=1.5, redact=boxes)
     except IndexError:
@@ -246,10 +239,6 @@ def review(request, membership, contract_id: int):
     contract = _contract(membership, contract_id)
     if contract.status not in (Status.NEEDS_REVIEW, Status.APPROVED, Status.PUBLISHED):
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
-    proposals = list(selectors.proposals_for_contract(contract=contract))
-    groups: OrderedDict[str, list] = OrderedDict()
-    for p in sorted(proposals, key=lambda p: (p.category_name, p.party, p.page, p.pk)):
-        groups.setdefault(p.category_name or _("Manual redaction"), []).append(p)
     base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
     return render(
         request,
@@ -257,7 +246,6 @@ def review(request, membership, contract_id: int):
         {
             "contract": contract,
             "membership": membership,
-            "groups": groups,
             "approve_form": ApproveForm(),
             "editable": contract.status == Status.NEEDS_REVIEW,
             "config": {
@@ -314,7 +302,7 @@ def review_manual(request, membership, contract_id: int):
     contract = _contract(membership, contract_id)
     try:
         body = _json_body(request)
-        boxes = [Box(int(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4])) for b in body.get("boxes", [])]
+        boxes = [box_from_list(b) for b in body.get("boxes", [])]
         services.proposal_add_manual(
             contract=contract,
             user=request.user,
