@@ -28,3 +28,18 @@ class MemberRoleForm(forms.Form):
     """Change a member's role."""
 
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class ApiTokenForm(forms.Form):
+    """Create an API token: a name, the role it acts with, an optional expiry date."""
+
+    name = forms.CharField(
+        label=_("Name"), max_length=100, help_text=_("e.g. the name of the document-management system")
+    )
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.CLERK)
+    expires_on = forms.DateField(
+        label=_("Expires on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("Leave empty for a token without expiry. The token stops working at the start of this day."),
+    )

@@ -77,3 +77,51 @@ class Membership(models.Model):
     def allows(self, role: Role | str) -> bool:
         """True when this membership's role is ``role`` or a stronger one."""
         return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]
+
+
+class ApiToken(models.Model):
+    """A per-agency key for the REST API, acting with one role.
+
+    The secret is shown once at creation and stored only as its SHA-256 (it is 256 random bits,
+    so a fast hash is enough; nothing to brute-force). ``prefix`` is the public part used to find
+    the row and to recognise the token in lists. Every token acts through its own service user
+    (``user``, no usable password), so decisions and the audit trail name the token like a person.
+    """
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=100, help_text=_("e.g. the name of the document-management system"))
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.CLERK)
+    prefix = models.CharField(max_length=16, unique=True, editable=False)
+    key_sha256 = models.CharField(max_length=64, editable=False)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="api_token", editable=False
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True, editable=False)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    def is_usable(self, now=None) -> bool:
+        """Not revoked and not expired at ``now`` (default: the current time)."""
+        from django.utils import timezone
+
+        now = now or timezone.now()
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+    def allows(self, role: Role | str) -> bool:
+        """True when the token's role is ``role`` or a stronger one (as :meth:`Membership.allows`)."""
+        return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]

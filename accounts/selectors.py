@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.http import Http404
 
-from .models import Agency, Membership, Role
+from .models import Agency, ApiToken, Membership, Role
 
 
 def memberships_for_user(*, user: AbstractBaseUser) -> QuerySet[Membership]:
@@ -35,3 +35,35 @@ def membership_get(*, user: AbstractBaseUser, agency_id: int, role: Role | str =
 def agency_members(*, agency: Agency) -> QuerySet[Membership]:
     """The agency's memberships with their users, ordered by username."""
     return Membership.objects.filter(agency=agency).select_related("user").order_by("user__username")
+
+
+def api_tokens_for_agency(*, agency: Agency) -> QuerySet[ApiToken]:
+    """The agency's API tokens, revoked ones included, newest first."""
+    return ApiToken.objects.filter(agency=agency).select_related("created_by", "revoked_by")
+
+
+def api_token_get(*, agency: Agency, token_id: int) -> ApiToken:
+    """The agency's token ``token_id``. Raises ``Http404`` for another agency's token."""
+    token = api_tokens_for_agency(agency=agency).filter(pk=token_id).first()
+    if token is None:
+        raise Http404("no such token")
+    return token
+
+
+def api_token_authenticate(*, raw: str) -> ApiToken | None:
+    """The token row for a raw ``rdk_<prefix>_<secret>`` string, or None when it matches none.
+
+    The row is returned even when revoked or expired (the caller says which); the secret is
+    compared in constant time.
+    """
+    import hmac
+
+    from .services import TOKEN_SCHEME, token_hash
+
+    parts = raw.split("_", 2)
+    if len(parts) != 3 or parts[0] != TOKEN_SCHEME:
+        return None
+    token = ApiToken.objects.select_related("agency", "user").filter(prefix=parts[1]).first()
+    if token is None or not hmac.compare_digest(token.key_sha256, token_hash(raw)):
+        return None
+    return token

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Agency, Membership, Role
+from .models import Agency, ApiToken, Membership, Role
 
 
 @transaction.atomic
@@ -76,3 +79,63 @@ def member_remove(*, membership: Membership) -> None:
     if membership.role == Role.ADMIN and _admins_left(membership.agency, membership) == 0:
         raise ValidationError(_("The agency needs at least one agency admin."))
     membership.delete()
+
+
+# -- API tokens -----------------------------------------------------------------------------------
+TOKEN_SCHEME = "rdk"  # "redactor key": makes a leaked token recognisable to secret scanners
+
+
+def token_hash(raw: str) -> str:
+    """SHA-256 (hex) of a raw token, as stored in :attr:`ApiToken.key_sha256`."""
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+@transaction.atomic
+def api_token_create(
+    *, agency: Agency, name: str, role: Role | str, created_by: AbstractBaseUser | None, expires_at=None
+) -> tuple[ApiToken, str]:
+    """Create an API token for ``agency``; returns the row and the raw token ``rdk_<prefix>_<secret>``.
+
+    The raw token exists only in the return value (show it once). Creates the token's service
+    user. Raises ``ValidationError`` for an empty name, an unknown role or an expiry in the past.
+    """
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ValidationError({"expires_at": _("The expiry must be in the future.")})
+    prefix = secrets.token_hex(4)
+    raw = f"{TOKEN_SCHEME}_{prefix}_{secrets.token_urlsafe(32)}"
+    User = get_user_model()
+    user = User(username=f"api-{prefix}", first_name="API", last_name=name[:150])
+    user.set_unusable_password()
+    token = ApiToken(
+        agency=agency,
+        name=name.strip(),
+        role=role,
+        prefix=prefix,
+        key_sha256=token_hash(raw),
+        created_by=created_by if created_by and created_by.is_authenticated else None,
+        expires_at=expires_at,
+    )
+    token.full_clean(exclude=["user"])
+    user.full_clean()
+    user.save()
+    token.user = user
+    token.save()
+    return token, raw
+
+
+@transaction.atomic
+def api_token_revoke(*, token: ApiToken, revoked_by: AbstractBaseUser | None) -> ApiToken:
+    """Revoke a token at once (requests with it get 401 from now on). Revoking twice changes nothing."""
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.revoked_by = revoked_by if revoked_by and revoked_by.is_authenticated else None
+        token.save(update_fields=["revoked_at", "revoked_by"])
+    return token
+
+
+def api_token_touch(*, token: ApiToken, every_seconds: int = 60) -> None:
+    """Record that ``token`` was used now; writes at most once per ``every_seconds`` per token."""
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() >= every_seconds:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now

@@ -7,4 +7,6 @@ urlpatterns = [
     path("members/", views.members, name="members"),
     path("members/<int:member_id>/", views.member_update, name="member_update"),
     path("settings/", views.agency_settings, name="settings"),
+    path("api-tokens/", views.api_tokens, name="api_tokens"),
+    path("api-tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
 ]

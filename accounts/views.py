@@ -1,6 +1,8 @@
-"""Agency pages: the agency chooser, members and settings (agency admins)."""
+"""Agency pages: the agency chooser, members, settings and API tokens (agency admins)."""
 
 from __future__ import annotations
+
+import datetime
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -8,12 +10,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
 from .access import member_required
-from .forms import AgencyForm, MemberAddForm, MemberRoleForm
+from .forms import AgencyForm, ApiTokenForm, MemberAddForm, MemberRoleForm
 from .models import Membership, Role
 
 
@@ -86,3 +89,50 @@ def agency_settings(request, membership):
         messages.success(request, _("The settings were saved."))
         return redirect("accounts:settings", agency_id=agency.pk)
     return render(request, "accounts/settings.html", {"agency": agency, "form": form})
+
+
+@member_required(Role.ADMIN)
+def api_tokens(request, membership):
+    """List the agency's API tokens and create one; the new token is shown once, on this response only."""
+    agency = membership.agency
+    form = ApiTokenForm(request.POST or None)
+    created = None
+    if request.method == "POST" and form.is_valid():
+        day = form.cleaned_data["expires_on"]
+        expires_at = timezone.make_aware(datetime.datetime.combine(day, datetime.time.min)) if day is not None else None
+        try:
+            token, raw = services.api_token_create(
+                agency=agency,
+                name=form.cleaned_data["name"],
+                role=form.cleaned_data["role"],
+                created_by=request.user,
+                expires_at=expires_at,
+            )
+        except ValidationError as exc:
+            form.add_error("expires_on" if "expires_at" in getattr(exc, "message_dict", {}) else None, exc.messages)
+        else:
+            created = {"token": token, "raw": raw}
+            form = ApiTokenForm()
+    response = render(
+        request,
+        "accounts/api_tokens.html",
+        {
+            "agency": agency,
+            "tokens": selectors.api_tokens_for_agency(agency=agency),
+            "form": form,
+            "created": created,
+            "now": timezone.now(),
+        },
+    )
+    response["Cache-Control"] = "no-store"  # the page may hold a secret shown once
+    return response
+
+
+@require_POST
+@member_required(Role.ADMIN)
+def api_token_revoke(request, membership, token_id: int):
+    """Revoke a token at once."""
+    token = selectors.api_token_get(agency=membership.agency, token_id=token_id)
+    services.api_token_revoke(token=token, revoked_by=request.user)
+    messages.success(request, _("The token “%(name)s” was revoked.") % {"name": token.name})
+    return redirect("accounts:api_tokens", agency_id=membership.agency.pk)

@@ -33,6 +33,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_rq",
     "axes",
     "accounts",
@@ -102,6 +104,45 @@ REDIS_URL = env("REDIS_URL", "redis://127.0.0.1:6379/0")
 RQ_QUEUES = {
     "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": env_int("RQ_DEFAULT_TIMEOUT", 900)},
 }
+
+# Shared by every web process: the API's per-token request counts live here.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+
+# REST API (/api/v1/): token authentication only, one error format, per-token throttling.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.ApiTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": ["contracts.api.throttling.TokenRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser", "rest_framework.parsers.MultiPartParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "contracts.api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+}
+# Requests per token, "<n>/<second|minute|hour|day>"; read on every request (tests change it).
+REDACTOR_API_RATE = env("REDACTOR_API_RATE", "300/minute")
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Redactor API",
+    "VERSION": "1.0.0",
+    "DESCRIPTION": (BASE_DIR / "contracts" / "api" / "description.md").read_text(encoding="utf-8"),
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Swagger UI's files come from the drf-spectacular-sidecar package: nothing from a CDN
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"ContractStatus": "contracts.models.Status"},
+}
+# Webhooks: attempts after the first, seconds apart; the whole schedule spans about 8 hours.
+REDACTOR_WEBHOOK_RETRY_DELAYS = [
+    int(x) for x in env_list("REDACTOR_WEBHOOK_RETRY_DELAYS", ["30", "120", "600", "3600", "21600"])
+]
+REDACTOR_WEBHOOK_TIMEOUT = env_int("REDACTOR_WEBHOOK_TIMEOUT", 10)
+# Allow webhook URLs on loopback and private networks (development, an on-premises DMS).
+REDACTOR_WEBHOOK_ALLOW_PRIVATE = env_bool("REDACTOR_WEBHOOK_ALLOW_PRIVATE", DEBUG)
 
 LANGUAGE_CODE = "cs"
 LANGUAGES = [("cs", "Čeština"), ("en", "English")]

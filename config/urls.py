@@ -17,7 +17,9 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("a/<int:agency_id>/contracts/", include("contracts.urls")),
+    path("a/<int:agency_id>/webhooks/", include("contracts.webhook_urls")),
     path("a/<int:agency_id>/", include("accounts.urls")),
+    path("api/v1/", include("contracts.api.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz),
 ]

@@ -6,6 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from .models import WebhookEvent
 from .services import RegistryMetadata, pdf_check
 
 
@@ -55,3 +56,16 @@ class ApproveForm(forms.Form):
     """Approval, with the confirmation that pages without a text layer were checked by eye."""
 
     ocr_pages_checked = forms.BooleanField(label=_("I checked the pages without text by eye"), required=False)
+
+
+class WebhookForm(forms.Form):
+    """Register or change a webhook: the receiving URL, the events, on or off."""
+
+    url = forms.URLField(label=_("URL"), max_length=500, assume_scheme="https")
+    events = forms.MultipleChoiceField(
+        label=_("Events"),
+        choices=WebhookEvent.choices,
+        widget=forms.CheckboxSelectMultiple,
+        initial=list(WebhookEvent.values),
+    )
+    active = forms.BooleanField(label=_("Active"), required=False, initial=True)

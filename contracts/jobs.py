@@ -52,3 +52,12 @@ def publish_contract(run_id: int) -> None:
 def on_job_failure(job, connection, type, value, traceback) -> None:
     """rq failure callback: the work horse died (killed, out of memory) outside our own handler."""
     services.run_fail(run_id=job.args[0], message=_("The job stopped unexpectedly: %(reason)s") % {"reason": value})
+
+
+def deliver_webhook(delivery_id: int) -> None:
+    """POST one webhook delivery (:func:`contracts.services.webhook_deliver`); retries are scheduled by the service."""
+    _fresh_connections()
+    try:
+        services.webhook_deliver(delivery_id=delivery_id)
+    finally:
+        _fresh_connections()

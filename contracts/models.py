@@ -41,6 +41,7 @@ class Status(models.TextChoices):
     APPROVED = "approved", _("Approved, publishing")
     PUBLISHED = "published", _("Published")
     FAILED = "failed", _("Failed")
+    DELETED = "deleted", _("Deleted")
 
 
 class Contract(models.Model):
@@ -82,6 +83,11 @@ class Contract(models.Model):
     )
     approved_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    # deletion removes the files and the proposals (personal data); the row and its audit trail stay
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    deleted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -90,6 +96,13 @@ class Contract(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def download_name(self, suffix: str) -> str:
+        """A file name for a download: the title as a slug plus ``suffix`` and ``.pdf``."""
+        from django.utils.text import slugify
+
+        base = slugify(self.title)[:80] or f"smlouva-{self.pk}"
+        return f"{base}{suffix}.pdf"
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -245,3 +258,87 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} on contract {self.contract_id}"
+
+
+class IdempotencyKey(models.Model):
+    """An upload's ``Idempotency-Key`` header: repeating the request returns the same contract.
+
+    ``fingerprint`` is the SHA-256 of the file and the metadata, so reusing a key for a different
+    upload is refused instead of silently answered with the wrong contract.
+    """
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["agency", "key"], name="one_idempotency_key_per_agency")]
+
+    def __str__(self) -> str:
+        return f"{self.key} → contract {self.contract_id}"
+
+
+class WebhookEvent(models.TextChoices):
+    """What a webhook can be told about a contract."""
+
+    NEEDS_REVIEW = "contract.needs_review", _("Contract needs review")
+    PUBLISHED = "contract.published", _("Contract published")
+    FAILED = "contract.failed", _("Processing or publishing failed")
+
+
+def _all_events() -> list[str]:
+    return list(WebhookEvent.values)
+
+
+class Webhook(models.Model):
+    """An agency's URL that receives a signed POST (HMAC-SHA256 with ``secret``) for contract events."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(_("URL"), max_length=500, help_text=_("https:// address of your system"))
+    secret = models.CharField(max_length=64, editable=False)
+    events = models.JSONField(_("events"), default=_all_events)
+    active = models.BooleanField(_("active"), default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class WebhookDelivery(models.Model):
+    """One event sent (or being sent) to one webhook, with every attempt's outcome."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Failed (gave up)")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    contract = models.ForeignKey(Contract, null=True, on_delete=models.SET_NULL, related_name="+")
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    event = models.CharField(max_length=40, choices=WebhookEvent.choices)
+    payload = models.JSONField()
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    response_status = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.event} to {self.webhook_id}: {self.state}"

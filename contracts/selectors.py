@@ -11,18 +11,18 @@ from django.utils import timezone
 
 from accounts.models import Agency
 
-from .models import AuditEvent, Contract, Proposal, Run
+from .models import AuditEvent, Contract, Proposal, Run, Status, Webhook, WebhookDelivery
 
 
 def contracts_for_agency(*, agency: Agency) -> QuerySet[Contract]:
-    """The agency's contracts, newest first."""
-    return Contract.objects.filter(agency=agency)
+    """The agency's contracts, newest first; deleted ones are left out."""
+    return Contract.objects.filter(agency=agency).exclude(status=Status.DELETED)
 
 
 def contract_get(*, agency: Agency, contract_id: int) -> Contract:
     """The agency's contract ``contract_id``. Raises ``Http404`` when it does not exist or belongs
     to another agency (the two cases are indistinguishable on purpose)."""
-    contract = Contract.objects.filter(agency=agency, pk=contract_id).first()
+    contract = contracts_for_agency(agency=agency).filter(pk=contract_id).first()
     if contract is None:
         raise Http404("no such contract")
     return contract
@@ -60,3 +60,29 @@ def proposals_by_ids(*, contract: Contract, ids: list[int]) -> QuerySet[Proposal
 def audit_events(*, contract: Contract) -> QuerySet[AuditEvent]:
     """The contract's audit trail, oldest first."""
     return AuditEvent.objects.filter(agency=contract.agency, contract=contract).select_related("user")
+
+
+def webhooks_for_agency(*, agency: Agency) -> QuerySet[Webhook]:
+    """The agency's webhooks, newest first."""
+    return Webhook.objects.filter(agency=agency)
+
+
+def webhook_get(*, agency: Agency, webhook_id: int) -> Webhook:
+    """The agency's webhook ``webhook_id``. Raises ``Http404`` for another agency's webhook."""
+    hook = webhooks_for_agency(agency=agency).filter(pk=webhook_id).first()
+    if hook is None:
+        raise Http404("no such webhook")
+    return hook
+
+
+def webhook_deliveries(*, webhook: Webhook) -> QuerySet[WebhookDelivery]:
+    """A webhook's deliveries, newest first."""
+    return WebhookDelivery.objects.filter(agency=webhook.agency, webhook=webhook)
+
+
+def webhook_delivery_get(*, agency: Agency, delivery_id: int) -> WebhookDelivery:
+    """The agency's delivery ``delivery_id``. Raises ``Http404`` for another agency's delivery."""
+    delivery = WebhookDelivery.objects.select_related("webhook").filter(agency=agency, pk=delivery_id).first()
+    if delivery is None:
+        raise Http404("no such delivery")
+    return delivery

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -29,7 +30,21 @@ from redactor.core.review import page_coverage, spans_in_boxes
 from redactor.runtime import get_engine
 
 from . import selectors
-from .models import AuditEvent, Contract, Decision, DecisionState, Proposal, Run, Source, Status, Suggestion
+from .models import (
+    AuditEvent,
+    Contract,
+    Decision,
+    DecisionState,
+    IdempotencyKey,
+    Proposal,
+    Run,
+    Source,
+    Status,
+    Suggestion,
+    Webhook,
+    WebhookDelivery,
+    WebhookEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -135,11 +150,13 @@ def contract_upload(
     filename: str,
     title: str = "",
     metadata: RegistryMetadata | None = None,
+    idempotency_key: str = "",
 ) -> Contract:
     """Store a new contract and queue its processing.
 
     Raises ``ValidationError`` (see :func:`pdf_check`) and then creates nothing. The original is
-    stored under an unguessable name and never modified afterwards.
+    stored under an unguessable name and never modified afterwards. With an ``idempotency_key``
+    the upload is recorded under it; look a repeated key up first with :func:`idempotent_upload_get`.
     """
     pdf_check(data)
     metadata = metadata or RegistryMetadata()
@@ -160,8 +177,39 @@ def contract_upload(
     contract.full_clean()
     contract.save()
     _audit(contract, user, "uploaded", filename=filename, size=len(data), sha256=contract.original_sha256)
+    if idempotency_key:
+        IdempotencyKey.objects.create(
+            agency=agency,
+            key=idempotency_key,
+            fingerprint=upload_fingerprint(data=data, filename=filename, title=title, metadata=metadata),
+            contract=contract,
+        )
     _start_run(contract, Run.Kind.PROCESSING)
     return contract
+
+
+def upload_fingerprint(*, data: bytes, filename: str, title: str, metadata: RegistryMetadata) -> str:
+    """SHA-256 over the file and the metadata of an upload: what an ``Idempotency-Key`` stands for."""
+    h = hashlib.sha256(data)
+    for part in (filename, title, *(str(v) for v in metadata.__dict__.values())):
+        h.update(b"\x00" + part.encode())
+    return h.hexdigest()
+
+
+def idempotent_upload_get(*, agency: Agency, key: str, fingerprint: str) -> Contract | None:
+    """The contract an earlier upload with ``key`` created, or None for a new key.
+
+    Raises ``ValidationError`` (code ``idempotency_mismatch``) when the key was used for a
+    different file or metadata (after IETF draft-ietf-httpapi-idempotency-key-header, § 2.7).
+    """
+    row = IdempotencyKey.objects.select_related("contract").filter(agency=agency, key=key).first()
+    if row is None:
+        return None
+    if row.fingerprint != fingerprint:
+        raise ValidationError(
+            _("This Idempotency-Key was already used for a different upload."), code="idempotency_mismatch"
+        )
+    return row.contract
 
 
 def _start_run(contract: Contract, kind: str) -> Run:
@@ -202,6 +250,7 @@ def run_fail(*, run_id: int, message: str) -> None:
         contract.status, contract.error_message = Status.FAILED, message[:4000]
         contract.save(update_fields=["status", "error_message"])
         _audit(contract, None, "failed", stage=run.kind, error=message[:500])
+        webhooks_notify(contract=contract, event=WebhookEvent.FAILED)
 
 
 def _read_original(contract: Contract) -> bytes:
@@ -283,6 +332,7 @@ def contract_process(*, run_id: int) -> None:
         locked.save(update_fields=["state", "finished_at", "phase"])
         counts = {s: sum(1 for p in analysis.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
         _audit(contract, None, "processed", pages=pages, ocr_pages=analysis.pages_needing_ocr, **counts)
+        webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
 
 
 def _core_proposals(contract: Contract, layer) -> list[CoreProposal]:
@@ -347,6 +397,7 @@ def contract_publish(*, run_id: int) -> None:
             contract.verification = exc.result.to_dict() if exc.result else {"ok": False, "problems": problems}
             contract.save(update_fields=["status", "error_message", "verification"])
             _audit(contract, None, "verification_failed", problems=problems[:20])
+            webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
         return
     sizes = {p.number: (p.width, p.height) for p in layer.pages}
     coverage = page_coverage(result.boxes, sizes)
@@ -364,6 +415,7 @@ def contract_publish(*, run_id: int) -> None:
         locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
         locked.save(update_fields=["state", "finished_at", "phase"])
         _audit(contract, None, "published", boxes=len(result.boxes), sha256=hashlib.sha256(result.pdf).hexdigest())
+        webhooks_notify(contract=contract, event=WebhookEvent.PUBLISHED)
 
 
 # -- review ---------------------------------------------------------------------------------------
@@ -538,3 +590,181 @@ def runs_fail_stale(*, agency: Agency, contract: Contract | None = None) -> int:
 def contract_downloaded(*, contract: Contract, user: AbstractBaseUser, which: str) -> None:
     """Record a download of the ``redacted`` or ``original`` file in the audit trail."""
     _audit(contract, user, f"downloaded_{which}")
+
+
+DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.FAILED)
+
+
+@transaction.atomic
+def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
+    """Delete a contract's data: the original, the redacted file, the proposals and decisions
+    (they hold the personal data) and the extracted persons and parties.
+
+    The contract row stays as a tombstone (status ``deleted``, title and registry metadata) so
+    that its audit trail stays complete. Raises ``ValidationError`` (``wrong_status``) while a
+    job is working on it (uploaded, processing, approved).
+    """
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    _require_status(contract, *DELETABLE)
+    files = [f for f in (contract.original, contract.redacted) if f]
+    Proposal.objects.filter(agency=contract.agency, contract=contract).delete()  # cascades to decisions
+    IdempotencyKey.objects.filter(agency=contract.agency, contract=contract).delete()
+    names = [f.name for f in files]
+    contract.original, contract.redacted = "", ""
+    contract.persons, contract.parties = [], []
+    contract.status, contract.deleted_at, contract.deleted_by = Status.DELETED, timezone.now(), user
+    contract.save(update_fields=["original", "redacted", "persons", "parties", "status", "deleted_at", "deleted_by"])
+    _audit(contract, user, "deleted", files=len(names))
+
+    def remove_files() -> None:
+        for f, name in zip(files, names, strict=True):
+            f.storage.delete(name)
+
+    transaction.on_commit(remove_files)
+
+
+# -- webhooks -------------------------------------------------------------------------------------
+def webhook_payload(*, contract: Contract, event: str, delivery_uuid: str) -> dict:
+    """The JSON body of a webhook POST. Holds no personal data: ids, status and links only."""
+    return {
+        "id": delivery_uuid,
+        "event": event,
+        "created_at": timezone.now().isoformat(),
+        "agency": {"id": contract.agency_id, "ico": contract.agency.ico},
+        "contract": {
+            "id": contract.pk,
+            "title": contract.title,
+            "status": contract.status,
+            "url": f"/api/v1/contracts/{contract.pk}/",
+        },
+    }
+
+
+def webhooks_notify(*, contract: Contract, event: str) -> list[WebhookDelivery]:
+    """Queue a delivery of ``event`` to every active webhook of the contract's agency that asked for it.
+
+    Runs in the caller's transaction; the deliveries are sent after it commits.
+    """
+    deliveries = []
+    for hook in Webhook.objects.filter(agency=contract.agency, active=True):
+        if event not in hook.events:
+            continue
+        delivery = WebhookDelivery(agency=contract.agency, webhook=hook, contract=contract, event=event, payload={})
+        delivery.payload = webhook_payload(contract=contract, event=event, delivery_uuid=str(delivery.uuid))
+        delivery.save()
+        deliveries.append(delivery)
+    for delivery in deliveries:
+        _enqueue_delivery(delivery.pk)
+    return deliveries
+
+
+def _enqueue_delivery(delivery_id: int, delay_seconds: float = 0) -> None:
+    def send() -> None:
+        from datetime import timedelta
+
+        import django_rq
+
+        from . import jobs
+
+        queue = django_rq.get_queue("default")
+        if delay_seconds:
+            queue.enqueue_in(timedelta(seconds=delay_seconds), jobs.deliver_webhook, delivery_id, job_timeout=60)
+        else:
+            queue.enqueue(jobs.deliver_webhook, delivery_id, job_timeout=60)
+
+    transaction.on_commit(send)
+
+
+@transaction.atomic
+def webhook_create(*, agency: Agency, url: str, events: list[str], created_by: AbstractBaseUser) -> Webhook:
+    """Register ``url`` for ``events`` (values of :class:`WebhookEvent`); generates the signing secret.
+
+    Raises ``ValidationError`` for an invalid URL, a URL that is not http(s), or no or unknown events.
+    """
+    hook = Webhook(agency=agency, url=url, events=sorted(set(events)), created_by=created_by)
+    hook.secret = secrets.token_hex(32)
+    _webhook_clean(hook)
+    hook.save()
+    return hook
+
+
+def _webhook_clean(hook: Webhook) -> None:
+    from .webhooks import url_problem
+
+    hook.full_clean()
+    if not hook.events or any(e not in WebhookEvent.values for e in hook.events):
+        raise ValidationError({"events": _("Choose at least one event.")})
+    problem = url_problem(hook.url, resolve=False)
+    if problem:
+        raise ValidationError({"url": problem})
+
+
+@transaction.atomic
+def webhook_update(*, webhook: Webhook, url: str, events: list[str], active: bool) -> Webhook:
+    """Change a webhook's URL, events or active flag. Raises ``ValidationError`` as :func:`webhook_create`."""
+    webhook.url, webhook.events, webhook.active = url, sorted(set(events)), active
+    _webhook_clean(webhook)
+    webhook.save(update_fields=["url", "events", "active"])
+    return webhook
+
+
+@transaction.atomic
+def webhook_delete(*, webhook: Webhook) -> None:
+    """Remove a webhook and its delivery log."""
+    webhook.delete()
+
+
+def webhook_deliver(*, delivery_id: int) -> None:
+    """Job body: POST one delivery, signed; on failure schedule the next attempt with backoff.
+
+    Delays between attempts come from ``REDACTOR_WEBHOOK_RETRY_DELAYS`` (seconds); after the
+    last one the delivery is ``failed``. A delivery that is no longer pending is left alone (a
+    job may run twice).
+    """
+    from .webhooks import send_signed
+
+    delivery = WebhookDelivery.objects.select_related("webhook").filter(pk=delivery_id).first()
+    if delivery is None or delivery.state != WebhookDelivery.State.PENDING:
+        return
+    outcome = send_signed(
+        url=delivery.webhook.url,
+        secret=delivery.webhook.secret,
+        event=delivery.event,
+        delivery_uuid=str(delivery.uuid),
+        payload=delivery.payload,
+    )
+    now = timezone.now()
+    delays = settings.REDACTOR_WEBHOOK_RETRY_DELAYS
+    attempts = delivery.attempts + 1
+    fields = {"attempts": attempts, "last_attempt_at": now, "response_status": outcome.status, "error": outcome.error}
+    if outcome.ok:
+        fields.update(state=WebhookDelivery.State.DELIVERED, delivered_at=now, next_attempt_at=None)
+    elif attempts > len(delays):
+        fields.update(state=WebhookDelivery.State.FAILED, next_attempt_at=None)
+    else:
+        from datetime import timedelta
+
+        delay = delays[attempts - 1]
+        fields.update(next_attempt_at=now + timedelta(seconds=delay))
+    with transaction.atomic():
+        updated = WebhookDelivery.objects.filter(
+            pk=delivery.pk, state=WebhookDelivery.State.PENDING, attempts=delivery.attempts
+        ).update(**fields)
+        if updated and not outcome.ok and attempts <= len(delays):
+            _enqueue_delivery(delivery.pk, delay_seconds=delays[attempts - 1])
+
+
+@transaction.atomic
+def webhook_redeliver(*, delivery: WebhookDelivery) -> WebhookDelivery:
+    """Send a delivery again now (a new delivery with the same payload and a new id)."""
+    again = WebhookDelivery(
+        agency=delivery.agency,
+        webhook=delivery.webhook,
+        contract=delivery.contract,
+        event=delivery.event,
+        payload={},
+    )
+    again.payload = {**delivery.payload, "id": str(again.uuid)}
+    again.save()
+    _enqueue_delivery(again.pk)
+    return again

@@ -14,7 +14,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -23,7 +22,7 @@ from accounts.models import Role
 from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
 
 from . import selectors, services
-from .forms import ApproveForm, UploadForm
+from .forms import ApproveForm, UploadForm, WebhookForm
 from .models import Status, box_from_list
 
 
@@ -144,11 +143,6 @@ def contract_retry(request, membership, contract_id: int):
     return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
 
 
-def _download_name(contract, suffix: str) -> str:
-    base = slugify(contract.title)[:80] or f"smlouva-{contract.pk}"
-    return f"{base}{suffix}.pdf"
-
-
 @require_GET
 @member_required(Role.CLERK)
 def download_redacted(request, membership, contract_id: int):
@@ -160,7 +154,7 @@ def download_redacted(request, membership, contract_id: int):
     return FileResponse(
         contract.redacted.open("rb"),
         as_attachment=True,
-        filename=_download_name(contract, "-anonymizovano"),
+        filename=contract.download_name("-anonymizovano"),
         content_type="application/pdf",
     )
 
@@ -174,7 +168,7 @@ def download_original(request, membership, contract_id: int):
     return FileResponse(
         contract.original.open("rb"),
         as_attachment=True,
-        filename=_download_name(contract, "-original"),
+        filename=contract.download_name("-original"),
         content_type="application/pdf",
     )
 
@@ -355,3 +349,81 @@ def audit_trail(request, membership, contract_id: int):
             )
         return response
     return render(request, "contracts/audit.html", {"contract": contract, "events": events, "membership": membership})
+
+
+# -- webhooks (agency admins) ---------------------------------------------------------------------
+@member_required(Role.ADMIN)
+def webhook_list(request, membership):
+    """The agency's webhooks; register a new one."""
+    agency = membership.agency
+    form = WebhookForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            hook = services.webhook_create(
+                agency=agency, url=form.cleaned_data["url"], events=form.cleaned_data["events"], created_by=request.user
+            )
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("The webhook was registered. Use the secret below to check signatures."))
+            return redirect("webhooks:detail", agency_id=agency.pk, webhook_id=hook.pk)
+    return render(
+        request,
+        "contracts/webhooks.html",
+        {"agency": agency, "webhooks": selectors.webhooks_for_agency(agency=agency), "form": form},
+    )
+
+
+def _form_errors(form, exc: ValidationError) -> None:
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+@member_required(Role.ADMIN)
+def webhook_detail(request, membership, webhook_id: int):
+    """A webhook's settings, signing secret and delivery log (last 100)."""
+    agency = membership.agency
+    hook = selectors.webhook_get(agency=agency, webhook_id=webhook_id)
+    form = WebhookForm(request.POST or None, initial={"url": hook.url, "events": hook.events, "active": hook.active})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.webhook_update(
+                webhook=hook,
+                url=form.cleaned_data["url"],
+                events=form.cleaned_data["events"],
+                active=form.cleaned_data["active"],
+            )
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("The webhook was saved."))
+            return redirect("webhooks:detail", agency_id=agency.pk, webhook_id=hook.pk)
+    deliveries = selectors.webhook_deliveries(webhook=hook)[:100]
+    return render(
+        request,
+        "contracts/webhook_detail.html",
+        {"agency": agency, "hook": hook, "form": form, "deliveries": deliveries},
+    )
+
+
+@require_POST
+@member_required(Role.ADMIN)
+def webhook_remove(request, membership, webhook_id: int):
+    """Remove a webhook and its delivery log."""
+    hook = selectors.webhook_get(agency=membership.agency, webhook_id=webhook_id)
+    services.webhook_delete(webhook=hook)
+    messages.success(request, _("The webhook was removed."))
+    return redirect("webhooks:list", agency_id=membership.agency.pk)
+
+
+@require_POST
+@member_required(Role.ADMIN)
+def webhook_redeliver(request, membership, delivery_id: int):
+    """Send a delivery again (as a new delivery with the same content)."""
+    delivery = selectors.webhook_delivery_get(agency=membership.agency, delivery_id=delivery_id)
+    services.webhook_redeliver(delivery=delivery)
+    messages.success(request, _("The event will be sent again."))
+    return redirect("webhooks:detail", agency_id=membership.agency.pk, webhook_id=delivery.webhook_id)

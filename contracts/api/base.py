@@ -1,0 +1,54 @@
+"""The one base every API view derives from: token role check, per-token throttle, agency scope.
+
+After DRF's ``initial`` (authentication, permission, throttle) a view has ``self.agency``, taken
+from the token, and fetches contracts only through :meth:`AgencyAPIView.get_contract`, which goes
+through the scoped selector (another agency's id is a 404). (PostHog ``TeamAndOrgViewSetMixin``.)
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import generics, permissions
+from rest_framework.views import APIView
+
+from accounts.models import ApiToken, Role
+from contracts import selectors
+from contracts.models import Contract
+
+
+class TokenRolePermission(permissions.BasePermission):
+    """Requires an API token whose role covers the view's ``required_role``.
+
+    Without a token DRF answers 401; with a weaker role, 403.
+    """
+
+    message = _("This token's role does not allow this operation.")
+
+    def has_permission(self, request, view) -> bool:
+        token = request.auth
+        if not isinstance(token, ApiToken):
+            return False
+        return token.allows(getattr(view, "required_role", Role.ADMIN))
+
+
+class AgencyScoped:
+    """Mixin: ``self.agency`` from the token; ``required_role`` (default: agency admin, the safe side)."""
+
+    required_role: Role = Role.ADMIN
+    permission_classes = [TokenRolePermission]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        self.agency = request.auth.agency
+
+    def get_contract(self, contract_id: int) -> Contract:
+        """The token's agency's contract, or ``Http404``."""
+        return selectors.contract_get(agency=self.agency, contract_id=contract_id)
+
+
+class AgencyAPIView(AgencyScoped, APIView):
+    """Base of single-operation API views."""
+
+
+class AgencyListAPIView(AgencyScoped, generics.ListAPIView):
+    """Base of paginated list views; ``get_queryset`` must start from a scoped selector."""

@@ -1,0 +1,274 @@
+"""Input and output shapes of the API; every field here is in the OpenAPI schema."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from contracts.models import Contract, DecisionState, Proposal, Run, Source, Status, Suggestion
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error response."""
+
+    message = serializers.CharField(help_text="A sentence for a person (in the service's language).")
+    extra = serializers.DictField(
+        help_text="`code` (machine-readable), plus `fields` for invalid input and `retry_after` (s) for 429."
+    )
+
+
+# -- contracts ------------------------------------------------------------------------------------
+class ContractUploadSerializer(serializers.Serializer):
+    """Multipart upload: the PDF and the metadata the registry of contracts asks for (Act 340/2015 Sb., § 5)."""
+
+    file = serializers.FileField(help_text="The contract as a PDF (not encrypted, no JavaScript).")
+    title = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+    counterparty = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+    subject = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
+    value_amount = serializers.DecimalField(
+        max_digits=16, decimal_places=2, required=False, allow_null=True, default=None, min_value=0
+    )
+    value_currency = serializers.RegexField(r"^[A-Z]{3}\Z", required=False, default="CZK", help_text="ISO 4217")
+    date_concluded = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class RunSerializer(serializers.ModelSerializer):
+    """The latest job on a contract, for a progress bar."""
+
+    percent = serializers.IntegerField(help_text="0–100: pages done of pages")
+
+    class Meta:
+        model = Run
+        fields = [
+            "kind",
+            "state",
+            "phase",
+            "progress_done",
+            "progress_total",
+            "percent",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+
+class ContractSerializer(serializers.ModelSerializer):
+    """A contract's metadata, status and progress."""
+
+    status = serializers.ChoiceField(choices=Status.choices)
+    page_count = serializers.SerializerMethodField()
+    pages_needing_ocr = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Pages (from 1) without a text layer: check them by eye."
+    )
+    progress = serializers.SerializerMethodField()
+    links = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Contract
+        fields = [
+            "id",
+            "title",
+            "counterparty",
+            "subject",
+            "value_amount",
+            "value_currency",
+            "date_concluded",
+            "status",
+            "error_message",
+            "original_name",
+            "original_size",
+            "original_sha256",
+            "page_count",
+            "pages_needing_ocr",
+            "category_map",
+            "created_at",
+            "approved_at",
+            "published_at",
+            "progress",
+            "links",
+        ]
+
+    def get_page_count(self, obj) -> int:
+        return len(obj.pages)
+
+    @extend_schema_field(RunSerializer(allow_null=True))
+    def get_progress(self, obj):
+        from contracts import selectors
+
+        run = selectors.run_latest(contract=obj)
+        return RunSerializer(run).data if run else None
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {
+                k: {"type": "string"} for k in ("self", "proposals", "decisions", "approve", "download", "report")
+            },
+        }
+    )
+    def get_links(self, obj) -> dict:
+        base = f"/api/v1/contracts/{obj.pk}/"
+        return {
+            "self": base,
+            "proposals": base + "proposals/",
+            "decisions": base + "decisions/",
+            "approve": base + "approve/",
+            "download": base + "download/",
+            "report": base + "report/",
+        }
+
+
+class ContractListQuerySerializer(serializers.Serializer):
+    """Filters of the contract list."""
+
+    status = serializers.ChoiceField(choices=[s for s in Status.choices if s[0] != Status.DELETED], required=False)
+    q = serializers.CharField(required=False, max_length=200, help_text="Part of the title or counterparty.")
+    created_after = serializers.DateTimeField(required=False)
+    created_before = serializers.DateTimeField(required=False)
+
+
+# -- proposals and decisions ----------------------------------------------------------------------
+BOX_HELP = "[page, x0, y0, x1, y1]: page from 1, coordinates in PDF points from the top-left corner"
+
+
+class ProposalSerializer(serializers.ModelSerializer):
+    """A proposed (or manual) redaction with the reason for it and its decision."""
+
+    source = serializers.ChoiceField(choices=Source.choices)
+    suggestion = serializers.ChoiceField(
+        choices=Suggestion.choices, help_text="The engine's action from the category map."
+    )
+    decision = serializers.ChoiceField(choices=DecisionState.choices)
+    boxes = serializers.ListField(child=serializers.ListField(child=serializers.FloatField()), help_text=BOX_HELP)
+    will_redact = serializers.BooleanField(
+        help_text="Burned in on approval: the decision, or the suggestion while pending."
+    )
+    decided_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Proposal
+        fields = [
+            "id",
+            "source",
+            "page",
+            "boxes",
+            "text",
+            "category",
+            "category_name",
+            "category_type",
+            "suggestion",
+            "score",
+            "reason",
+            "recognizer",
+            "cluster",
+            "party",
+            "decision",
+            "decided_by",
+            "decided_at",
+            "will_redact",
+        ]
+
+    def get_decided_by(self, obj) -> str | None:
+        return actor_name(obj.decided_by)
+
+
+def actor_name(user) -> str | None:
+    """A user's username, or ``api:<token name>`` for an API token's service user."""
+    if user is None:
+        return None
+    token = getattr(user, "api_token", None)
+    return f"api:{token.name}" if token is not None else user.get_username()
+
+
+class DecisionItemSerializer(serializers.Serializer):
+    proposal = serializers.IntegerField(min_value=1, help_text="A proposal id of this contract.")
+    decision = serializers.ChoiceField(
+        choices=[("accept", _("redact")), ("reject", _("keep")), ("reset", _("back to the suggestion"))]
+    )
+    same_cluster = serializers.BooleanField(
+        default=False, help_text="Apply to every occurrence of the same person or value (all inflected forms)."
+    )
+
+
+class DecisionsSerializer(serializers.Serializer):
+    """Several decisions applied together (all or none)."""
+
+    decisions = serializers.ListField(child=DecisionItemSerializer(), min_length=1, max_length=10000)
+
+
+class DecisionsResultSerializer(serializers.Serializer):
+    changed = serializers.ListField(child=serializers.IntegerField(), help_text="Ids of the proposals that changed.")
+    pending = serializers.IntegerField(help_text="Proposals that still need a decision before approval.")
+
+
+class ManualRedactionSerializer(serializers.Serializer):
+    """A reviewer's own redaction: boxes over anything the engine missed."""
+
+    boxes = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), min_length=5, max_length=5),
+        min_length=1,
+        max_length=200,
+        help_text=BOX_HELP,
+    )
+    text = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class ApproveSerializer(serializers.Serializer):
+    ocr_pages_checked = serializers.BooleanField(
+        default=False, help_text="Required as true when the contract has pages without a text layer."
+    )
+
+
+# -- report ---------------------------------------------------------------------------------------
+class ReportCategorySerializer(serializers.Serializer):
+    category = serializers.IntegerField(allow_null=True, help_text="Category map id (null for manual redactions).")
+    category_name = serializers.CharField()
+    redacted = serializers.IntegerField()
+    kept = serializers.IntegerField()
+
+
+class ReportRedactionSerializer(serializers.Serializer):
+    proposal = serializers.IntegerField()
+    page = serializers.IntegerField()
+    boxes = serializers.ListField(child=serializers.ListField(child=serializers.FloatField()), help_text=BOX_HELP)
+    category = serializers.IntegerField(allow_null=True)
+    category_name = serializers.CharField()
+    source = serializers.ChoiceField(choices=Source.choices)
+    decided = serializers.ChoiceField(
+        choices=[("reviewer", "reviewer"), ("suggestion", "engine suggestion, not changed by a reviewer")]
+    )
+    decided_by = serializers.CharField(allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+
+
+class ReportPageSerializer(serializers.Serializer):
+    page = serializers.IntegerField()
+    blacked_out = serializers.FloatField(help_text="Share of the page's area under black boxes, 0–1.")
+
+
+class ReportSerializer(serializers.Serializer):
+    """What was redacted, by category and by whom, the verification result and the blacked-out share per page."""
+
+    contract = serializers.IntegerField()
+    title = serializers.CharField()
+    status = serializers.ChoiceField(choices=Status.choices)
+    category_map = serializers.CharField()
+    approved_by = serializers.CharField(allow_null=True)
+    approved_at = serializers.DateTimeField(allow_null=True)
+    published_at = serializers.DateTimeField(allow_null=True)
+    pages_needing_ocr = serializers.ListField(child=serializers.IntegerField())
+    ocr_confirmed_by = serializers.CharField(allow_null=True)
+    by_category = ReportCategorySerializer(many=True)
+    redactions = ReportRedactionSerializer(many=True)
+    pages = ReportPageSerializer(many=True)
+    verification = serializers.DictField(help_text="The verifier's result: `ok` and the `problems` it found.")
+    redacted_sha256 = serializers.CharField(allow_blank=True)
+
+
+class AuditEventSerializer(serializers.Serializer):
+    action = serializers.CharField()
+    user = serializers.CharField(allow_null=True)
+    detail = serializers.DictField()
+    created_at = serializers.DateTimeField()

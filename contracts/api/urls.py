@@ -1,0 +1,20 @@
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import schema, views  # noqa: F401  (schema registers the auth extension)
+
+app_name = "api"
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("contracts/", views.ContractListCreateView.as_view(), name="contracts"),
+    path("contracts/<int:contract_id>/", views.ContractDetailView.as_view(), name="contract"),
+    path("contracts/<int:contract_id>/proposals/", views.ProposalListView.as_view(), name="proposals"),
+    path("contracts/<int:contract_id>/decisions/", views.DecisionsView.as_view(), name="decisions"),
+    path("contracts/<int:contract_id>/manual-redactions/", views.ManualRedactionView.as_view(), name="manual"),
+    path("contracts/<int:contract_id>/approve/", views.ApproveView.as_view(), name="approve"),
+    path("contracts/<int:contract_id>/retry/", views.RetryView.as_view(), name="retry"),
+    path("contracts/<int:contract_id>/download/", views.DownloadView.as_view(), name="download"),
+    path("contracts/<int:contract_id>/report/", views.ReportView.as_view(), name="report"),
+    path("contracts/<int:contract_id>/events/", views.EventListView.as_view(), name="events"),
+]

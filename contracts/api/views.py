@@ -1,0 +1,450 @@
+"""API views: one per operation, each calling the same services as the web UI.
+
+Roles: clerk – upload, list, detail, download, report, retry, events; reviewer – proposals,
+decisions, manual redactions, approve, delete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.http import FileResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import pagination, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.response import Response
+
+from accounts.models import Role
+from contracts import selectors, services
+from contracts.models import DecisionState, Status
+
+from . import serializers as s
+from .base import AgencyAPIView, AgencyListAPIView
+
+
+def errors(*codes: int) -> dict:
+    """Schema entries for the error responses ``codes`` (all in the one error shape)."""
+    text = {
+        400: "Invalid input (`extra.fields`) or a rule of the operation not met (`extra.code`).",
+        401: "No token, or an unknown, revoked or expired one.",
+        403: "The token's role does not allow this operation.",
+        404: "No such contract in the token's agency.",
+        409: "The contract's status does not allow this now (`extra.code`).",
+        413: "The file is larger than the limit.",
+        422: "The Idempotency-Key was used for a different upload.",
+        429: "Too many requests for this token; retry after `Retry-After` seconds.",
+    }
+    return {c: OpenApiResponse(s.ErrorSerializer, description=text[c]) for c in (401, 403, 429, *codes)}
+
+
+CONTRACT_ID = OpenApiParameter("contract_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="Contract id.")
+ERROR_EXAMPLE = OpenApiExample(
+    "Wrong state",
+    value={"message": "This is not possible while the contract is “Published”.", "extra": {"code": "wrong_status"}},
+    response_only=True,
+    status_codes=["409"],
+)
+
+
+class ContractPagination(pagination.LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 200
+
+
+class ContractListCreateView(AgencyListAPIView):
+    """GET: the agency's contracts; POST: upload one."""
+
+    serializer_class = s.ContractSerializer
+    pagination_class = ContractPagination
+
+    def get_parsers(self):
+        if self.request is not None and self.request.method == "POST":
+            return [MultiPartParser()]
+        return super().get_parsers()
+
+    @property
+    def required_role(self):
+        return Role.CLERK
+
+    def get_queryset(self):
+        query = s.ContractListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        f = query.validated_data
+        qs = selectors.contracts_for_agency(agency=self.agency)
+        if "status" in f:
+            qs = qs.filter(status=f["status"])
+        if f.get("q"):
+            qs = qs.filter(Q(title__icontains=f["q"]) | Q(counterparty__icontains=f["q"]))
+        if "created_after" in f:
+            qs = qs.filter(created_at__gte=f["created_after"])
+        if "created_before" in f:
+            qs = qs.filter(created_at__lt=f["created_before"])
+        return qs.order_by("-created_at", "-id")
+
+    @extend_schema(
+        operation_id="contracts_list",
+        summary="List contracts",
+        parameters=[s.ContractListQuerySerializer],
+        responses={200: s.ContractSerializer(many=True), **errors(400)},
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="contracts_upload",
+        summary="Upload a contract",
+        description="Stores the PDF and queues its processing; poll the contract or wait for the "
+        "`contract.needs_review` webhook.",
+        request={"multipart/form-data": s.ContractUploadSerializer},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="Your unique id of this upload (at most 255 characters); "
+                "a repeat returns the first result.",
+            )
+        ],
+        responses={
+            201: OpenApiResponse(s.ContractSerializer, description="Created; processing is queued."),
+            200: OpenApiResponse(s.ContractSerializer, description="A repeated Idempotency-Key: the earlier contract."),
+            **errors(400, 413, 422),
+        },
+    )
+    def post(self, request, *args, **kwargs):
+        form = s.ContractUploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        upload = data["file"]
+        content = upload.read()
+        metadata = services.RegistryMetadata(
+            counterparty=data["counterparty"],
+            subject=data["subject"],
+            value_amount=data["value_amount"],
+            value_currency=data["value_currency"],
+            date_concluded=data["date_concluded"],
+        )
+        key = request.headers.get("Idempotency-Key", "").strip()
+        if len(key) > 255:
+            raise ValidationError({"Idempotency-Key": ["At most 255 characters."]})
+        if key:
+            fingerprint = services.upload_fingerprint(
+                data=content, filename=upload.name, title=data["title"], metadata=metadata
+            )
+            earlier = services.idempotent_upload_get(agency=self.agency, key=key, fingerprint=fingerprint)
+            if earlier is not None:
+                return self._replay(earlier)
+        try:
+            contract = services.contract_upload(
+                agency=self.agency,
+                user=request.user,
+                data=content,
+                filename=upload.name,
+                title=data["title"],
+                metadata=metadata,
+                idempotency_key=key,
+            )
+        except IntegrityError:
+            # a concurrent request with the same key won the race
+            earlier = services.idempotent_upload_get(agency=self.agency, key=key, fingerprint=fingerprint)
+            return self._replay(earlier)
+        response = Response(s.ContractSerializer(contract).data, status=status.HTTP_201_CREATED)
+        response["Location"] = f"/api/v1/contracts/{contract.pk}/"
+        return response
+
+    def _replay(self, contract) -> Response:
+        response = Response(s.ContractSerializer(contract).data, status=status.HTTP_200_OK)
+        response["Idempotent-Replayed"] = "true"
+        response["Location"] = f"/api/v1/contracts/{contract.pk}/"
+        return response
+
+
+class ContractDetailView(AgencyAPIView):
+    """GET: one contract with status and progress; DELETE: remove its data."""
+
+    @property
+    def required_role(self):
+        return Role.REVIEWER if self.request.method == "DELETE" else Role.CLERK
+
+    @extend_schema(
+        operation_id="contracts_retrieve",
+        summary="Contract status and progress",
+        parameters=[CONTRACT_ID],
+        responses={200: s.ContractSerializer, **errors(404)},
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        services.runs_fail_stale(agency=self.agency, contract=contract)
+        contract.refresh_from_db()
+        return Response(s.ContractSerializer(contract).data)
+
+    @extend_schema(
+        operation_id="contracts_destroy",
+        summary="Delete a contract (reviewer)",
+        description="Removes the original, the redacted file and the proposals. The audit trail "
+        "stays. Not possible while a job works on the contract (409).",
+        parameters=[CONTRACT_ID],
+        responses={204: OpenApiResponse(description="Deleted."), **errors(404, 409)},
+        examples=[ERROR_EXAMPLE],
+    )
+    def delete(self, request, contract_id: int):
+        services.contract_delete(contract=self.get_contract(contract_id), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ProposalListView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_proposals_list",
+        summary="Proposed redactions with their reasons (reviewer)",
+        parameters=[CONTRACT_ID],
+        responses={200: s.ProposalSerializer(many=True), **errors(404)},
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        proposals = selectors.proposals_for_contract(contract=contract).select_related("decided_by__api_token")
+        return Response(s.ProposalSerializer(proposals, many=True).data)
+
+
+DECISION = {"accept": DecisionState.ACCEPTED, "reject": DecisionState.REJECTED, "reset": DecisionState.PENDING}
+
+
+class DecisionsView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_decisions_create",
+        summary="Decide proposals in bulk (reviewer)",
+        description="All decisions apply together or none does. `accept` redacts, `reject` keeps, "
+        "`reset` returns to the engine's suggestion.",
+        parameters=[CONTRACT_ID],
+        request=s.DecisionsSerializer,
+        responses={200: s.DecisionsResultSerializer, **errors(400, 404, 409)},
+        examples=[
+            OpenApiExample(
+                "Accept two, keep one",
+                value={
+                    "decisions": [
+                        {"proposal": 11, "decision": "accept", "same_cluster": True},
+                        {"proposal": 12, "decision": "accept"},
+                        {"proposal": 15, "decision": "reject"},
+                    ]
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        form = s.DecisionsSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        items = form.validated_data["decisions"]
+        wanted = {item["proposal"] for item in items}
+        known = set(selectors.proposals_by_ids(contract=contract, ids=list(wanted)).values_list("pk", flat=True))
+        unknown = sorted(wanted - known)
+        if unknown:
+            raise ValidationError({"decisions": [f"Not proposals of this contract: {unknown[:20]}"]})
+        changed: list[int] = []
+        with transaction.atomic():
+            for item in items:
+                changed += services.proposals_decide(
+                    contract=contract,
+                    user=request.user,
+                    proposal_ids=[item["proposal"]],
+                    decision=DECISION[item["decision"]],
+                    same_cluster=item["same_cluster"],
+                )
+        pending = (
+            selectors.proposals_for_contract(contract=contract)
+            .filter(decision=DecisionState.PENDING, suggestion="review")
+            .count()
+        )
+        return Response({"changed": sorted(set(changed)), "pending": pending})
+
+
+class ManualRedactionView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_manual_redactions_create",
+        summary="Add a manual redaction (reviewer)",
+        parameters=[CONTRACT_ID],
+        request=s.ManualRedactionSerializer,
+        responses={201: s.ProposalSerializer, **errors(400, 404, 409)},
+    )
+    def post(self, request, contract_id: int):
+        from contracts.models import box_from_list
+
+        contract = self.get_contract(contract_id)
+        form = s.ManualRedactionSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            boxes = [box_from_list(b) for b in form.validated_data["boxes"]]
+        except (ValueError, OverflowError):
+            raise ValidationError({"boxes": ["Each box is [page, x0, y0, x1, y1] with finite numbers."]}) from None
+        proposal = services.proposal_add_manual(
+            contract=contract, user=request.user, boxes=boxes, text=form.validated_data["text"]
+        )
+        return Response(s.ProposalSerializer(proposal).data, status=status.HTTP_201_CREATED)
+
+
+class ApproveView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_approve",
+        summary="Approve and publish (reviewer)",
+        description="Queues burn-in and verification; the contract becomes `published` (webhook "
+        "`contract.published`) or returns to `needs_review` with the problem in `error_message`.",
+        parameters=[CONTRACT_ID],
+        request=s.ApproveSerializer,
+        responses={202: s.ContractSerializer, **errors(400, 404, 409)},
+        examples=[ERROR_EXAMPLE],
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        form = s.ApproveSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        services.contract_approve(
+            contract=contract, user=request.user, ocr_pages_checked=form.validated_data["ocr_pages_checked"]
+        )
+        contract.refresh_from_db()
+        return Response(s.ContractSerializer(contract).data, status=status.HTTP_202_ACCEPTED)
+
+
+class RetryView(AgencyAPIView):
+    required_role = Role.CLERK
+
+    @extend_schema(
+        operation_id="contracts_retry",
+        summary="Retry a failed contract",
+        parameters=[CONTRACT_ID],
+        request=None,
+        responses={202: s.ContractSerializer, **errors(404, 409)},
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        services.contract_retry(contract=contract, user=request.user)
+        contract.refresh_from_db()
+        return Response(s.ContractSerializer(contract).data, status=status.HTTP_202_ACCEPTED)
+
+
+def _require_published(contract) -> None:
+    from django.core.exceptions import ValidationError as DomainError
+    from django.utils.translation import gettext as _
+
+    if contract.status != Status.PUBLISHED or not contract.redacted:
+        raise DomainError(_("The contract is not published yet."), code="not_published")
+
+
+class DownloadView(AgencyAPIView):
+    required_role = Role.CLERK
+
+    @extend_schema(
+        operation_id="contracts_download",
+        summary="Download the redacted PDF",
+        parameters=[CONTRACT_ID],
+        responses={
+            (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The published PDF."),
+            **errors(404, 409),
+        },
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        _require_published(contract)
+        services.contract_downloaded(contract=contract, user=request.user, which="redacted")
+        return FileResponse(
+            contract.redacted.open("rb"),
+            as_attachment=True,
+            filename=contract.download_name("-anonymizovano"),
+            content_type="application/pdf",
+        )
+
+
+class ReportView(AgencyAPIView):
+    required_role = Role.CLERK
+
+    @extend_schema(
+        operation_id="contracts_report",
+        summary="Redaction report of a published contract",
+        parameters=[CONTRACT_ID],
+        responses={200: s.ReportSerializer, **errors(404, 409)},
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        _require_published(contract)
+        proposals = list(selectors.proposals_for_contract(contract=contract).select_related("decided_by__api_token"))
+        redacted = Counter()
+        kept = Counter()
+        names = {}
+        for p in proposals:
+            key = p.category
+            names.setdefault(key, p.category_name)
+            (redacted if p.will_redact else kept)[key] += 1
+        with contract.redacted.open("rb") as fh:
+            sha = hashlib.sha256(fh.read()).hexdigest()
+        report = {
+            "contract": contract.pk,
+            "title": contract.title,
+            "status": contract.status,
+            "category_map": contract.category_map,
+            "approved_by": s.actor_name(contract.approved_by),
+            "approved_at": contract.approved_at,
+            "published_at": contract.published_at,
+            "pages_needing_ocr": contract.pages_needing_ocr,
+            "ocr_confirmed_by": s.actor_name(contract.ocr_confirmed_by),
+            "by_category": [
+                {"category": k, "category_name": names[k], "redacted": redacted[k], "kept": kept[k]}
+                for k in sorted(names, key=lambda k: (k is None, k or 0))
+            ],
+            "redactions": [
+                {
+                    "proposal": p.pk,
+                    "page": p.page,
+                    "boxes": p.boxes,
+                    "category": p.category,
+                    "category_name": p.category_name,
+                    "source": p.source,
+                    "decided": "suggestion" if p.decision == DecisionState.PENDING else "reviewer",
+                    "decided_by": s.actor_name(p.decided_by),
+                    "decided_at": p.decided_at,
+                }
+                for p in proposals
+                if p.will_redact
+            ],
+            "pages": [
+                {"page": int(n), "blacked_out": share}
+                for n, share in sorted(contract.page_coverage.items(), key=lambda kv: int(kv[0]))
+            ],
+            "verification": contract.verification,
+            "redacted_sha256": sha,
+        }
+        return Response(s.ReportSerializer(report).data)
+
+
+class EventListView(AgencyAPIView):
+    required_role = Role.CLERK
+
+    @extend_schema(
+        operation_id="contracts_events_list",
+        summary="The contract's audit trail",
+        parameters=[CONTRACT_ID],
+        responses={200: s.AuditEventSerializer(many=True), **errors(404)},
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        events = selectors.audit_events(contract=contract).select_related("user__api_token")
+        data = [
+            {"action": e.action, "user": s.actor_name(e.user), "detail": e.detail, "created_at": e.created_at}
+            for e in events
+        ]
+        return Response(s.AuditEventSerializer(data, many=True).data)
+
+
+__all__ = ["serializers"]
