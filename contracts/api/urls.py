@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import schema, views  # noqa: F401  (schema registers the auth extension)
@@ -17,4 +17,5 @@ urlpatterns = [
     path("contracts/<int:contract_id>/download/", views.DownloadView.as_view(), name="download"),
     path("contracts/<int:contract_id>/report/", views.ReportView.as_view(), name="report"),
     path("contracts/<int:contract_id>/events/", views.EventListView.as_view(), name="events"),
+    re_path(r"", views.not_found),  # last: unknown paths and non-numeric ids get a JSON 404
 ]

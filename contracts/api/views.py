@@ -12,9 +12,10 @@ from collections import Counter
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import FileResponse
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import pagination, serializers, status
+from rest_framework import pagination, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
@@ -52,8 +53,35 @@ ERROR_EXAMPLE = OpenApiExample(
 
 
 class ContractPagination(pagination.LimitOffsetPagination):
+    """``limit`` (1–200, default 50) and ``offset``; unlike DRF's, a malformed value is a 400, not ignored."""
+
     default_limit = 50
     max_limit = 200
+
+    def _integer(self, request, name: str, minimum: int) -> int | None:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return None
+        try:
+            value = int(raw)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise ValidationError({name: [f"An integer of at least {minimum}."]})
+        return value
+
+    def get_limit(self, request) -> int:
+        value = self._integer(request, self.limit_query_param, 1)
+        return self.default_limit if value is None else min(value, self.max_limit)
+
+    def get_offset(self, request) -> int:
+        return self._integer(request, self.offset_query_param, 0) or 0
+
+    def get_schema_operation_parameters(self, view):
+        params = super().get_schema_operation_parameters(view)
+        for p in params:
+            p["schema"]["minimum"] = 1 if p["name"] == self.limit_query_param else 0
+        return params
 
 
 class ContractListCreateView(AgencyListAPIView):
@@ -72,7 +100,15 @@ class ContractListCreateView(AgencyListAPIView):
         return Role.CLERK
 
     def get_queryset(self):
-        query = s.ContractListQuerySerializer(data=self.request.query_params)
+        params = self.request.query_params
+        query = s.ContractListQuerySerializer(data=params)
+        known = {*query.fields, self.paginator.limit_query_param, self.paginator.offset_query_param}
+        unknown = sorted(set(params) - known)
+        if unknown:  # a misspelt filter must not silently return everything
+            raise ValidationError({name: ["Unknown query parameter."] for name in unknown[:20]})
+        blank = {name: ["May not be blank."] for name in query.fields if name in params and not params[name].strip()}
+        if blank:  # DRF would read a blank query parameter as "not given"; the schema says it must not be blank
+            raise ValidationError(blank)
         query.is_valid(raise_exception=True)
         f = query.validated_data
         qs = selectors.contracts_for_agency(agency=self.agency)
@@ -447,4 +483,10 @@ class EventListView(AgencyAPIView):
         return Response(s.AuditEventSerializer(data, many=True).data)
 
 
-__all__ = ["serializers"]
+@csrf_exempt  # answers every method with 404; there is nothing to protect
+def not_found(request, *args, **kwargs):
+    """Any other URL under /api/v1/: a 404 in the API's error shape (not Django's HTML page)."""
+    from django.http import JsonResponse
+    from django.utils.translation import gettext as _
+
+    return JsonResponse({"message": _("Not found."), "extra": {"code": "not_found"}}, status=404)
