@@ -20,10 +20,14 @@ def worker_env() -> dict[str, str]:
     return {**os.environ, "DATABASE_URL": url, "DB_CONN_MAX_AGE": "0"}
 
 
-def start_worker(*, burst: bool = False) -> subprocess.Popen:
-    """A worker on the default queue in its own process group (so a test can kill it with its work horse)."""
-    args = [sys.executable, "manage.py", "rqworker", "default"] + (["--burst"] if burst else [])
-    return subprocess.Popen(args, cwd=ROOT, env=worker_env(), start_new_session=True)
+def start_worker(
+    *, burst: bool = False, scheduler: bool = False, env: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """A worker on the default queue in its own process group (so a test can kill it with its work horse);
+    ``scheduler`` also runs rq's scheduler (jobs enqueued with a delay), ``env`` adds variables."""
+    args = [sys.executable, "manage.py", "rqworker", "default"]
+    args += (["--burst"] if burst else []) + (["--with-scheduler"] if scheduler else [])
+    return subprocess.Popen(args, cwd=ROOT, env={**worker_env(), **(env or {})}, start_new_session=True)
 
 
 def flush_queue() -> None:
