@@ -598,7 +598,8 @@ DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.FAILED)
 @transaction.atomic
 def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
     """Delete a contract's data: the original, the redacted file, the proposals and decisions
-    (they hold the personal data) and the extracted persons and parties.
+    (they hold the personal data), the extracted persons and parties, and the texts that audit
+    events quoted (manual boxes, named leaks).
 
     The contract row stays as a tombstone (status ``deleted``, title and registry metadata) so
     that its audit trail stays complete. Raises ``ValidationError`` (``wrong_status``) while a
@@ -611,9 +612,27 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
     IdempotencyKey.objects.filter(agency=contract.agency, contract=contract).delete()
     names = [f.name for f in files]
     contract.original, contract.redacted = "", ""
-    contract.persons, contract.parties = [], []
+    contract.persons, contract.parties, contract.verification, contract.error_message = [], [], {}, ""
     contract.status, contract.deleted_at, contract.deleted_by = Status.DELETED, timezone.now(), user
-    contract.save(update_fields=["original", "redacted", "persons", "parties", "status", "deleted_at", "deleted_by"])
+    contract.save(
+        update_fields=[
+            "original",
+            "redacted",
+            "persons",
+            "parties",
+            "verification",
+            "error_message",
+            "status",
+            "deleted_at",
+            "deleted_by",
+        ]
+    )
+    # the trail keeps who did what and when; the text of manual boxes and named leaks go with the data
+    for event in AuditEvent.objects.filter(agency=contract.agency, contract=contract):
+        scrubbed = {k: ("[deleted]" if k in ("text", "problems") else v) for k, v in event.detail.items()}
+        if scrubbed != event.detail:
+            event.detail = scrubbed
+            event.save(update_fields=["detail"])
     _audit(contract, user, "deleted", files=len(names))
 
     def remove_files() -> None:

@@ -1,11 +1,22 @@
 from django.urls import path, re_path
+from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import schema, views  # noqa: F401  (schema registers the auth extension)
 
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI document, in English unless ``?lang=cs`` asks otherwise: the contract with
+    integrators must not change with the browser's language."""
+
+    def get(self, request, *args, **kwargs):
+        with translation.override(request.GET.get("lang") or "en"):
+            return super().get(request, *args, **kwargs)
+
+
 app_name = "api"
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("contracts/", views.ContractListCreateView.as_view(), name="contracts"),
     path("contracts/<int:contract_id>/", views.ContractDetailView.as_view(), name="contract"),

@@ -352,6 +352,9 @@ def test_retry(processed, clerk_token):
 def test_delete_removes_files_and_personal_data_and_keeps_the_audit_trail(
     processed, reviewer_token, django_capture_on_commit_callbacks
 ):
+    url = f"/api/v1/contracts/{processed.pk}/manual-redactions/"
+    box = {"boxes": [[1, 100, 300, 200, 320]], "text": "Jan Novák, podpis"}
+    assert api(reviewer_token).post(url, box, format="json").status_code == 201
     path = processed.original.path
     with django_capture_on_commit_callbacks(execute=True):
         response = api(reviewer_token).delete(f"/api/v1/contracts/{processed.pk}/")
@@ -362,7 +365,9 @@ def test_delete_removes_files_and_personal_data_and_keeps_the_audit_trail(
     row = Contract.objects.get(pk=processed.pk)
     assert row.status == Status.DELETED and not row.original and row.persons == []
     assert not Proposal.objects.filter(contract=processed).exists()
-    assert list(AuditEvent.objects.filter(contract=processed).values_list("action", flat=True))[-1] == "deleted"
+    trail = AuditEvent.objects.filter(contract=processed)
+    assert [e.action for e in trail] == ["uploaded", "processed", "manual_box", "deleted"]
+    assert "Novák" not in str([e.detail for e in trail]) and trail[2].detail["boxes"]
     assert_error(api(reviewer_token).get(f"/api/v1/contracts/{processed.pk}/"), 404)
     assert api(reviewer_token).get("/api/v1/contracts/").json()["count"] == 0
 
@@ -381,3 +386,9 @@ def test_schema_and_docs_are_served_without_a_token(client):
     assert "/api/v1/contracts/{contract_id}/decisions/" in doc["paths"]
     docs = client.get("/api/v1/docs/")
     assert docs.status_code == 200 and b"swagger-ui" in docs.content and b"cdn." not in docs.content
+
+
+def test_schema_is_english_whatever_the_browser_asks(client):
+    schema = client.get("/api/v1/schema/?format=json", HTTP_ACCEPT_LANGUAGE="cs").json()
+    status = next(p for p in schema["paths"]["/api/v1/contracts/"]["get"]["parameters"] if p["name"] == "status")
+    assert "Needs review" in status["description"] and "Čeká" not in status["description"]

@@ -164,3 +164,36 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     assert summary["missing_outputs"] == 0
     assert summary["leaked"] == 0 and summary["hidden_leaks"] == summary["raw_leaks"] == summary["unsafe_saves"] == 0
     assert summary["lost"] == 0
+
+
+def test_api_docs_page_renders_offline_and_tries_a_call(live_server, browser_page, agency, admin_user):
+    """Swagger UI from the sidecar package: every asset from this server, the operations listed, and
+    "Try it out" with a token reaches the API (no CDN, no network)."""
+    from accounts.services import api_token_create
+
+    _, raw = api_token_create(agency=agency, name="docs", role="clerk", created_by=admin_user)
+    page = browser_page
+    foreign = []
+    page.on(
+        "request",
+        lambda r: (
+            r.url.startswith(("http://", "https://"))
+            and not r.url.startswith(live_server.url)
+            and foreign.append(r.url)
+        ),
+    )
+    page.goto(f"{live_server.url}/api/v1/docs/")
+    page.wait_for_selector("text=Upload a contract")
+    assert page.locator(".opblock").count() >= 11
+    page.click("button.authorize")
+    page.fill(".auth-container input", raw)
+    page.click(".auth-btn-wrapper button.authorize")
+    page.click(".btn-done")
+    page.click("#operations-contracts-contracts_list")
+    page.click("#operations-contracts-contracts_list >> text=Try it out")
+    page.click("#operations-contracts-contracts_list >> text=Execute")
+    page.wait_for_selector(
+        "#operations-contracts-contracts_list .live-responses-table .response-col_status:has-text('200')"
+    )
+    page.screenshot(path=str(SCREENSHOTS / "4-api-docs.png"), full_page=False)
+    assert foreign == []
