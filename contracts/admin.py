@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.http import HttpResponse
 from django.utils.translation import gettext_lazy as _
 
-from .models import AuditEvent, Contract, Run
+from .models import AuditEvent, Contract, Run, WebhookDelivery
 
 
 @admin.action(description=_("Export the audit trail of the selected contracts (CSV)"))
@@ -64,3 +64,15 @@ class ContractAdmin(ReadOnly, admin.ModelAdmin):
     search_fields = ["title", "counterparty"]
     actions = [export_audit]
     inlines = [RunInline, AuditInline]
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(admin.ModelAdmin):
+    """Platform staff: every agency's deliveries, read-only (agency admins see theirs on the Webhooks page)."""
+
+    list_display = ["event", "webhook", "agency", "state", "attempts", "response_status", "created_at"]
+    list_filter = ["state", "event", "agency"]
+    readonly_fields = [f.name for f in WebhookDelivery._meta.fields]
+
+    def has_add_permission(self, request):
+        return False

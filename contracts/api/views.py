@@ -95,9 +95,7 @@ class ContractListCreateView(AgencyListAPIView):
             return [MultiPartParser()]
         return super().get_parsers()
 
-    @property
-    def required_role(self):
-        return Role.CLERK
+    required_role = Role.CLERK
 
     def get_queryset(self):
         params = self.request.query_params

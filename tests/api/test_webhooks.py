@@ -209,3 +209,22 @@ def test_admin_registers_a_webhook_and_sees_deliveries(agency, admin_user, proce
     assert bad.status_code == 200 and set(bad.context["form"].errors) >= {"url", "events"}
     assert client.post(f"/a/{agency.pk}/webhooks/{hook.pk}/delete/").status_code == 302
     assert not agency.webhooks.exists()
+
+
+def test_platform_admin_sees_tokens_without_their_hash_and_can_revoke(agency, admin_user, processed, django_user_model):
+    from accounts.services import api_token_create
+
+    token, raw = api_token_create(agency=agency, name="DMS", role=Role.CLERK, created_by=admin_user)
+    staff = django_user_model.objects.create_superuser("root", "root@example.invalid", "x")
+    client = logged_in(staff)
+    page = client.get(f"/admin/accounts/apitoken/{token.pk}/change/")
+    assert (
+        page.status_code == 200 and token.key_sha256.encode() not in page.content and raw.encode() not in page.content
+    )
+    client.post("/admin/accounts/apitoken/", {"action": "revoke", "_selected_action": [token.pk]})
+    assert api(raw).get("/api/v1/contracts/").status_code == 401
+    services.webhook_create(
+        agency=agency, url="https://dms.example.gov/h", events=["contract.published"], created_by=admin_user
+    )
+    services.webhooks_notify(contract=processed, event=WebhookEvent.PUBLISHED)
+    assert client.get("/admin/contracts/webhookdelivery/").status_code == 200
