@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Agency
 
-from .models import AuditEvent, Contract, Proposal, Run, Status, Webhook, WebhookDelivery
+from .models import AuditEvent, Contract, DecisionState, Proposal, Run, Status, Suggestion, Webhook, WebhookDelivery
 
 
 def contracts_for_agency(*, agency: Agency) -> QuerySet[Contract]:
@@ -50,6 +50,13 @@ def run_is_stale(run: Run, now=None) -> bool:
 def proposals_for_contract(*, contract: Contract) -> QuerySet[Proposal]:
     """The contract's proposals in page order."""
     return Proposal.objects.filter(agency=contract.agency, contract=contract).order_by("page", "id")
+
+
+def proposals_open(*, contract: Contract) -> QuerySet[Proposal]:
+    """Proposals that block approval: the engine asked for a review and nobody has decided yet."""
+    return proposals_for_contract(contract=contract).filter(
+        decision=DecisionState.PENDING, suggestion=Suggestion.REVIEW
+    )
 
 
 def proposals_by_ids(*, contract: Contract, ids: list[int]) -> QuerySet[Proposal]:

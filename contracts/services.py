@@ -518,9 +518,7 @@ def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_ch
     """
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     _require_status(contract, Status.NEEDS_REVIEW)
-    open_items = selectors.proposals_for_contract(contract=contract).filter(
-        decision=DecisionState.PENDING, suggestion=Suggestion.REVIEW
-    )
+    open_items = selectors.proposals_open(contract=contract)
     if open_items.exists():
         raise ValidationError(_("%(n)d proposals still need a decision.") % {"n": open_items.count()}, code="undecided")
     if contract.pages_needing_ocr and not ocr_pages_checked:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+from django.core.exceptions import ValidationError as DomainError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import FileResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -294,11 +296,7 @@ class DecisionsView(AgencyAPIView):
                     decision=DECISION[item["decision"]],
                     same_cluster=item["same_cluster"],
                 )
-        pending = (
-            selectors.proposals_for_contract(contract=contract)
-            .filter(decision=DecisionState.PENDING, suggestion="review")
-            .count()
-        )
+        pending = selectors.proposals_open(contract=contract).count()
         return Response({"changed": sorted(set(changed)), "pending": pending})
 
 
@@ -370,9 +368,6 @@ class RetryView(AgencyAPIView):
 
 
 def _require_published(contract) -> None:
-    from django.core.exceptions import ValidationError as DomainError
-    from django.utils.translation import gettext as _
-
     if contract.status != Status.PUBLISHED or not contract.redacted:
         raise DomainError(_("The contract is not published yet."), code="not_published")
 
@@ -485,6 +480,5 @@ class EventListView(AgencyAPIView):
 def not_found(request, *args, **kwargs):
     """Any other URL under /api/v1/: a 404 in the API's error shape (not Django's HTML page)."""
     from django.http import JsonResponse
-    from django.utils.translation import gettext as _
 
     return JsonResponse({"message": _("Not found."), "extra": {"code": "not_found"}}, status=404)
