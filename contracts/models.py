@@ -69,6 +69,10 @@ class Contract(models.Model):
     parties = models.JSONField(default=list, blank=True)
     persons = models.JSONField(default=list, blank=True)
     category_map = models.CharField(max_length=100, blank=True)
+    # the map version the proposals came from (kept when the map changes later)
+    map_version = models.ForeignKey(
+        "redactor.MapVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     ocr_confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

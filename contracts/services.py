@@ -22,12 +22,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Agency
+from redactor.core.category_map import CategoryMap
 from redactor.core.errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError, VerificationError
 from redactor.core.extraction import extract_text_layer, find_active_content, open_pdf
 from redactor.core.model import Action, Box, Span
 from redactor.core.model import Proposal as CoreProposal
 from redactor.core.review import page_coverage, spans_in_boxes
 from redactor.runtime import get_engine
+from redactor.selectors import map_version_in_force
 
 from . import selectors
 from .models import (
@@ -279,8 +281,13 @@ def contract_process(*, run_id: int) -> None:
     engine = get_engine()
     engine.load()
     data = _read_original(contract)
+    version = map_version_in_force(agency=contract.agency)
     _progress(run, "extracting")
-    analysis = engine.analyze(data, progress=lambda done, total: _progress(run, "extracting", done, total))
+    analysis = engine.analyze(
+        data,
+        category_map=CategoryMap.from_dict(version.data),
+        progress=lambda done, total: _progress(run, "extracting", done, total),
+    )
     pages = len(analysis.pages)
     _progress(run, "detecting", pages, pages)
     party_of = {}
@@ -325,9 +332,11 @@ def contract_process(*, run_id: int) -> None:
             {"label": p.label, "kind": p.kind.value, "name": p.name, "roles": p.roles} for p in analysis.parties
         ]
         contract.persons = persons
-        contract.category_map = analysis.category_map
+        contract.category_map, contract.map_version = analysis.category_map, version
         contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
-        contract.save(update_fields=["pages", "parties", "persons", "category_map", "status", "error_message"])
+        contract.save(
+            update_fields=["pages", "parties", "persons", "category_map", "map_version", "status", "error_message"]
+        )
         locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
         locked.save(update_fields=["state", "finished_at", "phase"])
         counts = {s: sum(1 for p in analysis.proposals if p.action.value == s) for s in ("redact", "keep", "review")}

@@ -1,0 +1,49 @@
+"""Reads of category maps: the version in force for an agency, drafts, history."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from accounts.models import Agency
+
+from .models import MapChange, MapDraft, MapVersion
+
+
+def map_versions(*, agency: Agency | None) -> QuerySet[MapVersion]:
+    """The owner's published versions, newest first (``agency=None``: the platform default)."""
+    if agency is None:
+        return MapVersion.objects.filter(agency__isnull=True)
+    return MapVersion.objects.filter(agency=agency)
+
+
+def map_version_get(*, agency: Agency | None, number: int) -> MapVersion:
+    """Version ``number`` of the owner's map. Raises ``Http404``."""
+    version = map_versions(agency=agency).filter(number=number).first()
+    if version is None:
+        raise Http404("no such map version")
+    return version
+
+
+def platform_version_current() -> MapVersion:
+    """The platform default in force (seeded as version 1 by migration ``redactor.0002``)."""
+    return map_versions(agency=None).first()
+
+
+def map_version_in_force(*, agency: Agency) -> MapVersion:
+    """The map the agency's contracts are processed with: its own latest version once it has
+    published one (copy on write), else the platform default's latest version."""
+    return map_versions(agency=agency).first() or platform_version_current()
+
+
+def map_draft(*, agency: Agency | None) -> MapDraft | None:
+    """The owner's working copy, or None when nothing is being edited."""
+    if agency is None:
+        return MapDraft.objects.filter(agency__isnull=True).first()
+    return MapDraft.objects.filter(agency=agency).first()
+
+
+def map_changes(*, agency: Agency | None) -> QuerySet[MapChange]:
+    """The owner's change trail, newest first."""
+    qs = MapChange.objects.select_related("user", "version")
+    return qs.filter(agency__isnull=True) if agency is None else qs.filter(agency=agency)

@@ -1,0 +1,1 @@
+from tests.web.conftest import *  # noqa: F403  (agency, members, outsider, contract fixtures)
