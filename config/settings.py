@@ -174,6 +174,8 @@ REDACTOR_MAX_UPLOAD_BYTES = env_int("REDACTOR_MAX_UPLOAD_BYTES", 50 * 1024 * 102
 REDACTOR_MAX_PAGES = env_int("REDACTOR_MAX_PAGES", 2000)
 REDACTOR_NLP = env("REDACTOR_NLP", "spacy")  # "spacy" or "rules"
 REDACTOR_SPACY_MODEL = env("REDACTOR_SPACY_MODEL", "cs_core_news_sm")
+# PDFs the platform default map can be previewed on (the development set next to the checkout)
+REDACTOR_PREVIEW_DIR = env("REDACTOR_PREVIEW_DIR", str(BASE_DIR.parent / "shared" / "data" / "dev"))
 # Jobs: rq kills a job after REDACTOR_JOB_TIMEOUT seconds; a running job that has not reported
 # progress for REDACTOR_JOB_STALE_SECONDS is taken for dead (its worker was killed) and can be retried.
 REDACTOR_JOB_TIMEOUT = env_int("REDACTOR_JOB_TIMEOUT", 900)

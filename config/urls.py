@@ -20,6 +20,7 @@ urlpatterns = [
     path("a/<int:agency_id>/webhooks/", include("contracts.webhook_urls")),
     path("a/<int:agency_id>/", include("accounts.urls")),
     path("api/v1/", include("contracts.api.urls")),
+    path("", include("redactor.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz),
 ]

@@ -28,7 +28,8 @@ from tests.web.worker import flush_queue, start_worker, wait_for
 
 from .receiver import Receiver
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# serialized_rollback: the flush after a transactional test would also remove the seeded platform map
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 DOCUMENT = "kupni_auto_1"
 

@@ -25,7 +25,7 @@ from tests.conftest import DATA, ROOT, SCORER
 
 from .worker import flush_queue, start_worker
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 # Playwright's sync API runs an event loop in this thread; the ORM calls below are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 

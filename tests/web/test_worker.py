@@ -13,7 +13,8 @@ from contracts.models import Contract, Run, Status
 
 from .worker import flush_queue, start_worker, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# serialized_rollback: the flush after a transactional test would also remove the seeded platform map
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def _status(contract_id: int) -> str:

@@ -1,0 +1,334 @@
+"""The category-map console: the platform default (``/platform/map/``, edited by platform staff)
+and each agency's map (``/a/<id>/map/``, edited by its agency admins, read by its members).
+
+Every view receives ``(request, owner)``: ``owner.agency`` is None for the platform default and
+``owner.can_edit`` says whether the user may change it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import wraps
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.access import member_required
+from accounts.models import Agency, Role
+from redactor.core.category_map import ROLES, SCOPES, TYPES, CategoryMap
+
+from . import selectors, services
+from .preview import map_preview
+
+
+@dataclass
+class Owner:
+    agency: Agency | None
+    can_edit: bool
+
+    @property
+    def base(self) -> str:
+        return f"/a/{self.agency.pk}/map/" if self.agency else "/platform/map/"
+
+    @property
+    def label(self) -> str:
+        return self.agency.name if self.agency else _("Platform default")
+
+
+def console(view):
+    """Make ``view(request, owner, ...)`` into a platform view and an agency view (a pair)."""
+
+    @login_required
+    @wraps(view)
+    def platform(request, *args, **kwargs):
+        return view(request, Owner(None, request.user.is_staff), *args, **kwargs)
+
+    @member_required(Role.CLERK)
+    @wraps(view)
+    def agency(request, membership, *args, **kwargs):
+        return view(request, Owner(membership.agency, membership.allows(Role.ADMIN)), *args, **kwargs)
+
+    return platform, agency
+
+
+def _require_edit(owner: Owner) -> None:
+    if not owner.can_edit:
+        raise PermissionDenied("only an agency admin (or platform staff for the default) may change the map")
+
+
+def _in_force(owner: Owner):
+    if owner.agency is None:
+        return selectors.platform_version_current()
+    return selectors.map_version_in_force(agency=owner.agency)
+
+
+def _working(owner: Owner) -> tuple[dict, object]:
+    """The map shown: the draft when there is one, else the version in force."""
+    draft = selectors.map_draft(agency=owner.agency)
+    return (draft.data if draft else _in_force(owner).data), draft
+
+
+def _back(request, owner: Owner, default: str = ""):
+    target = request.POST.get("next", "")
+    return redirect(target if target.startswith(owner.base) else owner.base + default)
+
+
+def _error(request, exc: ValidationError) -> None:
+    messages.error(request, " ".join(exc.messages))
+
+
+# -- pages ----------------------------------------------------------------------------------------
+def _home(request, owner: Owner):
+    """Categories with filters, role exceptions, warnings, and where the map differs from the default."""
+    data, draft = _working(owner)
+    in_force = _in_force(owner)
+    default_rows = {r["id"]: r for r in selectors.platform_version_current().data["categories"]}
+    q, group, type_, enabled = (request.GET.get(k, "") for k in ("q", "group", "type", "enabled"))
+    rows = []
+    for row in data["categories"]:
+        if q and q.lower() not in f"{row['id']} {row['key']} {row['name_cs']} {row['name_en']}".lower():
+            continue
+        if (group and row["group"] != group) or (type_ and row["type"] != type_):
+            continue
+        if enabled and str(row["enabled"]).lower() != enabled:
+            continue
+        rows.append({**row, "differs": owner.agency is not None and default_rows.get(row["id"]) != row})
+    context = {
+        "owner": owner,
+        "rows": rows,
+        "draft": draft,
+        "in_force": in_force,
+        "own_version": owner.agency is None or in_force.agency_id is not None,
+        "groups": sorted({r["group"] for r in data["categories"]}),
+        "types": TYPES,
+        "filters": {"q": q, "group": group, "type": type_, "enabled": enabled},
+        "roles": data.get("role_exceptions", []),
+        "warnings": services.map_warnings(CategoryMap.from_dict(data)),
+        "draft_diff": services.map_diff(in_force.data, draft.data) if draft else [],
+        "default_diff": services.map_diff(selectors.platform_version_current().data, data) if owner.agency else [],
+    }
+    return render(request, "redactor/map_home.html", context)
+
+
+def _category(request, owner: Owner, category: int):
+    """One category: type, enabled, names, group, and its dependencies with their scopes."""
+    data, draft = _working(owner)
+    rows = {r["id"]: r for r in data["categories"]}
+    if category not in rows:
+        from django.http import Http404
+
+        raise Http404("no such category")
+    if request.method == "POST":
+        _require_edit(owner)
+        try:
+            services.map_category_update(
+                draft=services.map_draft_open(agency=owner.agency, user=request.user),
+                user=request.user,
+                category=category,
+                type=request.POST.get("type", ""),
+                enabled=request.POST.get("enabled") == "on",
+                name_cs=request.POST.get("name_cs", ""),
+                name_en=request.POST.get("name_en", ""),
+                group=request.POST.get("group", ""),
+            )
+        except ValidationError as exc:
+            _error(request, exc)
+        else:
+            messages.success(request, _("Saved in the draft."))
+        return redirect(f"{owner.base}category/{category}/")
+    row = rows[category]
+    deps = [{**d, "name": rows[d["category"]]["name_cs"]} for d in row.get("depends_on", [])]
+    context = {"owner": owner, "row": row, "deps": deps, "types": TYPES, "scopes": SCOPES, "draft": draft}
+    context["others"] = [r for r in data["categories"] if r["id"] != category]
+    return render(request, "redactor/map_category.html", context)
+
+
+def _matrix(request, owner: Owner):
+    """The n × n dependency matrix: row = the secondary category, column = what it depends on."""
+    data, draft = _working(owner)
+    cats = sorted(data["categories"], key=lambda r: r["id"])
+    cells = []
+    for row in cats:
+        deps = {d["category"]: d["scopes"] for d in row.get("depends_on", [])}
+        cells.append({"row": row, "cells": [(col, deps.get(col["id"])) for col in cats]})
+    context = {"owner": owner, "cats": cats, "matrix": cells, "draft": draft}
+    return render(request, "redactor/map_matrix.html", context)
+
+
+@require_POST
+def _dependency(request, owner: Owner):
+    """Add, change or remove one dependency (``action`` = set | remove | toggle)."""
+    _require_edit(owner)
+    try:
+        category, depends_on = int(request.POST["category"]), int(request.POST["depends_on"])
+    except (KeyError, ValueError):
+        messages.error(request, _("Choose two categories."))
+        return _back(request, owner)
+    action = request.POST.get("action", "set")
+    draft = services.map_draft_open(agency=owner.agency, user=request.user)
+    if action == "toggle":
+        row = next((r for r in draft.data["categories"] if r["id"] == category), {})
+        exists = any(d["category"] == depends_on for d in row.get("depends_on", []))
+        scopes = None if exists else ["party", "sentence"]
+    elif action == "remove":
+        scopes = None
+    else:
+        scopes = request.POST.getlist("scopes")
+    try:
+        services.map_dependency_set(
+            draft=draft, user=request.user, category=category, depends_on=depends_on, scopes=scopes
+        )
+    except ValidationError as exc:
+        _error(request, exc)
+    return _back(request, owner)
+
+
+@require_POST
+def _role(request, owner: Owner):
+    _require_edit(owner)
+    role = request.POST.get("role", "")
+    try:
+        services.map_role_exception_set(
+            draft=services.map_draft_open(agency=owner.agency, user=request.user),
+            user=request.user,
+            role=role if role in ROLES else "",
+            enabled=request.POST.get("enabled") == "on",
+        )
+    except ValidationError as exc:
+        _error(request, exc)
+    return _back(request, owner)
+
+
+@require_POST
+def _publish(request, owner: Owner):
+    _require_edit(owner)
+    try:
+        version = services.map_publish(agency=owner.agency, user=request.user, note=request.POST.get("note", ""))
+    except ValidationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(
+            request, _("Version %(n)d is published; contracts processed from now on use it.") % {"n": version.number}
+        )
+    return redirect(owner.base)
+
+
+@require_POST
+def _discard(request, owner: Owner):
+    _require_edit(owner)
+    services.map_draft_discard(agency=owner.agency, user=request.user)
+    return redirect(owner.base)
+
+
+def _versions(request, owner: Owner):
+    """Published versions with their notes and diffs, and the trail of changes."""
+    versions = list(selectors.map_versions(agency=owner.agency))
+    base = None if owner.agency is None else selectors.platform_version_current()
+    rows = []
+    for i, version in enumerate(versions):
+        previous = versions[i + 1] if i + 1 < len(versions) else base
+        diff = services.map_diff(previous.data, version.data) if previous else []
+        rows.append({"version": version, "previous": previous, "diff": diff})
+    changes = selectors.map_changes(agency=owner.agency)[:200]
+    return render(request, "redactor/map_versions.html", {"owner": owner, "rows": rows, "changes": changes})
+
+
+def _export(request, owner: Owner):
+    """The map as JSON (the format ``manage.py redact --policy`` reads): ``?version=N`` or ``?draft=1``."""
+    if request.GET.get("draft"):
+        draft = selectors.map_draft(agency=owner.agency)
+        data, suffix = (draft.data, "draft") if draft else (_in_force(owner).data, "current")
+    elif request.GET.get("version", "").isdigit():
+        version = selectors.map_version_get(agency=owner.agency, number=int(request.GET["version"]))
+        data, suffix = version.data, f"v{version.number}"
+    else:
+        version = _in_force(owner)
+        data, suffix = version.data, f"v{version.number}"
+    name = f"category-map-{owner.agency.ico if owner.agency else 'platform'}-{suffix}.json"
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=2) + "\n", content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_POST
+def _import(request, owner: Owner):
+    _require_edit(owner)
+    upload = request.FILES.get("file")
+    try:
+        if upload is None or upload.size > 2_000_000:
+            raise ValidationError(_("Choose a JSON file exported from a category map (at most 2 MB)."))
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ValidationError(_("The file is not valid JSON: %(error)s") % {"error": exc}) from None
+        services.map_import(agency=owner.agency, user=request.user, data=data)
+    except ValidationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("The file replaced the draft. Check the changes, then publish."))
+    return redirect(owner.base)
+
+
+def _preview_sources(owner: Owner) -> list[tuple[str, str]]:
+    if owner.agency is not None:
+        from contracts.selectors import contracts_for_agency
+
+        return [(f"c{c.pk}", c.title) for c in contracts_for_agency(agency=owner.agency).exclude(original="")[:200]]
+    folder = Path(settings.REDACTOR_PREVIEW_DIR)
+    return [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []
+
+
+def _preview_pdf(owner: Owner, source: str) -> bytes | None:
+    if owner.agency is not None and source.startswith("c") and source[1:].isdigit():
+        from contracts.selectors import contract_get
+
+        contract = contract_get(agency=owner.agency, contract_id=int(source[1:]))
+        with contract.original.open("rb") as fh:
+            return fh.read()
+    if owner.agency is None and source.startswith("d"):
+        folder = Path(settings.REDACTOR_PREVIEW_DIR)
+        names = {p.name for p in folder.glob("*.pdf")} if folder.is_dir() else set()
+        if source[1:] in names:  # only files listed in the folder, never a path from the request
+            return (folder / source[1:]).read_bytes()
+    return None
+
+
+def _preview(request, owner: Owner):
+    """Run the draft and the version in force on one contract (a dev document for the platform
+    default) and show the proposals whose action changes, side by side."""
+    _, draft = _working(owner)
+    sources = _preview_sources(owner)
+    source = request.GET.get("source", "")
+    result = None
+    if draft is not None and source:
+        pdf = _preview_pdf(owner, source)
+        if pdf is None:
+            messages.error(request, _("Choose a contract from the list."))
+        else:
+            rows, total = map_preview(pdf, _in_force(owner).data, draft.data)
+            result = {"rows": rows, "total": total, "source": dict(sources).get(source, source)}
+    context = {"owner": owner, "draft": draft, "sources": sources, "source": source, "result": result}
+    return render(request, "redactor/map_preview.html", context)
+
+
+home = console(_home)
+category = console(_category)
+matrix = console(_matrix)
+dependency = console(_dependency)
+role = console(_role)
+publish = console(_publish)
+discard = console(_discard)
+versions = console(_versions)
+export = console(_export)
+import_ = console(_import)
+preview = console(_preview)

@@ -1,0 +1,108 @@
+"""The console's pages: who may read and change which map, edits through the matrix and the forms,
+preview, publication, export and import."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from contracts.models import Proposal
+from redactor import selectors
+from tests.web.conftest import logged_in
+
+pytestmark = pytest.mark.django_db
+DOB = 56
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("platform", "p@example.invalid", "x", is_staff=True)
+
+
+def test_members_read_their_agencys_map_but_only_admins_change_it(agency, clerk, reviewer, admin_user, outsider):
+    base = f"/a/{agency.pk}/map/"
+    for user in (clerk, reviewer, admin_user):
+        for page in ("", "matrix/", "versions/", "preview/", f"category/{DOB}/", "export.json"):
+            assert logged_in(user).get(base + page).status_code == 200, (user, page)
+    post = {"category": DOB, "depends_on": 4, "action": "toggle"}
+    assert logged_in(clerk).post(base + "dependency/", post).status_code == 403
+    assert logged_in(reviewer).post(base + "publish/", {"note": "x"}).status_code == 403
+    assert logged_in(outsider).get(base).status_code == 404
+    assert logged_in(outsider).post(base + "dependency/", post).status_code == 404
+    assert selectors.map_draft(agency=agency) is None
+
+
+def test_only_platform_staff_change_the_default(admin_user, staff):
+    assert logged_in(admin_user).get("/platform/map/").status_code == 200  # everyone reads it
+    post = {"category": DOB, "depends_on": 4, "action": "toggle"}
+    assert logged_in(admin_user).post("/platform/map/dependency/", post).status_code == 403
+    assert (
+        logged_in(staff).post("/platform/map/dependency/", {**post, "next": "/platform/map/matrix/"}).status_code == 302
+    )
+    assert selectors.map_draft(agency=None) is not None
+    assert logged_in(staff).post("/platform/map/publish/", {"note": "test"}).status_code == 302
+    assert selectors.platform_version_current().number == 2
+
+
+def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, processed, contract_pdf):
+    client = logged_in(admin_user)
+    base = f"/a/{agency.pk}/map/"
+    for depends_on in (2, 4):  # two clicks: date of birth no longer depends on the surname or the full name
+        response = client.post(
+            base + "dependency/",
+            {"category": DOB, "depends_on": depends_on, "action": "toggle", "next": base + "matrix/"},
+        )
+        assert response.status_code == 302 and response["Location"] == base + "matrix/"
+    home = client.get(base)
+    assert "56 Date of birth: no longer depends on 4" in home.context["draft_diff"]
+    preview = client.get(base + "preview/", {"source": f"c{processed.pk}"})
+    rows = preview.context["result"]["rows"]
+    assert [(r.text, r.current, r.draft) for r in rows] == [("3. 4. 1975", "redact", "keep")]
+    assert client.post(base + "publish/", {"note": "DOB only with a name"}).status_code == 302
+    version = selectors.map_version_in_force(agency=agency)
+    assert version.agency == agency and version.number == 1 and version.note == "DOB only with a name"
+    from contracts import services
+
+    newer = services.contract_upload(agency=agency, user=admin_user, data=contract_pdf, filename="n.pdf")
+    from tests.web.conftest import run_latest_job
+
+    run_latest_job(newer)
+    assert Proposal.objects.get(contract=newer, category=DOB).suggestion == "keep"
+    assert Proposal.objects.get(contract=processed, category=DOB).suggestion == "redact"
+    versions = client.get(base + "versions/")
+    assert "no longer depends on 4" in versions.content.decode()
+
+
+def test_export_then_import_through_the_pages(agency, admin_user):
+    client = logged_in(admin_user)
+    base = f"/a/{agency.pk}/map/"
+    exported = client.get(base + "export.json").content
+    upload = io.BytesIO(exported)
+    upload.name = "map.json"
+    assert client.post(base + "import/", {"file": upload}).status_code == 302
+    assert json.dumps(selectors.map_draft(agency=agency).data, ensure_ascii=False, indent=2) + "\n" == exported.decode()
+    broken = io.BytesIO(b"{not json")
+    broken.name = "map.json"
+    response = client.post(base + "import/", {"file": broken}, follow=True)
+    assert "not valid JSON" in response.content.decode() or "JSON" in response.content.decode()
+
+
+def test_category_form_changes_the_draft(agency, admin_user):
+    client = logged_in(admin_user)
+    base = f"/a/{agency.pk}/map/"
+    form = {
+        "type": "primary",
+        "enabled": "on",
+        "name_cs": "Datum narození",
+        "name_en": "Date of birth",
+        "group": "person",
+    }
+    assert client.post(base + f"category/{DOB}/", form).status_code == 302
+    row = next(r for r in selectors.map_draft(agency=agency).data["categories"] if r["id"] == DOB)
+    assert row["type"] == "primary"
+    assert any("dependencies are ignored" in w for w in client.get(base).context["warnings"])
+    assert client.post(base + f"category/{DOB}/", {**form, "type": "bogus"}, follow=True).status_code == 200
+    row = next(r for r in selectors.map_draft(agency=agency).data["categories"] if r["id"] == DOB)
+    assert row["type"] == "primary"
