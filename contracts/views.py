@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -202,14 +203,14 @@ def page_text(request, membership, contract_id: int, page: int):
     return JsonResponse({"page": page, "words": [[w[0], *(round(v, 2) for v in w[1:])] for w in words]})
 
 
-def _proposal_json(p) -> dict:
+def _proposal_json(p, names: dict[int, str]) -> dict:
     return {
         "id": p.pk,
         "page": p.page,
         "boxes": p.boxes,
         "text": p.text,
         "category": p.category,
-        "category_name": p.category_name,
+        "category_name": names.get(p.category, p.category_name),
         "category_type": p.category_type,
         "suggestion": p.suggestion,
         "decision": p.decision,
@@ -222,9 +223,18 @@ def _proposal_json(p) -> dict:
     }
 
 
+def _category_names(contract) -> dict[int, str]:
+    """Category names in the interface's language, from the map version the proposals came from."""
+    if contract.map_version is None:
+        return {}
+    key = "name_cs" if (get_language() or "").startswith("cs") else "name_en"
+    return {int(row["id"]): row.get(key) or row["name_en"] for row in contract.map_version.data["categories"]}
+
+
 def _review_state(contract) -> dict:
     proposals = list(selectors.proposals_for_contract(contract=contract))
-    return {"status": contract.status, "proposals": [_proposal_json(p) for p in proposals]}
+    names = _category_names(contract)
+    return {"status": contract.status, "proposals": [_proposal_json(p, names) for p in proposals]}
 
 
 @member_required(Role.REVIEWER)

@@ -106,3 +106,12 @@ def test_category_form_changes_the_draft(agency, admin_user):
     assert client.post(base + f"category/{DOB}/", {**form, "type": "bogus"}, follow=True).status_code == 200
     row = next(r for r in selectors.map_draft(agency=agency).data["categories"] if r["id"] == DOB)
     assert row["type"] == "primary"
+
+
+def test_review_list_names_categories_in_the_interfaces_language(agency, reviewer, processed):
+    url = f"/a/{agency.pk}/contracts/{processed.pk}/review/state.json"
+    czech = logged_in(reviewer).get(url, HTTP_ACCEPT_LANGUAGE="cs").json()["proposals"]
+    english = logged_in(reviewer).get(url, HTTP_ACCEPT_LANGUAGE="en").json()["proposals"]
+    birth_cs = next(p for p in czech if p["category"] == 12)["category_name"]
+    birth_en = next(p for p in english if p["category"] == 12)["category_name"]
+    assert birth_cs.startswith("Rodné číslo") and birth_en.startswith("Birth number")

@@ -197,3 +197,69 @@ def test_api_docs_page_renders_offline_and_tries_a_call(live_server, browser_pag
     )
     page.screenshot(path=str(SCREENSHOTS / "4-api-docs.png"), full_page=False)
     assert foreign == []
+
+
+def test_agency_admin_changes_the_map_previews_publishes_and_a_new_contract_follows(
+    live_server, browser_page, worker, tmp_path
+):
+    """Matrix click → preview on a dev contract → publish → a newly processed contract is decided
+    by the new version (the VIN of a sold car kept once it no longer depends on the seller's name)."""
+    from accounts.management.commands.demo import DEMO_PASSWORD
+    from accounts.models import Agency
+    from contracts import services
+    from redactor.selectors import map_version_in_force
+    from tests.web.worker import wait_for
+
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    SCREENSHOTS.mkdir(exist_ok=True)
+    agency = Agency.objects.get(ico="00000001")
+    admin = agency.memberships.get(user__username="spravce").user
+    data = (DATA / "dev" / f"{DOCUMENT}.pdf").read_bytes()
+    first = services.contract_upload(agency=agency, user=admin, data=data, filename="auto.pdf", title="Auto 1")
+    wait_for(lambda: Contract.objects.get(pk=first.pk).status == "needs_review", timeout=120)
+    vin = Proposal.objects.get(contract=first, category=38)
+    assert vin.suggestion == "redact"
+
+    page = browser_page
+    page.goto(f"{live_server.url}/")
+    page.fill("input[name=username]", "spravce")
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/a/\d+/contracts/$"))
+    page.goto(f"{live_server.url}/a/{agency.pk}/map/matrix/")
+    for depends_on in (1, 2):  # VIN (38) no longer depends on the given name (1) or the surname (2)
+        page.click(f"#cell-38-{depends_on}")
+        page.wait_for_selector(f"#cell-38-{depends_on}:has-text('·')")
+    page.locator("#cell-38-1").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "5-map-matrix.png"), full_page=False)
+
+    page.goto(f"{live_server.url}/a/{agency.pk}/map/preview/")
+    page.select_option("#preview-source", f"c{first.pk}")
+    page.click("#run-preview")
+    page.wait_for_selector("#preview")
+    rows = page.locator("#preview tbody tr")
+    assert rows.count() == 1 and vin.text in rows.first.inner_text()
+    assert (
+        "redact" in rows.first.locator("td").nth(3).inner_text()
+        and "keep" in rows.first.locator("td").nth(4).inner_text()
+    )
+    page.screenshot(path=str(SCREENSHOTS / "6-map-preview.png"), full_page=True)
+
+    page.goto(f"{live_server.url}/a/{agency.pk}/map/")
+    page.fill("input[name=note]", "VIN only with a name in the same sentence: no, never")
+    page.click("#publish")
+    page.wait_for_selector(".messages, .message, #categories")
+    version = map_version_in_force(agency=agency)
+    assert version.agency == agency and version.number == 1
+
+    second = services.contract_upload(agency=agency, user=admin, data=data, filename="auto.pdf", title="Auto 2")
+    wait_for(lambda: Contract.objects.get(pk=second.pk).status == "needs_review", timeout=120)
+    assert Contract.objects.get(pk=second.pk).map_version == version
+    assert Proposal.objects.get(contract=second, category=38).suggestion == "keep"
+    assert Proposal.objects.get(contract=first, pk=vin.pk).suggestion == "redact"  # the old contract keeps v1's
+    page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{second.pk}/review/")
+    page.wait_for_selector(f"text={vin.text}")
+    item = page.locator(".item", has_text=vin.text).first
+    item.click()
+    assert "keep" in item.inner_text().lower() or "ponechat" in item.inner_text().lower()
+    page.screenshot(path=str(SCREENSHOTS / "7-new-decision.png"), full_page=False)
