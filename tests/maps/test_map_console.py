@@ -102,7 +102,7 @@ def test_category_form_changes_the_draft(agency, admin_user):
     assert client.post(base + f"category/{DOB}/", form).status_code == 302
     row = next(r for r in selectors.map_draft(agency=agency).data["categories"] if r["id"] == DOB)
     assert row["type"] == "primary"
-    assert any("dependencies are ignored" in w for w in client.get(base).context["warnings"])
+    assert any("dependencies are ignored" in w for w in client.get(base, HTTP_ACCEPT_LANGUAGE="en").context["warnings"])
     assert client.post(base + f"category/{DOB}/", {**form, "type": "bogus"}, follow=True).status_code == 200
     row = next(r for r in selectors.map_draft(agency=agency).data["categories"] if r["id"] == DOB)
     assert row["type"] == "primary"
@@ -115,3 +115,26 @@ def test_review_list_names_categories_in_the_interfaces_language(agency, reviewe
     birth_cs = next(p for p in czech if p["category"] == 12)["category_name"]
     birth_en = next(p for p in english if p["category"] == 12)["category_name"]
     assert birth_cs.startswith("Rodné číslo") and birth_en.startswith("Birth number")
+
+
+def test_an_exported_agency_map_drives_manage_py_redact(agency, admin_user, contract_pdf, tmp_path):
+    from django.core.management import call_command
+
+    client = logged_in(admin_user)
+    base = f"/a/{agency.pk}/map/"
+    for depends_on in (2, 4):
+        client.post(base + "dependency/", {"category": DOB, "depends_on": depends_on, "action": "toggle"})
+    client.post(base + "publish/", {"note": "x"})
+    (tmp_path / "map.json").write_bytes(client.get(base + "export.json").content)
+    (tmp_path / "smlouva.pdf").write_bytes(contract_pdf)
+    out = io.StringIO()
+    call_command(
+        "redact",
+        str(tmp_path / "smlouva.pdf"),
+        out_dir=str(tmp_path / "out"),
+        policy=str(tmp_path / "map.json"),
+        report=True,
+        stdout=out,
+    )
+    dob = next(line for line in out.getvalue().splitlines() if "[56 " in line)
+    assert dob.strip().startswith("keep") and "3. 4. 1975" in dob
