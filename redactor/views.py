@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -123,8 +123,6 @@ def _category(request, owner: Owner, category: int):
     data, draft = _working(owner)
     rows = {r["id"]: r for r in data["categories"]}
     if category not in rows:
-        from django.http import Http404
-
         raise Http404("no such category")
     if request.method == "POST":
         _require_edit(owner)
@@ -285,7 +283,19 @@ def _preview_sources(owner: Owner) -> list[tuple[str, str]]:
 
         return [(f"c{c.pk}", c.title) for c in contracts_for_agency(agency=owner.agency).exclude(original="")[:200]]
     folder = Path(settings.REDACTOR_PREVIEW_DIR)
-    return [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    files = [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))]
+    return ([("dall", _("all %(n)d documents (takes a while)") % {"n": len(files)})] if files else []) + files
+
+
+def _preview_pdfs(owner: Owner, source: str) -> list[tuple[str, bytes]]:
+    """The chosen PDF(s) as (name, bytes); ``dall`` is every PDF of the preview folder."""
+    if owner.agency is None and source == "dall":
+        folder = Path(settings.REDACTOR_PREVIEW_DIR)
+        return [(p.name, p.read_bytes()) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []
+    pdf = _preview_pdf(owner, source)
+    return [] if pdf is None else [("", pdf)]
 
 
 def _preview_pdf(owner: Owner, source: str) -> bytes | None:
@@ -306,17 +316,21 @@ def _preview_pdf(owner: Owner, source: str) -> bytes | None:
 def _preview(request, owner: Owner):
     """Run the draft and the version in force on one contract (a dev document for the platform
     default) and show the proposals whose action changes, side by side."""
-    _, draft = _working(owner)
+    draft = _working(owner)[1]
     sources = _preview_sources(owner)
     source = request.GET.get("source", "")
     result = None
     if draft is not None and source:
-        pdf = _preview_pdf(owner, source)
-        if pdf is None:
+        pdfs = _preview_pdfs(owner, source)
+        if not pdfs:
             messages.error(request, _("Choose a contract from the list."))
         else:
-            rows, total = map_preview(pdf, _in_force(owner).data, draft.data)
-            result = {"rows": rows, "total": total, "source": dict(sources).get(source, source)}
+            rows, total = [], 0
+            for name, pdf in pdfs:
+                changed, count = map_preview(pdf, _in_force(owner).data, draft.data)
+                rows += [(name, row) for row in changed]
+                total += count
+            result = {"rows": rows, "total": total, "source": dict(sources).get(source, source), "many": len(pdfs) > 1}
     context = {"owner": owner, "draft": draft, "sources": sources, "source": source, "result": result}
     return render(request, "redactor/map_preview.html", context)
 

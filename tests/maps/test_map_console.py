@@ -59,7 +59,7 @@ def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, pro
     assert "56 Date of birth: no longer depends on 4" in home.context["draft_diff"]
     preview = client.get(base + "preview/", {"source": f"c{processed.pk}"})
     rows = preview.context["result"]["rows"]
-    assert [(r.text, r.current, r.draft) for r in rows] == [("3. 4. 1975", "redact", "keep")]
+    assert [(r.text, r.current, r.draft) for _, r in rows] == [("3. 4. 1975", "redact", "keep")]
     assert client.post(base + "publish/", {"note": "DOB only with a name"}).status_code == 302
     version = selectors.map_version_in_force(agency=agency)
     assert version.agency == agency and version.number == 1 and version.note == "DOB only with a name"
@@ -138,3 +138,21 @@ def test_an_exported_agency_map_drives_manage_py_redact(agency, admin_user, cont
     )
     dob = next(line for line in out.getvalue().splitlines() if "[56 " in line)
     assert dob.strip().startswith("keep") and "3. 4. 1975" in dob
+
+
+def test_platform_preview_runs_on_the_dev_documents(staff, settings):
+    from tests.conftest import DATA
+
+    settings.REDACTOR_PREVIEW_DIR = str(DATA / "dev")
+    client = logged_in(staff)
+    client.post("/platform/map/dependency/", {"category": 38, "depends_on": 1, "action": "toggle"})
+    client.post("/platform/map/dependency/", {"category": 38, "depends_on": 2, "action": "toggle"})
+    sources = dict(client.get("/platform/map/preview/").context["sources"])
+    assert "dkupni_auto_1.pdf" in sources and "dall" in sources
+    one = client.get("/platform/map/preview/", {"source": "dkupni_auto_1.pdf"}).context["result"]
+    assert [(r.text, r.current, r.draft) for _, r in one["rows"]] == [("TMBM2GCKP5TAYV1EE", "redact", "keep")]
+    everything = client.get("/platform/map/preview/", {"source": "dall"}).context["result"]
+    changed = {document for document, _ in everything["rows"]}
+    assert {"kupni_auto_1.pdf", "kupni_auto_2.pdf", "kupni_auto_3.pdf"} <= changed
+    assert all(r.current == "redact" and r.draft == "keep" and r.category == "VIN" for _, r in everything["rows"])
+    assert client.get("/platform/map/preview/", {"source": "d../../etc/passwd"}).context["result"] is None

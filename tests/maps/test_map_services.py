@@ -7,6 +7,7 @@ import json
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from contracts import services as contract_services
 from contracts.models import Proposal
@@ -100,7 +101,7 @@ def test_invalid_dependencies_are_refused_with_an_explanation(
 ):
     draft = services.map_draft_open(agency=agency, user=admin_user)
     before = draft.data
-    with pytest.raises(ValidationError) as err:
+    with translation.override("en"), pytest.raises(ValidationError) as err:
         services.map_dependency_set(
             draft=draft, user=admin_user, category=category, depends_on=depends_on, scopes=scopes
         )
@@ -112,7 +113,7 @@ def test_invalid_dependencies_are_refused_with_an_explanation(
 def test_import_of_a_broken_map_changes_nothing(agency, admin_user):
     data = json.loads(json.dumps(selectors.platform_version_current().data))
     data["categories"][0]["depends_on"].append({"category": 777, "scopes": ["sentence"]})
-    with pytest.raises(ValidationError) as err:
+    with translation.override("en"), pytest.raises(ValidationError) as err:
         services.map_import(agency=agency, user=admin_user, data=data)
     assert "unknown category 777" in " ".join(err.value.messages)
     assert selectors.map_draft(agency=agency) is None
