@@ -156,3 +156,17 @@ def test_platform_preview_runs_on_the_dev_documents(staff, settings):
     assert {"kupni_auto_1.pdf", "kupni_auto_2.pdf", "kupni_auto_3.pdf"} <= changed
     assert all(r.current == "redact" and r.draft == "keep" and r.category == "VIN" for _, r in everything["rows"])
     assert client.get("/platform/map/preview/", {"source": "d../../etc/passwd"}).context["result"] is None
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ({"type": "primary", "group": "identifier"}, {12, 13, 14, 23}),
+        ({"q": "iban"}, {19}),
+        ({"group": "vehicle", "type": "secondary"}, {30, 38}),
+        ({"enabled": "false"}, set()),
+    ],
+)
+def test_category_list_filters(agency, clerk, query, expected):
+    rows = logged_in(clerk).get(f"/a/{agency.pk}/map/", query).context["rows"]
+    assert {r["id"] for r in rows} == expected
