@@ -9,6 +9,7 @@ urlpatterns = [
     path("<int:contract_id>/", views.contract_detail, name="detail"),
     path("<int:contract_id>/status.json", views.contract_status, name="status"),
     path("<int:contract_id>/retry/", views.contract_retry, name="retry"),
+    path("<int:contract_id>/delete/", views.contract_delete, name="delete"),
     path("<int:contract_id>/review/", views.review, name="review"),
     path("<int:contract_id>/review/state.json", views.review_state, name="review_state"),
     path("<int:contract_id>/review/decide/", views.review_decide, name="review_decide"),

@@ -92,6 +92,7 @@ def contract_detail(request, membership, contract_id: int):
             "run": run,
             "membership": membership,
             "can_review": membership.allows(Role.REVIEWER),
+            "deletable": services.DELETABLE,
             "redacted_count": sum(1 for p in proposals if p.will_redact),
             "proposal_count": len(proposals),
             "coverage": coverage,
@@ -126,6 +127,20 @@ def contract_status(request, membership, contract_id: int):
             },
         }
     )
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def contract_delete(request, membership, contract_id: int):
+    """Delete the contract's files and proposals (the audit trail stays); reviewers, as in the API."""
+    contract = _contract(membership, contract_id)
+    try:
+        services.contract_delete(contract=contract, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+    messages.success(request, _("The data of “%(title)s” was deleted.") % {"title": contract.title})
+    return redirect("contracts:list", agency_id=membership.agency_id)
 
 
 @require_POST

@@ -95,9 +95,14 @@ class ContractSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(RunSerializer(allow_null=True))
     def get_progress(self, obj):
-        from contracts import selectors
+        # the list prefetches runs newest first (one query for the page); a single contract asks the selector
+        if "runs" in getattr(obj, "_prefetched_objects_cache", {}):
+            runs = obj.runs.all()
+            run = runs[0] if runs else None
+        else:
+            from contracts import selectors
 
-        run = selectors.run_latest(contract=obj)
+            run = selectors.run_latest(contract=obj)
         return RunSerializer(run).data if run else None
 
     @extend_schema_field(

@@ -11,7 +11,7 @@ from collections import Counter
 
 from django.core.exceptions import ValidationError as DomainError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -24,7 +24,7 @@ from rest_framework.response import Response
 
 from accounts.models import Role
 from contracts import selectors, services
-from contracts.models import DecisionState, Status
+from contracts.models import DecisionState, Run, Status
 
 from . import serializers as s
 from .base import AgencyAPIView, AgencyListAPIView
@@ -120,7 +120,8 @@ class ContractListCreateView(AgencyListAPIView):
             qs = qs.filter(created_at__gte=f["created_after"])
         if "created_before" in f:
             qs = qs.filter(created_at__lt=f["created_before"])
-        return qs.order_by("-created_at", "-id")
+        newest_first = Run.objects.order_by("-created_at", "-id")
+        return qs.order_by("-created_at", "-id").prefetch_related(Prefetch("runs", queryset=newest_first))
 
     @extend_schema(
         operation_id="contracts_list",

@@ -392,3 +392,15 @@ def test_schema_is_english_whatever_the_browser_asks(client):
     schema = client.get("/api/v1/schema/?format=json", HTTP_ACCEPT_LANGUAGE="cs").json()
     status = next(p for p in schema["paths"]["/api/v1/contracts/"]["get"]["parameters"] if p["name"] == "status")
     assert "Needs review" in status["description"] and "Čeká" not in status["description"]
+
+
+def test_list_queries_do_not_grow_with_the_page(
+    agency, clerk, clerk_token, contract_pdf, django_assert_max_num_queries
+):
+    from contracts import services
+
+    for i in range(6):
+        services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename=f"{i}.pdf")
+    with django_assert_max_num_queries(8):
+        page = api(clerk_token).get("/api/v1/contracts/").json()
+    assert page["count"] == 6 and all(c["progress"]["state"] == "queued" for c in page["results"])

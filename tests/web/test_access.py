@@ -23,12 +23,15 @@ CONTRACT_VIEWS = [
     ("download", {}, "get", "clerk"),
     ("original", {}, "get", "clerk"),
     ("audit", {}, "get", "clerk"),
+    ("delete", {}, "post", "reviewer"),
 ]
 AGENCY_VIEWS = [
     ("contracts:list", "clerk"),
     ("contracts:upload", "clerk"),
     ("accounts:members", "admin"),
     ("accounts:settings", "admin"),
+    ("accounts:api_tokens", "admin"),
+    ("webhooks:list", "admin"),
 ]
 
 
@@ -53,6 +56,7 @@ def test_contract_view_member(name, extra, method, role, processed, clerk, revie
         "approve": (302,),
         "review_decide": (400,),
         "review_manual": (400,),
+        "delete": (302,),
     }.get(name, (200,))
 
 

@@ -206,3 +206,21 @@ def test_manual_text_selection_is_verified_like_a_detection(processed, reviewer)
     assert processed.status == Status.PUBLISHED
     with processed.redacted.open("rb") as fh:
         assert "předmět koupě" not in text_of(fh.read())
+
+
+def test_reviewer_deletes_a_contracts_data_from_its_page(
+    processed, reviewer, clerk, django_capture_on_commit_callbacks
+):
+    import os
+
+    detail = f"/a/{processed.agency_id}/contracts/{processed.pk}/"
+    assert b'id="delete"' in logged_in(reviewer).get(detail).content
+    assert b'id="delete"' not in logged_in(clerk).get(detail).content
+    path = processed.original.path
+    with django_capture_on_commit_callbacks(execute=True):
+        response = logged_in(reviewer).post(detail + "delete/")
+    assert response.status_code == 302 and response.url == f"/a/{processed.agency_id}/contracts/"
+    assert Contract.objects.get(pk=processed.pk).status == "deleted" and not os.path.exists(path)
+    assert not Proposal.objects.filter(contract=processed).exists()
+    assert AuditEvent.objects.filter(contract=processed, action="deleted").exists()
+    assert logged_in(reviewer).get(detail).status_code == 404
