@@ -30,10 +30,12 @@ def platform_version_current() -> MapVersion:
     return map_versions(agency=None).first()
 
 
-def map_version_in_force(*, agency: Agency) -> MapVersion:
+def map_version_in_force(*, agency: Agency | None) -> MapVersion:
     """The map the agency's contracts are processed with: its own latest version once it has
-    published one (copy on write), else the platform default's latest version."""
-    return map_versions(agency=agency).first() or platform_version_current()
+    published one (copy on write), else the platform default's latest version (also for
+    ``agency=None``, the platform itself)."""
+    own = map_versions(agency=agency).first() if agency is not None else None
+    return own or platform_version_current()
 
 
 def map_draft(*, agency: Agency | None) -> MapDraft | None:

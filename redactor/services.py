@@ -38,7 +38,7 @@ def map_draft_open(*, agency: Agency | None, user: AbstractBaseUser) -> MapDraft
     draft = selectors.map_draft(agency=agency)
     if draft is not None:
         return draft
-    base = selectors.platform_version_current() if agency is None else selectors.map_version_in_force(agency=agency)
+    base = selectors.map_version_in_force(agency=agency)
     draft = MapDraft(agency=agency, data=copy.deepcopy(base.data), based_on=base, updated_by=user)
     draft.save()
     _log(agency, user, "draft_opened", _("Draft started from %(version)s") % {"version": _version_label(base)})

@@ -64,16 +64,10 @@ def _require_edit(owner: Owner) -> None:
         raise PermissionDenied("only an agency admin (or platform staff for the default) may change the map")
 
 
-def _in_force(owner: Owner):
-    if owner.agency is None:
-        return selectors.platform_version_current()
-    return selectors.map_version_in_force(agency=owner.agency)
-
-
 def _working(owner: Owner) -> tuple[dict, object]:
     """The map shown: the draft when there is one, else the version in force."""
     draft = selectors.map_draft(agency=owner.agency)
-    return (draft.data if draft else _in_force(owner).data), draft
+    return (draft.data if draft else selectors.map_version_in_force(agency=owner.agency).data), draft
 
 
 def _back(request, owner: Owner, default: str = ""):
@@ -89,7 +83,7 @@ def _error(request, exc: ValidationError) -> None:
 def _home(request, owner: Owner):
     """Categories with filters, role exceptions, warnings, and where the map differs from the default."""
     data, draft = _working(owner)
-    in_force = _in_force(owner)
+    in_force = selectors.map_version_in_force(agency=owner.agency)
     default_rows = {r["id"]: r for r in selectors.platform_version_current().data["categories"]}
     q, group, type_, enabled = (request.GET.get(k, "") for k in ("q", "group", "type", "enabled"))
     rows = []
@@ -243,12 +237,14 @@ def _export(request, owner: Owner):
     """The map as JSON (the format ``manage.py redact --policy`` reads): ``?version=N`` or ``?draft=1``."""
     if request.GET.get("draft"):
         draft = selectors.map_draft(agency=owner.agency)
-        data, suffix = (draft.data, "draft") if draft else (_in_force(owner).data, "current")
+        data, suffix = (
+            (draft.data, "draft") if draft else (selectors.map_version_in_force(agency=owner.agency).data, "current")
+        )
     elif request.GET.get("version", "").isdigit():
         version = selectors.map_version_get(agency=owner.agency, number=int(request.GET["version"]))
         data, suffix = version.data, f"v{version.number}"
     else:
-        version = _in_force(owner)
+        version = selectors.map_version_in_force(agency=owner.agency)
         data, suffix = version.data, f"v{version.number}"
     name = f"category-map-{owner.agency.ico if owner.agency else 'platform'}-{suffix}.json"
     response = HttpResponse(
@@ -327,7 +323,7 @@ def _preview(request, owner: Owner):
         else:
             rows, total = [], 0
             for name, pdf in pdfs:
-                changed, count = map_preview(pdf, _in_force(owner).data, draft.data)
+                changed, count = map_preview(pdf, selectors.map_version_in_force(agency=owner.agency).data, draft.data)
                 rows += [(name, row) for row in changed]
                 total += count
             result = {"rows": rows, "total": total, "source": dict(sources).get(source, source), "many": len(pdfs) > 1}
