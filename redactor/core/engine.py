@@ -27,6 +27,7 @@ from .model import Action, Box, Finding, PageInfo, Party, Proposal, Span, Verifi
 from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
 from .parties import find_parties
 from .recognizers.base import AnalysisContext, RecognizerRegistry
+from .suspicious import SUSPICIOUS, suspicious_spans
 from .text import sentence_spans
 from .verify import verify
 
@@ -164,6 +165,7 @@ class RedactionEngine:
         parties, references = find_parties(text, findings)
         decisions, persons = decide(text, sentences, findings, parties, references, cmap)
         decisions += _repeat_values(text, decisions)
+        decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         timings["decide"] = time.perf_counter() - t2
         proposals = self._proposals(layer, decisions, cmap)
         return Analysis(layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings)
@@ -185,8 +187,8 @@ class RedactionEngine:
                     boxes=boxes,
                     text=f.text.replace("\n", " "),
                     category=d.category,
-                    category_name=rule.name_en if rule else str(d.category),
-                    category_type=rule.type if rule else "unknown",
+                    category_name=rule.name_en if rule else _unmapped_name(d.category),
+                    category_type=rule.type if rule else ("suspicious" if d.category == SUSPICIOUS else "unknown"),
                     action=d.action,
                     score=round(f.score, 3),
                     reason=d.reason,
@@ -216,6 +218,10 @@ class RedactionEngine:
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
         return RedactionResult(output, result, boxes)
+
+
+def _unmapped_name(category: int) -> str:
+    return "Suspicious span" if category == SUSPICIOUS else str(category)
 
 
 def _residual_text(text: str, spans: list[Span]) -> str:

@@ -1,0 +1,191 @@
+"""Suspicious spans: text no recognizer claimed that may still be personal data.
+
+The engine would otherwise keep such text silently. Each becomes a proposal with action
+``review`` (the reviewer decides, and the decision can teach the agency a rule, see
+:mod:`redactor.core.rules`), after Mareš (ÚFAL 2021), whose tool labels every span public,
+private or *suspicious*. Three kinds:
+
+1. capitalised words no recognizer explains inside a party block (where the parties' names,
+   addresses and identifiers are; an unexplained proper noun there may be a name the
+   recognizers missed);
+2. numbers of four or more digits right after a personal context word ("nar.", "r. č.",
+   "č. OP", "tel.", "č. ú.", "bytem"...) that no recognizer matched (a mistyped birth number
+   fails its checksum and is otherwise silently kept);
+3. spaCy NER ``PERSON`` hits the name rules could not confirm (no gazetteer given name, title
+   or cue): their score is :data:`NER_UNCONFIRMED_SCORE`, below the engine's confident
+   threshold :data:`CONFIDENT_SCORE`; any finding below that threshold that the map would
+   keep is sent to review as well.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .decisions import Decision
+from .model import Action, Finding, Party, Span
+from .nlp import NlpArtifacts
+from .recognizers.persons import _NOT_NAMES
+
+#: Findings scoring below this are not trusted to be kept without a look.
+CONFIDENT_SCORE = 0.8
+#: Score of a spaCy PERSON hit the name rules could not confirm.
+NER_UNCONFIRMED_SCORE = 0.5
+#: Category ID of a suspicious span (not in the category map: it is not an identifier yet).
+SUSPICIOUS = 0
+
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
+#: Words that are capitalised in party blocks for reasons other than being a name.
+_BLOCK_WORDS = _NOT_NAMES | frozenset(
+    """Adresa Bydliště Trvale Trvalý Pobyt Narozen Narozena Nar Datum Narození Rodné Číslo Číslo Občanský Průkaz
+    Průkazu Občanského Telefon Tel Mobil Email Mail Web Sídlo Se Sídlem Místo Podnikání Zapsaný Zapsaná Zapsané
+    Zapsán Zapsána Vedeném Vedená Oddíl Vložka Spisová Značka Bankovní Banka Banky Účtu Číslo Účet Zastoupený
+    Zastoupená Zastoupené Zastoupen Zastoupena Jednající Jednajícím Ve Věcech Smluvních Technických Osoba
+    Osoby Kontaktní Statutární Orgán Zástupce Předseda Předsedkyně Místostarosta Místostarostka Primátor
+    Primátorka Ředitel Ředitelka Jednatelka Společnost Společnosti Spolek Spolku Ústav Akciová Ručením Omezeným
+    Na Straně Straně Strana Dále Jen Také Jako Ze Dne Jméno Příjmení Identifikační ID Datová Schránka Schránky
+    IČ IČO DIČ DS Fax Odběratel Dodavatel Firma Obchodní Název Zhotovitele Objednatele""".split()
+)
+#: Words after which a number is somebody's personal datum (lower case, diacritics kept).
+_PERSONAL_CUES = re.compile(
+    r"(?:\bnar(?:\.|ozen[aáý]?|ozen[ií]\b)|datum narození|rodné číslo|\br\.\s?č\.|\brč\b|"
+    r"občansk\w* průkaz\w*|\bč\.\s?op\b|\bop\s?č\.|\bpas\w*\b|cestovní\w* pas\w*|řidičsk\w* průkaz\w*|"
+    r"\btel\.|telefon\w*|\bmobil\w*|\bč\.\s?ú\.|číslo účtu|bankovní spojení|\búčet\w*|\bsipo\b|"
+    r"\bbytem\b|trvale bytem|trval\w* pobyt\w*|bydliště)",
+    re.I,
+)
+_NUMBER = re.compile(r"\d[\d /.\-]{2,}\d")
+#: How far after a cue word a number may start, in characters on the same line.
+_CUE_REACH = 30
+
+
+def _covered(span: Span, spans: list[Span]) -> bool:
+    return any(span.overlaps(s) for s in spans)
+
+
+#: Universal parts of speech of common words (a tagger's "X", foreign or unknown, is not one).
+_COMMON_POS = frozenset({"NOUN", "ADJ", "VERB", "ADV", "ADP", "DET", "PRON", "NUM", "CCONJ", "SCONJ", "AUX"})
+
+
+def _proper_noun(pos: dict[int, str], start: int) -> bool:
+    """False when the tagger says the word at ``start`` is a common word (noun, adjective,
+    verb...); True for a proper noun, an unknown word, or when there is no tagger."""
+    return pos.get(start) not in _COMMON_POS
+
+
+def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[int, str]) -> list[tuple[Span, str]]:
+    """Runs of capitalised words in party blocks that nothing explains."""
+    out: list[tuple[Span, str]] = []
+    for party in parties:
+        for block in party.blocks:
+            run: list[re.Match] = []
+            words = list(_WORD.finditer(text, block.start, block.end))
+            for m in [*words, None]:
+                ok = False
+                if m is not None:
+                    w = m.group()
+                    acronym = w.isupper() and len(w) <= 4  # IČO, ČAK, IBAN
+                    norm = w.capitalize() if w.isupper() and len(w) > 2 else w
+                    after = text[m.end() : m.end() + 2]
+                    ok = (
+                        not acronym
+                        and len(norm) >= 2
+                        and norm[0].isupper()
+                        and norm[1:].islower()
+                        and norm not in _BLOCK_WORDS
+                        and norm.split("-")[0] not in _BLOCK_WORDS
+                        and not after.lstrip(" ").startswith(":")
+                        and not text[m.end() : m.end() + 1] == "."  # abbreviations and titles
+                        and not _covered(Span(m.start(), m.end()), taken)
+                        and _proper_noun(pos, m.start())
+                    )
+                    if ok and run and (m.start() - run[-1].end() > 2 or text[run[-1].end() : m.start()].strip()):
+                        out.append((Span(run[0].start(), run[-1].end()), party.describe()))
+                        run = []
+                if ok:
+                    run.append(m)
+                elif run:
+                    out.append((Span(run[0].start(), run[-1].end()), party.describe()))
+                    run = []
+    return out
+
+
+def _cued_numbers(text: str, taken: list[Span]) -> list[tuple[Span, str]]:
+    """Numbers right after a personal context word that nothing explains."""
+    out: list[tuple[Span, str]] = []
+    for cue in _PERSONAL_CUES.finditer(text):
+        end_of_line = text.find("\n", cue.end())
+        limit = min(cue.end() + _CUE_REACH, end_of_line if end_of_line >= 0 else len(text))
+        m = _NUMBER.search(text, cue.end(), limit)
+        if m is None:
+            continue
+        digits = sum(c.isdigit() for c in m.group())
+        span = Span(m.start(), m.end())
+        if digits < 4 or _covered(span, taken) or any(s == span for s, _ in out):
+            continue
+        # stop at a number that merely belongs to a later clause ("tel. viz čl. 1234")
+        between = text[cue.end() : m.start()]
+        if re.search(r"[;]|\b(?:viz|čl|odst|§)\b", between):
+            continue
+        out.append((span, cue.group()))
+    return out
+
+
+def suspicious_spans(
+    text: str, findings: list[Finding], parties: list[Party], nlp: NlpArtifacts, decisions: list[Decision]
+) -> list[Decision]:
+    """Review decisions for suspicious spans (module docstring) that overlap no finding.
+
+    Returns new decisions (category :data:`SUSPICIOUS`, action review) and changes, in
+    ``decisions``, the action of findings scoring below :data:`CONFIDENT_SCORE` that the map
+    would keep to review. Offsets index ``text``.
+    """
+    for d in decisions:
+        if d.action == Action.KEEP and d.finding.score < CONFIDENT_SCORE:
+            d.action = Action.REVIEW
+            d.reason = f"needs review: score {d.finding.score:.2f} is below {CONFIDENT_SCORE} ({d.reason})"
+    taken = [f.span for f in findings] + [d.finding.span for d in decisions]
+    out: list[Decision] = []
+
+    def add(span: Span, recognizer: str, score: float, evidence: str, reason: str) -> None:
+        if _covered(span, taken):
+            return
+        f = Finding(SUSPICIOUS, span, text[span.start : span.end], score, recognizer, evidence)
+        out.append(Decision(f, SUSPICIOUS, Action.REVIEW, reason))
+        taken.append(span)
+
+    for ent in nlp.entities:
+        if ent.label != "PERSON":
+            continue
+        span = Span(ent.start, ent.end)
+        while span.end > span.start and not text[span.end - 1].isalnum():
+            span = Span(span.start, span.end - 1)
+        words = list(_WORD.finditer(text, span.start, span.end))
+        if not words or all(w.group() in _BLOCK_WORDS for w in words):
+            continue
+        if not any(_proper_noun(nlp.pos, w.start()) for w in words):
+            continue  # the tagger itself calls every word a common word ("Dodavatel", "Kupní")
+        add(
+            span,
+            "ner_unconfirmed",
+            NER_UNCONFIRMED_SCORE,
+            "spaCy NER PERSON without a gazetteer name, title or cue",
+            f"needs review: possibly a person's name (spaCy NER, score {NER_UNCONFIRMED_SCORE} below "
+            f"{CONFIDENT_SCORE}; no name rule confirms it)",
+        )
+    for span, where in _block_words(text, parties, taken, nlp.pos):
+        add(
+            span,
+            "party_block_word",
+            0.5,
+            f"capitalised word(s) no recognizer explains in the block of {where}",
+            f"needs review: capitalised word(s) in the block of {where} that no recognizer explains",
+        )
+    for span, cue in _cued_numbers(text, taken):
+        add(
+            span,
+            "cued_number",
+            0.5,
+            f"number after the personal context word {cue!r}",
+            f"needs review: a number after “{cue.strip()}” that no recognizer matched (mistyped or unknown format?)",
+        )
+    return out

@@ -1,0 +1,57 @@
+"""Suspicious spans: what no recognizer explains but may be personal data goes to review."""
+
+from __future__ import annotations
+
+from redactor.core.decisions import Decision
+from redactor.core.model import Action, Finding, Party, PartyKind, Span
+from redactor.core.nlp import NlpArtifacts, NlpEntity
+from redactor.core.suspicious import CONFIDENT_SCORE, SUSPICIOUS, suspicious_spans
+
+
+def _party(text: str, block: str) -> Party:
+    start = text.index(block)
+    return Party(1, "prodávající", PartyKind.NATURAL_PERSON, [Span(start, start + len(block))], ["prodávající"])
+
+
+def _found(decisions, text):
+    return [(text[d.finding.span.start : d.finding.span.end], d.finding.recognizer) for d in decisions]
+
+
+def test_an_unexplained_capitalised_word_in_a_party_block():
+    text = "Prodávající: Jan Novák, Adresa: Lipová 12, kontakt Xaver Qwertz\nČlánek 1 Předmět koupě Xaverius"
+    known = [Finding(4, Span(13, 22), "Jan Novák", 0.95, "person", "")]
+    out = suspicious_spans(text, known, [_party(text, text.split("\n")[0])], NlpArtifacts(), [])
+    assert _found(out, text) == [("Lipová", "party_block_word"), ("Xaver Qwertz", "party_block_word")]
+    assert all(d.action == Action.REVIEW and d.category == SUSPICIOUS for d in out)
+    assert "block of natural person party 1" in out[0].reason
+
+
+def test_a_number_after_a_personal_cue_that_no_recognizer_matched():
+    text = "Prodávající, r. č. 750403/1239, tel. 12 34 56, objednávka 2026/15."
+    out = suspicious_spans(text, [], [], NlpArtifacts(), [])
+    assert _found(out, text) == [("750403/1239", "cued_number"), ("12 34 56", "cued_number")]
+    assert "“r. č.”" in out[0].reason
+
+
+def test_a_recognised_number_is_not_suspicious():
+    text = "r. č. 750403/1238"
+    known = [Finding(12, Span(6, 17), "750403/1238", 0.95, "birth_number", "")]
+    assert suspicious_spans(text, known, [], NlpArtifacts(), []) == []
+
+
+def test_an_unconfirmed_ner_person_goes_to_review():
+    text = "Vozidlo převezme Xaver Qwertz. Dodavatel dodá."
+    nlp = NlpArtifacts(
+        entities=[NlpEntity("PERSON", 17, 29, "Xaver Qwertz"), NlpEntity("PERSON", 31, 40, "Dodavatel")],
+        pos={17: "PROPN", 23: "PROPN", 31: "NOUN"},
+    )
+    out = suspicious_spans(text, [], [], nlp, [])
+    assert _found(out, text) == [("Xaver Qwertz", "ner_unconfirmed")]
+    assert out[0].finding.score < CONFIDENT_SCORE
+
+
+def test_a_low_score_keep_becomes_review():
+    f = Finding(10, Span(0, 5), "ACME", 0.6, "organization", "")
+    d = Decision(f, 10, Action.KEEP, "not subject to redaction: company name")
+    suspicious_spans("ACME a.s.", [f], [], NlpArtifacts(), [d])
+    assert d.action == Action.REVIEW and "below" in d.reason
