@@ -195,6 +195,8 @@ class Proposal(models.Model):
     span_end = models.PositiveIntegerField(null=True, blank=True)
     cluster = models.CharField(max_length=200, blank=True)  # same person or value across the document
     party = models.CharField(max_length=200, blank=True)
+    # the agency rule that decided the suggestion, if any (the reason names it)
+    rule = models.ForeignKey("redactor.AgencyRule", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     decision = models.CharField(max_length=8, choices=DecisionState.choices, default=DecisionState.PENDING)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -232,11 +234,15 @@ class Decision(models.Model):
         RESET = "reset", _("Reset to suggestion")
         MANUAL_BOX = "manual_box", _("Manual box")
         MANUAL_TEXT = "manual_text", _("Manual text selection")
+        UNDO = "undo", _("Undone")
 
     agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
     contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="decisions")
     proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="decisions")
     kind = models.CharField(max_length=16, choices=Kind.choices)
+    # one reviewer action (a click) and everything it changed, for undo; the state before it
+    batch = models.UUIDField(null=True, blank=True, db_index=True)
+    previous = models.CharField(max_length=8, choices=DecisionState.choices, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
@@ -22,14 +23,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Agency
+from redactor.core import categories as cat
 from redactor.core.category_map import CategoryMap
 from redactor.core.errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError, VerificationError
 from redactor.core.extraction import extract_text_layer, find_active_content, open_pdf
 from redactor.core.model import Action, Box, Span
 from redactor.core.model import Proposal as CoreProposal
 from redactor.core.review import page_coverage, spans_in_boxes
+from redactor.core.rules import PERSON, PHRASE, apply_rules, find_occurrences, name_tokens, phrase_match, tokens
 from redactor.runtime import get_engine
-from redactor.selectors import map_version_in_force
+from redactor.selectors import map_version_in_force, rules_in_force
+from redactor.services import rule_vote, rule_votes_undo
 
 from . import selectors
 from .models import (
@@ -46,6 +50,7 @@ from .models import (
     Webhook,
     WebhookDelivery,
     WebhookEvent,
+    box_from_list,
 )
 
 log = logging.getLogger(__name__)
@@ -290,6 +295,16 @@ def contract_process(*, run_id: int) -> None:
     )
     pages = len(analysis.pages)
     _progress(run, "detecting", pages, pages)
+    cmap = CategoryMap.from_dict(version.data)
+    rules = rules_in_force(agency=contract.agency, before=contract.created_at)
+    learned = apply_rules(
+        [r.as_core() for r in rules], analysis.text_layer.text, analysis.proposals, analysis.text_layer.span_boxes
+    )
+    for p in learned.proposals:
+        if not p.category_name:  # added by a rule: name its category from the map in force
+            rule = cmap.rule(p.category)
+            p.category_name = rule.name_en if rule else _("Agency rule")
+            p.category_type = rule.type if rule else "rule"
     party_of = {}
     for party in analysis.parties:
         for block in party.blocks:
@@ -320,8 +335,9 @@ def contract_process(*, run_id: int) -> None:
                     span_end=p.span.end,
                     cluster=p.cluster or "",
                     party=next((label for (s, e), label in party_of.items() if s <= p.span.start < e), ""),
+                    rule_id=learned.rule_of.get(p.id),
                 )
-                for p in analysis.proposals
+                for p in learned.proposals
             ]
         )
         contract.pages = [
@@ -339,8 +355,18 @@ def contract_process(*, run_id: int) -> None:
         )
         locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
         locked.save(update_fields=["state", "finished_at", "phase"])
-        counts = {s: sum(1 for p in analysis.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
-        _audit(contract, None, "processed", pages=pages, ocr_pages=analysis.pages_needing_ocr, **counts)
+        counts = {s: sum(1 for p in learned.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
+        _audit(
+            contract,
+            None,
+            "processed",
+            pages=pages,
+            ocr_pages=analysis.pages_needing_ocr,
+            rules_applied=len(set(learned.rule_of.values())),
+            rule_changed=learned.changed,
+            rule_added=learned.added,
+            **counts,
+        )
         webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
 
 
@@ -436,47 +462,212 @@ def _require_status(contract: Contract, *allowed: str) -> None:
         )
 
 
+@dataclass
+class DecisionOutcome:
+    """What one reviewer action changed: the batch id (for undo), the proposals whose decision
+    changed, every occurrence it applied to and the distinct texts of those occurrences."""
+
+    batch: uuid.UUID
+    changed: list[int]
+    affected: list[int]
+    forms: list[str] = field(default_factory=list)
+    rules: list[int] = field(default_factory=list)
+
+
+def _occurrences(contract: Contract, chosen: list[Proposal]) -> list[Proposal]:
+    """Every proposal of ``contract`` that is an occurrence of one of ``chosen``: the same
+    person or value (the engine's cluster: all inflected forms of a name, the same number), or
+    the same words in another inflected form ("Horní Lhota", "Horní Lhotě")."""
+    everything = list(selectors.proposals_for_contract(contract=contract))
+    clusters = {p.cluster for p in chosen if p.cluster}
+    phrases = [tokens(p.text) for p in chosen if p.text and not p.cluster.startswith("person:")]
+    out = []
+    for p in everything:
+        if p in chosen or (p.cluster and p.cluster in clusters):
+            out.append(p)
+        elif p.text and any(phrase_match(t, tokens(p.text)) for t in phrases if t):
+            out.append(p)
+    return out
+
+
+def _person_name(contract: Contract, cluster: str) -> str:
+    """A display name for a person cluster: a full-name mention in the nominative when the
+    gazetteer recognises one ("Radek Blažek" rather than "Radkem Blažkem"), else the shortest."""
+    from redactor.core.czech import NameGazetteer
+
+    names = [
+        " ".join(name_tokens(p.text))
+        for p in selectors.proposals_for_contract(contract=contract).filter(cluster=cluster, category=cat.FULL_NAME)
+    ]
+    names = [n for n in names if len(n.split()) >= 2]
+    if not names:
+        return ""
+    gazetteer = NameGazetteer.default()
+    for n in names:
+        first = n.split()[0]
+        if gazetteer.given_name_of(first) == first:
+            return n
+    return min(names, key=len)
+
+
+def _teaches(p: Proposal, decision: str) -> bool:
+    """Whether a decision on ``p`` is something the engine did not know: it decides a review
+    item, overrules the suggestion, or confirms or overrules an agency rule. Confirming the
+    engine's own suggestion teaches nothing (the engine will suggest the same again)."""
+    if p.rule_id is not None or p.suggestion == Suggestion.REVIEW:
+        return True
+    return (decision == DecisionState.ACCEPTED) != (p.suggestion == Suggestion.REDACT)
+
+
+def _learn(contract: Contract, user, chosen: list[Proposal], decision: str, batch: uuid.UUID) -> list[int]:
+    """Vote on the agency's rules for each chosen proposal that teaches something (one vote
+    per person or phrase, however many occurrences the action covered)."""
+    if decision not in (DecisionState.ACCEPTED, DecisionState.REJECTED):
+        return []
+    value = 1 if decision == DecisionState.REJECTED else -1
+    seen: set[tuple[str, str]] = set()
+    rules = []
+    for p in chosen:
+        if not p.text or not _teaches(p, decision):
+            continue
+        if p.cluster.startswith("person:") and p.category in (*cat.NAME_CATEGORIES, cat.ACADEMIC_TITLE):
+            kind, pattern, category = PERSON, _person_name(contract, p.cluster), cat.FULL_NAME
+        else:
+            kind, pattern, category = PHRASE, p.text, p.category
+        if not pattern or (kind, pattern.lower()) in seen:
+            continue
+        seen.add((kind, pattern.lower()))
+        rule = rule_vote(
+            agency=contract.agency,
+            kind=kind,
+            pattern=pattern,
+            value=value,
+            user=user,
+            category=category,
+            contract=contract,
+            proposal=p,
+            batch=batch,
+        )
+        if rule is not None:
+            rules.append(rule.pk)
+    return rules
+
+
 @transaction.atomic
 def proposals_decide(
-    *, contract: Contract, user: AbstractBaseUser, proposal_ids: list[int], decision: str, same_cluster: bool = False
-) -> list[int]:
-    """Accept (redact), reject (keep) or reset proposals; returns the ids changed.
+    *,
+    contract: Contract,
+    user: AbstractBaseUser,
+    proposal_ids: list[int],
+    decision: str,
+    same_cluster: bool = False,
+    learn: bool = True,
+    batch: uuid.UUID | None = None,
+) -> DecisionOutcome:
+    """Accept (redact), reject (keep) or reset proposals as one reviewer action.
 
-    ``same_cluster`` extends the decision to every proposal of the same person or value in the
-    contract (the engine clusters all inflected forms of a name). Raises ``ValidationError``
-    when the contract is not in review or ``decision`` is unknown.
+    ``same_cluster`` extends the decision to every occurrence of the chosen persons, values and
+    phrases in the contract, inflected forms included (see :func:`_occurrences`). With
+    ``learn`` an accept or reject that teaches something (:func:`_teaches`) votes on the
+    agency's rules for later contracts (+1 keep, −1 redact). The outcome's ``batch`` (new, or
+    the one given to group several calls into one action) undoes it all (:func:`decision_undo`).
+    Raises ``ValidationError`` when the contract is not in review or ``decision`` is unknown.
     """
     _require_status(contract, Status.NEEDS_REVIEW)
     if decision not in (DecisionState.ACCEPTED, DecisionState.REJECTED, DecisionState.PENDING):
         raise ValidationError(_("Unknown decision."), code="bad_decision")
-    chosen = selectors.proposals_by_ids(contract=contract, ids=proposal_ids)
-    if same_cluster:
-        clusters = {c for c in chosen.values_list("cluster", flat=True) if c}
-        chosen = selectors.proposals_for_contract(contract=contract).filter(cluster__in=clusters) | chosen
-    changed = list(chosen.exclude(decision=decision).values_list("pk", flat=True))
+    chosen = list(selectors.proposals_by_ids(contract=contract, ids=proposal_ids))
+    targets = _occurrences(contract, chosen) if same_cluster else chosen
+    batch = batch or uuid.uuid4()
+    changed = [p for p in targets if p.decision != decision]
     now = timezone.now()
-    Proposal.objects.filter(pk__in=changed).update(decision=decision, decided_by=user, decided_at=now)
+    Proposal.objects.filter(pk__in=[p.pk for p in changed]).update(decision=decision, decided_by=user, decided_at=now)
     kind = {DecisionState.ACCEPTED: Decision.Kind.ACCEPT, DecisionState.REJECTED: Decision.Kind.REJECT}.get(
         decision, Decision.Kind.RESET
     )
     Decision.objects.bulk_create(
-        [Decision(agency=contract.agency, contract=contract, proposal_id=pk, kind=kind, user=user) for pk in changed]
+        [
+            Decision(
+                agency=contract.agency,
+                contract=contract,
+                proposal_id=p.pk,
+                kind=kind,
+                user=user,
+                batch=batch,
+                previous=p.decision,
+            )
+            for p in changed
+        ]
     )
-    if changed:
-        _audit(contract, user, f"decision_{kind}", proposals=changed, same_cluster=same_cluster)
-    return changed
+    rules = _learn(contract, user, chosen, decision, batch) if learn else []
+    ids = [p.pk for p in changed]
+    if changed or rules:
+        _audit(
+            contract, user, f"decision_{kind}", proposals=ids, same_cluster=same_cluster, batch=str(batch), rules=rules
+        )
+    forms = sorted({" ".join(p.text.split()) for p in targets if p.text})
+    return DecisionOutcome(batch, ids, [p.pk for p in targets], forms, rules)
 
 
 @transaction.atomic
-def proposal_add_manual(
-    *, contract: Contract, user: AbstractBaseUser, boxes: list[Box], text: str = "", from_selection: bool = False
-) -> Proposal:
-    """Add a reviewer's own redaction (drawn box or selected text), accepted at once.
+def decision_undo(*, contract: Contract, user: AbstractBaseUser, batch: uuid.UUID) -> list[int]:
+    """Undo one reviewer action: every proposal it changed goes back to its decision before,
+    manual boxes it added are removed, and the rule votes it cast are taken back. Returns the
+    ids of the proposals restored or removed.
 
-    ``boxes`` are in points on pages from 1. Raises ``ValidationError`` for no box, a box off
-    the page or a contract not in review.
+    Raises ``ValidationError``: ``wrong_status`` when the contract is not in review,
+    ``not_found`` for an unknown batch, ``changed_since`` when a later action changed one of
+    its proposals (undo that one first).
     """
     _require_status(contract, Status.NEEDS_REVIEW)
+    history = Decision.objects.filter(agency=contract.agency, contract=contract)
+    decisions = list(history.filter(batch=batch).exclude(kind=Decision.Kind.UNDO))
+    if not decisions:
+        raise ValidationError(_("There is nothing to undo for this action."), code="not_found")
+    if history.filter(batch=batch, kind=Decision.Kind.UNDO).exists():
+        raise ValidationError(_("This action was already undone."), code="not_found")
+    ids = [d.proposal_id for d in decisions]
+    undone = set(history.filter(kind=Decision.Kind.UNDO).values_list("batch", flat=True))
+    later = (
+        history.filter(proposal_id__in=ids, created_at__gte=min(d.created_at for d in decisions))
+        .exclude(batch=batch)
+        .exclude(kind=Decision.Kind.UNDO)
+    )
+    if any(d.batch is None or d.batch not in undone for d in later if d.id > max(x.id for x in decisions)):
+        raise ValidationError(_("A later decision changed these proposals; undo that one first."), code="changed_since")
+    added = [d.proposal_id for d in decisions if d.kind in (Decision.Kind.MANUAL_BOX, Decision.Kind.MANUAL_TEXT)]
+    now = timezone.now()
+    current = dict(Proposal.objects.filter(pk__in=ids).values_list("pk", "decision"))
+    for d in decisions:
+        if d.proposal_id in added:
+            continue
+        before = d.previous or DecisionState.PENDING
+        decided = before != DecisionState.PENDING
+        Proposal.objects.filter(pk=d.proposal_id).update(
+            decision=before, decided_by=user if decided else None, decided_at=now if decided else None
+        )
+    Decision.objects.bulk_create(
+        [
+            Decision(
+                agency=contract.agency,
+                contract=contract,
+                proposal_id=d.proposal_id,
+                kind=Decision.Kind.UNDO,
+                user=user,
+                batch=batch,
+                previous=current.get(d.proposal_id, ""),
+            )
+            for d in decisions
+            if d.proposal_id not in added
+        ]
+    )
+    Proposal.objects.filter(agency=contract.agency, contract=contract, pk__in=added).delete()
+    votes = rule_votes_undo(agency=contract.agency, batch=batch)
+    _audit(contract, user, "decision_undone", batch=str(batch), proposals=ids, removed=added, votes=votes)
+    return ids
+
+
+def _clean_boxes(contract: Contract, boxes: list[Box]) -> list[list[float]]:
     sizes = {p["number"]: (p["width"], p["height"]) for p in contract.pages}
     clean = []
     for b in boxes:
@@ -494,28 +685,129 @@ def proposal_add_manual(
         clean.append([b.page, round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)])
     if not clean:
         raise ValidationError(_("Draw a box or select some text first."), code="bad_box")
+    return clean
+
+
+def _other_occurrences(contract: Contract, text: str, exclude: list[list[float]]) -> list[tuple[Span, list[Box], str]]:
+    """Occurrences of ``text`` (any inflected form) in the contract's text layer that no
+    proposal covers yet (a proposal there has its own decision) and that do not lie under
+    ``exclude`` boxes: ``(span, boxes, text)``."""
+    pattern = tokens(text)
+    if not pattern or len(text.strip()) < 2:
+        return []
+    data = _read_original(contract)
+    doc = open_pdf(data)
+    try:
+        layer = extract_text_layer(doc, data)
+    finally:
+        doc.close()
+    proposed = [
+        Span(p.span_start, p.span_end)
+        for p in selectors.proposals_for_contract(contract=contract)
+        if p.span_start is not None and p.span_end is not None
+    ]
+    drawn = [box_from_list(b) for b in exclude]
+    out = []
+    for span in find_occurrences(layer.text, pattern):
+        boxes = layer.span_boxes(span)
+        if not boxes or any(span.overlaps(r) for r in proposed):
+            continue
+        if any(
+            b.page == d.page and b.x0 < d.x1 and d.x0 < b.x1 and b.y0 < d.y1 and d.y0 < b.y1
+            for b in boxes
+            for d in drawn
+        ):
+            continue  # the reviewer's own selection
+        out.append((span, boxes, " ".join(layer.text[span.start : span.end].split())))
+    return out
+
+
+@dataclass
+class ManualOutcome:
+    """A reviewer's own redaction: the proposal for what was drawn or selected, the other
+    occurrences of the selected text it also redacted, and the batch that undoes all of it."""
+
+    proposal: Proposal
+    batch: uuid.UUID
+    added: list[int]
+    rules: list[int] = field(default_factory=list)
+
+
+@transaction.atomic
+def proposal_add_manual(
+    *,
+    contract: Contract,
+    user: AbstractBaseUser,
+    boxes: list[Box],
+    text: str = "",
+    from_selection: bool = False,
+    propagate: bool = True,
+    learn: bool = True,
+) -> ManualOutcome:
+    """Add a reviewer's own redaction (drawn box or selected text), accepted at once.
+
+    ``boxes`` are in points on pages from 1. A text selection with ``propagate`` also redacts
+    every other occurrence of the selected words in the contract, inflected forms included, and
+    with ``learn`` votes −1 (redact) on the agency's rule for the words. Raises
+    ``ValidationError`` for no box, a box off the page or a contract not in review.
+    """
+    _require_status(contract, Status.NEEDS_REVIEW)
+    clean = _clean_boxes(contract, boxes)
     source = Source.MANUAL_TEXT if from_selection else Source.MANUAL_BOX
+    batch = uuid.uuid4()
     now = timezone.now()
-    proposal = Proposal(
-        agency=contract.agency,
-        contract=contract,
-        source=source,
-        page=clean[0][0],
-        boxes=clean,
-        text=text[:2000],
-        category_name=_("Manual redaction"),
-        suggestion=Suggestion.REDACT,
-        reason=_("Added by a reviewer"),
-        decision=DecisionState.ACCEPTED,
-        decided_by=user,
-        decided_at=now,
-        created_by=user,
-    )
-    proposal.full_clean()
-    proposal.save()
-    Decision.objects.create(agency=contract.agency, contract=contract, proposal=proposal, kind=source, user=user)
-    _audit(contract, user, source, proposal=proposal.pk, boxes=clean, text=text[:200])
-    return proposal
+
+    def make(page_boxes: list[list[float]], snippet: str, span: Span | None = None, reason: str = "") -> Proposal:
+        proposal = Proposal(
+            agency=contract.agency,
+            contract=contract,
+            source=source,
+            page=page_boxes[0][0],
+            boxes=page_boxes,
+            text=snippet[:2000],
+            category_name=_("Manual redaction"),
+            suggestion=Suggestion.REDACT,
+            reason=reason or _("Added by a reviewer"),
+            span_start=span.start if span else None,
+            span_end=span.end if span else None,
+            decision=DecisionState.ACCEPTED,
+            decided_by=user,
+            decided_at=now,
+            created_by=user,
+        )
+        proposal.full_clean()
+        proposal.save()
+        Decision.objects.create(
+            agency=contract.agency, contract=contract, proposal=proposal, kind=source, user=user, batch=batch
+        )
+        return proposal
+
+    proposal = make(clean, text)
+    added = []
+    if from_selection and text and propagate:
+        for span, found, occurrence in _other_occurrences(contract, text, clean):
+            other = make(
+                [[b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)] for b in found],
+                occurrence,
+                span,
+                _("Another occurrence of a text the reviewer selected"),
+            )
+            added.append(other.pk)
+    rules = []
+    if from_selection and text and learn:
+        rule = rule_vote(
+            agency=contract.agency,
+            kind=PHRASE,
+            pattern=text,
+            value=-1,
+            user=user,
+            contract=contract,
+            proposal=proposal,
+            batch=batch,
+        )
+        rules = [rule.pk] if rule else []
+    _audit(contract, user, source, proposal=proposal.pk, boxes=clean, text=text[:200], also=added, batch=str(batch))
+    return ManualOutcome(proposal, batch, added, rules)
 
 
 @transaction.atomic

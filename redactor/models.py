@@ -76,3 +76,91 @@ class MapChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action}: {self.summary[:60]}"
+
+
+class RuleKind(models.TextChoices):
+    """What an agency rule matches (see :mod:`redactor.core.rules`)."""
+
+    PHRASE = "phrase", _("Phrase (the same words in any inflected form)")
+    PERSON = "person", _("Person (the name in any form, every mention)")
+
+
+class AgencyRule(models.Model):
+    """Knowledge an agency's reviewers taught: keep or redact this phrase or person.
+
+    The confidence is ``keep_votes − redact_votes`` (Mareš 2021): ≥ 1 keeps, ≤ −1 redacts,
+    in between sends to review. Applied when a *later* contract of the same agency is processed
+    (rules created after the contract's upload do not touch it). ``key`` is the pattern's
+    lower-cased tokens, unique per agency and kind.
+    """
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="rules")
+    kind = models.CharField(_("kind"), max_length=8, choices=RuleKind.choices, default=RuleKind.PHRASE)
+    pattern = models.CharField(_("pattern"), max_length=300)
+    key = models.CharField(max_length=300, editable=False)
+    category = models.IntegerField(_("category"), null=True, blank=True)
+    keep_votes = models.PositiveIntegerField(_("keep decisions"), default=0)
+    redact_votes = models.PositiveIntegerField(_("redact decisions"), default=0)
+    enabled = models.BooleanField(_("enabled"), default=True)
+    note = models.TextField(_("note"), blank=True)
+    source_contract = models.ForeignKey(
+        "contracts.Contract", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    origin = models.CharField(max_length=16, default="review", editable=False)  # review | import | console
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["pattern", "id"]
+        constraints = [models.UniqueConstraint(fields=["agency", "kind", "key"], name="one_rule_per_pattern")]
+        verbose_name = _("agency rule")
+        verbose_name_plural = _("agency rules")
+
+    def __str__(self) -> str:
+        return f"{self.pattern} ({self.score:+d})"
+
+    @property
+    def score(self) -> int:
+        """Signed confidence: +1 per keep decision, −1 per redact decision."""
+        return self.keep_votes - self.redact_votes
+
+    @property
+    def decisions(self) -> int:
+        """How many reviewer decisions voted on the rule."""
+        return self.keep_votes + self.redact_votes
+
+    def as_core(self):
+        """The rule as the engine's :class:`redactor.core.rules.AgencyRule`."""
+        from .core.rules import AgencyRule as CoreRule
+
+        return CoreRule(self.pk, self.kind, self.pattern, self.keep_votes, self.redact_votes, self.category)
+
+    @property
+    def action(self) -> str:
+        """``keep``, ``redact`` or ``review`` from the confidence."""
+        return self.as_core().action.value
+
+
+class RuleVote(models.Model):
+    """One reviewer decision counted by a rule: where it came from (provenance) and for undo."""
+
+    rule = models.ForeignKey(AgencyRule, on_delete=models.CASCADE, related_name="votes")
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    contract = models.ForeignKey("contracts.Contract", null=True, on_delete=models.SET_NULL, related_name="+")
+    proposal = models.ForeignKey("contracts.Proposal", null=True, on_delete=models.SET_NULL, related_name="+")
+    value = models.SmallIntegerField()  # +1 keep, -1 redact
+    batch = models.UUIDField(null=True, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.value:+d} on rule {self.rule_id}"

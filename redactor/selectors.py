@@ -7,7 +7,7 @@ from django.http import Http404
 
 from accounts.models import Agency
 
-from .models import MapChange, MapDraft, MapVersion
+from .models import AgencyRule, MapChange, MapDraft, MapVersion, RuleVote
 
 
 def map_versions(*, agency: Agency | None) -> QuerySet[MapVersion]:
@@ -49,3 +49,27 @@ def map_changes(*, agency: Agency | None) -> QuerySet[MapChange]:
     """The owner's change trail, newest first."""
     qs = MapChange.objects.select_related("user", "version")
     return qs.filter(agency__isnull=True) if agency is None else qs.filter(agency=agency)
+
+
+def rules_for_agency(*, agency: Agency) -> QuerySet[AgencyRule]:
+    """The agency's rules (enabled or not) with their source contract, by pattern."""
+    return AgencyRule.objects.filter(agency=agency).select_related("source_contract", "created_by", "updated_by")
+
+
+def rule_get(*, agency: Agency, rule_id: int) -> AgencyRule:
+    """One rule of the agency. Raises ``Http404`` for another agency's or an unknown rule."""
+    rule = rules_for_agency(agency=agency).filter(pk=rule_id).first()
+    if rule is None:
+        raise Http404("no such rule")
+    return rule
+
+
+def rules_in_force(*, agency: Agency, before) -> list[AgencyRule]:
+    """The enabled rules of ``agency`` created before ``before`` (a contract's upload time):
+    rules apply to later contracts only, never to the contract that taught them."""
+    return list(AgencyRule.objects.filter(agency=agency, enabled=True, created_at__lt=before).order_by("id"))
+
+
+def rule_votes(*, rule: AgencyRule) -> QuerySet[RuleVote]:
+    """The decisions a rule counted, newest first, with their contracts and reviewers."""
+    return rule.votes.select_related("contract", "user")
