@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:contract_id>/review/state.json", views.review_state, name="review_state"),
     path("<int:contract_id>/review/decide/", views.review_decide, name="review_decide"),
     path("<int:contract_id>/review/manual/", views.review_manual, name="review_manual"),
+    path("<int:contract_id>/review/undo/", views.review_undo, name="review_undo"),
     path("<int:contract_id>/approve/", views.contract_approve, name="approve"),
     path("<int:contract_id>/pages/<int:page>.png", views.page_image, name="page_image"),
     path("<int:contract_id>/pages/<int:page>/words.json", views.page_text, name="page_text"),

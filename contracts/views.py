@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -235,6 +236,7 @@ def _proposal_json(p, names: dict[int, str]) -> dict:
         "source": p.source,
         "cluster": p.cluster,
         "party": p.party,
+        "rule": p.rule_id,
     }
 
 
@@ -297,21 +299,58 @@ def review_state(request, membership, contract_id: int):
 @require_POST
 @member_required(Role.REVIEWER)
 def review_decide(request, membership, contract_id: int):
-    """``{"ids": [...], "decision": "accepted"|"rejected"|"pending", "same_cluster": bool}`` → new state."""
+    """``{"ids": [...], "decision": "accepted"|"rejected"|"pending", "same_cluster": bool, "learn": bool}``
+    → new state plus what the action did: ``changed``, ``affected`` (every occurrence it
+    covered), ``forms`` (their texts), ``batch`` (for undo) and ``rules`` (rules it voted on)."""
     contract = _contract(membership, contract_id)
     try:
         body = _json_body(request)
         ids = [int(i) for i in body.get("ids", [])]
-        changed = services.proposals_decide(
+        outcome = services.proposals_decide(
             contract=contract,
             user=request.user,
             proposal_ids=ids,
             decision=str(body.get("decision")),
             same_cluster=bool(body.get("same_cluster")),
+            learn=bool(body.get("learn", True)),
         )
     except (ValidationError, TypeError, ValueError) as exc:
         return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
-    return JsonResponse({"changed": changed, **_review_state(contract)})
+    return JsonResponse(
+        {
+            "changed": outcome.changed,
+            "affected": outcome.affected,
+            "forms": outcome.forms,
+            "batch": str(outcome.batch),
+            "rules": outcome.rules,
+            "rule_info": _rule_info(membership, outcome.rules),
+            **_review_state(contract),
+        }
+    )
+
+
+def _rule_info(membership, rule_ids: list[int]) -> list[dict]:
+    """What the reviewer is told about the rules an action voted on."""
+    from redactor.selectors import rules_for_agency
+
+    labels = {"keep": _("keep"), "redact": _("redact"), "review": _("needs review")}
+    return [
+        {"id": r.pk, "pattern": r.pattern, "action": labels[r.action], "decisions": r.decisions}
+        for r in rules_for_agency(agency=membership.agency).filter(pk__in=rule_ids)
+    ]
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def review_undo(request, membership, contract_id: int):
+    """``{"batch": "<uuid>"}`` → undo that reviewer action (decisions, added boxes, rule votes); new state."""
+    contract = _contract(membership, contract_id)
+    try:
+        body = _json_body(request)
+        restored = services.decision_undo(contract=contract, user=request.user, batch=uuid.UUID(str(body.get("batch"))))
+    except (ValidationError, TypeError, ValueError) as exc:
+        return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+    return JsonResponse({"restored": restored, **_review_state(contract)})
 
 
 @require_POST
@@ -322,16 +361,26 @@ def review_manual(request, membership, contract_id: int):
     try:
         body = _json_body(request)
         boxes = [box_from_list(b) for b in body.get("boxes", [])]
-        services.proposal_add_manual(
+        outcome = services.proposal_add_manual(
             contract=contract,
             user=request.user,
             boxes=boxes,
             text=str(body.get("text", "")),
             from_selection=bool(body.get("selection")),
+            learn=bool(body.get("learn", True)),
         )
     except (ValidationError, TypeError, ValueError, IndexError) as exc:
         return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
-    return JsonResponse(_review_state(contract))
+    return JsonResponse(
+        {
+            "changed": [outcome.proposal.pk, *outcome.added],
+            "affected": [outcome.proposal.pk, *outcome.added],
+            "batch": str(outcome.batch),
+            "rules": outcome.rules,
+            "rule_info": _rule_info(membership, outcome.rules),
+            **_review_state(contract),
+        }
+    )
 
 
 @require_POST

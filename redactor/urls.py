@@ -22,3 +22,14 @@ app_name = "map"
 urlpatterns = [path(f"platform/map/{route}", pair[0], name=f"platform_{name}") for route, pair, name in PAGES] + [
     path(f"a/<int:agency_id>/map/{route}", pair[1], name=f"agency_{name}") for route, pair, name in PAGES
 ]
+
+from . import rule_views  # noqa: E402
+
+urlpatterns += [
+    path("a/<int:agency_id>/rules/", rule_views.rule_list, name="rules"),
+    path("a/<int:agency_id>/rules/new/", rule_views.rule_detail, name="rule_new"),
+    path("a/<int:agency_id>/rules/<int:rule_id>/", rule_views.rule_detail, name="rule"),
+    path("a/<int:agency_id>/rules/<int:rule_id>/delete/", rule_views.rule_delete, name="rule_delete"),
+    path("a/<int:agency_id>/rules/export.csv", rule_views.rule_export, name="rules_export"),
+    path("a/<int:agency_id>/rules/import/", rule_views.rule_import, name="rules_import"),
+]

@@ -151,6 +151,9 @@ class ProposalSerializer(serializers.ModelSerializer):
         help_text="Burned in on approval: the decision, or the suggestion while pending."
     )
     decided_by = serializers.SerializerMethodField()
+    rule = serializers.SerializerMethodField(
+        help_text="The agency rule that decided the suggestion (learned from earlier reviews), or null."
+    )
 
     class Meta:
         model = Proposal
@@ -169,6 +172,7 @@ class ProposalSerializer(serializers.ModelSerializer):
             "recognizer",
             "cluster",
             "party",
+            "rule",
             "decision",
             "decided_by",
             "decided_at",
@@ -177,6 +181,17 @@ class ProposalSerializer(serializers.ModelSerializer):
 
     def get_decided_by(self, obj) -> str | None:
         return actor_name(obj.decided_by)
+
+    def get_rule(self, obj) -> dict | None:
+        if obj.rule is None:
+            return None
+        return {
+            "id": obj.rule.pk,
+            "kind": obj.rule.kind,
+            "pattern": obj.rule.pattern,
+            "keep_votes": obj.rule.keep_votes,
+            "redact_votes": obj.rule.redact_votes,
+        }
 
 
 def actor_name(user) -> str | None:
@@ -193,18 +208,37 @@ class DecisionItemSerializer(serializers.Serializer):
         choices=[("accept", _("redact")), ("reject", _("keep")), ("reset", _("back to the suggestion"))]
     )
     same_cluster = serializers.BooleanField(
-        default=False, help_text="Apply to every occurrence of the same person or value (all inflected forms)."
+        default=False,
+        help_text="Apply to every occurrence of the same person, value or phrase in the contract "
+        "(all inflected forms).",
     )
 
 
 class DecisionsSerializer(serializers.Serializer):
-    """Several decisions applied together (all or none)."""
+    """Several decisions applied together (all or none), undone together by their `batch`."""
 
     decisions = serializers.ListField(child=DecisionItemSerializer(), min_length=1, max_length=10000)
+    learn = serializers.BooleanField(
+        default=True,
+        help_text="Let decisions that teach something (a review item decided, a suggestion or an agency "
+        "rule overruled or confirmed) vote on the agency's rules for later contracts.",
+    )
 
 
 class DecisionsResultSerializer(serializers.Serializer):
     changed = serializers.ListField(child=serializers.IntegerField(), help_text="Ids of the proposals that changed.")
+    affected = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Ids of every occurrence the decisions applied to."
+    )
+    pending = serializers.IntegerField(help_text="Proposals that still need a decision before approval.")
+    batch = serializers.UUIDField(help_text="Undoes these decisions: POST .../decisions/{batch}/undo/.")
+    rules = serializers.ListField(child=serializers.IntegerField(), help_text="Agency rules the decisions voted on.")
+
+
+class UndoResultSerializer(serializers.Serializer):
+    restored = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Ids of the proposals restored to their earlier decision."
+    )
     pending = serializers.IntegerField(help_text="Proposals that still need a decision before approval.")
 
 

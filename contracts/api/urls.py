@@ -22,6 +22,11 @@ urlpatterns = [
     path("contracts/<int:contract_id>/", views.ContractDetailView.as_view(), name="contract"),
     path("contracts/<int:contract_id>/proposals/", views.ProposalListView.as_view(), name="proposals"),
     path("contracts/<int:contract_id>/decisions/", views.DecisionsView.as_view(), name="decisions"),
+    path(
+        "contracts/<int:contract_id>/decisions/<uuid:batch>/undo/",
+        views.DecisionUndoView.as_view(),
+        name="decisions_undo",
+    ),
     path("contracts/<int:contract_id>/manual-redactions/", views.ManualRedactionView.as_view(), name="manual"),
     path("contracts/<int:contract_id>/approve/", views.ApproveView.as_view(), name="approve"),
     path("contracts/<int:contract_id>/retry/", views.RetryView.as_view(), name="retry"),

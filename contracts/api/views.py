@@ -7,6 +7,7 @@ decisions, manual redactions, approve, delete.
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections import Counter
 
 from django.core.exceptions import ValidationError as DomainError
@@ -18,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import pagination, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
@@ -288,17 +289,58 @@ class DecisionsView(AgencyAPIView):
         if unknown:
             raise ValidationError({"decisions": [f"Not proposals of this contract: {unknown[:20]}"]})
         changed: list[int] = []
+        affected: list[int] = []
+        rules: list[int] = []
+        batch = uuid.uuid4()
         with transaction.atomic():
             for item in items:
-                changed += services.proposals_decide(
+                outcome = services.proposals_decide(
                     contract=contract,
                     user=request.user,
                     proposal_ids=[item["proposal"]],
                     decision=DECISION[item["decision"]],
                     same_cluster=item["same_cluster"],
+                    learn=form.validated_data["learn"],
+                    batch=batch,
                 )
+                changed += outcome.changed
+                affected += outcome.affected
+                rules += outcome.rules
         pending = selectors.proposals_open(contract=contract).count()
-        return Response({"changed": sorted(set(changed)), "pending": pending})
+        return Response(
+            {
+                "changed": sorted(set(changed)),
+                "affected": sorted(set(affected)),
+                "pending": pending,
+                "batch": str(batch),
+                "rules": sorted(set(rules)),
+            }
+        )
+
+
+class DecisionUndoView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_decisions_undo",
+        summary="Undo one decisions request (reviewer)",
+        description="Every proposal the request changed goes back to its earlier decision and the "
+        "votes it cast on agency rules are taken back. 409 when the contract is no longer in review or "
+        "a later request changed the same proposals (undo that one first).",
+        parameters=[CONTRACT_ID, OpenApiParameter("batch", OpenApiTypes.UUID, OpenApiParameter.PATH)],
+        request=None,
+        responses={200: s.UndoResultSerializer, **errors(404, 409)},
+    )
+    def post(self, request, contract_id: int, batch):
+        contract = self.get_contract(contract_id)
+        try:
+            restored = services.decision_undo(contract=contract, user=request.user, batch=batch)
+        except DomainError as exc:
+            if exc.code == "not_found":
+                raise NotFound(exc.messages[0]) from None
+            raise
+        pending = selectors.proposals_open(contract=contract).count()
+        return Response({"restored": restored, "pending": pending})
 
 
 class ManualRedactionView(AgencyAPIView):
@@ -323,7 +365,7 @@ class ManualRedactionView(AgencyAPIView):
             raise ValidationError({"boxes": ["Each box is [page, x0, y0, x1, y1] with finite numbers."]}) from None
         proposal = services.proposal_add_manual(
             contract=contract, user=request.user, boxes=boxes, text=form.validated_data["text"]
-        )
+        ).proposal
         return Response(s.ProposalSerializer(proposal).data, status=status.HTTP_201_CREATED)
 
 

@@ -72,7 +72,7 @@
             el("span", { class: `swatch ${catClass(p)}` }),
             el("span", { class: "text" }, p.text || "▭"),
             el("span", { class: "where" }, ` ${T.page} ${p.page}`),
-            el("div", { class: "reason" }, `${T[stateOf(p)] || ""} – ${p.reason}`));
+            el("div", { class: "reason" + (p.rule ? " by-rule" : "") }, `${T[stateOf(p)] || ""} – ${p.reason}`));
           if (cfg.editable) {
             const btns = el("div", { class: "buttons" });
             const mk = (label, decision, all, cls) => {
@@ -80,12 +80,11 @@
               b.addEventListener("click", (e) => { e.stopPropagation(); decide([p.id], decision, all); });
               btns.append(b);
             };
-            mk(T.accept, "accepted", false, "accept");
-            mk(T.reject, "rejected", false, "reject");
-            if (p.cluster) {
-              mk(`${T.accept}: ${T.all}`, "accepted", true, "accept-all");
-              mk(`${T.reject}: ${T.all}`, "rejected", true, "reject-all");
-            }
+            // one click decides every occurrence (inflected forms too); "only here" is the exception
+            mk(T.accept, "accepted", true, "accept");
+            mk(T.reject, "rejected", true, "reject");
+            mk(`${T.accept}: ${T.onlyHere}`, "accepted", false, "accept-one");
+            mk(`${T.reject}: ${T.onlyHere}`, "rejected", false, "reject-one");
             if (p.decision !== "pending" && p.source === "engine") mk(T.undo, "pending", false, "reset");
             li.append(btns);
           }
@@ -121,10 +120,35 @@
     return data;
   }
 
+  const learn = () => document.getElementById("learn")?.checked !== false;
+
   function decide(ids, decision, sameCluster) {
-    return post("review/decide/", { ids, decision, same_cluster: sameCluster }).then((data) => {
-      if (data && data.changed) flash(`${data.changed.length} ${T.changed}`);
+    return post("review/decide/", { ids, decision, same_cluster: sameCluster, learn: learn() }).then((data) => {
+      if (data) report(data, decision);
     });
+  }
+
+  // what the last action did: how many occurrences, which forms, which rules; with undo
+  function report(data, decision) {
+    const box = document.getElementById("last-action");
+    if (!box) return;
+    const verb = decision === "accepted" ? T.redacted : decision === "rejected" ? T.kept : T.reset;
+    const forms = (data.forms || []).slice(0, 6).join(", ") + ((data.forms || []).length > 6 ? ", …" : "");
+    box.innerHTML = "";
+    box.append(el("span", { id: "last-count" }, `${verb}: ${data.affected.length} ${T.occurrences}`));
+    if (forms) box.append(el("span", { class: "forms" }, ` (${forms})`));
+    for (const r of data.rule_info || []) {
+      box.append(el("div", { class: "rule-note" }, `${T.ruleLearned} „${r.pattern}“ – ${r.action}, ${r.decisions} ${T.decisions}`));
+    }
+    if (data.batch) {
+      const undo = el("button", { type: "button", id: "undo-last" }, T.undoAction);
+      undo.addEventListener("click", () => post("review/undo/", { batch: data.batch }).then((d) => {
+        if (d) { box.innerHTML = ""; box.append(el("span", {}, `${T.undone}: ${d.restored.length} ${T.occurrences}`)); }
+      }));
+      box.append(" ", undo);
+    }
+    box.hidden = false;
+    flash(`${data.changed.length} ${T.changed}`);
   }
 
   function flash(msg) {
@@ -205,7 +229,9 @@
     const boxes = words.map((s) => JSON.parse(s.dataset.box));
     const text = words.map((s) => s.textContent.trim()).join(" ");
     sel.removeAllRanges();
-    post("review/manual/", { boxes, text, selection: true });
+    post("review/manual/", { boxes, text, selection: true, learn: learn() }).then((data) => {
+      if (data) report({ ...data, forms: [text] }, "accepted");
+    });
   });
 
   // -- buttons and keys ----------------------------------------------------------------------
@@ -221,10 +247,10 @@
     else if (e.key === "k" || e.key === "ArrowUp") { select(order[Math.max(0, at - 1)], true); e.preventDefault(); }
     else if (e.key === "p") { const c = document.getElementById("preview"); c.checked = !c.checked; refreshImages(c.checked); }
     else if (!cfg.editable || current === null) return;
-    else if (e.key === "a") decide([current], "accepted", false);
-    else if (e.key === "r") decide([current], "rejected", false);
-    else if (e.key === "A") decide([current], "accepted", true);
-    else if (e.key === "R") decide([current], "rejected", true);
+    else if (e.key === "a") decide([current], "accepted", true);
+    else if (e.key === "r") decide([current], "rejected", true);
+    else if (e.key === "A") decide([current], "accepted", false);
+    else if (e.key === "R") decide([current], "rejected", false);
   });
 
   render();

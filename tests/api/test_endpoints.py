@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import ApiToken, Role
 from contracts.models import AuditEvent, Contract, DecisionState, Proposal, Run, Status
 from redactor.core.verify import verify
+from redactor.models import AgencyRule
 
 from .conftest import api, make_token, run_latest_job
 
@@ -28,6 +29,7 @@ CONTRACT_ENDPOINTS = [
     ("get", "/proposals/", REVIEWER, None),
     ("post", "/decisions/", REVIEWER, {"decisions": [{"proposal": 1, "decision": "accept"}]}),
     ("post", "/manual-redactions/", REVIEWER, {"boxes": [[1, 10, 10, 50, 30]]}),
+    ("post", "/decisions/00000000-0000-4000-8000-000000000000/undo/", REVIEWER, None),
     ("post", "/approve/", REVIEWER, {}),
     ("post", "/retry/", CLERK, {}),
     ("get", "/download/", CLERK, None),
@@ -251,6 +253,37 @@ def test_bulk_decisions_apply_to_every_occurrence(processed, reviewer_token):
     assert set(novak.values_list("decision", flat=True)) == {DecisionState.REJECTED}
     birth.refresh_from_db()
     assert birth.decision == DecisionState.ACCEPTED and birth.decided_by.api_token.name == "DMS reviewer"
+    data = response.json()
+    assert sorted(data["affected"]) == sorted(data["changed"])
+    # keeping the engine's "redact" taught a person rule; accepting its birth number taught nothing
+    assert [r.pattern for r in AgencyRule.objects.filter(pk__in=data["rules"])] == ["Jan Novák"]
+
+    # one request is one action: undo restores all of it and takes the vote back
+    undo = api(reviewer_token).post(f"/api/v1/contracts/{processed.pk}/decisions/{data['batch']}/undo/")
+    assert undo.status_code == 200, undo.content
+    assert sorted(undo.json()["restored"]) == sorted(data["changed"])
+    assert set(novak.values_list("decision", flat=True)) == {DecisionState.PENDING}
+    assert not AgencyRule.objects.exists()
+    again = api(reviewer_token).post(f"/api/v1/contracts/{processed.pk}/decisions/{data['batch']}/undo/")
+    assert_error(again, 404, "not_found")
+
+
+def test_decisions_without_learning_leave_the_rules_alone(processed, reviewer_token):
+    novak = Proposal.objects.filter(contract=processed, text__startswith="Jan Novák").first()
+    body = {"decisions": [{"proposal": novak.pk, "decision": "reject", "same_cluster": True}], "learn": False}
+    response = api(reviewer_token).post(f"/api/v1/contracts/{processed.pk}/decisions/", body, format="json")
+    assert response.status_code == 200 and response.json()["rules"] == []
+    assert not AgencyRule.objects.exists()
+
+
+def test_undo_of_a_later_changed_action_is_409(processed, reviewer_token, outsider_token):
+    novak = Proposal.objects.filter(contract=processed, text__startswith="Jan Novák").first()
+    url = f"/api/v1/contracts/{processed.pk}/decisions/"
+    first = api(reviewer_token).post(url, {"decisions": [{"proposal": novak.pk, "decision": "reject"}]}, format="json")
+    api(reviewer_token).post(url, {"decisions": [{"proposal": novak.pk, "decision": "accept"}]}, format="json")
+    response = api(reviewer_token).post(f"{url}{first.json()['batch']}/undo/")
+    assert_error(response, 409, "changed_since")
+    assert_error(api(outsider_token).post(f"{url}{first.json()['batch']}/undo/"), 404, "not_found")
 
 
 @pytest.mark.parametrize(

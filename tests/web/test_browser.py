@@ -21,6 +21,7 @@ from django.core.management import call_command
 from contracts.models import Contract, Proposal, Source
 from redactor.core.model import Box
 from redactor.core.verify import verify
+from redactor.models import AgencyRule
 from tests.conftest import DATA, ROOT, SCORER
 
 from .worker import flush_queue, start_worker
@@ -106,6 +107,24 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     page.locator(".item.state-redact").first.click()
     page.screenshot(path=str(SCREENSHOTS / "2-review.png"), full_page=False)
     assert Proposal.objects.filter(contract=contract, decision="accepted").count() == suggested
+
+    # one click keeps every occurrence of the seller (all inflected forms); the reviewer sees how
+    # many, and undoes it
+    seller = Proposal.objects.filter(contract=contract, text="Michaela Dvořáková").first()
+    occurrences = Proposal.objects.filter(contract=contract, cluster=seller.cluster)
+    assert occurrences.count() > 2
+    item = page.locator(f".item[data-id='{seller.pk}']")
+    with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
+        item.locator("button.reject").click()
+    page.wait_for_selector("#last-count")
+    assert page.inner_text("#last-count").split(": ")[1].startswith(f"{occurrences.count()} ")
+    assert set(occurrences.values_list("decision", flat=True)) == {"rejected"}
+    assert AgencyRule.objects.filter(agency=contract.agency, pattern="Michaela Dvořáková").exists()
+    page.locator("#last-action").screenshot(path=str(SCREENSHOTS / "8-one-click.png"))
+    with page.expect_response(lambda r: "/review/undo/" in r.url and r.ok):
+        page.click("#undo-last")
+    assert set(occurrences.values_list("decision", flat=True)) == {"accepted"}
+    assert not AgencyRule.objects.filter(agency=contract.agency).exists()
 
     # one manual box, drawn with the mouse in the top margin of page 1 (scrolled clear of the sticky toolbar)
     page.check("#mode-box")
