@@ -246,7 +246,7 @@ class ProposalListView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        proposals = selectors.proposals_for_contract(contract=contract).select_related("decided_by__api_token")
+        proposals = selectors.proposals_for_contract(contract=contract).select_related("decided_by__api_token", "rule")
         return Response(s.ProposalSerializer(proposals, many=True).data)
 
 
