@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from contracts import services
 from contracts.models import Decision, DecisionState, Proposal, Status, Suggestion
@@ -275,7 +276,7 @@ HEADER = "kind,pattern,category,keep_votes,redact_votes,enabled,note\n"
 def test_a_bad_csv_is_refused_whole(agency, admin_user, csv_text, message):
     _some_rules(agency, admin_user)
     before = rule_services.rules_export_csv(agency=agency)
-    with pytest.raises(ValidationError) as refused:
+    with translation.override("en"), pytest.raises(ValidationError) as refused:
         rule_services.rules_import_csv(agency=agency, user=admin_user, data=csv_text.encode())
     assert message in " ".join(refused.value.messages)
     assert rule_services.rules_export_csv(agency=agency) == before
