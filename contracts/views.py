@@ -279,6 +279,11 @@ def review(request, membership, contract_id: int):
     )
 
 
+def _refused(exc: Exception) -> JsonResponse:
+    """A 400 answer for the review page's scripts, with the message the reviewer sees."""
+    return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+
+
 def _json_body(request) -> dict:
     try:
         body = json.loads(request.body or b"{}")
@@ -315,7 +320,7 @@ def review_decide(request, membership, contract_id: int):
             learn=bool(body.get("learn", True)),
         )
     except (ValidationError, TypeError, ValueError) as exc:
-        return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+        return _refused(exc)
     return JsonResponse(
         {
             "changed": outcome.changed,
@@ -349,7 +354,7 @@ def review_undo(request, membership, contract_id: int):
         body = _json_body(request)
         restored = services.decision_undo(contract=contract, user=request.user, batch=uuid.UUID(str(body.get("batch"))))
     except (ValidationError, TypeError, ValueError) as exc:
-        return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+        return _refused(exc)
     return JsonResponse({"restored": restored, **_review_state(contract)})
 
 
@@ -370,7 +375,7 @@ def review_manual(request, membership, contract_id: int):
             learn=bool(body.get("learn", True)),
         )
     except (ValidationError, TypeError, ValueError, IndexError) as exc:
-        return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+        return _refused(exc)
     return JsonResponse(
         {
             "changed": [outcome.proposal.pk, *outcome.added],
