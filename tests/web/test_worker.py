@@ -38,8 +38,14 @@ def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk
     contract = services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
     worker = start_worker()
     try:
+        # the run is claimed first, then the contract shows "processing": wait for both
         wait_for(
-            lambda: Run.objects.filter(contract=contract, state=Run.State.RUNNING).exists(), timeout=60, interval=0.01
+            lambda: (
+                Run.objects.filter(contract=contract, state=Run.State.RUNNING).exists()
+                and _status(contract.pk) == Status.PROCESSING
+            ),
+            timeout=60,
+            interval=0.01,
         )
         os.killpg(worker.pid, signal.SIGKILL)  # the worker and its work horse die mid-job
         worker.wait(timeout=10)
