@@ -628,12 +628,8 @@ def decision_undo(*, contract: Contract, user: AbstractBaseUser, batch: uuid.UUI
         raise ValidationError(_("This action was already undone."), code="not_found")
     ids = [d.proposal_id for d in decisions]
     undone = set(history.filter(kind=Decision.Kind.UNDO).values_list("batch", flat=True))
-    later = (
-        history.filter(proposal_id__in=ids, created_at__gte=min(d.created_at for d in decisions))
-        .exclude(batch=batch)
-        .exclude(kind=Decision.Kind.UNDO)
-    )
-    if any(d.batch is None or d.batch not in undone for d in later if d.id > max(x.id for x in decisions)):
+    later = history.filter(proposal_id__in=ids, id__gt=max(d.id for d in decisions)).exclude(kind=Decision.Kind.UNDO)
+    if any(d.batch is None or d.batch not in undone for d in later):
         raise ValidationError(_("A later decision changed these proposals; undo that one first."), code="changed_since")
     added = [d.proposal_id for d in decisions if d.kind in (Decision.Kind.MANUAL_BOX, Decision.Kind.MANUAL_TEXT)]
     now = timezone.now()
