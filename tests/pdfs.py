@@ -34,3 +34,27 @@ def pdf_from_html(body: str, *, metadata: dict | None = None) -> bytes:
     data = doc.tobytes(garbage=3, deflate=True)
     doc.close()
     return data
+
+
+def scan_of(pdf: bytes, *, dpi: int = 150, text_layer: str | None = None) -> bytes:
+    """An image-only copy of ``pdf`` as a scanner makes it: each page rendered to a grey image
+    at ``dpi`` and placed on a page of the same size. ``text_layer="invisible"`` adds the original
+    words as invisible text (render mode 3) at their places, as another OCR tool would;
+    ``"shifted"`` puts them 30 points lower than the image shows them (a misaligned OCR layer)."""
+    src = pymupdf.open(stream=pdf, filetype="pdf")
+    out = pymupdf.open()
+    font = pymupdf.Font("helv")
+    for page in src:
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+        new = out.new_page(width=page.rect.width, height=page.rect.height)
+        new.insert_image(new.rect, pixmap=pix)
+        if text_layer in ("invisible", "shifted"):
+            shift = 30 if text_layer == "shifted" else 0
+            writer = pymupdf.TextWriter(new.rect)
+            for x0, _y0, _x1, y1, word, *_ in page.get_text("words"):
+                writer.append((x0, y1 - 2 + shift), word, font=font, fontsize=10)
+            writer.write_text(new, render_mode=3)
+    data = out.tobytes(garbage=3, deflate=True)
+    out.close()
+    src.close()
+    return data

@@ -4,8 +4,8 @@ What is removed (the failure list of DOMAIN.md, "How redaction fails"):
 
 1. text under each box: PyMuPDF ``apply_redactions`` deletes the glyphs from the content
    stream (not a black rectangle over live text);
-2. image pixels under each box are blanked in the image itself (``PDF_REDACT_IMAGE_PIXELS``),
-   so the original pixels are not kept, masked or clipped;
+2. image pixels under each box are blanked in the image itself (``PDF_REDACT_IMAGE_PIXELS``)
+   and then set to black, so the original pixels are not kept, masked or clipped;
 3. vector graphics entirely under a box (``PDF_REDACT_LINE_ART_REMOVE_IF_COVERED``), such as
    a drawn signature;
 4. every annotation (comments, stamps, links, form fields), embedded files, JavaScript,
@@ -15,7 +15,8 @@ What is removed (the failure list of DOMAIN.md, "How redaction fails"):
    orphaned objects and old revisions are dropped and the output has one ``%%EOF``.
 
 Redaction annotations already present in the input (a clerk's unapplied marks) are applied
-too: they express an intent to redact. Text outside the boxes stays text.
+too: they express an intent to redact. Text outside the boxes stays text; on a scanned page
+read by OCR, the OCR words outside the boxes become the page's (invisible) text layer.
 """
 
 from __future__ import annotations
@@ -69,14 +70,116 @@ def _filter_toc(toc: list, redacted: list[str]) -> list:
     return fixed
 
 
-def burn_in(pdf: bytes, boxes: list[Box], redacted_texts: list[str]) -> bytes:
+def _blacken_pixels(doc: pymupdf.Document, page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
+    """Set the pixels of every image under ``rects`` (points) to black in the image data itself.
+
+    MuPDF's ``PDF_REDACT_IMAGE_PIXELS`` blanks them to white under the black box; a scan's
+    redaction should be black in the image too (a viewer that hides the box, or an extracted
+    image, shows black, as on a blacked-out paper copy). Images with a soft mask or an unusual
+    colour space are left to MuPDF's blanking.
+    """
+    for info in page.get_image_info(xrefs=True):
+        xref = info.get("xref") or 0
+        bbox = pymupdf.Rect(info["bbox"])
+        hits = [r for r in rects if r.intersects(bbox)]
+        if not xref or not hits:
+            continue
+        pix = pymupdf.Pixmap(doc, xref)
+        if pix.alpha or pix.n not in (1, 3, 4):
+            continue
+        to_image = ~pymupdf.Matrix(info["transform"])  # page point -> unit square of the image
+        black = (0,) * pix.n if pix.n != 4 else (0, 0, 0, 255)  # CMYK black is full K
+        for rect in hits:
+            unit = (rect & bbox) * to_image
+            irect = pymupdf.IRect(
+                int(unit.x0 * pix.width) - 1,
+                int(unit.y0 * pix.height) - 1,
+                int(unit.x1 * pix.width + 0.999) + 1,
+                int(unit.y1 * pix.height + 0.999) + 1,
+            ) & pymupdf.IRect(0, 0, pix.width, pix.height)
+            if not irect.is_empty:
+                pix.set_rect(irect, black)
+        page.replace_image(xref, pixmap=pix)
+
+
+def _scan_text_layer(page: pymupdf.Page, words: list, rects: list[pymupdf.Rect], font: pymupdf.Font) -> int:
+    """Write the scan's words (:class:`~redactor.core.ocr.OcrWord`) that touch no redaction rect
+    back as invisible text (render mode 3), so the published scan stays searchable. Each run of
+    consecutive kept words of a line is one text run on the line's baseline, stretched to the
+    width the words cover on the image, so extractors read the line as it is printed. Returns
+    how many words were written."""
+    lines: dict[tuple, list] = {}
+    for w in words:
+        lines.setdefault(w.line, []).append(w)
+    written = 0
+    for line in lines.values():
+        if sum((w.y1 - w.y0) > 1.5 * (w.x1 - w.x0) for w in line) * 2 > len(line):
+            written += _vertical_words(page, line, rects, font)
+            continue
+        runs: list[list] = [[]]
+        for w in sorted(line, key=lambda w: w.x0):
+            rect = pymupdf.Rect(w.x0, w.y0, w.x1, w.y1)
+            if any(rect.intersects(r) for r in rects) or not w.text.strip():
+                runs.append([])  # a redacted word ends the run
+                continue
+            if runs[-1]:
+                prev = runs[-1][-1]
+                gap = pymupdf.Rect(prev.x1, min(prev.y0, w.y0), max(prev.x1 + 0.01, w.x0), max(prev.y1, w.y1))
+                if any(gap.intersects(r) for r in rects):
+                    runs.append([])  # a box between the two words: the run must not cross it
+            runs[-1].append(w)
+        for run in (r for r in runs if r):
+            text = " ".join(w.text for w in run)
+            x0, x1 = run[0].x0, run[-1].x1
+            top, bottom = min(w.y0 for w in run), max(w.y1 for w in run)
+            size = max(2.0, (bottom - top) * 0.8)
+            natural = font.text_length(text, fontsize=size)
+            if natural <= 0 or x1 <= x0:
+                continue
+            baseline = pymupdf.Point(x0, bottom - (bottom - top) * 0.15)
+            writer = pymupdf.TextWriter(page.rect)
+            writer.append(baseline, text, font=font, fontsize=size)
+            writer.write_text(page, render_mode=3, morph=(baseline, pymupdf.Matrix((x1 - x0) / natural, 1)))
+            written += len(run)
+    return written
+
+
+def _vertical_words(page: pymupdf.Page, line: list, rects: list[pymupdf.Rect], font: pymupdf.Font) -> int:
+    """A line of a page scanned sideways (words taller than wide): each kept word is written on
+    its own, turned 90° to run upwards inside its box."""
+    written = 0
+    for w in line:
+        rect = pymupdf.Rect(w.x0, w.y0, w.x1, w.y1)
+        if any(rect.intersects(r) for r in rects) or not w.text.strip():
+            continue
+        size = max(2.0, rect.width * 0.7)
+        natural = font.text_length(w.text, fontsize=size)
+        if natural <= 0:
+            continue
+        baseline = pymupdf.Point(rect.x1 - rect.width * 0.25, rect.y1)
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append(baseline, w.text, font=font, fontsize=size)
+        writer.write_text(
+            page, render_mode=3, morph=(baseline, pymupdf.Matrix(rect.height / natural, 1) * pymupdf.Matrix(90))
+        )
+        written += 1
+    return written
+
+
+def burn_in(pdf: bytes, boxes: list[Box], redacted_texts: list[str], scan_words: dict | None = None) -> bytes:
     """Return a new PDF with ``boxes`` burned in and every hidden layer cleaned.
 
     ``boxes`` are in PDF points with pages from 1; ``redacted_texts`` are the strings being
-    redacted (used to drop bookmarks that name them). The input bytes are not modified.
-    Raises :class:`~redactor.core.errors.InvalidPdfError` for input that cannot be opened.
+    redacted (used to drop bookmarks that name them). ``scan_words`` (``{page number: [OcrWord]}``,
+    :meth:`TextLayer.scan_words`) are the words of scanned pages: every text such a page had
+    (another tool's invisible layer included) is removed, and its words outside the boxes are
+    written back as an invisible text layer. Image pixels under the boxes are set to black. The input
+    bytes are not modified. Raises :class:`~redactor.core.errors.InvalidPdfError` for input
+    that cannot be opened.
     """
     doc = open_pdf(pdf)
+    scan_words = scan_words or {}
+    font = pymupdf.Font("helv") if scan_words else None
     redacted = [_norm(t) for t in redacted_texts if t.strip()]
     by_page: dict[int, list[Box]] = {}
     for box in boxes:
@@ -84,13 +187,26 @@ def burn_in(pdf: bytes, boxes: list[Box], redacted_texts: list[str]) -> bytes:
     toc = doc.get_toc(simple=False)
     for page in doc:
         image_rects = [pymupdf.Rect(info["bbox"]) for info in page.get_image_info()]
-        for box in by_page.get(page.number + 1, []):
-            page.add_redact_annot(_redaction_rect(page, box, image_rects), fill=(0, 0, 0), cross_out=False)
+        rects = [_redaction_rect(page, box, image_rects) for box in by_page.get(page.number + 1, [])]
+        for rect in rects:
+            page.add_redact_annot(rect, fill=(0, 0, 0), cross_out=False)
         page.apply_redactions(
             images=pymupdf.PDF_REDACT_IMAGE_PIXELS,
             graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
+        if rects and image_rects:
+            _blacken_pixels(doc, page, rects)
+        words = scan_words.get(page.number + 1)
+        if words is not None:
+            # the page's own text (none, unmapped glyphs, or another OCR tool's layer) goes
+            page.add_redact_annot(page.rect, fill=False, cross_out=False)
+            page.apply_redactions(
+                images=pymupdf.PDF_REDACT_IMAGE_NONE,
+                graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+                text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+            )
+            _scan_text_layer(page, words, rects, font)
         for widget in list(page.widgets() or []):
             page.delete_widget(widget)
         for annot in list(page.annots() or []):

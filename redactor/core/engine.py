@@ -25,6 +25,7 @@ from .errors import VerificationError
 from .extraction import TextLayer, extract_text_layer, open_pdf
 from .model import Action, Box, Finding, PageInfo, Party, Proposal, Span, VerificationResult
 from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
+from .ocr import TesseractOcr
 from .parties import find_parties
 from .recognizers.base import AnalysisContext, RecognizerRegistry
 from .suspicious import SUSPICIOUS, suspicious_spans
@@ -68,6 +69,11 @@ class Analysis:
                     "characters": p.char_count,
                     "image_coverage": p.image_coverage,
                     "needs_ocr": p.needs_ocr,
+                    "ocr": p.ocr,
+                    "ocr_replaced": p.ocr_replaced,
+                    "ocr_confidence": p.ocr_confidence,
+                    "scan_layer": p.scan_layer,
+                    "needs_check": p.needs_check,
                 }
                 for p in self.pages
             ],
@@ -113,7 +119,8 @@ class RedactionEngine:
     """Finds personal data, decides with a category map, burns in and verifies.
 
     ``registry`` defaults to :meth:`RecognizerRegistry.default`, ``nlp`` to the spaCy engine
-    with ``cs_core_news_sm``, ``category_map`` to the platform default map. Models load
+    with ``cs_core_news_sm``, ``category_map`` to the platform default map, ``ocr`` to
+    Tesseract with the Czech model (``False``: no OCR; scanned pages are then only reported). Models load
     lazily on first use (:meth:`load` forces it).
     """
 
@@ -123,8 +130,11 @@ class RedactionEngine:
         nlp: NlpEngine | None = None,
         category_map: CategoryMap | None = None,
         max_pages: int = MAX_PAGES,
+        ocr: TesseractOcr | bool | None = True,
     ):
         self.nlp = nlp if nlp is not None else SpacyNlpEngine()
+        # True: Tesseract when installed (scanned pages are reported as needing OCR otherwise)
+        self.ocr = TesseractOcr() if ocr is True else (ocr or None)
         self.registry = registry or RecognizerRegistry.default(nlp_enabled=not isinstance(self.nlp, RuleOnlyNlpEngine))
         self.category_map = category_map or CategoryMap.default()
         self.max_pages = max_pages
@@ -151,7 +161,7 @@ class RedactionEngine:
         t0 = time.perf_counter()
         doc = open_pdf(pdf, max_pages=self.max_pages)
         try:
-            layer = extract_text_layer(doc, pdf, progress)
+            layer = extract_text_layer(doc, pdf, progress, ocr=self.ocr)
         finally:
             doc.close()
         timings["extract"] = time.perf_counter() - t0
@@ -210,7 +220,7 @@ class RedactionEngine:
         """
         boxes = [b for p in proposals for b in p.boxes]
         texts = sorted({p.text for p in proposals})
-        output = burn_in(pdf, boxes, texts)
+        output = burn_in(pdf, boxes, texts, scan_words=text_layer.scan_words() if text_layer is not None else None)
         residual = None
         if text_layer is not None:
             residual = _residual_text(text_layer.text, [p.span for p in proposals])

@@ -30,3 +30,7 @@ class VerificationError(RedactionError):
     def __init__(self, message: str, result=None):
         super().__init__(message)
         self.result = result
+
+
+class OcrUnavailableError(RedactionError):
+    """Tesseract or its Czech model is not installed, so scanned pages cannot be read."""

@@ -17,7 +17,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pymupdf
 
@@ -53,6 +53,7 @@ class TextLayer:
     text: str
     boxes: list[CharBox | None]
     pages: list[PageInfo]
+    ocr_pages: dict = field(default_factory=dict)  # page number -> redactor.core.ocr.OcrPage
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -96,6 +97,30 @@ class TextLayer:
         if current is not None:
             rects.append(Box(current_page, *current))
         return rects
+
+    def scan_words(self) -> dict[int, list]:
+        """The words of every scanned page (``PageInfo.is_scan``) as
+        :class:`~redactor.core.ocr.OcrWord` values, one box per word, lines numbered in text
+        order: what burn-in writes back as the page's invisible text layer."""
+        from .ocr import OcrWord
+
+        out: dict[int, list] = {}
+        for info in self.pages:
+            if not info.is_scan:
+                continue
+            words = out.setdefault(info.number, [])
+            offset = info.start
+            for line_no, line in enumerate(self.text[info.start : info.end].split("\n")):
+                start, offset = offset, offset + len(line) + 1
+                for m in re.finditer(r"\S+", line):
+                    span = Span(start + m.start(), start + m.end())
+                    boxes = [b for b in self.span_boxes(span) if b.page == info.number]
+                    if not boxes:
+                        continue
+                    x0, y0 = min(b.x0 for b in boxes), min(b.y0 for b in boxes)
+                    x1, y1 = max(b.x1 for b in boxes), max(b.y1 for b in boxes)
+                    words.append(OcrWord(m.group(), x0, y0, x1, y1, 100.0, (line_no, 0, 0)))
+        return out
 
     def words(self) -> list[Word]:
         """Every whitespace-separated word with its span and boxes, in reading order."""
@@ -275,41 +300,94 @@ def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> li
     return lines
 
 
+def _scan_with_text_layer(page: pymupdf.Page, coverage: float, text: str) -> bool:
+    """True for a scanned page that carries a text layer of another OCR tool: images cover
+    most of it and its text is mostly invisible (render mode 3) or reads as garbage."""
+    from .ocr import GARBAGE_MAX_QUALITY, SCAN_MIN_IMAGE_COVERAGE, text_quality
+
+    if coverage < SCAN_MIN_IMAGE_COVERAGE or not text.strip():
+        return False
+    spans = page.get_texttrace()
+    total = sum(len(s["chars"]) for s in spans)
+    invisible = sum(len(s["chars"]) for s in spans if s.get("type") == 3 or s.get("opacity", 1) == 0)
+    return (total and invisible / total >= 0.5) or text_quality(text) < GARBAGE_MAX_QUALITY
+
+
+def _add_ocr_words(builder: _Builder, number: int, result) -> int:
+    """Feed OCR words into ``builder`` line by line; each character gets an equal share of its
+    word's box. Returns the number of characters added."""
+    count = 0
+    for line in result.lines():
+        builder.break_line(line[0].text[:3])
+        for k, w in enumerate(line):
+            if k:
+                builder.add(" ", None)
+            step = (w.x1 - w.x0) / max(1, len(w.text))
+            for i, ch in enumerate(w.text):
+                builder.add(ch, (number, w.x0 + i * step, w.y0, w.x0 + (i + 1) * step, w.y1))
+                count += 1
+    return count
+
+
 def extract_text_layer(
-    doc: pymupdf.Document, pdf: bytes | None = None, progress: Callable[[int, int], None] | None = None
+    doc: pymupdf.Document,
+    pdf: bytes | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    ocr=None,
 ) -> TextLayer:
     """Extract every page's characters with boxes into a :class:`TextLayer`.
 
     ``pdf`` (the document's bytes) lets pdfplumber's table analysis bound party tables (see
     :func:`_party_columns`); without it the column heuristic alone applies. Pages are separated
-    by a line break. A page is marked ``needs_ocr`` when it has fewer than ``OCR_MIN_CHARS``
+    by a line break. A page has no usable text layer when it has fewer than ``OCR_MIN_CHARS``
     readable characters while images cover at least ``OCR_MIN_IMAGE_COVERAGE`` of it, or when
-    most of its characters have no Unicode mapping. ``progress(done, total)`` is called after
-    each page (pages counted from 1).
+    most of its characters have no Unicode mapping; with ``ocr`` (a
+    :class:`~redactor.core.ocr.TesseractOcr` that is available) such a page, and a scanned page
+    with another tool's invisible or garbled text layer, is read by OCR and its words replace
+    the layer (``PageInfo.ocr``, ``ocr_replaced``, ``ocr_confidence``); without it the page is
+    marked ``needs_ocr``. ``progress(done, total)`` is called after each page (pages from 1).
     """
     builder = _Builder()
     pages: list[PageInfo] = []
     tables = _Tables(pdf)
+    use_ocr = ocr is not None and ocr.available()
+    ocr_pages: dict = {}
     for page in doc:
         number = page.number + 1
         start = len(builder.chars)
         raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
-        readable = unreadable = 0
-        for _bbox, chars in _party_columns(_page_lines(raw), tables, page):
-            builder.break_line("".join(c["c"] for c in chars[:3]))
-            for c in chars:
-                x0, y0, x1, y1 = c["bbox"]
-                builder.add(c["c"], (number, x0, y0, x1, y1))
-                if c["c"] == "\ufffd":
-                    unreadable += 1
-                elif not c["c"].isspace():
-                    readable += 1
+        lines = _party_columns(_page_lines(raw), tables, page)
+        readable = sum(1 for _b, chars in lines for c in chars if c["c"] != "\ufffd" and not c["c"].isspace())
+        unreadable = sum(1 for _b, chars in lines for c in chars if c["c"] == "\ufffd")
+        coverage = _image_coverage(page)
+        needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
+        replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(_line_text(ln) for ln in lines))
+        result = ocr.recognize(page) if use_ocr and (needs_ocr or replaced) else None
+        kept_layer = False
+        if result is not None and replaced:
+            from .ocr import GARBAGE_MAX_QUALITY, LAYER_MIN_AGREEMENT, layer_agrees, text_quality
+
+            existing = [w[:5] for w in page.get_text("words")]
+            page_text = " ".join(w[4] for w in existing)
+            # another tool's layer that reads well and sits on the image is better kept (it often
+            # reads tables Tesseract misses); one that is garbled or shifted is replaced
+            if text_quality(page_text) >= GARBAGE_MAX_QUALITY and layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT:
+                kept_layer, replaced = True, False
+        if result is not None:
+            ocr_pages[number] = result
+        if result is not None and not kept_layer:
+            readable = _add_ocr_words(builder, number, result)
+        else:
+            replaced = False
+            for _bbox, chars in lines:
+                builder.break_line("".join(c["c"] for c in chars[:3]))
+                for c in chars:
+                    x0, y0, x1, y1 = c["bbox"]
+                    builder.add(c["c"], (number, x0, y0, x1, y1))
         builder.strip_trailing_spaces()
         if builder.chars and builder.chars[-1] != "\n":
             builder.chars.append("\n")
             builder.boxes.append(None)
-        coverage = _image_coverage(page)
-        needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
         pages.append(
             PageInfo(
                 number=number,
@@ -319,13 +397,17 @@ def extract_text_layer(
                 end=len(builder.chars),
                 char_count=readable,
                 image_coverage=round(coverage, 3),
-                needs_ocr=needs_ocr,
+                needs_ocr=needs_ocr and result is None,
+                ocr=result is not None and not kept_layer,
+                ocr_replaced=replaced and result is not None,
+                ocr_confidence=round(result.mean_confidence, 1) if result is not None else None,
+                scan_layer=kept_layer,
             )
         )
         if progress is not None:
             progress(number, doc.page_count)
     tables.close()
-    return TextLayer(text="".join(builder.chars), boxes=builder.boxes, pages=pages)
+    return TextLayer(text="".join(builder.chars), boxes=builder.boxes, pages=pages, ocr_pages=ocr_pages)
 
 
 #: Name keys that make a PDF act on its own when opened: scripts and launch actions.

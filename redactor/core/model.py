@@ -157,7 +157,25 @@ class PageInfo:
     end: int
     char_count: int
     image_coverage: float  # share of the page area covered by images, 0..1
-    needs_ocr: bool
+    needs_ocr: bool  # no usable text layer and it could not be read by OCR: nothing was analysed
+    ocr: bool = False  # the page's text comes from OCR (Tesseract)
+    ocr_replaced: bool = False  # a text layer of another OCR tool was on the page and is replaced
+    ocr_confidence: float | None = None  # mean word confidence 0..100 of the OCR
+    scan_layer: bool = False  # a scan whose own (invisible) OCR layer was kept: it agrees with Tesseract
+
+    @property
+    def is_scan(self) -> bool:
+        """True for a scanned page whose text is an OCR layer (Tesseract's or a checked one):
+        its published text layer is rewritten from the analysed words."""
+        return self.ocr or self.scan_layer
+
+    @property
+    def needs_check(self) -> bool:
+        """True for an OCR page whose mean word confidence is under the threshold: a reviewer
+        must check it by eye (words may be misread, so proposals may be missing)."""
+        from .ocr import OCR_MIN_CONFIDENCE
+
+        return self.is_scan and (self.ocr_confidence or 0.0) < OCR_MIN_CONFIDENCE
 
 
 @dataclass

@@ -1,0 +1,229 @@
+"""Optical character recognition of scanned pages with Tesseract (Czech model ``ces``).
+
+A page is rendered by PyMuPDF at :data:`OCR_DPI` and read by Tesseract through pytesseract's
+``image_to_data`` (words with boxes, line structure and a confidence 0..100 per word). Boxes
+are turned into PDF points so that the rest of the engine – recognizers, the category map,
+review, burn-in – treats OCR words exactly as born-digital text. Tesseract comes from Debian
+(``tesseract-ocr``, ``tesseract-ocr-ces``, Apache-2.0; the ``ces`` model is trained by the
+Tesseract project); nothing is downloaded.
+
+Which pages are read: pages without a usable text layer (no text, or mostly unmapped glyphs,
+see :mod:`redactor.core.extraction`), and scanned pages that carry a text layer of another OCR
+tool (invisible text over a page-sized image) or text that reads as garbage: such a layer is
+replaced, never kept under a redaction box (an invisible word under a box is a leak).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from dataclasses import dataclass, field
+
+import pymupdf
+
+#: Resolution at which pages are rendered for Tesseract (dots per inch).
+OCR_DPI = 300
+#: Mean word confidence (0..100) under which an OCR page is flagged for a check by eye.
+OCR_MIN_CONFIDENCE = 70.0
+#: Share of a page covered by images from which its text layer is treated as a scan's.
+SCAN_MIN_IMAGE_COVERAGE = 0.5
+#: Share of word-like tokens under which a text layer counts as garbage (see :func:`text_quality`).
+GARBAGE_MAX_QUALITY = 0.6
+
+_TOKEN = re.compile(r"\S+")
+_WORDLIKE = re.compile(
+    r"^[(\"„“'«]*(?:[^\W\d_]{1,}(?:[-'’][^\W\d_]+)*|\d+(?:[.,:/ -]\d+)*|[^\W\d_]{1,3}\.)[)\"“”'».,;:!?]*$"
+)
+_VOWELS = set("aeiouyáéěíóúůýAEIOUYÁÉĚÍÓÚŮÝ")
+
+
+@dataclass(frozen=True)
+class OcrWord:
+    """A word read by OCR: its text, box in PDF points and Tesseract's confidence (0..100).
+
+    ``line`` identifies the text line (block, paragraph, line numbers from Tesseract).
+    """
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    confidence: float
+    line: tuple[int, int, int]
+
+
+@dataclass
+class OcrPage:
+    """One page read by OCR: words in reading order, mean confidence, how long it took."""
+
+    number: int
+    words: list[OcrWord] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def mean_confidence(self) -> float:
+        """Mean word confidence 0..100 (0.0 for a page without words)."""
+        if not self.words:
+            return 0.0
+        return sum(w.confidence for w in self.words) / len(self.words)
+
+    def to_dict(self) -> dict:
+        """JSON-ready: ``{"number", "seconds", "words": [[text, x0, y0, x1, y1, confidence, b, p, l], ...]}``."""
+        return {
+            "number": self.number,
+            "seconds": round(self.seconds, 3),
+            "words": [
+                [w.text, round(w.x0, 2), round(w.y0, 2), round(w.x1, 2), round(w.y1, 2), w.confidence, *w.line]
+                for w in self.words
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> OcrPage:
+        """The inverse of :meth:`to_dict`."""
+        words = [OcrWord(t, x0, y0, x1, y1, c, (b, p, ln)) for t, x0, y0, x1, y1, c, b, p, ln in data["words"]]
+        return cls(int(data["number"]), words, float(data.get("seconds", 0.0)))
+
+    def lines(self) -> list[list[OcrWord]]:
+        """Words grouped by text line, lines in Tesseract's reading order."""
+        out: list[list[OcrWord]] = []
+        for w in self.words:
+            if out and out[-1][0].line == w.line:
+                out[-1].append(w)
+            else:
+                out.append([w])
+        return out
+
+
+def text_quality(text: str) -> float:
+    """Share (0..1) of tokens that look like words or numbers; a garbled OCR layer
+    ("ÿþ%#Ž ,,,~ l1l1") scores low. Words need a vowel unless they are short abbreviations."""
+    tokens = _TOKEN.findall(text)
+    if not tokens:
+        return 0.0
+    good = 0
+    for t in tokens:
+        if not _WORDLIKE.match(t):
+            continue
+        letters = [c for c in t if c.isalpha()]
+        if len(letters) > 3 and not any(c in _VOWELS for c in letters):
+            continue
+        good += 1
+    return good / len(tokens)
+
+
+def layer_agrees(existing: list[tuple[float, float, float, float, str]], ocr: OcrPage, tolerance: float = 4.0) -> float:
+    """Share (0..1) of Tesseract's words of three or more characters that another tool's text
+    layer has at the same place (same text, centres within ``tolerance`` points). ``existing``
+    are PyMuPDF words ``(x0, y0, x1, y1, text)``. A layer that agrees sits on the image it
+    describes, so boxes computed from it cover the right pixels."""
+
+    def norm(t: str) -> str:
+        return re.sub(r"[^\w]", "", t).lower()
+
+    index: dict[str, list[tuple[float, float]]] = {}
+    for x0, y0, x1, y1, text in existing:
+        index.setdefault(norm(text), []).append(((x0 + x1) / 2, (y0 + y1) / 2))
+    wanted = [w for w in ocr.words if len(norm(w.text)) >= 3]
+    if not wanted:
+        return 0.0
+    hits = 0
+    for w in wanted:
+        cx, cy = (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2
+        if any(abs(cx - x) <= tolerance and abs(cy - y) <= tolerance for x, y in index.get(norm(w.text), [])):
+            hits += 1
+    return hits / len(wanted)
+
+
+#: Share of Tesseract's words another tool's OCR layer must have at the same place to be kept.
+LAYER_MIN_AGREEMENT = 0.3
+
+
+class TesseractOcr:
+    """OCR with the Tesseract command-line program (through pytesseract).
+
+    ``language`` is a Tesseract model name (``ces`` by default; ``ces+eng`` reads both).
+    ``threads`` caps Tesseract's OpenMP threads (1: one page on one core, and a worker does not
+    starve the other jobs). Raises ``OcrUnavailableError`` from :meth:`recognize` when
+    Tesseract or the model is missing; :meth:`available` tells beforehand.
+    """
+
+    def __init__(self, language: str = "ces", dpi: int = OCR_DPI, threads: int = 1):
+        self.language = language
+        self.dpi = dpi
+        self.threads = threads
+        self._available: bool | None = None
+
+    def available(self) -> bool:
+        """True when the ``tesseract`` program and every model of ``language`` are installed."""
+        if self._available is None:
+            self._available = False
+            if shutil.which("tesseract"):
+                import pytesseract
+
+                try:
+                    langs = set(pytesseract.get_languages(config=""))
+                except Exception:  # a broken installation is "not available"
+                    langs = set()
+                self._available = all(part in langs for part in self.language.split("+"))
+        return self._available
+
+    def recognize(self, page: pymupdf.Page) -> OcrPage:
+        """Read ``page``; word boxes in PDF points (PyMuPDF page space, y down), page from 1."""
+        import pytesseract
+        from PIL import Image
+
+        from .errors import OcrUnavailableError
+
+        if not self.available():
+            raise OcrUnavailableError(f"Tesseract with the '{self.language}' model is not installed")
+        started = time.perf_counter()
+        pix = page.get_pixmap(dpi=self.dpi, colorspace=pymupdf.csGRAY, alpha=False)
+        image = Image.frombytes("L", (pix.width, pix.height), pix.samples)
+        env = os.environ.get("OMP_THREAD_LIMIT")
+        os.environ["OMP_THREAD_LIMIT"] = str(self.threads)
+        try:
+            data = pytesseract.image_to_data(
+                image, lang=self.language, config="--psm 3", output_type=pytesseract.Output.DICT
+            )
+        finally:
+            if env is None:
+                os.environ.pop("OMP_THREAD_LIMIT", None)
+            else:
+                os.environ["OMP_THREAD_LIMIT"] = env
+        # pixel -> point: the page was rendered from its rect (rotation included) at self.dpi
+        to_page = ~page.rotation_matrix if page.rotation else pymupdf.Identity
+        sx, sy = page.rect.width / pix.width, page.rect.height / pix.height
+        result = OcrPage(page.number + 1)
+        for i, text in enumerate(data["text"]):
+            text = (text or "").strip()
+            conf = float(data["conf"][i])
+            if not text or conf < 0:
+                continue
+            x, y, w, h = data["left"][i], data["top"][i], data["width"][i], data["height"][i]
+            rect = pymupdf.Rect(x * sx, y * sy, (x + w) * sx, (y + h) * sy)
+            if page.rotation:
+                rect = rect * to_page
+            line = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
+            result.words.append(OcrWord(text, rect.x0, rect.y0, rect.x1, rect.y1, conf, line))
+        result.seconds = time.perf_counter() - started
+        return result
+
+
+class StoredOcr:
+    """OCR results read earlier (``{page number: OcrPage}``), replayed so that a later
+    extraction of the same file (publishing) gives exactly the text the proposals index."""
+
+    def __init__(self, pages: dict[int, OcrPage]):
+        self.pages = pages
+
+    def available(self) -> bool:
+        """Always True: nothing needs to be installed to replay."""
+        return True
+
+    def recognize(self, page: pymupdf.Page) -> OcrPage | None:
+        """The stored result of ``page``, or None when it was not read by OCR."""
+        return self.pages.get(page.number + 1)
