@@ -112,6 +112,7 @@ class TextLayer:
             offset = info.start
             for line_no, line in enumerate(self.text[info.start : info.end].split("\n")):
                 start, offset = offset, offset + len(line) + 1
+                visual, last = 0, None  # a text line may join two printed lines (a number broken at "-")
                 for m in re.finditer(r"\S+", line):
                     span = Span(start + m.start(), start + m.end())
                     boxes = [b for b in self.span_boxes(span) if b.page == info.number]
@@ -119,7 +120,10 @@ class TextLayer:
                         continue
                     x0, y0 = min(b.x0 for b in boxes), min(b.y0 for b in boxes)
                     x1, y1 = max(b.x1 for b in boxes), max(b.y1 for b in boxes)
-                    words.append(OcrWord(m.group(), x0, y0, x1, y1, 100.0, (line_no, 0, 0)))
+                    if last is not None and abs((y0 + y1) / 2 - (last.y0 + last.y1) / 2) > (y1 - y0) / 2:
+                        visual += 1
+                    last = OcrWord(m.group(), x0, y0, x1, y1, 100.0, (line_no, visual, 0))
+                    words.append(last)
         return out
 
     def words(self) -> list[Word]:
