@@ -2,11 +2,13 @@
 """End-to-end throughput of the engine on one CPU core.
 
 usage: .venv/bin/python benchmarks/throughput.py [PDF_DIR] [--rounds N]
+       .venv/bin/python benchmarks/throughput.py ../shared/data/dev/scanned --rounds 1   # scans: OCR
 
-Pins the process to one core and one BLAS thread, loads the engine (model load time is
-reported separately), then runs analyze + burn-in + verification on every PDF of PDF_DIR
-(default ../shared/data/dev) ROUNDS times and reports pages per second, with the share of
-each stage. Timing lives here, never in a test.
+Pins the process to one core and one BLAS thread (Tesseract to one OpenMP thread), loads the
+engine (model load time is reported separately), then runs analyze + burn-in + verification on
+every PDF of PDF_DIR (default ../shared/data/dev) ROUNDS times and reports pages per second, with
+the share of each stage and, for scanned pages, OCR pages per second. Timing lives here, never
+in a test.
 """
 
 import os
@@ -14,6 +16,7 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 import argparse
 import sys
@@ -42,8 +45,8 @@ def main() -> int:
     load_seconds = time.perf_counter() - started
 
     engine.analyze(documents[0])  # warm caches outside the measurement
-    pages = 0
-    analyze = redact = 0.0
+    pages = ocr_pages = 0
+    analyze = redact = ocr_seconds = 0.0
     stages: dict[str, float] = {}
     for _ in range(args.rounds):
         for data in documents:
@@ -57,12 +60,20 @@ def main() -> int:
             pages += len(analysis.pages)
             for key, value in analysis.timings.items():
                 stages[key] = stages.get(key, 0.0) + value
+            ocr_pages += len(analysis.text_layer.ocr_pages)
+            ocr_seconds += sum(p.seconds for p in analysis.text_layer.ocr_pages.values())
     total = analyze + redact
     print(f"documents: {len(files)} x {args.rounds} rounds, {pages} pages, one core")
     print(f"model and resources load: {load_seconds:.2f} s")
     print(f"end to end: {pages / total:.1f} pages/s ({total / pages * 1000:.0f} ms per page)")
     print(f"  analyse: {analyze / total:.0%} (" + ", ".join(f"{k} {v / total:.0%}" for k, v in stages.items()) + ")")
     print(f"  burn-in + verification: {redact / total:.0%}")
+    if ocr_pages:
+        print(
+            f"OCR (Tesseract, ces, {engine.ocr.dpi} dpi, one thread): {ocr_pages} pages, "
+            f"{ocr_pages / ocr_seconds:.2f} pages/s ({ocr_seconds / ocr_pages:.2f} s per page), "
+            f"{ocr_seconds / total:.0%} of the time"
+        )
     return 0
 
 

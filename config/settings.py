@@ -103,7 +103,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env("REDIS_URL", "redis://127.0.0.1:6379/0")
 RQ_QUEUES = {
     "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": env_int("RQ_DEFAULT_TIMEOUT", 900)},
+    # scanned contracts (OCR takes seconds per page): their own queue, so that a long scan does not
+    # hold up other agencies' born-digital contracts; bin/start runs one worker per queue
+    "ocr": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": env_int("RQ_DEFAULT_TIMEOUT", 900)},
 }
+# the services enqueue in transaction.on_commit themselves; django-rq must not defer a second time
+RQ = {"COMMIT_MODE": "auto"}
 
 # Shared by every web process: the API's per-token request counts live here.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

@@ -66,6 +66,10 @@ class Contract(models.Model):
     error_message = models.TextField(blank=True)
     # pages: [{"number", "width", "height", "needs_ocr"}] in points; filled by processing
     pages = models.JSONField(default=list, blank=True)
+    # pages that looked scanned at upload (their processing goes to the OCR queue)
+    scan_pages = models.PositiveIntegerField(default=0)
+    # OCR words of scanned pages: {"<page>": OcrPage.to_dict()}; personal data, deleted with the contract's data
+    ocr_pages = models.JSONField(default=dict, blank=True)
     parties = models.JSONField(default=list, blank=True)
     persons = models.JSONField(default=list, blank=True)
     category_map = models.CharField(max_length=100, blank=True)
@@ -112,6 +116,11 @@ class Contract(models.Model):
     def pages_needing_ocr(self) -> list[int]:
         """Page numbers (from 1) without a text layer: nothing on them was analysed."""
         return [p["number"] for p in self.pages if p.get("needs_ocr")]
+
+    @property
+    def pages_to_check(self) -> list[int]:
+        """Page numbers (from 1) read by OCR with a mean word confidence under the threshold."""
+        return [p["number"] for p in self.pages if p.get("needs_check")]
 
 
 class Run(models.Model):

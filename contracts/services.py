@@ -26,7 +26,7 @@ from accounts.models import Agency
 from redactor.core import categories as cat
 from redactor.core.category_map import CategoryMap
 from redactor.core.errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError, VerificationError
-from redactor.core.extraction import extract_text_layer, find_active_content, open_pdf
+from redactor.core.extraction import extract_text_layer, find_active_content, open_pdf, scan_pages
 from redactor.core.model import Action, Box, Span
 from redactor.core.model import Proposal as CoreProposal
 from redactor.core.review import page_coverage, spans_in_boxes
@@ -57,8 +57,8 @@ log = logging.getLogger(__name__)
 
 
 # -- upload ---------------------------------------------------------------------------------------
-def pdf_check(data: bytes) -> int:
-    """Check an upload before anything is stored; returns its page count.
+def pdf_check(data: bytes) -> PdfFacts:
+    """Check an upload before anything is stored; returns its page count (see :func:`pdf_facts`).
 
     Raises ``ValidationError`` with a message a clerk understands for an empty, oversized,
     non-PDF, damaged, password-protected or over-long file and for a PDF with active content
@@ -95,6 +95,7 @@ def pdf_check(data: bytes) -> int:
     try:
         active = find_active_content(doc)
         pages = doc.page_count
+        scans = scan_pages(doc)
     finally:
         doc.close()
     if active:
@@ -106,7 +107,15 @@ def pdf_check(data: bytes) -> int:
             % {"kinds": ", ".join(active)},
             code="active_content",
         )
-    return pages
+    return PdfFacts(pages, scans)
+
+
+@dataclass(frozen=True)
+class PdfFacts:
+    """What :func:`pdf_check` learned: the page count and the pages that look scanned (from 1)."""
+
+    pages: int
+    scan_pages: list[int]
 
 
 def _audit(contract: Contract, user: AbstractBaseUser | None, action: str, **detail) -> None:
@@ -119,6 +128,12 @@ def _audit(contract: Contract, user: AbstractBaseUser | None, action: str, **det
     )
 
 
+def run_queue(run: Run) -> str:
+    """The RQ queue of a run: ``ocr`` for processing a contract with scanned pages (OCR takes
+    seconds per page), ``default`` for everything else."""
+    return "ocr" if run.kind == Run.Kind.PROCESSING and run.contract.scan_pages else "default"
+
+
 def _enqueue(run: Run) -> None:
     """Send ``run`` to the queue once the surrounding transaction has committed."""
 
@@ -129,7 +144,7 @@ def _enqueue(run: Run) -> None:
         from . import jobs
 
         func = jobs.process_contract if run.kind == Run.Kind.PROCESSING else jobs.publish_contract
-        job = django_rq.get_queue("default").enqueue(
+        job = django_rq.get_queue(run_queue(run)).enqueue(
             func, run.pk, job_timeout=settings.REDACTOR_JOB_TIMEOUT, on_failure=Callback(jobs.on_job_failure)
         )
         Run.objects.filter(pk=run.pk).update(rq_job_id=job.id)
@@ -165,7 +180,7 @@ def contract_upload(
     stored under an unguessable name and never modified afterwards. With an ``idempotency_key``
     the upload is recorded under it; look a repeated key up first with :func:`idempotent_upload_get`.
     """
-    pdf_check(data)
+    facts = pdf_check(data)
     metadata = metadata or RegistryMetadata()
     contract = Contract(
         agency=agency,
@@ -178,6 +193,7 @@ def contract_upload(
         original_name=filename[:255],
         original_size=len(data),
         original_sha256=hashlib.sha256(data).hexdigest(),
+        scan_pages=len(facts.scan_pages),
         created_by=user if user and user.is_authenticated else None,
     )
     contract.original.save("original.pdf", ContentFile(data), save=False)
@@ -270,6 +286,20 @@ def _read_original(contract: Contract) -> bytes:
     return data
 
 
+def contract_text_layer(contract: Contract, data: bytes, progress=None):
+    """The contract's text layer as processing saw it: born-digital text as extracted, scanned
+    pages from the OCR words stored at processing (never read again, so the proposals' offsets
+    stay valid). ``data`` is the original (:func:`_read_original`)."""
+    from redactor.core.ocr import OcrPage, StoredOcr
+
+    stored = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
+    doc = open_pdf(data)
+    try:
+        return extract_text_layer(doc, data, progress=progress, ocr=stored)
+    finally:
+        doc.close()
+
+
 def contract_process(*, run_id: int) -> None:
     """Job body: extract, detect and store the proposals of the run's contract.
 
@@ -341,9 +371,27 @@ def contract_process(*, run_id: int) -> None:
             ]
         )
         contract.pages = [
-            {"number": p.number, "width": round(p.width, 2), "height": round(p.height, 2), "needs_ocr": p.needs_ocr}
+            {
+                "number": p.number,
+                "width": round(p.width, 2),
+                "height": round(p.height, 2),
+                "needs_ocr": p.needs_ocr,
+                **(
+                    {
+                        "ocr": p.ocr,
+                        "scan_layer": p.scan_layer,
+                        "ocr_replaced": p.ocr_replaced,
+                        "ocr_confidence": p.ocr_confidence,
+                        "needs_check": p.needs_check,
+                    }
+                    if p.ocr_confidence is not None
+                    else {}
+                ),
+            }
             for p in analysis.pages
         ]
+        # the OCR words, so that publishing reads exactly the text the proposals point into
+        contract.ocr_pages = {str(n): page.to_dict() for n, page in analysis.text_layer.ocr_pages.items()}
         contract.parties = [
             {"label": p.label, "kind": p.kind.value, "name": p.name, "roles": p.roles} for p in analysis.parties
         ]
@@ -351,7 +399,16 @@ def contract_process(*, run_id: int) -> None:
         contract.category_map, contract.map_version = analysis.category_map, version
         contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
         contract.save(
-            update_fields=["pages", "parties", "persons", "category_map", "map_version", "status", "error_message"]
+            update_fields=[
+                "pages",
+                "ocr_pages",
+                "parties",
+                "persons",
+                "category_map",
+                "map_version",
+                "status",
+                "error_message",
+            ]
         )
         locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
         locked.save(update_fields=["state", "finished_at", "phase"])
@@ -414,11 +471,7 @@ def contract_publish(*, run_id: int) -> None:
     contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
     data = _read_original(contract)
     _progress(run, "extracting")
-    doc = open_pdf(data)
-    try:
-        layer = extract_text_layer(doc, data, progress=lambda d, t: _progress(run, "extracting", d, t))
-    finally:
-        doc.close()
+    layer = contract_text_layer(contract, data, progress=lambda d, t: _progress(run, "extracting", d, t))
     proposals = _core_proposals(contract, layer)
     _progress(run, "burning", len(layer.pages), len(layer.pages))
     try:
@@ -691,12 +744,7 @@ def _other_occurrences(contract: Contract, text: str, exclude: list[list[float]]
     pattern = tokens(text)
     if not pattern or len(text.strip()) < 2:
         return []
-    data = _read_original(contract)
-    doc = open_pdf(data)
-    try:
-        layer = extract_text_layer(doc, data)
-    finally:
-        doc.close()
+    layer = contract_text_layer(contract, _read_original(contract))
     proposed = [
         Span(p.span_start, p.span_end)
         for p in selectors.proposals_for_contract(contract=contract)
@@ -827,6 +875,15 @@ def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_ch
             % {"pages": ", ".join(map(str, contract.pages_needing_ocr))},
             code="ocr_unchecked",
         )
+    if contract.pages_to_check and not ocr_pages_checked:
+        raise ValidationError(
+            _(
+                "Pages %(pages)s were read by OCR with low confidence, so words may be misread and "
+                "personal data missed. Check them by eye, draw boxes where needed, and confirm."
+            )
+            % {"pages": ", ".join(map(str, contract.pages_to_check))},
+            code="ocr_unchecked",
+        )
     contract.status, contract.approved_by, contract.approved_at, contract.error_message = (
         Status.APPROVED,
         user,
@@ -834,7 +891,7 @@ def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_ch
         "",
     )
     fields = ["status", "approved_by", "approved_at", "error_message"]
-    if contract.pages_needing_ocr:
+    if contract.pages_needing_ocr or contract.pages_to_check:
         contract.ocr_confirmed_by = user
         fields.append("ocr_confirmed_by")
     contract.save(update_fields=fields)
@@ -908,6 +965,7 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
     names = [f.name for f in files]
     contract.original, contract.redacted = "", ""
     contract.persons, contract.parties, contract.verification, contract.error_message = [], [], {}, ""
+    contract.ocr_pages = {}
     contract.status, contract.deleted_at, contract.deleted_by = Status.DELETED, timezone.now(), user
     contract.save(
         update_fields=[
@@ -916,6 +974,7 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
             "persons",
             "parties",
             "verification",
+            "ocr_pages",
             "error_message",
             "status",
             "deleted_at",

@@ -36,7 +36,6 @@ from django.db import transaction
 from django.test import override_settings
 
 from accounts.models import Agency, Membership, Role, validate_ico
-from redactor.core.extraction import extract_text_layer, open_pdf
 from redactor.core.model import Box, Span
 from redactor.core.verify import count_word, normalize
 
@@ -184,12 +183,7 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
         setattr(result, bucket, getattr(result, bucket) + 1)
         result.occurrence_clicks += len(outcome.affected)
     # missed strings: select one occurrence as text; propagation takes the others
-    data = services._read_original(contract)
-    doc = open_pdf(data)
-    try:
-        layer = extract_text_layer(doc, data)
-    finally:
-        doc.close()
+    layer = services.contract_text_layer(contract, services._read_original(contract))
     for item in reviewer.redact:
         redacted = [
             Span(p.span_start, p.span_end)

@@ -62,6 +62,10 @@ class ContractSerializer(serializers.ModelSerializer):
     pages_needing_ocr = serializers.ListField(
         child=serializers.IntegerField(), help_text="Pages (from 1) without a text layer: check them by eye."
     )
+    pages_to_check = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Pages (from 1) read by OCR with low confidence: check them by eye before approving.",
+    )
     progress = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
 
@@ -82,6 +86,7 @@ class ContractSerializer(serializers.ModelSerializer):
             "original_sha256",
             "page_count",
             "pages_needing_ocr",
+            "pages_to_check",
             "category_map",
             "created_at",
             "approved_at",
@@ -256,7 +261,9 @@ class ManualRedactionSerializer(serializers.Serializer):
 
 class ApproveSerializer(serializers.Serializer):
     ocr_pages_checked = serializers.BooleanField(
-        default=False, help_text="Required as true when the contract has pages without a text layer."
+        default=False,
+        help_text="Required as true when the contract has pages without a text layer or read by OCR with low "
+        "confidence (`pages_needing_ocr`, `pages_to_check`).",
     )
 
 
@@ -298,6 +305,7 @@ class ReportSerializer(serializers.Serializer):
     approved_at = serializers.DateTimeField(allow_null=True)
     published_at = serializers.DateTimeField(allow_null=True)
     pages_needing_ocr = serializers.ListField(child=serializers.IntegerField())
+    pages_to_check = serializers.ListField(child=serializers.IntegerField())
     ocr_confirmed_by = serializers.CharField(allow_null=True)
     by_category = ReportCategorySerializer(many=True)
     redactions = ReportRedactionSerializer(many=True)

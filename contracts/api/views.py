@@ -470,6 +470,7 @@ class ReportView(AgencyAPIView):
             "approved_at": contract.approved_at,
             "published_at": contract.published_at,
             "pages_needing_ocr": contract.pages_needing_ocr,
+            "pages_to_check": contract.pages_to_check,
             "ocr_confirmed_by": s.actor_name(contract.ocr_confirmed_by),
             "by_category": [
                 {"category": k, "category_name": names[k], "redacted": redacted[k], "kept": kept[k]}

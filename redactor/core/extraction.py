@@ -414,6 +414,24 @@ def extract_text_layer(
     return TextLayer(text="".join(builder.chars), boxes=builder.boxes, pages=pages, ocr_pages=ocr_pages)
 
 
+def scan_pages(doc: pymupdf.Document) -> list[int]:
+    """Numbers (from 1) of the pages that look scanned and will be read by OCR: images cover at
+    least ``OCR_MIN_IMAGE_COVERAGE`` of the page and it has almost no text, or only invisible
+    text (another tool's OCR layer). A quick look, for choosing the job queue at upload."""
+    out = []
+    for page in doc:
+        if _image_coverage(page) < OCR_MIN_IMAGE_COVERAGE:
+            continue
+        if len(page.get_text().strip()) < OCR_MIN_CHARS:
+            out.append(page.number + 1)
+            continue
+        spans = page.get_texttrace()
+        total = sum(len(s["chars"]) for s in spans)
+        if total and sum(len(s["chars"]) for s in spans if s.get("type") == 3) / total >= 0.5:
+            out.append(page.number + 1)
+    return out
+
+
 #: Name keys that make a PDF act on its own when opened: scripts and launch actions.
 _ACTIVE_KEYS = re.compile(r"/(JavaScript|JS|Launch|SubmitForm|ImportData|RichMedia)\b")
 

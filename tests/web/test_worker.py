@@ -33,6 +33,21 @@ def test_worker_processes_an_upload(agency, clerk, contract_pdf):
     assert contract.proposals.filter(text="750403/1238").exists()
 
 
+def test_worker_reads_a_scan_from_the_ocr_queue_with_progress_by_page(agency, clerk, contract_pdf):
+    from tests.pdfs import scan_of
+
+    flush_queue()
+    scan = scan_of(contract_pdf)
+    contract = services.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
+    worker = start_worker(burst=True)
+    assert worker.wait(timeout=120) == 0
+    contract.refresh_from_db()
+    assert contract.status == Status.NEEDS_REVIEW, contract.error_message
+    assert contract.pages[0]["ocr"] and contract.proposals.filter(text="750403/1238").exists()
+    run = Run.objects.get(contract=contract)
+    assert run.state == Run.State.SUCCEEDED and run.progress_done == run.progress_total == 1
+
+
 def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk, contract_pdf, settings):
     flush_queue()
     contract = services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")

@@ -23,9 +23,9 @@ def worker_env() -> dict[str, str]:
 def start_worker(
     *, burst: bool = False, scheduler: bool = False, env: dict[str, str] | None = None
 ) -> subprocess.Popen:
-    """A worker on the default queue in its own process group (so a test can kill it with its work horse);
+    """A worker on the default and OCR queues in its own process group (so a test can kill it with its work horse);
     ``scheduler`` also runs rq's scheduler (jobs enqueued with a delay), ``env`` adds variables."""
-    args = [sys.executable, "manage.py", "rqworker", "default"]
+    args = [sys.executable, "manage.py", "rqworker", "default", "ocr"]
     args += (["--burst"] if burst else []) + (["--with-scheduler"] if scheduler else [])
     return subprocess.Popen(args, cwd=ROOT, env={**worker_env(), **(env or {})}, start_new_session=True)
 
@@ -34,7 +34,7 @@ def flush_queue() -> None:
     """Empty the test Redis database (only database ``TEST_REDIS_URL`` points at)."""
     import django_rq
 
-    django_rq.get_connection("default").flushdb()
+    django_rq.get_connection("default").flushdb()  # the OCR queue lives in the same database
 
 
 def wait_for(predicate, timeout: float = 60, interval: float = 0.05):
