@@ -88,6 +88,15 @@ def redact_file(
     note = (
         f"; {len(ocr)} page(s) without text need OCR and were not analysed: {', '.join(map(str, ocr))}" if ocr else ""
     )
+    scans = [p for p in analysis.pages if p.is_scan]
+    if scans:
+        check = [str(p.number) for p in scans if p.needs_check]
+        note += (
+            f"; {len(scans)} scanned page(s) read by OCR (mean confidence "
+            + ", ".join(f"{p.number}: {p.ocr_confidence:.0f}" for p in scans)
+            + ")"
+            + (f", check by eye: {', '.join(check)}" if check else "")
+        )
     message = (
         f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified"
         f" ({', '.join(result.verification.checks.get('extractors', []))}){note}"
