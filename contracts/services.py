@@ -859,31 +859,33 @@ def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_ch
     """Approve the decisions and queue publishing (burn-in and verification).
 
     Raises ``ValidationError`` when proposals still need a decision, or when pages without a
-    text layer were not confirmed as checked by eye (nothing on them was detected).
+    text layer (nothing on them was detected) or read by OCR with low confidence were not
+    confirmed as checked by eye.
     """
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     _require_status(contract, Status.NEEDS_REVIEW)
     open_items = selectors.proposals_open(contract=contract)
     if open_items.exists():
         raise ValidationError(_("%(n)d proposals still need a decision.") % {"n": open_items.count()}, code="undecided")
-    if contract.pages_needing_ocr and not ocr_pages_checked:
-        raise ValidationError(
+    unchecked = [
+        (
+            contract.pages_needing_ocr,
             _(
                 "Pages %(pages)s have no text layer, so nothing on them was detected. Check them by eye, "
                 "draw boxes over personal data, and confirm."
-            )
-            % {"pages": ", ".join(map(str, contract.pages_needing_ocr))},
-            code="ocr_unchecked",
-        )
-    if contract.pages_to_check and not ocr_pages_checked:
-        raise ValidationError(
+            ),
+        ),
+        (
+            contract.pages_to_check,
             _(
                 "Pages %(pages)s were read by OCR with low confidence, so words may be misread and "
                 "personal data missed. Check them by eye, draw boxes where needed, and confirm."
-            )
-            % {"pages": ", ".join(map(str, contract.pages_to_check))},
-            code="ocr_unchecked",
-        )
+            ),
+        ),
+    ]
+    for pages, message in unchecked:
+        if pages and not ocr_pages_checked:
+            raise ValidationError(message % {"pages": ", ".join(map(str, pages))}, code="ocr_unchecked")
     contract.status, contract.approved_by, contract.approved_at, contract.error_message = (
         Status.APPROVED,
         user,
