@@ -311,10 +311,16 @@ def _scan_with_text_layer(page: pymupdf.Page, coverage: float, text: str) -> boo
 
     if coverage < SCAN_MIN_IMAGE_COVERAGE or not text.strip():
         return False
+    return _invisible_share(page) >= 0.5 or text_quality(text) < GARBAGE_MAX_QUALITY
+
+
+def _invisible_share(page: pymupdf.Page) -> float:
+    """Share (0..1) of the page's characters drawn invisibly (render mode 3 or fully transparent):
+    the mark of an OCR layer laid over a scan."""
     spans = page.get_texttrace()
     total = sum(len(s["chars"]) for s in spans)
     invisible = sum(len(s["chars"]) for s in spans if s.get("type") == 3 or s.get("opacity", 1) == 0)
-    return (total and invisible / total >= 0.5) or text_quality(text) < GARBAGE_MAX_QUALITY
+    return invisible / total if total else 0.0
 
 
 def _add_ocr_words(builder: _Builder, number: int, result) -> int:
@@ -425,9 +431,7 @@ def scan_pages(doc: pymupdf.Document) -> list[int]:
         if len(page.get_text().strip()) < OCR_MIN_CHARS:
             out.append(page.number + 1)
             continue
-        spans = page.get_texttrace()
-        total = sum(len(s["chars"]) for s in spans)
-        if total and sum(len(s["chars"]) for s in spans if s.get("type") == 3) / total >= 0.5:
+        if _invisible_share(page) >= 0.5:
             out.append(page.number + 1)
     return out
 
