@@ -58,3 +58,27 @@ def scan_of(pdf: bytes, *, dpi: int = 150, text_layer: str | None = None) -> byt
     out.close()
     src.close()
     return data
+
+
+def rotated_scan_of(pdf: bytes, rotation: int, *, dpi: int = 150) -> bytes:
+    """An image-only copy of ``pdf`` stored the way many scanners store a page: the image lies
+    turned by ``rotation`` degrees (90, 180 or 270) on a page whose /Rotate turns it upright
+    again, so a viewer shows the page as printed while the page's own coordinates are sideways."""
+    from PIL import Image
+
+    src = pymupdf.open(stream=pdf, filetype="pdf")
+    out = pymupdf.open()
+    for page in src:
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+        image = Image.frombytes("L", (pix.width, pix.height), pix.samples)
+        stored = image.rotate(rotation, expand=True)  # counter-clockwise; /Rotate turns it back clockwise
+        buf = io.BytesIO()
+        stored.save(buf, format="PNG")
+        w, h = (page.rect.height, page.rect.width) if rotation in (90, 270) else (page.rect.width, page.rect.height)
+        new = out.new_page(width=w, height=h)
+        new.insert_image(new.rect, stream=buf.getvalue())
+        new.set_rotation(rotation)
+    data = out.tobytes(garbage=3, deflate=True)
+    out.close()
+    src.close()
+    return data

@@ -21,12 +21,13 @@ read by OCR, the OCR words outside the boxes become the page's (invisible) text 
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 
 import pymupdf
 
-from .extraction import open_pdf
+from .extraction import open_pdf, page_area
 from .model import Box
 
 #: Share of the glyph box height trimmed at top and bottom of a text box, so that glyphs of
@@ -45,7 +46,7 @@ def _redaction_rect(page: pymupdf.Page, box: Box, image_rects: list[pymupdf.Rect
     if any(rect.intersects(r) for r in image_rects):
         pad = IMAGE_PADDING
         padded = pymupdf.Rect(rect.x0 - pad, rect.y0 - pad, rect.x1 + pad, rect.y1 + pad)
-        return padded & page.rect
+        return padded & page_area(page)
     trim = rect.height * VERTICAL_TRIM
     return pymupdf.Rect(rect.x0 + 0.3, rect.y0 + trim, rect.x1 - 0.3, rect.y1 - trim)
 
@@ -102,66 +103,86 @@ def _blacken_pixels(doc: pymupdf.Document, page: pymupdf.Page, rects: list[pymup
         page.replace_image(xref, pixmap=pix)
 
 
+class _Display:
+    """The page as a viewer shows it: /Rotate applied. OCR lines run left to right there, so the
+    invisible layer is laid out in display coordinates and turned back into the page's own
+    (unrotated) coordinates, in which PyMuPDF writes text."""
+
+    def __init__(self, page: pymupdf.Page):
+        self.to_display = page.rotation_matrix
+        self.to_page = page.derotation_matrix
+        origin = pymupdf.Point(0, 0) * self.to_page
+        step = pymupdf.Point(1, 0) * self.to_page - origin
+        # the text writer's morph turns counter-clockwise in PDF (y-up) space
+        self.angle = -math.degrees(math.atan2(step.y, step.x))
+
+    def rect(self, r: pymupdf.Rect) -> pymupdf.Rect:
+        """``r`` (page coordinates) as displayed."""
+        return (r * self.to_display).normalize()
+
+    def write(self, page: pymupdf.Page, font: pymupdf.Font, point: pymupdf.Point, text: str, size: float, morph):
+        """Write ``text`` invisibly at display ``point`` with the display-space ``morph`` matrix."""
+        at = point * self.to_page
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append(at, text, font=font, fontsize=size)
+        writer.write_text(page, render_mode=3, morph=(at, morph * pymupdf.Matrix(self.angle)))
+
+
 def _scan_text_layer(page: pymupdf.Page, words: list, rects: list[pymupdf.Rect], font: pymupdf.Font) -> int:
     """Write the scan's words (:class:`~redactor.core.ocr.OcrWord`) that touch no redaction rect
     back as invisible text (render mode 3), so the published scan stays searchable. Each run of
     consecutive kept words of a line is one text run on the line's baseline, stretched to the
-    width the words cover on the image, so extractors read the line as it is printed. Returns
-    how many words were written."""
+    width the words cover on the image, so extractors read the line as it is printed. Word boxes
+    and ``rects`` are in page coordinates (points, unrotated); lines are laid out as the page is
+    displayed (/Rotate applied). Returns how many words were written."""
+    display = _Display(page)
+    shown = [display.rect(r) for r in rects]
     lines: dict[tuple, list] = {}
     for w in words:
-        lines.setdefault(w.line, []).append(w)
+        lines.setdefault(w.line, []).append((w.text, display.rect(pymupdf.Rect(w.x0, w.y0, w.x1, w.y1))))
     written = 0
     for line in lines.values():
-        if sum((w.y1 - w.y0) > 1.5 * (w.x1 - w.x0) for w in line) * 2 > len(line):
-            written += _vertical_words(page, line, rects, font)
+        if sum(r.height > 1.5 * r.width for _t, r in line) * 2 > len(line):
+            written += _vertical_words(page, display, line, shown, font)
             continue
         runs: list[list] = [[]]
-        for w in sorted(line, key=lambda w: w.x0):
-            rect = pymupdf.Rect(w.x0, w.y0, w.x1, w.y1)
-            if any(rect.intersects(r) for r in rects) or not w.text.strip():
+        for text, rect in sorted(line, key=lambda w: w[1].x0):
+            if any(rect.intersects(r) for r in shown) or not text.strip():
                 runs.append([])  # a redacted word ends the run
                 continue
             if runs[-1]:
-                prev = runs[-1][-1]
-                gap = pymupdf.Rect(prev.x1, min(prev.y0, w.y0), max(prev.x1 + 0.01, w.x0), max(prev.y1, w.y1))
-                if any(gap.intersects(r) for r in rects):
+                prev = runs[-1][-1][1]
+                gap = pymupdf.Rect(prev.x1, min(prev.y0, rect.y0), max(prev.x1 + 0.01, rect.x0), max(prev.y1, rect.y1))
+                if any(gap.intersects(r) for r in shown):
                     runs.append([])  # a box between the two words: the run must not cross it
-            runs[-1].append(w)
+            runs[-1].append((text, rect))
         for run in (r for r in runs if r):
-            text = " ".join(w.text for w in run)
-            x0, x1 = run[0].x0, run[-1].x1
-            top, bottom = min(w.y0 for w in run), max(w.y1 for w in run)
+            text = " ".join(t for t, _r in run)
+            x0, x1 = run[0][1].x0, run[-1][1].x1
+            top, bottom = min(r.y0 for _t, r in run), max(r.y1 for _t, r in run)
             size = max(2.0, (bottom - top) * 0.8)
             natural = font.text_length(text, fontsize=size)
             if natural <= 0 or x1 <= x0:
                 continue
             baseline = pymupdf.Point(x0, bottom - (bottom - top) * 0.15)
-            writer = pymupdf.TextWriter(page.rect)
-            writer.append(baseline, text, font=font, fontsize=size)
-            writer.write_text(page, render_mode=3, morph=(baseline, pymupdf.Matrix((x1 - x0) / natural, 1)))
+            display.write(page, font, baseline, text, size, pymupdf.Matrix((x1 - x0) / natural, 1))
             written += len(run)
     return written
 
 
-def _vertical_words(page: pymupdf.Page, line: list, rects: list[pymupdf.Rect], font: pymupdf.Font) -> int:
-    """A line of a page scanned sideways (words taller than wide): each kept word is written on
-    its own, turned 90° to run upwards inside its box."""
+def _vertical_words(page: pymupdf.Page, display: _Display, line: list, rects: list[pymupdf.Rect], font) -> int:
+    """A line of a page scanned sideways (words taller than wide as displayed): each kept word
+    is written on its own, turned 90° to run upwards inside its box."""
     written = 0
-    for w in line:
-        rect = pymupdf.Rect(w.x0, w.y0, w.x1, w.y1)
-        if any(rect.intersects(r) for r in rects) or not w.text.strip():
+    for text, rect in line:
+        if any(rect.intersects(r) for r in rects) or not text.strip():
             continue
         size = max(2.0, rect.width * 0.7)
-        natural = font.text_length(w.text, fontsize=size)
+        natural = font.text_length(text, fontsize=size)
         if natural <= 0:
             continue
         baseline = pymupdf.Point(rect.x1 - rect.width * 0.25, rect.y1)
-        writer = pymupdf.TextWriter(page.rect)
-        writer.append(baseline, w.text, font=font, fontsize=size)
-        writer.write_text(
-            page, render_mode=3, morph=(baseline, pymupdf.Matrix(rect.height / natural, 1) * pymupdf.Matrix(90))
-        )
+        display.write(page, font, baseline, text, size, pymupdf.Matrix(rect.height / natural, 1) * pymupdf.Matrix(90))
         written += 1
     return written
 
@@ -200,7 +221,7 @@ def burn_in(pdf: bytes, boxes: list[Box], redacted_texts: list[str], scan_words:
         words = scan_words.get(page.number + 1)
         if words is not None:
             # the page's own text (none, unmapped glyphs, or another OCR tool's layer) goes
-            page.add_redact_annot(page.rect, fill=False, cross_out=False)
+            page.add_redact_annot(page_area(page), fill=False, cross_out=False)
             page.apply_redactions(
                 images=pymupdf.PDF_REDACT_IMAGE_NONE,
                 graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,

@@ -162,14 +162,23 @@ def open_pdf(data: bytes, *, max_pages: int | None = None) -> pymupdf.Document:
     return doc
 
 
+def page_area(page: pymupdf.Page) -> pymupdf.Rect:
+    """The page's rectangle in the coordinates that text, images and redactions use (points,
+    origin at the top left of the CropBox, **unrotated**): PyMuPDF reports ``page.rect`` as
+    displayed, with width and height swapped on a page with /Rotate 90 or 270, while character
+    boxes, image boxes and redaction rectangles stay in the unrotated space."""
+    return (page.rect * page.derotation_matrix).normalize()
+
+
 def _image_coverage(page: pymupdf.Page) -> float:
     """Share (0..1) of the page area covered by images, overlaps counted once per image."""
-    area = abs(page.rect)
+    full = page_area(page)
+    area = abs(full)
     if not area:
         return 0.0
     covered = 0.0
     for info in page.get_image_info():
-        rect = pymupdf.Rect(info["bbox"]) & page.rect
+        rect = pymupdf.Rect(info["bbox"]) & full
         covered += abs(rect)
     return min(1.0, covered / area)
 
@@ -398,11 +407,12 @@ def extract_text_layer(
         if builder.chars and builder.chars[-1] != "\n":
             builder.chars.append("\n")
             builder.boxes.append(None)
+        area = page_area(page)
         pages.append(
             PageInfo(
                 number=number,
-                width=page.rect.width,
-                height=page.rect.height,
+                width=area.width,
+                height=area.height,
                 start=start,
                 end=len(builder.chars),
                 char_count=readable,

@@ -25,7 +25,10 @@ def render_page(pdf: bytes, page: int, *, zoom: float = 1.5, redact: list[Box] |
 
     With ``redact``, the boxes on that page are burned into a one-page copy first (PyMuPDF
     redaction, text and image pixels removed), so the picture is what publication will show.
-    Raises ``InvalidPdfError`` for unreadable input and ``IndexError`` for a page out of range.
+    The picture shows the page **unrotated** (as stored, /Rotate ignored), because proposal
+    boxes and page words are in unrotated page coordinates (see
+    :func:`~redactor.core.extraction.page_area`). Raises ``InvalidPdfError`` for unreadable
+    input and ``IndexError`` for a page out of range.
     """
     doc = open_pdf(pdf)
     try:
@@ -40,6 +43,8 @@ def render_page(pdf: bytes, page: int, *, zoom: float = 1.5, redact: list[Box] |
             target.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_PIXELS)
         else:
             target = doc[page - 1]
+        if target.rotation:
+            target.set_rotation(0)
         return target.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False).tobytes("png")
     finally:
         doc.close()

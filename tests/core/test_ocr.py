@@ -12,7 +12,7 @@ from PIL import Image
 from redactor.core.engine import RedactionEngine
 from redactor.core.nlp import RuleOnlyNlpEngine
 from redactor.core.ocr import TesseractOcr, text_quality
-from tests.pdfs import pdf_from_paragraphs, scan_of
+from tests.pdfs import pdf_from_paragraphs, rotated_scan_of, scan_of
 
 PARAGRAPHS = [
     "Kupní smlouva č. 2026/15",
@@ -93,3 +93,29 @@ def test_without_tesseract_a_scan_is_reported_not_guessed():
     engine = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=False)
     analysis = engine.analyze(scan_of(pdf_from_paragraphs(PARAGRAPHS)))
     assert analysis.pages_needing_ocr == [1] and analysis.proposals == []
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_a_scan_stored_rotated_is_read_redacted_and_verified(engine, rotation):
+    """Scanners often store a page sideways with /Rotate to show it upright: boxes, pixels and the
+    invisible layer must follow the page's own (unrotated) coordinates, not the displayed ones."""
+    scan = rotated_scan_of(pdf_from_paragraphs(PARAGRAPHS), rotation)
+    analysis = engine.analyze(scan)
+    page = analysis.pages[0]
+    assert page.ocr and page.ocr_confidence > 80
+    assert (page.width, page.height) == ((842, 595) if rotation in (90, 270) else (595, 842))
+    redact = analysis.to_redact()
+    assert {"750403/1238", "19-2000145399/0800"} <= {p.text for p in redact}
+
+    result = engine.redact(scan, redact, analysis.text_layer)  # raises VerificationError on any leak
+
+    out = pymupdf.open(stream=result.pdf)
+    assert out[0].rotation == rotation
+    text = out[0].get_text()
+    assert "Obec Horní Lhota" in text and "120 000 Kč" in text
+    assert "750403" not in text and "Novák" not in text and "2000145399" not in text
+    for box in result.boxes:
+        assert 0 <= box.x0 < box.x1 <= page.width and 0 <= box.y0 < box.y1 <= page.height
+        assert out[0].get_textbox(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)).strip() == ""
+        pixels = _image_pixels_under(out, out[0], pymupdf.Rect(box.x0, box.y0, box.x1, box.y1))
+        assert pixels and max(pixels) == 0, box
