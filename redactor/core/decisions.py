@@ -16,24 +16,12 @@ from dataclasses import dataclass
 
 from . import categories as cat
 from .category_map import CategoryMap
-from .czech import OFFICIAL_CUES, STATUTORY_CUES, strip_diacritics
+from .czech import strip_diacritics
 from .model import Action, Finding, Party, PartyKind, Span
 from .parties import PartyReference
+from .roles import EITHER, OFFICIAL, REPRESENTATION, STATUTORY, function_near
 from .text import SpanIndex
 
-_STATUTORY = frozenset(strip_diacritics(c) for c in STATUTORY_CUES)
-_FUNCTIONS = "|".join(
-    re.escape(c)
-    for c in sorted({strip_diacritics(c) for c in (*OFFICIAL_CUES, *STATUTORY_CUES)}, key=len, reverse=True)
-)
-#: A function noun right before the name, at most one word between ("předsedou spolku Ing. X").
-_FUNCTION_BEFORE = re.compile(rf"(?<!\w)({_FUNCTIONS})\w*(?:[ \n]+[^\W\d_]+)?[ \n]*$")
-#: A function noun in apposition after the name ("Jan Novák, starosta").
-_FUNCTION_AFTER = re.compile(rf"^[ \n]*,[ \n]*({_FUNCTIONS})\w*")
-#: "zastoupený: X", "zastoupená advokátem X", "zastoupeno starostou X" (up to three words between).
-_REPRESENTATION = re.compile(
-    r"(zastoupen\w*|jednajici\w*|v zastoupeni|zast\.)[ \n]*:?[ \n]*(?:[^\W\d_()]+[ \n]+|\([^)]*\)[ \n]*){0,3}$"
-)
 #: Categories that are a person's own data: next to a name they show a private capacity.
 _OWN_DATA = frozenset({cat.BIRTH_NUMBER, cat.DATE_OF_BIRTH, cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE})
 
@@ -154,9 +142,8 @@ class _Linker:
             for m in mentions:
                 party = self.party_at(m.span)
                 tail = strip_diacritics(m.attributes.get("before", ""))
-                after = strip_diacritics(m.attributes.get("after", ""))
-                rep = _REPRESENTATION.search(tail)
-                fn = _FUNCTION_BEFORE.search(tail) or _FUNCTION_AFTER.match(after)
+                rep = REPRESENTATION.search(tail)
+                fn = function_near(self.text, m.span.start, m.span.end)
                 if party is not None and party.kind.is_private_person and not rep and m.category == cat.FULL_NAME:
                     first = min(
                         (
@@ -168,19 +155,17 @@ class _Linker:
                         ),
                         default=None,
                     )
-                    if first == m.span.start:
+                    if first == m.span.start and fn is None:
                         principal_of = party
                 if role is None and (rep or fn):
-                    cue = (rep or fn).group()
-                    statutory_cue = fn is not None and fn.group(1) in _STATUTORY
+                    cue = fn.cue if fn is not None else rep.group().strip()
                     if party is not None and party.kind == PartyKind.PUBLIC_BODY:
-                        role, role_party = "public_official", party
+                        role, role_party = OFFICIAL, party
                     elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
-                        role, role_party = "statutory_representative", party
-                    elif party is None or party.kind == PartyKind.UNKNOWN:
-                        if fn is not None:
-                            role = "statutory_representative" if statutory_cue else "public_official"
-                            role_party = party
+                        role, role_party = STATUTORY, party
+                    elif fn is not None:
+                        role = fn.kind if fn.kind != EITHER else self._either_kind(m.span)
+                        role_party = party if party is not None and not party.kind.is_private_person else None
                     if role:
                         evidence = f"{cue!r} next to {m.text!r}" + (
                             f" in {role_party.describe()}" if role_party else ""
@@ -193,6 +178,19 @@ class _Linker:
                 role, role_party = None, None
                 evidence = f"own personal data next to the name ({own})"
             self.persons[pid] = Person(pid, name, role, role_party, principal_of is not None, evidence)
+
+    def _either_kind(self, span: Span) -> str:
+        """A "ředitel" or "předseda" with no party block around: a statutory representative when
+        the nearest organisation named before (within 200 characters) is a company, otherwise a
+        public official."""
+        near = [
+            f
+            for f in self.findings
+            if f.category == cat.COMPANY_NAME and f.span.end <= span.start and span.start - f.span.end <= 200
+        ]
+        if near and near[-1].attributes.get("kind", "legal_person") == "legal_person":
+            return STATUTORY
+        return OFFICIAL
 
     def _own_data(self, mentions: list[Finding]) -> str | None:
         """A birth number, date of birth or ID number that follows one of ``mentions`` in the

@@ -269,6 +269,96 @@ class _Tables:
             self._plumber.close()
 
 
+#: A form label: a few words ending with a colon ("Sídlo:", "Bankovní spojení:", "1. Pronajímatel:").
+_FORM_LABEL = re.compile(r"^\s*(?:\d{1,2}\.?\s*)?[^\W\d_][^:]{0,60}:\s*$")
+
+
+def _form_rows(rects: list[pymupdf.Rect], texts: list[str]) -> list[list[int]] | None:
+    """Reading order of a two-column form: labels in one column, their values in the next.
+
+    Forms such as "Sídlo:  Na Petynce 717/46" are often stored (or read by OCR) column by
+    column: every label first, then every value, so a value ends up far from its label and next
+    to the wrong party. When a label line (a few words ending with ":") has a line to its right
+    on the same row, the band of the page from the first to the last such row is read row by
+    row, left to right; everything else keeps its order. ``rects`` are the lines' boxes as the
+    page is displayed, ``texts`` their text, both in the source order. Returns groups of line
+    indices (one group per output line, a row's lines joined left to right), or None when the
+    page has no such form.
+    """
+    n = len(rects)
+    labels = [bool(_FORM_LABEL.match(t)) and len(t.split()) <= 6 for t in texts]
+    heights = sorted(r.height for r in rects if r.height > 0)
+    if not heights:
+        return None
+    median = heights[len(heights) // 2]
+    paired: list[int] = []
+    for i in range(n):
+        if not labels[i]:
+            continue
+        a = rects[i]
+        right = [
+            j
+            for j in range(n)
+            if j != i
+            and not labels[j]
+            and rects[j].x0 >= a.x1 - 2
+            and min(a.y1, rects[j].y1) - max(a.y0, rects[j].y0) >= 0.5 * min(a.height, rects[j].height)
+        ]
+        if right:
+            paired += [i, min(right, key=lambda j: rects[j].x0)]
+    if not paired:
+        return None
+    top = min(rects[i].y0 for i in paired) - 0.25 * median
+    bottom = max(rects[i].y1 for i in paired) + 0.25 * median
+    band = [i for i in range(n) if top <= (rects[i].y0 + rects[i].y1) / 2 <= bottom]
+    rows: list[list[int]] = []
+    for i in sorted(band, key=lambda i: ((rects[i].y0 + rects[i].y1) / 2, rects[i].x0)):
+        centre = (rects[i].y0 + rects[i].y1) / 2
+        if rows:
+            last = rows[-1]
+            mean = sum((rects[j].y0 + rects[j].y1) / 2 for j in last) / len(last)
+            if abs(centre - mean) <= 0.5 * max(median, 1.0):
+                last.append(i)
+                continue
+        rows.append([i])
+    rows = [sorted(row, key=lambda i: rects[i].x0) for row in rows]
+    inside = set(band)
+    out: list[list[int]] = []
+    placed = False
+    for i in range(n):
+        if i not in inside:
+            out.append([i])
+        elif not placed:
+            out.extend(rows)
+            placed = True
+    return out
+
+
+def _form_lines(lines: list[Line], page: pymupdf.Page) -> list[Line]:
+    """:func:`_form_rows` applied to a text layer's lines; a row's lines become one line, the
+    parts separated by a space without a box."""
+    shown = page.rotation_matrix
+    rects = [(pymupdf.Rect(ln[0]) * shown).normalize() for ln in lines]
+    groups = _form_rows(rects, [_line_text(ln) for ln in lines])
+    if groups is None:
+        return lines
+    out: list[Line] = []
+    for group in groups:
+        if len(group) == 1:
+            out.append(lines[group[0]])
+            continue
+        chars: list[dict] = []
+        for k, i in enumerate(group):
+            if k:
+                chars.append({"c": " ", "bbox": None})
+            chars.extend(lines[i][1])
+        box = pymupdf.Rect(lines[group[0]][0])
+        for i in group[1:]:
+            box |= pymupdf.Rect(lines[i][0])
+        out.append((tuple(box), chars))
+    return out
+
+
 def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> list[Line]:
     """Read a party table column by column.
 
@@ -332,13 +422,24 @@ def _invisible_share(page: pymupdf.Page) -> float:
     return invisible / total if total else 0.0
 
 
-def _add_ocr_words(builder: _Builder, number: int, result) -> int:
-    """Feed OCR words into ``builder`` line by line; each character gets an equal share of its
-    word's box. Returns the number of characters added."""
+def _add_ocr_words(builder: _Builder, number: int, result, page: pymupdf.Page) -> int:
+    """Feed OCR words into ``builder`` line by line (a two-column form read row by row, see
+    :func:`_form_rows`); each character gets an equal share of its word's box. Returns the number
+    of characters added."""
+    lines = result.lines()
+    shown = page.rotation_matrix
+    rects = []
+    for line in lines:
+        box = pymupdf.Rect(line[0].x0, line[0].y0, line[0].x1, line[0].y1)
+        for w in line[1:]:
+            box |= pymupdf.Rect(w.x0, w.y0, w.x1, w.y1)
+        rects.append((box * shown).normalize())
+    groups = _form_rows(rects, [" ".join(w.text for w in line) for line in lines]) or [[i] for i in range(len(lines))]
     count = 0
-    for line in result.lines():
-        builder.break_line(line[0].text[:3])
-        for k, w in enumerate(line):
+    for group in groups:
+        words = [w for i in group for w in lines[i]]
+        builder.break_line(words[0].text[:3])
+        for k, w in enumerate(words):
             if k:
                 builder.add(" ", None)
             step = (w.x1 - w.x0) / max(1, len(w.text))
@@ -375,7 +476,10 @@ def extract_text_layer(
         number = page.number + 1
         start = len(builder.chars)
         raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
-        lines = _party_columns(_page_lines(raw), tables, page)
+        page_lines = _page_lines(raw)
+        lines = _party_columns(page_lines, tables, page)
+        if lines == page_lines:  # a party table read column by column is not also read as a form
+            lines = _form_lines(lines, page)
         readable = sum(1 for _b, chars in lines for c in chars if c["c"] != "\ufffd" and not c["c"].isspace())
         unreadable = sum(1 for _b, chars in lines for c in chars if c["c"] == "\ufffd")
         coverage = _image_coverage(page)
@@ -395,12 +499,15 @@ def extract_text_layer(
         if result is not None:
             ocr_pages[number] = result
         if result is not None and not kept_layer:
-            readable = _add_ocr_words(builder, number, result)
+            readable = _add_ocr_words(builder, number, result, page)
         else:
             replaced = False
             for _bbox, chars in lines:
                 builder.break_line("".join(c["c"] for c in chars[:3]))
                 for c in chars:
+                    if c["bbox"] is None:
+                        builder.add(c["c"], None)
+                        continue
                     x0, y0, x1, y1 = c["bbox"]
                     builder.add(c["c"], (number, x0, y0, x1, y1))
         builder.strip_trailing_spaces()

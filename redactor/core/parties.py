@@ -27,13 +27,17 @@ from dataclasses import dataclass
 from . import categories as cat
 from .czech import LOWER, PARTY_ROLE_STEMS, UPPER, strip_diacritics
 from .model import Finding, Party, PartyKind, Span
+from .roles import OFFICIAL, REPRESENTATION, function_near
 from .text import ABBREVIATIONS, line_spans
 
 _FOLDED_STEMS = {strip_diacritics(role): (role, strip_diacritics(stem)) for role, stem in PARTY_ROLE_STEMS.items()}
 _LETTERS = UPPER + LOWER
+#: Words that cannot follow a role noun inside a label: a label may name the role with its object
+#: ("Poskytovatel služeb:", "Objednatel díla:"), a sentence ("Kupující prohlašuje:") is not a label.
+_NOT_COMPLEMENT = r"(?:se|si|je|jsou|ma|maji|bude|budou|byl|byla|tímto|timto|dale|take|rovnez|nebo|a|i|\w+uj[eií])\b"
 _LABEL = re.compile(
     rf"(?:^|(?<=\n)|(?<=\s\s)|(?<=— )|(?<=– ))[ ]*(?P<num>\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+)?"
-    rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)[ ]*:"
+    rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)(?:[ ]+(?!{_NOT_COMPLEMENT})[a-z]+){{0,2}}[ ]*:"
 )
 _SUBITEM = re.compile(r"^[ ]*(?:\d{1,2}\)|\d{1,2}\.|[a-z]\))[ ]+")
 _CLAUSE = re.compile(rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+|Clanek|Cl\.|§|[{UPPER}]{{4,}}\b)")
@@ -54,9 +58,6 @@ _LEGAL_HINTS = re.compile(
     re.I,
 )
 _REPRESENTATIVE = re.compile(r"zastoupen|jednajici|jednatel|predsed|clen predstavenstva|prokurist|jmeno a funkce")
-_FUNCTION_AFTER = re.compile(
-    r"^\s*,?\s*(?:jednatel|predsed|clen predstavenstva|prokurist|starost|mistostarost|primator|reditel|hejtman)"
-)
 _MAX_BLOCK_LINES = 12
 _MAX_ALIAS_LINES = 25
 #: A line of prose ("Propachtovatelé jsou …", "Pachtovné činí …") ends a party block.
@@ -230,11 +231,17 @@ def _classify(
             kind = PartyKind(first.attributes.get("kind", "legal_person"))
             return kind, first.text, f"named as {first.text!r} ({first.evidence})"
         before = folded[max(span.start, first.span.start - 60) : first.span.start].lower()
+        function = function_near(text, first.span.start, first.span.end)
         if (
-            signature
-            or _REPRESENTATIVE.search(before)
-            or _FUNCTION_AFTER.match(folded[first.span.end : first.span.end + 40].lower())
+            function is not None
+            and function.kind == OFFICIAL
+            and function.where == "before"
+            and not signature
+            and not REPRESENTATION.search(before)
         ):
+            # "Zadavatel: Poslanec Jan Novák": an official contracting in office is the public side
+            return PartyKind.PUBLIC_BODY, first.text, f"a public official named {first.text!r} ({function.cue!r})"
+        if signature or _REPRESENTATIVE.search(before) or REPRESENTATION.search(before) or function is not None:
             continue  # a representative or signatory, not the party itself
         m = _SOLE_TRADER.search(block)
         if m or has_ico:

@@ -34,6 +34,7 @@ from ..czech import (
 )
 from ..model import Finding, Span
 from ..parties import role_of
+from ..roles import is_function_word
 from ..text import SpanIndex
 from .base import AnalysisContext, Recognizer
 
@@ -121,6 +122,7 @@ class PersonRecognizer(Recognizer):
             and w[1:].islower()
             and w not in _NOT_NAMES
             and w.split("-")[0] not in _NOT_NAMES
+            and not is_function_word(w)
         )
 
     def _adjacent(self, text: str, a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:

@@ -1,0 +1,170 @@
+"""Functions of office: the words that show a person acts for a public body or a company.
+
+A name next to a function of office ("starosta", "vedoucí odboru", "předseda představenstva",
+"poslanec") is a person acting in that function, whose name the registry shows (ministry
+methodology: officials acting for the public body are normally kept; statutory bodies are public
+in the commercial register). Sources of the vocabulary:
+
+- public officials: Act 128/2000 Sb. on municipalities (starosta, místostarosta, tajemník,
+  radní, zastupitel), Act 129/2000 Sb. on regions (hejtman), Act 131/2000 Sb. on Prague
+  (primátor, náměstek), Act 234/2014 Sb. on the civil service (ředitel/vedoucí odboru, oddělení,
+  sekce; náměstek), Act 90/1995 Sb. on the rules of procedure of the Chamber of Deputies
+  (poslanec) and the Senate (senátor), Act 111/1998 Sb. on universities (rektor, děkan);
+- statutory representatives: Act 90/2012 Sb. on business corporations (jednatel, představenstvo,
+  správní rada, statutární ředitel) and the Civil Code 89/2012 Sb., § 450 (prokurista).
+
+Words may stand in any case ("starostou", "primátorkou", "předsedou představenstva",
+"poslance"); matching ignores diacritics (OCR and some exports drop them). A function is linked
+to a name when it stands right before it (its complement, titles, "pan"/"paní" and a comma may
+lie between: "primátorkou města Brna JUDr. X", "asistenta poslance PS PČR pana X"), right after
+it (", starosta", on the next line: "Ing. X\\nvedoucí Odboru …"), or on the line above a name
+that stands alone on its line (a signature block).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .czech import strip_diacritics
+
+OFFICIAL = "public_official"
+STATUTORY = "statutory_representative"
+#: Either, decided by the party the person acts for (a company's "ředitel" or "předseda" is its
+#: statutory body, a school's or a region's is a public official).
+EITHER = "either"
+
+#: Units of an authority or an organisation that a "vedoucí" (head) leads; "vedoucí" alone (a
+#: project lead, a site manager of a supplier) is an employee, not an official.
+_UNITS = (
+    r"odbor\w*|oddeleni|odd\.|urad\w*|kancelar\w*|pracovist\w*|pobock\w*|organizacni\w*|utvar\w*|sekce|"
+    r"referat\w*|magistrat\w*|sprav\w*|sluzebn\w*|usek\w*|centr\w*|reditelstv\w*|stredisk\w*|divize|zavod\w*|"
+    r"kontroln\w*|ekonomick\w*|pravni\w*|investicni\w*|technick\w*|majetkov\w*|regionaln\w*|krajsk\w*|uzemni\w*"
+)
+
+#: (pattern on text without diacritics, lower case; kind). Order does not matter.
+_FUNCTIONS: tuple[tuple[str, str], ...] = (
+    (r"(?:mistostarost|starost)\w*", OFFICIAL),
+    (r"(?:primator|namest(?:ek|k)|hejtman|tajemni(?:k|c))\w*", OFFICIAL),
+    (r"(?:ministr|poslan(?:ec|c|kyn)|senator|rektor|dekan|kvestor|radni|zastupitel|velitel|nacelni)\w*", OFFICIAL),
+    (r"prednost\w*", OFFICIAL),
+    (rf"vedouc\w*(?:[ \n]+(?:[^\W\d_]+[ \n]+){{0,2}}?(?:{_UNITS}))", OFFICIAL),
+    (r"(?:jednatel|prokurist|likvidator|insolvencni spravce)\w*", STATUTORY),
+    (r"(?:clen|clenk|clenem|clenkou|predsed\w*|mistopredsed\w*)[ \n]+(?:predstavenstva|spravni rady|spravni\w* rady)",
+     STATUTORY),
+    (r"statutarni\w*[ \n]+(?:reditel|organ|zastup)\w*", STATUTORY),
+    (r"(?:generaln\w*[ \n]+)?reditel\w*", EITHER),
+    (r"(?:mistopredsed|predsed)\w*", EITHER),
+)
+_ANY_FUNCTION = "|".join(f"(?:{p})" for p, _ in _FUNCTIONS)
+_FUNCTION_RE = [(re.compile(rf"(?<![^\W\d_])(?:{p})(?![^\W\d_])"), kind) for p, kind in _FUNCTIONS]
+
+#: Words that may stand between a function and the name it belongs to.
+_BETWEEN_WORD = (
+    r"(?!(?:ze|a|aby|kdyz|ktery|ktera|ktere|jenz|se|si|je|jsou|byl|byla|bude|dne|od|do|tim|timto)\b)"
+    r"(?![a-z]+(?:l|la|lo|li|uje|uji|ame|ime)\b)"  # a verb ("předal", "podepsala", "předává")
+    r"[^\W\d_]+\.?"
+)
+_TITLE_OR_ADDRESS = r"(?:pan[aiue]?|pani|p\.|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ing\.|mgr\.|bc\.)"
+
+#: "zastoupený", "jednající", "oprávněn k jednání", "pověřen zastupováním": the name after it acts
+#: for the party whose block it stands in.
+REPRESENTATION = re.compile(
+    r"(?:zastoupen\w*|jednajici\w*|v zastoupeni|zast\.|zastupce|opravnen\w*[ \n]+(?:k[ \n]+)?jedn\w*|"
+    r"poveren\w*|jmenem|za[ \n]+(?:spolecnost|mesto|obec|kraj)\w*)[ \n]*:?[ \n]*"
+    r"(?:[^\W\d_()]+[ \n,]+|\([^)]*\)[ \n]*){0,4}$"
+)
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function of office linked to a name: its ``kind`` (:data:`OFFICIAL`,
+    :data:`STATUTORY` or :data:`EITHER`), the words as written (``cue``) and where it stands
+    (``before``, ``after`` or ``line above``)."""
+
+    kind: str
+    cue: str
+    where: str
+
+
+def _fold(text: str) -> str:
+    folded = strip_diacritics(text)
+    return (folded if len(folded) == len(text) else text).lower()
+
+
+def function_kind(phrase: str) -> str | None:
+    """The kind of the function ``phrase`` starts with ("Starostka obce" -> OFFICIAL), else None."""
+    low = _fold(phrase).strip()
+    for pattern, kind in _FUNCTION_RE:
+        m = pattern.match(low)
+        if m:
+            return kind
+    return None
+
+
+def is_function_word(word: str) -> bool:
+    """True for a single word that is a function noun in any case ("Poslanec", "Starostou",
+    "Jednatel"): never a person's name."""
+    low = _fold(word)
+    return any(p.fullmatch(low) for p, _k in _FUNCTION_RE) or bool(
+        re.fullmatch(r"(?:vedouc\w*|clen\w*|reditel\w*|predsed\w*)", low)
+    )
+
+
+_BEFORE = re.compile(
+    rf"(?<![^\W\d_])(?P<fn>{_ANY_FUNCTION})"
+    rf"(?:[ ]+{_BETWEEN_WORD}){{0,4}}?[ ]*,?[ ]*(?:(?:{_TITLE_OR_ADDRESS})[ ]*)*$"
+)
+_AFTER = re.compile(
+    rf"^[ ]*(?:,|[–-]|\n)[ \n]*(?:(?:poveren\w*|zastupujic\w*|ve funkci|jako|coby)[ \n]+(?:[^\W\d_]+[ \n]+)?)?"
+    rf"(?P<fn>{_ANY_FUNCTION})"
+)
+
+
+def _kind_of(cue: str) -> str:
+    for pattern, kind in _FUNCTION_RE:
+        if pattern.match(cue):
+            return kind
+    return EITHER
+
+
+def function_near(text: str, start: int, end: int) -> Function | None:
+    """The function of office linked to the name at ``text[start:end]`` (offsets into ``text``,
+    titles around the name included or not), or None. See the module docstring for the
+    positions checked; the function never reaches across a full stop, a semicolon or a name's
+    own line break except for the signature-block layouts."""
+    before = _fold(text[max(0, start - 90) : start])
+    lines = before.split("\n")
+    line_before = lines[-1]
+    if len(lines) >= 2 and _only_titles(line_before):
+        line_before = lines[-2] + " " + line_before  # "… poslance PS PČR pana\nJana X"
+    m = _BEFORE.search(line_before)
+    if m:
+        return Function(_kind_of(m.group("fn")), m.group("fn"), "before")
+    after = _fold(text[end : end + 80])
+    m = _AFTER.match(_strip_titles_after(after))
+    if m:
+        return Function(_kind_of(m.group("fn")), m.group("fn"), "after")
+    # a signature block: the function on the line above a line that holds only the name
+    own_line_start = lines[-1]
+    rest_of_line = after.split("\n", 1)[0]
+    if len(lines) >= 2 and _only_titles(own_line_start) and _only_titles(rest_of_line):
+        above = lines[-2].strip()
+        if above and len(above.split()) <= 8:
+            m = re.match(rf"(?P<fn>{_ANY_FUNCTION})", above)
+            if m:
+                return Function(_kind_of(m.group("fn")), m.group("fn"), "line above")
+    return None
+
+
+_TITLE_TOKEN = re.compile(r"^(?:[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ph\.d\.|csc\.|mba|dis\.|,)$")
+
+
+def _only_titles(fragment: str) -> bool:
+    """True when ``fragment`` holds nothing but academic titles and punctuation."""
+    return all(_TITLE_TOKEN.match(t) for t in fragment.replace(",", " , ").split())
+
+
+def _strip_titles_after(after: str) -> str:
+    """``after`` without the academic titles written after a name (", Ph.D., starosta")."""
+    return re.sub(r"^(?:[ ]*,?[ ]*(?:ph\.d\.|csc\.|drsc\.|mba|dis\.|ll\.m\.|msc\.|ing\.))+", "", after)
