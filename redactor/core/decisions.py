@@ -276,6 +276,13 @@ class _Linker:
                 return Holder(kind, "sentence", f"{who} in the same sentence")
         return None
 
+    def names_private_persons(self) -> bool:
+        """True when the document names a private person (a person without a role exception,
+        or a natural-person or sole-trader party)."""
+        return any(p.private for p in self.persons.values()) or any(
+            p.kind.is_private_person for p in self.parties
+        )
+
     def private_person_in(self, f: Finding, scope: str) -> str | None:
         """A description of a private person (mention, or natural-person party) linked to
         ``f`` within ``scope`` (``party`` or ``sentence``), else None."""
@@ -350,14 +357,31 @@ def _decide_one(
         context = f.attributes.get("context")
         holder_for_address = linker.holder(f, ("holder", "sentence", "party"))
         if context is None:
-            if (
-                holder_for_address is not None
-                and not PartyKind(holder_for_address.kind).is_private_person
-                and (holder_for_address.kind != PartyKind.UNKNOWN.value)
-            ):
+            kind = holder_for_address.kind if holder_for_address is not None else PartyKind.UNKNOWN.value
+            if kind != PartyKind.UNKNOWN.value and not PartyKind(kind).is_private_person:
                 category = cat.ADDRESS_SEAT
             else:
                 category = cat.ADDRESS_RESIDENCE
+                if kind == PartyKind.UNKNOWN.value and linker.private_person_in(f, "sentence") is None:
+                    # nobody is linked to it: the address of a building, a plot or a place
+                    # (a leased property, a list of connected houses), or of somebody unnamed
+                    if linker.names_private_persons():
+                        return Decision(
+                            f,
+                            category,
+                            Action.REVIEW,
+                            "needs review: an address without a cue, with no person or organisation linked "
+                            "to it, in a contract that names private persons",
+                            cluster,
+                        )
+                    return Decision(
+                        f,
+                        category,
+                        Action.KEEP,
+                        "kept: an address of a place (no cue, no person or organisation linked to it, and the "
+                        "contract names no private person)",
+                        cluster,
+                    )
     rule = cmap.rule(category)
     if rule is None or not rule.enabled:
         return None

@@ -306,7 +306,11 @@ def _form_rows(rects: list[pymupdf.Rect], texts: list[str]) -> list[list[int]] |
         ]
         if right:
             paired += [i, min(right, key=lambda j: rects[j].x0)]
-    if not paired:
+    # a source that already reads each label with its value (next to each other) is in order;
+    # only a column-by-column source (labels first, values far after them) is re-read
+    pairs = list(zip(paired[::2], paired[1::2], strict=True))
+    apart = [abs(i - j) > 1 for i, j in pairs]
+    if len(pairs) < 2 or sum(apart) * 2 <= len(pairs):
         return None
     top = min(rects[i].y0 for i in paired) - 0.25 * median
     bottom = max(rects[i].y1 for i in paired) + 0.25 * median

@@ -48,6 +48,7 @@ _FUNCTIONS: tuple[tuple[str, str], ...] = (
     (r"(?:primator|namest(?:ek|k)|hejtman|tajemni(?:k|c))\w*", OFFICIAL),
     (r"(?:ministr|poslan(?:ec|c|kyn)|senator|rektor|dekan|kvestor|radni|zastupitel|velitel|nacelni)\w*", OFFICIAL),
     (r"prednost\w*", OFFICIAL),
+    (r"poveren\w*[ \n]+(?:vedenim|rizenim|vykonem funkce)", EITHER),
     (rf"vedouc\w*(?:[ \n]+(?:[^\W\d_]+[ \n]+){{0,2}}?(?:{_UNITS}))", OFFICIAL),
     (r"(?:jednatel|prokurist|likvidator|insolvencni spravce)\w*", STATUTORY),
     (r"(?:clen|clenk|clenem|clenkou|predsed\w*|mistopredsed\w*)[ \n]+(?:predstavenstva|spravni rady|spravni\w* rady)",
@@ -157,7 +158,7 @@ def function_near(text: str, start: int, end: int) -> Function | None:
     return None
 
 
-_TITLE_TOKEN = re.compile(r"^(?:[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ph\.d\.|csc\.|mba|dis\.|,)$")
+_TITLE_TOKEN = re.compile(r"^(?:[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ph\.d\.|csc\.|mba|dis\.|pan[aiue]?|pani|,)$")
 
 
 def _only_titles(fragment: str) -> bool:

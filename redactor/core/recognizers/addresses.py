@@ -5,8 +5,11 @@ village address after a cue ("bytem Lhota č. p. 12").
 The cue in front decides what the address is, following the ministry methodology: a
 residence ("bytem", "trvale bytem", "bydliště", "trvalý pobyt") is category 45, a seat
 ("se sídlem", "sídlo") category 46, and a sole trader's place of business ("místo
-podnikání") category 46 marked ``place_of_business``; an address without a cue is reported
-as a residence and resolved later by the party it belongs to.
+podnikání") category 46 marked ``place_of_business``; the municipality may stand between the
+cue and the street ("bytem: Znojmo, Bratrstva 21"). A delivery or correspondence address
+("doručovací adresa") is anybody's, and an address without a cue is reported as a residence
+and resolved later by the person or party it belongs to. A number that opens a numbered item
+on the next line ("Rekonstrukce vodovodu Renneská\n2) stavba") is no house number.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ _STREET = (
     r"(?:[ ](?:I|II|III|IV|V|VI))?"  # numbered streets: "Boční I", "Pod Lipami II"
 )
 _ADDRESS = re.compile(
-    rf"(?<![\w.])(?P<street>{_STREET})[ \n](?P<number>{_NUMBER})(?![\w/]|[.,]\d|\s?(?:Kč|%|m²|m2|ks|Sb))"
+    rf"(?<![\w.])(?P<street>{_STREET})(?:[ ]|\n(?![ ]*\d{{1,2}}[.)][ \n]))(?P<number>{_NUMBER})"
+    rf"(?![\w/)]|[.,]\d|\s?(?:Kč|%|m²|m2|ks|Sb))"
     rf"(?P<town>,?[ \n]+{_PSC_TOWN})?"
 )
 _VILLAGE = re.compile(
@@ -50,14 +54,16 @@ _STOP_FIRST = frozenset(
     Objednávka Zakázka Akce Etapa Stavba Objekt Budova Budovy Místnost Podlaží Patro Sál Dům Byt Jednotka
     Kupní Nájemné Pachtovné Částku Výše Doba Lhůta Termín Celková Celkové Základní Minimální Maximální""".split()
 )
+#: The municipality written between a cue and the street ("bytem: Znojmo, Bratrstva 21").
+_TOWN_FIRST = rf"(?:[{LOWER}]+(?:[ -][{LOWER}]+){{0,2}}(?:[ ]\d{{1,2}})?,\s*)?"
 _CUES = (
-    ("place_of_business", re.compile(r"(místo podnikání|místem podnikání|provozovn[aouy])\s*:?\s*$")),
-    ("seat", re.compile(r"(se sídlem|sídlem|sídlo|sídla)\s*(?:v\s+)?:?\s*$")),
+    ("place_of_business", re.compile(rf"(místo podnikání|místem podnikání|provozovn[aouy])\s*:?\s*{_TOWN_FIRST}$")),
+    ("seat", re.compile(rf"(se sídlem|sídlem|sídlo|sídla)\s*(?:v\s+)?:?\s*{_TOWN_FIRST}$")),
     (
         "residence",
         re.compile(
-            r"(bytem|bydliště|bydlištěm|bydlící|trvalý pobyt|trvalým pobytem|trvalého pobytu|"
-            r"doručovací adresa|korespondenční adresa)\s*:?\s*$"
+            r"(bytem|bydliště|bydlištěm|bydlící|trvalý pobyt|trvalým pobytem|trvalého pobytu|trvale bytem)"
+            rf"\s*:?\s*{_TOWN_FIRST}$"
         ),
     ),
 )

@@ -13,6 +13,7 @@ import phonenumbers
 from stdnum import iban as std_iban
 from stdnum import luhn
 from stdnum.cz import bankaccount, dic, rc
+from stdnum.exceptions import InvalidComponent, ValidationError
 
 from .. import categories as cat
 from ..model import Finding
@@ -62,7 +63,9 @@ class BirthNumberRecognizer(Recognizer):
 
 class BankAccountRecognizer(Recognizer):
     """Czech account ``[prefix-]number/bank``: prefix ≤ 6 and number ≤ 10 digits, each with the
-    weighted mod-11 check, and a bank code from the ČNB list (``stdnum.cz.bankaccount``)."""
+    weighted mod-11 check (``stdnum.cz.bankaccount``), and a four-digit bank code; a code that
+    is no longer in the ČNB list (a bank that merged or closed, e.g. 6100 Equa bank) is still an
+    account, its checksums say so."""
 
     name = "bank_account"
     categories = (cat.BANK_ACCOUNT,)
@@ -74,7 +77,14 @@ class BankAccountRecognizer(Recognizer):
         for m in self._pattern.finditer(context.text):
             prefix, number, bank = m.groups()
             value = f"{prefix + '-' if prefix else ''}{number}/{bank}"
-            if not bankaccount.is_valid(value):
+            try:
+                bankaccount.validate(value)
+                evidence = "valid account number (stdnum.cz.bankaccount)"
+            except InvalidComponent:
+                # the checksums hold but the bank code is not in the ČNB list any more: a bank
+                # that merged or closed (older contracts keep such accounts)
+                evidence = "valid account number with a bank code no longer in the ČNB list"
+            except ValidationError:
                 continue
             score, cue = context_score(context.window_before(m.start(), 40), self._cues, 0.8, 0.95)
             out.append(
@@ -84,7 +94,7 @@ class BankAccountRecognizer(Recognizer):
                     m.end(),
                     context.text,
                     score,
-                    f"valid account number (stdnum.cz.bankaccount){', cue ' + repr(cue) if cue else ''}",
+                    f"{evidence}{', cue ' + repr(cue) if cue else ''}",
                 )
             )
         return out
@@ -160,17 +170,17 @@ class DicRecognizer(Recognizer):
 
 
 class IcoRecognizer(Recognizer):
-    """IČO (Act 111/2009 Sb., § 21): 8 digits after "IČ"/"IČO", weighted mod-11 check digit
+    """IČO (Act 111/2009 Sb., § 21): 8 digits after "IČ"/"IČO" (or "IC"/"ICO" in OCR output), weighted mod-11 check digit
     computed by ``stdnum.cz.dic.calc_check_digit_legal`` (the DIČ of a legal person is CZ + IČO).
     Found so that it is kept: an IČO identifies a business, not a private life."""
 
     name = "ico"
     categories = (cat.ICO,)
-    _pattern = re.compile(r"\bIČO?\b[ ]?:?[ \n]?((?:\d[ ]?){7}\d)(?!\d)")
+    _pattern = re.compile(r"\bICO?\b[ ]?:?[ \n]?((?:\d[ ]?){7}\d)(?!\d)")  # on text without diacritics
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         out = []
-        for m in self._pattern.finditer(context.text):
+        for m in self._pattern.finditer(context.folded):
             digits = re.sub(r"\D", "", m.group(1))
             if dic.calc_check_digit_legal(digits[:-1]) != digits[-1]:
                 continue
@@ -219,27 +229,41 @@ class PaymentCardRecognizer(Recognizer):
 
 class PhoneRecognizer(Recognizer):
     """Telephone numbers as libphonenumber reads them for region CZ (+420 and nine digits in
-    any spacing, foreign numbers with their country code), leniency VALID. Amounts ("… Kč")
-    are skipped. Score 0.95 after "tel."/"telefon"/"mobil", 0.7 otherwise."""
+    any spacing, foreign numbers with their country code), leniency VALID.
+
+    Not phones: amounts ("123 456 000,- Kč", "… 789,50 Kč", after "cena"/"částka" or before
+    "Kč"), and a candidate that runs from one line into a numbered heading on the next ("… IČ:
+    73616842\n2. Objednatel"): such a line break ends the number. Score 0.95 after "tel."/"telefon"/"mobil"/"fax", 0.7
+    otherwise. Whose number it is (a person's or an organisation's switchboard) is decided by the
+    category map's holder rules, not here."""
 
     name = "phone"
     categories = (cat.PHONE,)
     _cues = re.compile(r"(tel|mobil|telefon|fax|kontakt|gsm)")
-    _money_after = re.compile(r"^\s*(,-|kč|czk|eur|,\d\d)", re.I)
+    _money_after = re.compile(r"^\s*(?:,-|,--|\.-|-\s*kč|kč|czk|eur|,\d\d|korun|mil\.|tis\.)", re.I)
+    _money_before = re.compile(r"(?:cen[auyě]|částk[auyě]|výši|hodnot[auyě]|činí|celkem|kč)\W{0,3}$", re.I)
+    _heading = re.compile(r"[ ]*(?:\d{1,2}(?:\.\d{1,2})*[.)]|[IVX]+\.|[a-z]\))(?:\s|$)")
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
-        flat = context.text.replace("\n", " ")
+        text = context.text
+        # a line break is a space, except before a numbered heading, where a number must end
+        flat = "".join(
+            (";" if self._heading.match(text, i + 1) else " ") if c == "\n" else c for i, c in enumerate(text)
+        )
         out = []
         for match in phonenumbers.PhoneNumberMatcher(flat, "CZ", leniency=phonenumbers.Leniency.VALID):
-            if self._money_after.match(flat[match.end : match.end + 6]):
+            end = match.end
+            if self._money_after.match(flat[end : end + 8]) or self._money_before.search(
+                flat[max(0, match.start - 25) : match.start]
+            ):
                 continue
             score, cue = context_score(context.window_before(match.start, 25), self._cues, 0.7, 0.95)
             out.append(
                 self.finding(
                     cat.PHONE,
                     match.start,
-                    match.end,
-                    context.text,
+                    end,
+                    text,
                     score,
                     f"valid phone number (phonenumbers, {phonenumbers.region_code_for_number(match.number)})"
                     + (f", cue {cue!r}" if cue else ""),

@@ -33,7 +33,7 @@ class OrganizationRecognizer(Recognizer):
         self._form = re.compile(rf"(?:,?[ \n])(?:{forms})(?![\w])")
         heads = "|".join(re.escape(fold(h)) for h in sorted(PUBLIC_BODY_HEADS, key=len, reverse=True))
         self._public = re.compile(
-            rf"(?<![\w])(?:{heads}|statutarni mesto|mesto|obec|mestys)(?:[ \n]{_NAME_WORD}){{1,6}}"
+            rf"(?<![\w])(?:{heads}|statutarni mesto|mesto|obec|mestys)(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{1,6}}"
         )
         assoc = "|".join(re.escape(fold(h)) for h in sorted(ASSOCIATION_HEADS, key=len, reverse=True))
         self._assoc = re.compile(rf"(?<![\w])(?:{assoc})(?:[ \n]{_NAME_WORD}){{1,5}}")
