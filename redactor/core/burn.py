@@ -159,8 +159,12 @@ def _scan_text_layer(page: pymupdf.Page, words: list, rects: list[pymupdf.Rect],
         for run in (r for r in runs if r):
             text = " ".join(t for t, _r in run)
             x0, x1 = run[0][1].x0, run[-1][1].x1
-            top, bottom = min(r.y0 for _t, r in run), max(r.y1 for _t, r in run)
-            size = max(2.0, (bottom - top) * 0.8)
+            # the median word, not the extremes: one tall box (a word the OCR layer stretched over
+            # two lines) would give the run a giant font that extractors merge with the next line
+            height = sorted(r.height for _t, r in run)[len(run) // 2]
+            bottom = sorted(r.y1 for _t, r in run)[len(run) // 2]
+            top = bottom - height
+            size = max(2.0, height * 0.8)
             natural = font.text_length(text, fontsize=size)
             if natural <= 0 or x1 <= x0:
                 continue

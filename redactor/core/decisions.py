@@ -239,7 +239,7 @@ class _Linker:
     def holder(self, f: Finding, scopes: tuple[str, ...]) -> Holder | None:
         """Who ``f`` belongs to, trying the allowed scopes from the most specific."""
         if "holder" in scopes:
-            if f.holder in ("natural_person", "legal_person"):
+            if f.holder in ("natural_person", "legal_person", "public_body"):
                 return Holder(f.holder, "holder", f"the value itself ({f.evidence})")
             if f.holder and f.holder in self.persons:
                 kind, who = self._describe(self.persons[f.holder])
@@ -274,7 +274,38 @@ class _Linker:
             if after:
                 kind, who = self._describe(after[0][2])
                 return Holder(kind, "sentence", f"{who} in the same sentence")
+        if "party" in scopes:
+            return self._block_holder(f)
         return None
+
+    #: How many lines above a value its owner's entry may start (an organisation's letterhead
+    #: block: name, seat, representative, delivery address, phone, e-mail, account).
+    _BLOCK_LINES = 12
+    _BLOCK_END = re.compile(r"^[ ]*(?:\d{1,2}(?:\.\d{1,2})*\.?\)?[ ]+[^\W\d_]|[IVX]+\.|Článek|Čl\.|§)")
+
+    def _block_holder(self, f: Finding) -> Holder | None:
+        """The person or organisation named last above ``f`` in the same entry of the page (up
+        to :attr:`_BLOCK_LINES` lines, not across a numbered clause): the owner of a value listed
+        under a letterhead or an entry that no party label opens ("Všeobecná zdravotní pojišťovna
+        … Doručovací adresa … tel.: …"). An unknown entity there gives None."""
+        start = f.span.start
+        lines = 0
+        while start > 0 and lines < self._BLOCK_LINES:
+            prev = self.text.rfind("\n", 0, start - 1)
+            line = self.text[prev + 1 : start]
+            if self._BLOCK_END.match(line) and lines:
+                break
+            start = prev + 1
+            lines += 1
+            if prev < 0:
+                break
+        before = [e for e in self.entities if start <= e[0] and e[1] <= f.span.start]
+        if not before:
+            return None
+        kind, who = self._describe(before[-1][2])
+        if kind == PartyKind.UNKNOWN.value:
+            return None
+        return Holder(kind, "party", f"{who} (the entry it is listed in)")
 
     def names_private_persons(self) -> bool:
         """True when the document names a private person (a person without a role exception,

@@ -120,8 +120,10 @@ class TextLayer:
                         continue
                     x0, y0 = min(b.x0 for b in boxes), min(b.y0 for b in boxes)
                     x1, y1 = max(b.x1 for b in boxes), max(b.y1 for b in boxes)
-                    if last is not None and abs((y0 + y1) / 2 - (last.y0 + last.y1) / 2) > (y1 - y0) / 2:
-                        visual += 1
+                    if last is not None and (
+                        abs((y0 + y1) / 2 - (last.y0 + last.y1) / 2) > (y1 - y0) / 2 or x0 < last.x0 - 1
+                    ):
+                        visual += 1  # a new printed line: lower down, or back to the left
                     last = OcrWord(m.group(), x0, y0, x1, y1, 100.0, (line_no, visual, 0))
                     words.append(last)
         return out

@@ -71,7 +71,7 @@ _TITLE_OR_ADDRESS = r"(?:pan[aiue]?|pani|p\.|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|i
 #: "zastoupený", "jednající", "oprávněn k jednání", "pověřen zastupováním": the name after it acts
 #: for the party whose block it stands in.
 REPRESENTATION = re.compile(
-    r"(?:zastoupen\w*|jednajici\w*|v zastoupeni|zast\.|zastupce|opravnen\w*[ \n]+(?:k[ \n]+)?jedn\w*|"
+    r"(?:zastoupen\w*(?:/\w+)?|jednajici\w*|v zastoupeni|zast\.|zastupce|opravnen\w*[ \n]+(?:k[ \n]+)?jedn\w*|"
     r"poveren\w*|jmenem|za[ \n]+(?:spolecnost|mesto|obec|kraj)\w*)[ \n]*:?[ \n]*"
     r"(?:[^\W\d_()]+[ \n,]+|\([^)]*\)[ \n]*){0,4}$"
 )

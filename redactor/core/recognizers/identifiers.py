@@ -71,6 +71,9 @@ class BankAccountRecognizer(Recognizer):
     categories = (cat.BANK_ACCOUNT,)
     _pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ \n]?)?(\d{2,10})[ ]?/[ \n]?(\d{4})(?![\w/])")
     _cues = re.compile(r"(účt|účet|č\.\s?ú|bankovní spojení|číslo účtu|bank\.)")
+    #: Bank code of the Czech National Bank: it runs accounts for the state, its organisational
+    #: units and other public bodies, not for private persons (Act 6/1993 Sb., § 34 and § 35).
+    _CNB = "0710"
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         out = []
@@ -87,6 +90,10 @@ class BankAccountRecognizer(Recognizer):
             except ValidationError:
                 continue
             score, cue = context_score(context.window_before(m.start(), 40), self._cues, 0.8, 0.95)
+            holder = None
+            if bank == self._CNB:
+                holder = "public_body"
+                evidence += ", at the Czech National Bank, which keeps accounts of the state and public bodies only"
             out.append(
                 self.finding(
                     cat.BANK_ACCOUNT,
@@ -95,6 +102,7 @@ class BankAccountRecognizer(Recognizer):
                     context.text,
                     score,
                     f"{evidence}{', cue ' + repr(cue) if cue else ''}",
+                    holder=holder,
                 )
             )
         return out
