@@ -38,3 +38,5 @@ DATA_BOX = 101
 
 NAME_CATEGORIES = frozenset({GIVEN_NAME, SURNAME, FULL_NAME})
 ADDRESS_CATEGORIES = frozenset({ADDRESS_RESIDENCE, ADDRESS_SEAT})
+#: Accounts held at a bank: the bank named next to them is not their owner.
+ACCOUNT_CATEGORIES = frozenset({BANK_ACCOUNT, IBAN})

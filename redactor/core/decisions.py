@@ -22,6 +22,10 @@ from .parties import PartyReference
 from .roles import EITHER, OFFICIAL, REPRESENTATION, STATUTORY, function_near
 from .text import SpanIndex
 
+#: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
+_ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
+#: A bank's name: the bank an account is held at, never the account's owner.
+_BANK = re.compile(r"bank|spořiteln|sporiteln|ČSOB|CSOB|Fio\b|Raiffeisen|UniCredit|Moneta|Equa|Creditas|Sberbank", re.I)
 #: Categories that are a person's own data: next to a name they show a private capacity.
 _OWN_DATA = frozenset({cat.BIRTH_NUMBER, cat.DATE_OF_BIRTH, cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE})
 
@@ -260,8 +264,23 @@ class _Linker:
                         kind, who = self._describe(entity)
                         return Holder(kind, "holder", f"{who} (possessive)")
         sentence = self.sentences.find(f.span.start)
+        if "holder" in scopes and sentence is not None and f.category in cat.ACCOUNT_CATEGORIES:
+            # "na účet pronajímatele vedený u Komerční banky a.s., číslo účtu …": the possessive
+            # names the owner even when the bank stands between
+            for start, _end, entity in reversed(self.entities):
+                if not (sentence.start <= start < f.span.start) or not isinstance(entity, Party):
+                    continue
+                if _ACCOUNT_NOUN.search(self.text[max(sentence.start, start - 12) : start]):
+                    kind, who = self._describe(entity)
+                    return Holder(kind, "holder", f"{who} (possessive)")
         if "sentence" in scopes and sentence is not None:
-            before = [e for e in self.entities if sentence.start <= e[0] and e[1] <= f.span.start]
+            before = [
+                e
+                for e in self.entities
+                if sentence.start <= e[0]
+                and e[1] <= f.span.start
+                and not (f.category in cat.ACCOUNT_CATEGORIES and _BANK.search(self.text[e[0] : e[1]]))
+            ]
             if before:
                 kind, who = self._describe(before[-1][2])
                 return Holder(kind, "sentence", f"{who} in the same sentence")
