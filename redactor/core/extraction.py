@@ -499,7 +499,8 @@ def extract_text_layer(
             existing = [w[:5] for w in page.get_text("words")]
             page_text = " ".join(w[4] for w in existing)
             # another tool's layer that reads well and sits on the image is better kept (it often
-            # reads tables Tesseract misses); one that is garbled or shifted is replaced
+            # reads tables Tesseract misses, and it is the text the agency published, diacritics
+            # or not); one that is garbled or shifted is replaced
             if text_quality(page_text) >= GARBAGE_MAX_QUALITY and layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT:
                 kept_layer, replaced = True, False
         if result is not None:
@@ -546,15 +547,15 @@ def extract_text_layer(
 def scan_pages(doc: pymupdf.Document) -> list[int]:
     """Numbers (from 1) of the pages that look scanned and will be read by OCR: images cover at
     least ``OCR_MIN_IMAGE_COVERAGE`` of the page and it has almost no text, or only invisible
-    text (another tool's OCR layer). A quick look, for choosing the job queue at upload."""
+    text, or another tool's OCR layer that extraction will re-read (:func:`_scan_with_text_layer`).
+    A quick look, for choosing the job queue at upload."""
     out = []
     for page in doc:
-        if _image_coverage(page) < OCR_MIN_IMAGE_COVERAGE:
+        coverage = _image_coverage(page)
+        if coverage < OCR_MIN_IMAGE_COVERAGE:
             continue
-        if len(page.get_text().strip()) < OCR_MIN_CHARS:
-            out.append(page.number + 1)
-            continue
-        if _invisible_share(page) >= 0.5:
+        text = page.get_text()
+        if len(text.strip()) < OCR_MIN_CHARS or _scan_with_text_layer(page, coverage, text):
             out.append(page.number + 1)
     return out
 

@@ -141,6 +141,43 @@ def layer_agrees(existing: list[tuple[float, float, float, float, str]], ocr: Oc
 #: Share of Tesseract's words another tool's OCR layer must have at the same place to be kept.
 LAYER_MIN_AGREEMENT = 0.3
 
+#: How Tesseract misreads the "@" of an e-mail address: "©", "©A", "(A", "®" (seen on scanned
+#: registry contracts: "blesno©Ablesno.cz", "tender.ec(Aeltodo.cz", "jan.oresky ©Aih21.org").
+_AT = r"(?:©A?|\(A|\(a\)|®A?)"
+_LOCAL = r"[\w.+-]*[^\W\d_][\w.+-]*"
+_DOMAIN = r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"
+_EMAIL_IN_WORD = re.compile(rf"^(?P<local>{_LOCAL}){_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
+_AT_DOMAIN = re.compile(rf"^{_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
+_LOCAL_WORD = re.compile(rf"^{_LOCAL}$")
+
+
+def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
+    """``words`` with e-mail addresses whose "@" OCR misread put right: within a word
+    ("blesno©Ablesno.cz" -> "blesno@blesno.cz") and across a space ("jan.oresky" + "©Aih21.org"
+    -> one word "jan.oresky@ih21.org" with the union of both boxes). Only a token that then reads
+    as an address (a local part, a domain with a dot and a top-level domain) is changed."""
+    out: list[OcrWord] = []
+    for w in words:
+        m = _EMAIL_IN_WORD.match(w.text)
+        if m:
+            w = OcrWord(f"{m['local']}@{m['domain']}{m['tail']}", w.x0, w.y0, w.x1, w.y1, w.confidence, w.line)
+        else:
+            m = _AT_DOMAIN.match(w.text)
+            prev = out[-1] if out else None
+            if m and prev is not None and prev.line == w.line and _LOCAL_WORD.match(prev.text):
+                out[-1] = OcrWord(
+                    f"{prev.text}@{m['domain']}{m['tail']}",
+                    min(prev.x0, w.x0),
+                    min(prev.y0, w.y0),
+                    max(prev.x1, w.x1),
+                    max(prev.y1, w.y1),
+                    min(prev.confidence, w.confidence),
+                    prev.line,
+                )
+                continue
+        out.append(w)
+    return out
+
 
 class TesseractOcr:
     """OCR with the Tesseract command-line program (through pytesseract).
@@ -209,6 +246,7 @@ class TesseractOcr:
                 rect = rect * to_page
             line = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
             result.words.append(OcrWord(text, rect.x0, rect.y0, rect.x1, rect.y1, conf, line))
+        result.words = repair_emails(result.words)
         result.seconds = time.perf_counter() - started
         return result
 

@@ -61,7 +61,12 @@ _REPRESENTATIVE = re.compile(r"zastoupen|jednajici|jednatel|predsed|clen predsta
 _MAX_BLOCK_LINES = 12
 _MAX_ALIAS_LINES = 25
 #: A line of prose ("Propachtovatelé jsou …", "Pachtovné činí …") ends a party block.
-_PROSE_LINE = re.compile(rf"^[ ]*[{UPPER}][{LOWER}]+[ ]+(?!(?:nad|pod|u|v|ve|na|a|dne)\b)[{LOWER}]+")
+#: Lines that name who acts for the party ("Oprávněn k jednání …", "Ve věcech technických …")
+#: read like prose but belong to its block.
+_PROSE_LINE = re.compile(
+    rf"^[ ]*(?!(?:Opravnen|Zastoupen|Jednajici|Ve vecech|Osoba opravnena|Kontaktni osoba|Povereny|Poverena)\b)"
+    rf"[{UPPER}][{LOWER}]+[ ]+(?!(?:nad|pod|u|v|ve|na|a|dne)\b)[{LOWER}]+"
+)
 
 
 def _ends_sentence(line: str) -> bool:

@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import re
 
+from . import categories as cat
 from .decisions import Decision
-from .model import Action, Finding, Party, Span
+from .model import Action, Finding, Party, PartyKind, Span
 from .nlp import NlpArtifacts
+from .parties import role_of
+from .places import PlaceGazetteer
 from .recognizers.persons import _NOT_NAMES
+from .roles import is_function_word
 
 #: Findings scoring below this are not trusted to be kept without a look.
 CONFIDENT_SCORE = 0.8
@@ -53,6 +57,9 @@ _PERSONAL_CUES = re.compile(
     r"\bbytem\b|trvale bytem|trval\w* pobyt\w*|bydliště)",
     re.I,
 )
+#: Categories a keep decision rests on the holder for (an organisation's seat, phone): a low
+#: recognizer score says the shape was uncertain, not that the holder was.
+_HOLDER_KEPT = frozenset({cat.ADDRESS_SEAT, cat.ADDRESS_RESIDENCE, cat.PHONE})
 _NUMBER = re.compile(r"\d[\d /.\-]{2,}\d")
 #: How far after a cue word a number may start, in characters on the same line.
 _CUE_REACH = 30
@@ -72,10 +79,47 @@ def _proper_noun(pos: dict[int, str], start: int) -> bool:
     return pos.get(start) not in _COMMON_POS
 
 
+#: Words in front of a name in an organisation's block that make the words after it a person
+#: (a contact person, a representative), so an unexplained name there is worth a look.
+_PERSON_CUE_BEFORE = re.compile(
+    r"(?:\b(?:pan[aiue]?|paní|kontaktní osob\w*|zástupce|zastoupen\w*|jméno)\b|"
+    r"\b(?:Ing|Mgr|Bc|JUDr|MUDr|RNDr|PhDr|Dr|doc|prof)\.)[ :]*$",
+    re.I,
+)
+
+
+def _is_place(words: list[str]) -> bool:
+    """True when the words are a place name or words of one ("Brně", "Hradci Králové")."""
+    places = PlaceGazetteer.default()
+    if len(words) >= 2 and any(places.is_place_pair(a, b) for a, b in zip(words, words[1:], strict=False)):
+        return True
+    return all(places.is_place_word(w) for w in words)
+
+
+def _noise_word(word: str) -> bool:
+    """A capitalised word that is no name: a vocabulary word of contracts, a role noun, a
+    function of office."""
+    norm = word.capitalize() if word.isupper() and len(word) > 2 else word
+    return (
+        norm in _BLOCK_WORDS
+        or norm.split("-")[0] in _BLOCK_WORDS
+        or role_of(norm) is not None
+        or is_function_word(norm)
+    )
+
+
 def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[int, str]) -> list[tuple[Span, str]]:
-    """Runs of capitalised words in party blocks that nothing explains."""
+    """Runs of capitalised words in party blocks that nothing explains.
+
+    Only where a name the recognizers missed would be a private person's: the block of a
+    natural person, a sole trader or a party of unknown kind; in an organisation's block only
+    right after a person cue ("kontaktní osoba:", "pan", a title). Not doubts: places (RÚIAN
+    gazetteer), role and function nouns, a word that opens a line and goes on in lower case
+    ("Doručovací adresa", "Beru na vědomí": a label or a sentence), one- or two-letter words.
+    """
     out: list[tuple[Span, str]] = []
     for party in parties:
+        private_side = party.kind.is_private_person or party.kind == PartyKind.UNKNOWN
         for block in party.blocks:
             run: list[re.Match] = []
             words = list(_WORD.finditer(text, block.start, block.end))
@@ -88,25 +132,39 @@ def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[i
                     after = text[m.end() : m.end() + 2]
                     ok = (
                         not acronym
-                        and len(norm) >= 2
+                        and len(norm) >= 3
                         and norm[0].isupper()
                         and norm[1:].islower()
-                        and norm not in _BLOCK_WORDS
-                        and norm.split("-")[0] not in _BLOCK_WORDS
+                        and not _noise_word(norm)
                         and not after.lstrip(" ").startswith(":")
                         and not text[m.end() : m.end() + 1] == "."  # abbreviations and titles
                         and not _covered(Span(m.start(), m.end()), taken)
                         and _proper_noun(pos, m.start())
                     )
                     if ok and run and (m.start() - run[-1].end() > 2 or text[run[-1].end() : m.start()].strip()):
-                        out.append((Span(run[0].start(), run[-1].end()), party.describe()))
+                        _flush(text, run, party, private_side, out)
                         run = []
                 if ok:
                     run.append(m)
                 elif run:
-                    out.append((Span(run[0].start(), run[-1].end()), party.describe()))
+                    _flush(text, run, party, private_side, out)
                     run = []
     return out
+
+
+def _flush(text: str, run: list[re.Match], party: Party, private_side: bool, out: list) -> None:
+    """Record ``run`` (consecutive capitalised words) as a doubt unless it is explained."""
+    start, end = run[0].start(), run[-1].end()
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start]
+    rest = text[end : text.find("\n", end) if "\n" in text[end:] else len(text)]
+    if not private_side and not _PERSON_CUE_BEFORE.search(before):
+        return
+    if not before.strip() and re.match(r"[ ]+[a-záčďéěíňóřšťúůýž]", rest):
+        return  # "Doručovací adresa …", "Beru na vědomí": a label or a sentence opens the line
+    if _is_place([m.group() for m in run]):
+        return
+    out.append((Span(start, end), party.describe()))
 
 
 def _cued_numbers(text: str, taken: list[Span]) -> list[tuple[Span, str]]:
@@ -140,6 +198,8 @@ def suspicious_spans(
     would keep to review. Offsets index ``text``.
     """
     for d in decisions:
+        if d.category in _HOLDER_KEPT:
+            continue  # kept because its holder is an organisation, which the score does not weaken
         if d.action == Action.KEEP and d.finding.score < CONFIDENT_SCORE:
             d.action = Action.REVIEW
             d.reason = f"needs review: score {d.finding.score:.2f} is below {CONFIDENT_SCORE} ({d.reason})"
@@ -159,11 +219,14 @@ def suspicious_spans(
         span = Span(ent.start, ent.end)
         while span.end > span.start and not text[span.end - 1].isalnum():
             span = Span(span.start, span.end - 1)
-        words = list(_WORD.finditer(text, span.start, span.end))
-        if not words or all(w.group() in _BLOCK_WORDS for w in words):
-            continue
+        words = [w for w in _WORD.finditer(text, span.start, span.end) if len(w.group()) >= 2]
+        names = [w.group() for w in words if w.group()[0].isupper() and not _noise_word(w.group())]
+        if len(names) < 2 or len(names) != len(words):
+            continue  # one word, a lower-case word, a role or vocabulary word: no person's name
         if not any(_proper_noun(nlp.pos, w.start()) for w in words):
             continue  # the tagger itself calls every word a common word ("Dodavatel", "Kupní")
+        if _is_place(names):
+            continue
         add(
             span,
             "ner_unconfirmed",
