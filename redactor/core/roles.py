@@ -117,7 +117,7 @@ _BEFORE = re.compile(
     rf"(?:[ ]+{_BETWEEN_WORD}){{0,4}}?[ ]*,?[ ]*(?:(?:{_TITLE_OR_ADDRESS})[ ]*)*$"
 )
 _AFTER = re.compile(
-    rf"^[ ]*(?:,|[–-]|\n)[ \n]*(?:(?:poveren\w*|zastupujic\w*|ve funkci|jako|coby)[ \n]+(?:[^\W\d_]+[ \n]+)?)?"
+    rf"^[ ]*(?P<sep>,|[–-]|\n)[ \n]*(?:(?:poveren\w*|zastupujic\w*|ve funkci|jako|coby)[ \n]+(?:[^\W\d_]+[ \n]+)?)?"
     rf"(?P<fn>{_ANY_FUNCTION})"
 )
 
@@ -144,7 +144,9 @@ def function_near(text: str, start: int, end: int) -> Function | None:
         return Function(_kind_of(m.group("fn")), m.group("fn"), "before")
     after = _fold(text[end : end + 80])
     m = _AFTER.match(_strip_titles_after(after))
-    if m:
+    # on the next line only under a name that stands alone on its line or after its label (a
+    # signature block, a form: "Zastoupená: Mgr. X\nvedoucím …"), not at the end of a sentence whose next line goes on ("předá Janu X\npředseda.")
+    if m and (m.group("sep") != "\n" or _only_titles(lines[-1]) or _only_titles(lines[-1].split(":", 1)[-1])):
         return Function(_kind_of(m.group("fn")), m.group("fn"), "after")
     # a signature block: the function on the line above a line that holds only the name
     own_line_start = lines[-1]
