@@ -4,21 +4,37 @@ from __future__ import annotations
 
 import html
 import io
+from dataclasses import dataclass
 
 import pymupdf
 
 
-def pdf_from_paragraphs(paragraphs: list[str], *, metadata: dict | None = None) -> bytes:
+@dataclass(frozen=True)
+class Layout:
+    """Page geometry and type of a rendered test contract: the same paragraphs set with another
+    font, size, margin or paper break their lines elsewhere, so every field lands at a line end
+    in some layout."""
+
+    font: str = "sans-serif"  # a CSS generic family PyMuPDF Story knows: sans-serif, serif, monospace
+    size: float = 11.0  # points
+    margin: float = 56.0  # points on every side
+    paper: str = "a4"  # a PyMuPDF paper name: a4, a5, letter
+
+
+def pdf_from_paragraphs(paragraphs: list[str], *, metadata: dict | None = None, layout: Layout | None = None) -> bytes:
     """A one-or-more-page PDF with one ``<p>`` per paragraph (plain text, escaped)."""
     body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
-    return pdf_from_html(body, metadata=metadata)
+    return pdf_from_html(body, metadata=metadata, layout=layout)
 
 
-def pdf_from_html(body: str, *, metadata: dict | None = None) -> bytes:
-    """Render HTML onto A4 pages with PyMuPDF Story."""
-    story = pymupdf.Story(html=f"<body style='font-family: sans-serif; font-size: 11pt'>{body}</body>")
-    mediabox = pymupdf.paper_rect("a4")
-    where = mediabox + (56, 56, -56, -56)
+def pdf_from_html(body: str, *, metadata: dict | None = None, layout: Layout | None = None) -> bytes:
+    """Render HTML onto pages (A4, 11 pt sans-serif, 56 pt margins unless ``layout`` says
+    otherwise) with PyMuPDF Story."""
+    layout = layout or Layout()
+    story = pymupdf.Story(html=f"<body style='font-family: {layout.font}; font-size: {layout.size}pt'>{body}</body>")
+    mediabox = pymupdf.paper_rect(layout.paper)
+    m = layout.margin
+    where = mediabox + (m, m, -m, -m)
     out = io.BytesIO()
     writer = pymupdf.DocumentWriter(out)
     more = True

@@ -40,7 +40,13 @@ _LABEL = re.compile(
     rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)(?:[ ]+(?!{_NOT_COMPLEMENT})[a-z]+){{0,2}}[ ]*:"
 )
 _SUBITEM = re.compile(r"^[ ]*(?:\d{1,2}\)|\d{1,2}\.|[a-z]\))[ ]+")
-_CLAUSE = re.compile(rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+|Clanek|Cl\.|§|[{UPPER}]{{4,}}\b)")
+#: A line that opens a clause ends a party block: "1.", "2)", "1.1 ", "II.", "Článek", "§", a
+#: heading in capitals; a bare number is the rest of a wrapped postcode ("42 Skalná"), a number
+#: followed by another is a date that wrapped ("1. 12. 1999").
+_CLAUSE = re.compile(
+    rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?[ ]+(?!\d)|\d{{1,2}}(?:\.|\))[ ]+(?!\d)|[IVX]+\.[ ]+|Clanek|Cl\.|§|"
+    rf"[{UPPER}]{{4,}}\b)"
+)
 _ALIAS = re.compile(r"\(\s*dale\s*(?:jen\s+)?(?:jako\s+)?[„\"“]?(?P<alias>[^)]{2,60}?)[“\"”]?\s*\)", re.I)
 _NOT_ALIASES = re.compile(
     r"^(?:zakon|smlouv|dodat|predmet|podmink|priloh|cen[aeyu]\b|dil[ao]?\b|zbozi|sluzb|objekt|pozem|nemovit|"

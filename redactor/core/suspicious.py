@@ -141,7 +141,8 @@ def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[i
                         and not _covered(Span(m.start(), m.end()), taken)
                         and _proper_noun(pos, m.start())
                     )
-                    if ok and run and (m.start() - run[-1].end() > 2 or text[run[-1].end() : m.start()].strip()):
+                    gap = text[run[-1].end() : m.start()] if run else ""
+                    if ok and run and (len(gap) > 2 or gap.strip() or "\n" in gap):  # a name keeps to its line
                         _flush(text, run, party, private_side, out)
                         run = []
                 if ok:

@@ -16,7 +16,7 @@ ABBREVIATIONS = frozenset(
     max min cca vč tj zejm viz obr tab str kap čl sl pí vl a o z k v tř nábř k.ú kú ks hod min""".split()
 )
 _NUMBERED_LINE = re.compile(
-    rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?\s|[IVXLC]{{1,6}}\.\s|[a-z]\)\s|Článek\s|Čl\.\s|§\s?\d|[{UPPER}][{LOWER}]+\s*:)"
+    rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?\s(?!\s*\d)|[IVXLC]{{1,6}}\.\s|[a-z]\)\s|Článek\s|Čl\.\s|§\s?\d|[{UPPER}][{LOWER}]+\s*:)"
 )
 
 
@@ -34,8 +34,9 @@ def line_spans(text: str) -> list[Span]:
 def sentence_spans(text: str) -> list[Span]:
     """Split ``text`` into sentences.
 
-    A sentence ends at ``.``, ``!``, ``?`` or ``;`` followed by an upper-case letter, unless
-    the word before the full stop is an abbreviation or an initial; a line that opens a
+    A sentence ends at ``.``, ``!``, ``?`` or ``;`` followed by an upper-case letter or a digit,
+    unless the word before the full stop is an abbreviation or an initial, or the full stop
+    follows a day or month number of a date ("28. 3. 1990"); a line that opens a
     numbered clause, an article or a label (``Kupující:``) starts a new sentence, and so does
     the line after one ending with a colon.
     """
@@ -46,6 +47,8 @@ def sentence_spans(text: str) -> list[Span]:
             word = before.group(1) if before else ""
             if word.lower() in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
                 continue
+            if word.isdigit() and len(word) <= 2 and re.match(r"\s+\d", text[m.end() : m.end() + 3]):
+                continue  # a date or an ordinal: "nar. 28. 3. 1990", "dne 1. 7. 2017"
         cuts.add(m.end())
     for line in line_spans(text):
         segment = text[line.start : line.end]

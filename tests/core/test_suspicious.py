@@ -18,10 +18,10 @@ def _found(decisions, text):
 
 
 def test_an_unexplained_capitalised_word_in_a_party_block():
-    text = "Prodávající: Jan Novák, Adresa: Lipová 12, kontakt Xaver Qwertz\nČlánek 1 Předmět koupě Xaverius"
+    text = "Prodávající: Jan Novák, Adresa: Qwertzová 12, kontakt Xaver Qwertz\nČlánek 1 Předmět koupě Xaverius"
     known = [Finding(4, Span(13, 22), "Jan Novák", 0.95, "person", "")]
     out = suspicious_spans(text, known, [_party(text, text.split("\n")[0])], NlpArtifacts(), [])
-    assert _found(out, text) == [("Lipová", "party_block_word"), ("Xaver Qwertz", "party_block_word")]
+    assert _found(out, text) == [("Qwertzová", "party_block_word"), ("Xaver Qwertz", "party_block_word")]
     assert all(d.action == Action.REVIEW and d.category == SUSPICIOUS for d in out)
     assert "block of natural person party 1" in out[0].reason
 
@@ -55,3 +55,32 @@ def test_a_low_score_keep_becomes_review():
     d = Decision(f, 10, Action.KEEP, "not subject to redaction: company name")
     suspicious_spans("ACME a.s.", [f], [], NlpArtifacts(), [d])
     assert d.action == Action.REVIEW and "below" in d.reason
+
+
+def test_places_labels_and_role_nouns_are_no_doubts():
+    """Town names in any case (RÚIAN gazetteer), a label or sentence opening a line, role and
+    function nouns: nothing a reviewer needs to look at."""
+    text = (
+        "Pronajímatel: Jan Novák, bytem v Brně, Mladé Boleslavi a Hradci Králové\n"
+        "Doručovací adresa pro Xaver Qwertz\nBeru na vědomí\nStarostka Poslanec"
+    )
+    known = [Finding(4, Span(14, 23), "Jan Novák", 0.95, "person", "")]
+    out = suspicious_spans(text, known, [_party(text, text)], NlpArtifacts(), [])
+    assert _found(out, text) == [("Xaver Qwertz", "party_block_word")]
+
+
+def test_an_organisations_block_is_checked_only_after_a_person_cue():
+    text = "Dodavatel: ACME a.s., Xaverov Qwertzov, kontaktní osoba: Xaver Qwertz"
+    block = Party(1, "dodavatel", PartyKind.LEGAL_PERSON, [Span(0, len(text))], ["dodavatel"])
+    known = [Finding(10, Span(11, 20), "ACME a.s.", 0.9, "organization", "")]
+    out = suspicious_spans(text, known, [block], NlpArtifacts(), [])
+    assert _found(out, text) == [("Xaver Qwertz", "party_block_word")]
+
+
+def test_an_unconfirmed_ner_person_needs_two_name_shaped_words():
+    text = "Článek I zajistí Dodavatelem Hl Vozík elektrický Mladá Boleslav Xaver Qwertz"
+    spans = [("Článek I", 0), ("Dodavatelem Hl", 17), ("Vozík elektrický", 32), ("Mladá Boleslav", 49)]
+    spans.append(("Xaver Qwertz", 64))
+    entities = [NlpEntity("PERSON", start, start + len(t), t) for t, start in spans]
+    out = suspicious_spans(text, [], [], NlpArtifacts(entities=entities, pos={}), [])
+    assert _found(out, text) == [("Xaver Qwertz", "ner_unconfirmed")]

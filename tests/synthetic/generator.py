@@ -23,7 +23,7 @@ from stdnum import iban as std_iban
 from stdnum.cz import bankaccount, dic, rc
 
 from redactor.core.verify import count_word, normalize
-from tests.pdfs import pdf_from_paragraphs
+from tests.pdfs import Layout, pdf_from_paragraphs
 
 from .declension import feminine, masculine
 
@@ -52,6 +52,40 @@ ASSOCIATIONS = [
     "Spolek přátel hudby Tábor, z.s.",
     "TJ Sokol Horní Ves, z.s.",
     "Klub českých turistů Beskydy, z.s.",
+]
+
+
+#: Phrasings of each field as real registry contracts write them; every kind draws from these.
+CUES = {
+    "dob": ["nar.", "narozen/a", "datum narození:", "dat. nar.", "nar. dne", "narozen(a) dne"],
+    "rc": ["r.č.", "RČ:", "rodné číslo:", "r. č.", "rodné číslo", "RČ"],
+    "home": ["bytem", "trvale bytem", "bydliště:", "trvalý pobyt:", "adresa trvalého pobytu:", "bytem:"],
+    "phone": ["tel.", "tel.:", "telefon:", "mobil:", "mob.", "tel. č.", "kontaktní telefon:"],
+    "email": ["e-mail:", "email:", "e-mail", "E-mail:", "el. pošta:"],
+    "account": ["č. ú.", "číslo účtu:", "bankovní spojení:", "účet č.", "č. účtu"],
+    "sipo": ["SIPO", "spojovací číslo SIPO", "číslo SIPO:", "SIPO č.", "spoj. č. SIPO"],
+    "card": ["č. OP:", "číslo OP", "občanský průkaz č.", "OP č.", "číslo občanského průkazu:"],
+}
+#: (given name, surname, female): Slovak, Ukrainian and Vietnamese names of the kind that sign
+#: registry contracts as private landlords and sole traders; none is in the Czech gazetteers.
+FOREIGN_NAMES = [
+    ("Ján", "Kováč", False),
+    ("Jozef", "Hrušovský", False),
+    ("Zuzana", "Baková", True),
+    ("Oleksandr", "Kovalenko", False),
+    ("Nataliia", "Shevchenko", True),
+    ("Bohdan", "Melnyk", False),
+    ("Thanh", "Nguyen", False),
+    ("Lan", "Tran", True),
+    ("Duc", "Pham", False),
+]
+LAYOUTS = [
+    Layout(),
+    Layout("serif", 10, 40, "a4"),
+    Layout("sans-serif", 9, 30, "a5"),
+    Layout("monospace", 10, 70, "a4"),
+    Layout("serif", 12.5, 90, "letter"),
+    Layout("sans-serif", 13, 110, "a4"),
 ]
 
 
@@ -97,6 +131,10 @@ class Generator:
         self.r = random.Random(seed)
 
     # -- values ---------------------------------------------------------------------------
+    def cue(self, field: str) -> str:
+        """One of the phrasings of ``field`` (a key of :data:`CUES`)."""
+        return self.r.choice(CUES[field])
+
     def person(self, female: bool | None = None, titled: bool = True) -> Person:
         female = self.r.random() < 0.5 if female is None else female
         given = self.r.choice(Names.first_names_female if female else Names.first_names_male)
@@ -239,11 +277,11 @@ class Generator:
                 "Kupní smlouva na motorové vozidlo",
                 "Prodávající:",
                 f"Jméno a příjmení: {seller.name(title=True)}",
-                f"Datum narození: {dob}",
-                f"Rodné číslo: {number.replace('/', '') if self.r.random() < 0.5 else number}",
-                f"Adresa: {street}, {place}",
-                f"Číslo občanského průkazu: {card}",
-                f"Telefon: {phone}",
+                f"{self.cue('dob').capitalize()} {dob}",
+                f"{self.cue('rc').capitalize()} {number.replace('/', '') if self.r.random() < 0.5 else number}",
+                f"{self.r.choice(['Adresa:', 'Bytem', 'Trvalý pobyt:', 'Bydliště:'])} {street}, {place}",
+                f"{self.cue('card').capitalize()} {card}",
+                f"{self.cue('phone').capitalize()} {phone}",
                 "Kupující:",
                 f"{town}, {seat}, {self.town()}, IČ: {ico}, zastoupené {mayor.name('ins', title=True)}, {function}",
                 f"1. Prodávající prodává kupujícímu osobní automobil Škoda Octavia, VIN {vin}, rok výroby 2016, "
@@ -258,7 +296,7 @@ class Generator:
                 f"{mayor.name()}, {function}",
             ],
         )
-        number_printed = c.paragraphs[4].split(": ")[1]
+        number_printed = number.replace("/", "") if number.replace("/", "") in c.paragraphs[4] else number
         c.redact += [
             (dob, "IDENTIFIER"),
             (number_printed, "IDENTIFIER"),
@@ -295,8 +333,9 @@ class Generator:
                 f"IČO: {ico2}, DIČ: CZ{ico2}",
                 f"zastoupený: {director.name(title=True)}, jednatelem společnosti",
                 f"bankovní spojení: {account}",
-                f"1.3 Stavbyvedoucím zhotovitele je {manager.name(title=True)}, tel. {phone1}, e-mail {email}. "
-                f"Technický dozor objednatele vykonává {supervisor.name(title=True)}, tel. {phone2}.",
+                f"1.3 Stavbyvedoucím zhotovitele je {manager.name(title=True)}, {self.cue('phone')} {phone1}, "
+                f"{self.cue('email')} {email}. "
+                f"Technický dozor objednatele vykonává {supervisor.name(title=True)}, {self.cue('phone')} {phone2}",
                 "Článek 2 – Cena",
                 f"Cena díla činí {price} bez DPH. "
                 f"Změny ceny musí odsouhlasit {supervisor.name()} jako technický dozor.",
@@ -340,7 +379,7 @@ class Generator:
                 f"Pronajímatel: {town}, se sídlem {seat}, {self.town()}, IČO {ico1}, zastoupeno {function}ou "
                 f"{mayor.name('ins', title=True)}",
                 f"Nájemce: {tenant.name()}, fyzická osoba podnikající, IČO {ico2}, místo podnikání {place}, "
-                f"{self.town()}, datum narození {dob}, e-mail {email}, tel. {phone}",
+                f"{self.town()}, {self.cue('dob')} {dob}, {self.cue('email')} {email}, {self.cue('phone')} {phone}",
                 f"Čl. 1 Nájemné činí {price} měsíčně. Kauci složil{'a' if tenant.female else ''} {tenant.name()} "
                 f"z účtu {account}.",
                 f"Čl. 2 Pronajímatel souhlasí, aby {tenant.surname} umístil{'a' if tenant.female else ''} "
@@ -376,8 +415,9 @@ class Generator:
                 f"Příjemce: {assoc}, IČO {ico2}, sídlo {seat2}, {self.town()}, bankovní účet {acc1}, "
                 f"zastoupený předsedou spolku {chair.name('ins', title=True)}",
                 f"I. Poskytovatel poskytuje příjemci dotaci ve výši {price} na činnost mládeže.",
-                f"II. Vyúčtování zpracuje hospodář spolku {accountant.name()}, bytem {home}, {self.town()}, "
-                f"tel. {phone}, e-mail {email}. Podklady předá {accountant.name('dat')} předseda.",
+                f"II. Vyúčtování zpracuje hospodář spolku {accountant.name()}, {self.cue('home')} {home}, "
+                f"{self.town()}, {self.cue('phone')} {phone}, {self.cue('email')} {email}. "
+                f"Podklady předá {accountant.name('dat')} předseda.",
                 f"III. Při porušení podmínek je příjemce povinen dotaci vrátit na účet poskytovatele {acc2}.",
                 f"V Holešově dne 21. 3. 2024 — za poskytovatele {official.name(title=True)}, starosta, "
                 f"za příjemce {chair.name(title=True)}",
@@ -406,8 +446,9 @@ class Generator:
             [
                 "Pachtovní smlouva",
                 "Propachtovatelé:",
-                f"1) {a.name(title=True)}, r.č. {rc_a}, bytem {home_a}, {self.town()}, č. ú. {account}",
-                f"2) {b.name(title=True)}, r.č. {rc_b}, bytem {home_b}, {self.town()}, IBAN {iban}",
+                f"1) {a.name(title=True)}, {self.cue('rc')} {rc_a}, {self.cue('home')} {home_a}, {self.town()}, "
+                f"{self.cue('account')} {account}",
+                f"2) {b.name(title=True)}, {self.cue('rc')} {rc_b}, {self.cue('home')} {home_b}, {self.town()}, IBAN {iban}",
                 f"Pachtýř: {town}, IČO: {ico}, se sídlem {seat}, {self.town()}",
                 "Propachtovatelé jsou podílovými spoluvlastníky pozemků parc. č. 781 a 615.",
                 f"Pachtovné činí {price} ročně a bude vyplaceno rovným dílem {a.name('dat')} a {b.name('dat')}.",
@@ -466,8 +507,8 @@ class Generator:
             "gift",
             [
                 "Darovací smlouva",
-                f"Dárce: {donor.name(title=True)}, nar. {dob}, rodné číslo {number}, bydliště {home}, {self.town()}, "
-                f"telefon {phone}",
+                f"Dárce: {donor.name(title=True)}, {self.cue('dob')} {dob}, {self.cue('rc')} {number}, "
+                f"{self.cue('home')} {home}, {self.town()}, {self.cue('phone')} {phone}",
                 f"Obdarovaný: {town}, IČO: {ico}, se sídlem {seat}, {self.town()}, zastoupený {function}ou "
                 f"{mayor.name('ins', title=True)}",
                 f"I. Dárce daruje obdarovanému pozemek parc. č. 1234 v katastrálním území Lhota. "
@@ -507,7 +548,70 @@ class Generator:
         c.public.append(mayor)
         return c
 
-    KINDS = ("vehicle_sale", "works", "lease", "grant", "farmland", "settlement", "gift", "loan")
+    def services(self) -> Contract:
+        """Another unseen kind, laid out as many real contracts are: each party a "Label: value"
+        form, a sole trader (sometimes with a Slovak, Ukrainian or Vietnamese name, which no Czech
+        gazetteer holds), a SIPO number, a date of birth in the body, numbered clauses."""
+        town = self.r.choice(TOWNS)
+        mayor, function = self._official()
+        trader = self.foreign_person() if self.r.random() < 0.4 else self.person(titled=False)
+        worker = self.person(titled=False)
+        dob, number = self.birth(trader.female)
+        worker_dob = self.birth(worker.female)[0]
+        seat, ico1, ico2, home = self.street(), self.ico(), self.ico(), self.street()
+        account, phone, email, sipo, price = (
+            self.account(),
+            self.phone(),
+            self.email(trader),
+            f"{self.r.randint(10**9, 10**10 - 1)}",
+            self.price(),
+        )
+        c = Contract(
+            "services",
+            [
+                "Smlouva o poskytování služeb",
+                f"1. Objednatel: {town}",
+                f"Sídlo: {seat}, {self.town()}",
+                f"IČO: {ico1}",
+                f"Zastoupený: {mayor.name(title=True)}, {function}",
+                f"2. Poskytovatel: {trader.name()}",
+                f"Místo podnikání: {home}, {self.town()}",
+                f"IČO: {ico2}",
+                f"DIČ: CZ{number.replace('/', '')}",
+                f"{self.cue('account').capitalize()} {account}",
+                f"{self.cue('phone').capitalize()} {phone}",
+                f"{self.cue('email').capitalize()} {email}",
+                f"1. Poskytovatel zajistí úklid budovy radnice za {price} měsíčně. Služby bude osobně vykonávat "
+                f"{worker.name()}, {self.cue('dob')} {worker_dob}, kterého poskytovatel zaměstnává.",
+                f"2. Poskytovatel, {self.cue('dob')} {dob}, prohlašuje, že je plátcem SIPO, "
+                f"{self.cue('sipo')} {sipo}. Kontaktní telefon poskytovatele je {phone}",
+                "3. Smlouva se uzavírá na dobu neurčitou.",
+                f"Za objednatele: {mayor.name(title=True)}, {function}",
+                f"Poskytovatel: {trader.name()}",
+            ],
+        )
+        c.redact += [
+            (home, "IDENTIFIER"),
+            (f"CZ{number.replace('/', '')}", "IDENTIFIER"),
+            (account, "IDENTIFIER"),
+            (phone, "IDENTIFIER"),
+            (email, "IDENTIFIER"),
+            (dob, "IDENTIFIER"),
+            (worker_dob, "IDENTIFIER"),
+            (sipo, "IDENTIFIER"),
+        ]
+        c.keep += [(town, "ORGANIZATION"), (ico1, "ORGANIZATION"), (seat, "ORGANIZATION"), (price, "PUBLIC")]
+        c.private += [trader, worker]
+        c.public.append(mayor)
+        return c
+
+    def foreign_person(self) -> Person:
+        """A person with a name common among Czech sole traders and landlords but absent from
+        Czech name lists (Slovak, Ukrainian, Vietnamese); declined like a Czech name."""
+        given, surname, female = self.r.choice(FOREIGN_NAMES)
+        return Person(given, surname, female)
+
+    KINDS = ("vehicle_sale", "works", "lease", "grant", "farmland", "settlement", "gift", "loan", "services")
 
     def contract(self, kind: str) -> Contract:
         """One contract of ``kind`` (one of ``KINDS``)."""
@@ -535,7 +639,8 @@ def write_set(out_dir: Path, seed: int, count: int, kinds: tuple[str, ...] = Gen
     for i in range(count):
         kind = kinds[i % len(kinds)]
         contract = gen.contract(kind)
-        pdf = pdf_from_paragraphs(contract.paragraphs)
+        layout = gen.r.choice(LAYOUTS)
+        pdf = pdf_from_paragraphs(contract.paragraphs, layout=layout)
         with pymupdf.open(stream=pdf, filetype="pdf") as doc:
             text = normalize(" ".join(page.get_text() for page in doc))
         items = []
@@ -559,6 +664,7 @@ def write_set(out_dir: Path, seed: int, count: int, kinds: tuple[str, ...] = Gen
             "language": "cs",
             "kind": kind,
             "producer": "pymupdf-story",
+            "layout": {"font": layout.font, "size": layout.size, "margin": layout.margin, "paper": layout.paper},
             "items": items,
             "hidden_layer_secrets": [],
         }

@@ -33,7 +33,7 @@ _STREET = (
     rf"|(?:[Nn]áměstí|[Nn]ám\.|[Tt]řída|[Tt]ř\.|[Nn]ábřeží|[Nn]ábř\.|[Uu]l\.|[Uu]lice)[ ]"
     rf"(?:[{UPPER}]\.[ ]?){{0,3}}{_W}(?:[ ]{_W})?"
     rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ ](?:[Nn]ám\.|[Nn]áměstí|[Nn]ábř\.|[Tt]řída))?)"
-    r"(?:[ ](?:I|II|III|IV|V|VI))?"  # numbered streets: "Boční I", "Pod Lipami II"
+    r"(?:[ \n](?:I|II|III|IV|V|VI)(?=[ \n]\d))?"  # numbered streets: "Boční I", "Pod Lipami II"
 )
 _ADDRESS = re.compile(
     rf"(?<![\w.])(?P<street>{_STREET})(?:[ ]|\n(?![ ]*\d{{1,2}}[.)][ \n]))(?P<number>{_NUMBER})"

@@ -12,18 +12,19 @@ from ..model import Finding
 from .base import AnalysisContext, Recognizer
 
 _MONTHS = "ledna|února|března|dubna|května|června|července|srpna|září|října|listopadu|prosince"
-DATE = rf"\d{{1,2}}\.[ ]?(?:\d{{1,2}}\.|(?:{_MONTHS}))[ ]?\d{{4}}"
+DATE = rf"\d{{1,2}}\.[ \n]?(?:\d{{1,2}}\.|(?:{_MONTHS}))[ \n]?\d{{4}}"
 
 
 class DateOfBirthRecognizer(Recognizer):
-    """A date after "nar.", "narozen/a", "datum narození", "r. nar." (ministry methodology: the
-    date of birth of a private person is personal data)."""
+    """A date after "nar.", "nar. dne", "narozen", "narozen/a", "narozen(a) dne", "datum narození",
+    "dat. nar.", "r. nar." (ministry methodology: the date of birth of a private person is
+    personal data)."""
 
     name = "date_of_birth"
     categories = (cat.DATE_OF_BIRTH,)
     _pattern = re.compile(
-        rf"(?:\bnar\.|\bnarozen[aáéýí]?|\bdatum narození|\bdat(?:um|\.) nar\.|\br\. nar\.|\bnarozen[aá]? dne)"
-        rf"\s*:?\s*({DATE})",
+        rf"(?:\bnar\.|\bnarozen[aáéýí]?(?:\s*/\s*a|\s*\(a\))?|\bdatum narození|\bdat(?:um|\.)\s*nar\.|\br\.\s*nar\.)"
+        rf"(?:\s+dne)?\s*:?\s*({DATE})",
         re.I,
     )
 

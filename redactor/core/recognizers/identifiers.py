@@ -63,14 +63,18 @@ class BirthNumberRecognizer(Recognizer):
 
 class BankAccountRecognizer(Recognizer):
     """Czech account ``[prefix-]number/bank``: prefix ≤ 6 and number ≤ 10 digits, each with the
-    weighted mod-11 check (``stdnum.cz.bankaccount``), and a four-digit bank code; a code that
-    is no longer in the ČNB list (a bank that merged or closed, e.g. 6100 Equa bank) is still an
-    account, its checksums say so."""
+    weighted mod-11 check and a bank code from the ČNB list (``stdnum.cz.bankaccount``) or of a
+    bank that merged or closed since (:attr:`_FORMER_BANKS`, e.g. 6100 Equa bank), whose
+    accounts older contracts still carry."""
 
     name = "bank_account"
     categories = (cat.BANK_ACCOUNT,)
     _pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ \n]?)?(\d{2,10})[ ]?/[ \n]?(\d{4})(?![\w/])")
     _cues = re.compile(r"(účt|účet|č\.\s?ú|bankovní spojení|číslo účtu|bank\.)")
+    #: Codes of banks that merged or left the Czech market, no longer in the ČNB list that
+    #: python-stdnum ships: Equa bank (6100, merged into Raiffeisenbank), ZUNO BANK (2310), ING
+    #: Bank N.V. (3500), ABN AMRO Bank (5400).
+    _FORMER_BANKS = frozenset({"6100", "2310", "3500", "5400"})
     #: Bank code of the Czech National Bank: it runs accounts for the state, its organisational
     #: units and other public bodies, not for private persons (Act 6/1993 Sb., § 34 and § 35).
     _CNB = "0710"
@@ -84,9 +88,11 @@ class BankAccountRecognizer(Recognizer):
                 bankaccount.validate(value)
                 evidence = "valid account number (stdnum.cz.bankaccount)"
             except InvalidComponent:
-                # the checksums hold but the bank code is not in the ČNB list any more: a bank
-                # that merged or closed (older contracts keep such accounts)
-                evidence = "valid account number with a bank code no longer in the ČNB list"
+                if bank not in self._FORMER_BANKS:
+                    continue
+                # the checksums hold and the code belonged to a bank that merged or closed: older
+                # contracts keep such accounts
+                evidence = "valid account number at a former bank (code no longer in the ČNB list)"
             except ValidationError:
                 continue
             score, cue = context_score(context.window_before(m.start(), 40), self._cues, 0.8, 0.95)
