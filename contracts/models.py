@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
 from redactor.core.model import Box
+from redactor.i18n import reason_text
 
 
 def box_from_list(value: list) -> Box:
@@ -198,7 +199,9 @@ class Proposal(models.Model):
     category_type = models.CharField(max_length=16, blank=True)
     suggestion = models.CharField(max_length=8, choices=Suggestion.choices, default=Suggestion.REDACT)
     score = models.FloatField(default=1.0)
-    reason = models.TextField(blank=True)
+    reason = models.TextField(blank=True)  # the reason in English (exports; rows from before reason codes)
+    reason_code = models.CharField(max_length=40, blank=True)  # redactor.core.reasons.TEMPLATES key
+    reason_params = models.JSONField(default=dict, blank=True)
     recognizer = models.CharField(max_length=64, blank=True)
     span_start = models.PositiveIntegerField(null=True, blank=True)
     span_end = models.PositiveIntegerField(null=True, blank=True)
@@ -221,6 +224,10 @@ class Proposal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.category_name}: {self.text[:40]}"
+
+    def reason_display(self) -> str:
+        """The reason in the active interface language (Czech or English)."""
+        return reason_text(self.reason_code, self.reason_params, self.reason)
 
     def box_list(self) -> list[Box]:
         """The stored boxes as :class:`Box` values (points, pages from 1)."""

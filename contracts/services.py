@@ -29,8 +29,10 @@ from redactor.core.errors import EncryptedPdfError, InvalidPdfError, PdfTooLarge
 from redactor.core.extraction import extract_text_layer, find_active_content, open_pdf, scan_pages
 from redactor.core.model import Action, Box, Span
 from redactor.core.model import Proposal as CoreProposal
+from redactor.core.reasons import Reason
 from redactor.core.review import page_coverage, spans_in_boxes
 from redactor.core.rules import PERSON, PHRASE, apply_rules, find_occurrences, name_tokens, phrase_match, tokens
+from redactor.i18n import reason_fields
 from redactor.runtime import get_engine
 from redactor.selectors import map_version_in_force, rules_in_force
 from redactor.services import rule_vote, rule_votes_undo
@@ -359,7 +361,7 @@ def contract_process(*, run_id: int) -> None:
                     category_type=p.category_type,
                     suggestion=Suggestion(p.action.value),
                     score=p.score,
-                    reason=p.reason,
+                    **reason_fields(p.reason),
                     recognizer=p.recognizer,
                     span_start=p.span.start,
                     span_end=p.span.end,
@@ -450,7 +452,7 @@ def _core_proposals(contract: Contract, layer) -> list[CoreProposal]:
                     category_type=p.category_type,
                     action=Action.REDACT,
                     score=p.score,
-                    reason=p.reason,
+                    reason=Reason(p.reason_code, p.reason_params) if p.reason_code else Reason("manual"),
                     recognizer=p.recognizer or p.source,
                     evidence="",
                     span=span or Span(0, 0),
@@ -801,7 +803,7 @@ def proposal_add_manual(
     batch = uuid.uuid4()
     now = timezone.now()
 
-    def make(page_boxes: list[list[float]], snippet: str, span: Span | None = None, reason: str = "") -> Proposal:
+    def make(page_boxes: list[list[float]], snippet: str, span: Span | None = None, reason: str = "manual") -> Proposal:
         proposal = Proposal(
             agency=contract.agency,
             contract=contract,
@@ -811,7 +813,7 @@ def proposal_add_manual(
             text=snippet[:2000],
             category_name=_("Manual redaction"),
             suggestion=Suggestion.REDACT,
-            reason=reason or _("Added by a reviewer"),
+            **reason_fields(Reason(reason)),
             span_start=span.start if span else None,
             span_end=span.end if span else None,
             decision=DecisionState.ACCEPTED,
@@ -834,7 +836,7 @@ def proposal_add_manual(
                 [[b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)] for b in found],
                 occurrence,
                 span,
-                _("Another occurrence of a text the reviewer selected"),
+                "manual_occurrence",
             )
             added.append(other.pk)
     rules = []

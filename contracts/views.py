@@ -231,7 +231,7 @@ def _proposal_json(p, names: dict[int, str]) -> dict:
         "suggestion": p.suggestion,
         "decision": p.decision,
         "redact": p.will_redact,
-        "reason": p.reason,
+        "reason": p.reason_display(),
         "score": p.score,
         "source": p.source,
         "cluster": p.cluster,

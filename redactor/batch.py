@@ -11,6 +11,7 @@ from pathlib import Path
 from redactor.core.category_map import CategoryMap
 from redactor.core.engine import Analysis, RedactionEngine
 from redactor.core.errors import RedactionError, VerificationError
+from redactor.i18n import reason_texts
 
 
 @dataclass
@@ -68,6 +69,8 @@ def redact_file(
     accepted = analysis.to_redact()
     counts = Counter(p.action.value for p in analysis.proposals)
     report = {"document": source.name, **analysis.to_dict()}
+    for entry, proposal in zip(report["proposals"], analysis.proposals, strict=True):
+        entry["reason"]["text"] = reason_texts(proposal.reason)  # {"cs": …, "en": …}
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         result = engine.redact(data, accepted, analysis.text_layer)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from redactor.core.category_map import CategoryMap
 from redactor.runtime import get_engine
+from redactor.i18n import reason_text
 
 
 @dataclass
@@ -41,8 +42,8 @@ def map_preview(pdf: bytes, current: dict, draft: dict) -> tuple[list[PreviewRow
                 category=(b or a).category_name,
                 current=a.action.value if a else None,
                 draft=b.action.value if b else None,
-                current_reason=a.reason if a else "",
-                draft_reason=b.reason if b else "",
+                current_reason=reason_text(a.reason.code, a.reason.params) if a else "",
+                draft_reason=reason_text(b.reason.code, b.reason.params) if b else "",
             )
         )
     return rows, len(before.keys() | after.keys())

@@ -32,6 +32,11 @@ def test_redact_writes_pdf_and_json_per_file_and_one_line_each(tmp_path, capsys,
         report["proposals"][0]
     )
     assert (tmp_path / "out" / "kupni_auto_2.pdf").read_bytes().startswith(b"%PDF")
+    # every reason is a code with parameters and a sentence in Czech and in English
+    reason = next(p["reason"] for p in report["proposals"] if p["category"] == 17)
+    assert reason["code"] == "linked_holder" and reason["params"]["who"]["code"] == "who_party_how"
+    assert reason["text"]["en"].startswith("Redact: Bank account number – belongs to natural person party 1")
+    assert reason["text"]["cs"].startswith("Znečitelnit: Číslo bankovního účtu – patří: smluvní strana 1")
 
 
 def test_bad_files_get_one_line_each_and_do_not_stop_the_batch(tmp_path, capsys, data_dir):

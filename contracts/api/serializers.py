@@ -159,6 +159,19 @@ class ProposalSerializer(serializers.ModelSerializer):
     rule = serializers.SerializerMethodField(
         help_text="The agency rule that decided the suggestion (learned from earlier reviews), or null."
     )
+    reason = serializers.CharField(
+        source="reason_display",
+        help_text="Why the engine suggests this, as a sentence in the language of Accept-Language (Czech by default).",
+    )
+    reason_code = serializers.CharField(
+        help_text="The reason as a stable code (e.g. 'linked_holder', 'role_exception', 'suspicious_ner'); "
+        "empty for proposals stored before reason codes existed."
+    )
+    reason_params = serializers.JSONField(
+        help_text="The reason's parameters: plain values from the document, {'term': key} words of the product's "
+        "vocabulary, {'cs','en'} category names, and nested {'code','params'} reasons (a party, a person, the "
+        "engine's reason an agency rule overruled)."
+    )
 
     class Meta:
         model = Proposal
@@ -174,6 +187,8 @@ class ProposalSerializer(serializers.ModelSerializer):
             "suggestion",
             "score",
             "reason",
+            "reason_code",
+            "reason_params",
             "recognizer",
             "cluster",
             "party",

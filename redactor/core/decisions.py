@@ -19,6 +19,7 @@ from .category_map import CategoryMap
 from .czech import strip_diacritics
 from .model import Action, Finding, Party, PartyKind, Span
 from .parties import PartyReference
+from .reasons import Reason, localised, term
 from .roles import EITHER, OFFICIAL, REPRESENTATION, STATUTORY, function_near
 from .text import SpanIndex
 
@@ -40,6 +41,7 @@ class Person:
     party: Party | None  # the party the person is, or acts for
     principal: bool  # the person *is* a natural-person or sole-trader party
     evidence: str
+    cue: str = ""  # the function or representation words that gave the role, as written
 
     @property
     def private(self) -> bool:
@@ -58,14 +60,34 @@ class Person:
             return PartyKind.LEGAL_PERSON.value
         return PartyKind.NATURAL_PERSON.value
 
+    def who(self, how: str | None = None) -> dict:
+        """The person as a reason parameter: their party when they are it, their role when they
+        have one, else "person 'X'" (``how``: a term key saying how they were linked)."""
+        if self.principal and self.party is not None:
+            return self.party.who(how)
+        code = "who_role" if self.role else "who_person"
+        params: dict = {"name": self.name}
+        if self.role:
+            params["role"] = {"term": self.role}
+        if how:
+            params["how"] = {"term": how}
+            code += "_how"
+        return {"code": code, "params": params}
+
 
 @dataclass
 class Holder:
-    """Who a finding belongs to, how that was established, and a description for reasons."""
+    """Who a finding belongs to (a party kind), how that was established (``scope``) and who it
+    is as a reason parameter (``who``, see :mod:`redactor.core.reasons`)."""
 
     kind: str  # a PartyKind value
     scope: str  # holder | party | sentence
-    description: str
+    who: dict
+
+    @property
+    def description(self) -> str:
+        """``who`` in English ("natural person party 2 (prodávající), named as its owner")."""
+        return Reason.from_dict(self.who).render()
 
 
 @dataclass
@@ -75,7 +97,7 @@ class Decision:
     finding: Finding
     category: int
     action: Action
-    reason: str
+    reason: Reason
     cluster: str | None = None
 
 
@@ -142,7 +164,7 @@ class _Linker:
             full = [m for m in mentions if m.category == cat.FULL_NAME]
             name = (full or mentions)[0].text.replace("\n", " ")
             principal_of = None
-            role, role_party, evidence = None, None, ""
+            role, role_party, evidence, cue = None, None, "", ""
             for m in mentions:
                 party = self.party_at(m.span)
                 tail = strip_diacritics(m.attributes.get("before", ""))
@@ -162,7 +184,7 @@ class _Linker:
                     if first == m.span.start and fn is None:
                         principal_of = party
                 if role is None and (rep or fn):
-                    cue = fn.cue if fn is not None else rep.group().strip()
+                    cue = (fn.cue if fn is not None else rep.group().strip()).rstrip(" :")
                     if party is not None and party.kind == PartyKind.PUBLIC_BODY:
                         role, role_party = OFFICIAL, party
                     elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
@@ -181,7 +203,9 @@ class _Linker:
             elif own is not None:
                 role, role_party = None, None
                 evidence = f"own personal data next to the name ({own})"
-            self.persons[pid] = Person(pid, name, role, role_party, principal_of is not None, evidence)
+            self.persons[pid] = Person(
+                pid, name, role, role_party, principal_of is not None, evidence, cue if role else ""
+            )
 
     def _either_kind(self, span: Span) -> str:
         """A "ředitel" or "předseda" with no party block around: a statutory representative when
@@ -227,24 +251,22 @@ class _Linker:
 
     # -- holders --------------------------------------------------------------------------
     @staticmethod
-    def _describe(entity: object) -> tuple[str, str]:
+    def _describe(entity: object, how: str | None = None) -> tuple[str, dict]:
+        """``(holder kind, who)`` of an entity (a person, a party or an organisation's kind)."""
         if isinstance(entity, Person):
-            kind = entity.holder_kind()
-            who = entity.party.describe() if entity.principal and entity.party else f"person {entity.name!r}"
-            if entity.role:
-                who = f"{entity.role.replace('_', ' ')} {entity.name!r}" + (
-                    f" of {entity.party.describe()}" if entity.party else ""
-                )
-            return kind, who
+            return entity.holder_kind(), entity.who(how)
         if isinstance(entity, Party):
-            return entity.kind.value, entity.describe()
-        return str(entity), f"organisation ({str(entity).replace('_', ' ')})"
+            return entity.kind.value, entity.who(how)
+        params: dict = {"kind": {"term": str(entity)}}
+        if how:
+            params["how"] = {"term": how}
+        return str(entity), {"code": "who_organisation_how" if how else "who_organisation", "params": params}
 
     def holder(self, f: Finding, scopes: tuple[str, ...]) -> Holder | None:
         """Who ``f`` belongs to, trying the allowed scopes from the most specific."""
         if "holder" in scopes:
             if f.holder in ("natural_person", "legal_person", "public_body"):
-                return Holder(f.holder, "holder", f"the value itself ({f.evidence})")
+                return Holder(f.holder, "holder", {"code": "who_value", "params": {"kind": {"term": f.holder}}})
             if f.holder and f.holder in self.persons:
                 kind, who = self._describe(self.persons[f.holder])
                 return Holder(kind, "holder", who)
@@ -252,8 +274,8 @@ class _Linker:
                 if end <= f.span.start and f.span.start - end <= 20 and isinstance(entity, Party):
                     between = self.text[end : f.span.start]
                     if not re.search(r"[.;]|\n\S+:", between):
-                        kind, who = self._describe(entity)
-                        return Holder(kind, "holder", f"{who} (possessive)")
+                        kind, who = self._describe(entity, "possessive")
+                        return Holder(kind, "holder", who)
                 if end <= f.span.start - 20:
                     break
             for start, end, entity in self.entities:
@@ -261,8 +283,8 @@ class _Linker:
                 # on the same line and not a label opening the next entry ("Pachtýř:")
                 if start == f.span.end + 1 and isinstance(entity, Party) and self.text[f.span.end] == " ":
                     if not self.text[end : end + 2].lstrip().startswith(":"):
-                        kind, who = self._describe(entity)
-                        return Holder(kind, "holder", f"{who} (possessive)")
+                        kind, who = self._describe(entity, "possessive")
+                        return Holder(kind, "holder", who)
         sentence = self.sentences.find(f.span.start)
         if "holder" in scopes and sentence is not None and f.category in cat.ACCOUNT_CATEGORIES:
             # "na účet pronajímatele vedený u Komerční banky a.s., číslo účtu …": the possessive
@@ -271,8 +293,8 @@ class _Linker:
                 if not (sentence.start <= start < f.span.start) or not isinstance(entity, Party):
                     continue
                 if _ACCOUNT_NOUN.search(self.text[max(sentence.start, start - 12) : start]):
-                    kind, who = self._describe(entity)
-                    return Holder(kind, "holder", f"{who} (possessive)")
+                    kind, who = self._describe(entity, "possessive")
+                    return Holder(kind, "holder", who)
         if "sentence" in scopes and sentence is not None:
             before = [
                 e
@@ -282,17 +304,17 @@ class _Linker:
                 and not (f.category in cat.ACCOUNT_CATEGORIES and _BANK.search(self.text[e[0] : e[1]]))
             ]
             if before:
-                kind, who = self._describe(before[-1][2])
-                return Holder(kind, "sentence", f"{who} in the same sentence")
+                kind, who = self._describe(before[-1][2], "sentence")
+                return Holder(kind, "sentence", who)
         if "party" in scopes:
             party = self.party_at(f.span)
             if party is not None:
-                return Holder(party.kind.value, "party", f"{party.describe()} (its block)")
+                return Holder(party.kind.value, "party", party.who("block"))
         if "sentence" in scopes and sentence is not None:
             after = [e for e in self.entities if f.span.end <= e[0] and e[1] <= sentence.end]
             if after:
-                kind, who = self._describe(after[0][2])
-                return Holder(kind, "sentence", f"{who} in the same sentence")
+                kind, who = self._describe(after[0][2], "sentence")
+                return Holder(kind, "sentence", who)
         if "party" in scopes:
             return self._block_holder(f)
         return None
@@ -321,10 +343,10 @@ class _Linker:
         before = [e for e in self.entities if start <= e[0] and e[1] <= f.span.start]
         if not before:
             return None
-        kind, who = self._describe(before[-1][2])
+        kind, who = self._describe(before[-1][2], "entry")
         if kind == PartyKind.UNKNOWN.value:
             return None
-        return Holder(kind, "party", f"{who} (the entry it is listed in)")
+        return Holder(kind, "party", who)
 
     def names_private_persons(self) -> bool:
         """True when the document names a private person (a person without a role exception,
@@ -333,9 +355,9 @@ class _Linker:
             p.kind.is_private_person for p in self.parties
         )
 
-    def private_person_in(self, f: Finding, scope: str) -> str | None:
-        """A description of a private person (mention, or natural-person party) linked to
-        ``f`` within ``scope`` (``party`` or ``sentence``), else None."""
+    def private_person_in(self, f: Finding, scope: str) -> dict | None:
+        """A private person (mention, or natural-person party) linked to ``f`` within ``scope``
+        (``party`` or ``sentence``) as a reason parameter, else None."""
         if scope == "sentence":
             region = self.sentences.find(f.span.start)
             regions = [region] if region else []
@@ -343,14 +365,14 @@ class _Linker:
             party = self.party_at(f.span)
             regions = [b for b in party.blocks if b.contains(f.span)] if party else []
             if party is not None and party.kind.is_private_person:
-                return party.describe()
+                return party.who(scope)
         for region in regions:
             for start, end, entity in self.entities:
                 if region.start <= start and end <= region.end:
                     if isinstance(entity, Person) and entity.private:
-                        return f"person {entity.name!r}"
+                        return entity.who(scope)
                     if isinstance(entity, Party) and entity.kind.is_private_person:
-                        return entity.describe()
+                        return entity.who(scope)
         return None
 
 
@@ -396,6 +418,15 @@ def _upgrade_personal_emails(findings: list[Finding], linker: _Linker) -> None:
                     break
 
 
+def _category_name(cmap: CategoryMap, category: int, *, inside: bool = False) -> dict:
+    """The category's name as a reason parameter, in both languages of the map (``inside`` a
+    sentence: first letter lowered)."""
+    rule = cmap.rule(category)
+    if rule is None:
+        return localised(str(category), str(category))
+    return localised(rule.name_cs, rule.name_en, inside=inside)
+
+
 def _decide_one(
     f: Finding, linker: _Linker, cmap: CategoryMap, decided: dict[int, Decision], findings: list[Finding]
 ) -> Decision | None:
@@ -416,41 +447,28 @@ def _decide_one(
                     # nobody is linked to it: the address of a building, a plot or a place
                     # (a leased property, a list of connected houses), or of somebody unnamed
                     if linker.names_private_persons():
-                        return Decision(
-                            f,
-                            category,
-                            Action.REVIEW,
-                            "needs review: an address without a cue, with no person or organisation linked "
-                            "to it, in a contract that names private persons",
-                            cluster,
-                        )
-                    return Decision(
-                        f,
-                        category,
-                        Action.KEEP,
-                        "kept: an address of a place (no cue, no person or organisation linked to it, and the "
-                        "contract names no private person)",
-                        cluster,
-                    )
+                        return Decision(f, category, Action.REVIEW, Reason("address_unlinked"), cluster)
+                    return Decision(f, category, Action.KEEP, Reason("address_place"), cluster)
     rule = cmap.rule(category)
     if rule is None or not rule.enabled:
         return None
-    label = rule.name_en.lower()
+    label = _category_name(cmap, category)
 
     # Role exceptions for names of people acting in a public role.
     person = linker.persons.get(cluster) if cluster else None
     if person is not None and person.role:
         exception = cmap.role_exception(person.role, category)
         if exception is not None:
-            where = f" of {person.party.describe()}" if person.party else ""
-            return Decision(
-                f,
-                category,
-                exception.action,
-                f"{exception.action.value}: {person.role.replace('_', ' ')}{where} "
-                f"({person.evidence}); {exception.source}",
-                cluster,
-            )
+            party = {"code": "of_party", "params": {"party": person.party.who()}} if person.party else ""
+            params = {
+                "action": term(exception.action.value),
+                "name": person.name,
+                "role": term(person.role),
+                "party": party,
+                "cue": person.cue,
+                "source": exception.source,
+            }
+            return Decision(f, category, exception.action, Reason("role_exception", params), cluster)
 
     # Holder overrides (ministry methodology for a sole trader's place of business).
     if cmap.holder_overrides and any(o.category == category for o in cmap.holder_overrides):
@@ -458,19 +476,24 @@ def _decide_one(
         kind = holder.kind if holder else PartyKind.UNKNOWN.value
         override = cmap.holder_override(category, kind)
         if override is not None:
-            who = holder.description if holder else "no identifiable holder"
-            return Decision(
-                f, category, override.action, f"{override.action.value}: {label} of {who}; {override.source}", cluster
-            )
+            who = holder.who if holder else {"code": "who_organisation", "params": {"kind": term("unknown")}}
+            params = {"action": term(override.action.value), "category": label, "who": who, "source": override.source}
+            return Decision(f, category, override.action, Reason("holder_rule", params), cluster)
 
     if rule.type == "primary":
-        extra = ""
         if category == cat.ADDRESS_RESIDENCE and f.attributes.get("context") is None:
-            extra = " (no seat cue and no legal person or public body as its holder: treated as a residence)"
-        return Decision(f, category, Action.REDACT, f"primary: {label}{extra}", cluster)
+            who = holder_for_address.who if holder_for_address else linker.private_person_in(f, "sentence")
+            if who is not None:
+                return Decision(
+                    f, category, Action.REDACT, Reason("primary_residence", {"category": label, "who": who}), cluster
+                )
+        return Decision(f, category, Action.REDACT, Reason("primary", {"category": label}), cluster)
     if rule.type == "not_subject":
-        who = f" of {holder_for_address.description}" if holder_for_address else ""
-        return Decision(f, category, Action.KEEP, f"not subject to redaction: {label}{who}", cluster)
+        if holder_for_address is not None:
+            reason = Reason("not_subject_of", {"category": label, "who": holder_for_address.who})
+        else:
+            reason = Reason("not_subject", {"category": label})
+        return Decision(f, category, Action.KEEP, reason, cluster)
 
     # Secondary: look for a linked dependency.
     unknown_holder = False
@@ -483,52 +506,45 @@ def _decide_one(
                 continue
             if holder.kind in cmap.personal_holders:
                 return Decision(
-                    f, category, Action.REDACT, f"secondary: {label} linked to {holder.description}", cluster
+                    f, category, Action.REDACT, Reason("linked_holder", {"category": label, "who": holder.who}), cluster
                 )
-            kept_because = f"belongs to {holder.description}"
+            kept_because = holder.who
             continue
         if dep.category in cat.NAME_CATEGORIES:
             link = _name_dependency(f, dep.scopes, linker)
         else:
             link = _finding_dependency(f, dep.category, dep.scopes, linker, decided, findings)
         if link:
-            dep_rule = cmap.rule(dep.category)
-            dep_label = dep_rule.name_en.lower() if dep_rule else str(dep.category)
-            return Decision(f, category, Action.REDACT, f"secondary: {label} linked to {dep_label} of {link}", cluster)
+            params = {"category": label, "dependency": _category_name(cmap, dep.category, inside=True), "who": link}
+            return Decision(f, category, Action.REDACT, Reason("linked_dependency", params), cluster)
     if kept_because:
-        return Decision(f, category, Action.KEEP, f"not personal: {label} {kept_because}", cluster)
-    if unknown_holder:
         return Decision(
-            f,
-            category,
-            cmap.unknown_holder_action,
-            f"{cmap.unknown_holder_action.value}: {label} whose holder could not be determined",
-            cluster,
+            f, category, Action.KEEP, Reason("not_personal_holder", {"category": label, "who": kept_because}), cluster
         )
-    return Decision(
-        f,
-        category,
-        cmap.unlinked_secondary_action,
-        f"{cmap.unlinked_secondary_action.value}: {label} not linked to any of its dependencies",
-        cluster,
-    )
+    if unknown_holder:
+        action = cmap.unknown_holder_action
+        return Decision(
+            f, category, action, Reason("unknown_holder", {"action": term(action.value), "category": label}), cluster
+        )
+    action = cmap.unlinked_secondary_action
+    return Decision(f, category, action, Reason("unlinked", {"action": term(action.value), "category": label}), cluster)
 
 
-def _name_dependency(f: Finding, scopes: tuple[str, ...], linker: _Linker) -> str | None:
-    """Description of a private person's name linked to ``f`` in ``scopes``, else None."""
+def _name_dependency(f: Finding, scopes: tuple[str, ...], linker: _Linker) -> dict | None:
+    """A private person's name linked to ``f`` in ``scopes`` (as a reason parameter), else None."""
     for scope in scopes:
         if scope in ("coreference", "holder") and f.holder in linker.persons:
             person = linker.persons[f.holder]
             if person.private:
-                return f"person {person.name!r}" + (" (same person)" if scope == "coreference" else "")
+                return person.who("coreference" if scope == "coreference" else None)
         elif scope == "holder":
             holder = linker.holder(f, ("holder",))
             if holder and holder.kind in ("natural_person", "sole_trader"):
-                return holder.description
+                return holder.who
         elif scope in ("party", "sentence"):
             found = linker.private_person_in(f, scope)
             if found:
-                return f"{found} (same {scope})"
+                return found
     return None
 
 
@@ -539,8 +555,9 @@ def _finding_dependency(
     linker: _Linker,
     decided: dict[int, Decision],
     findings: list[Finding],
-) -> str | None:
-    """A redacted finding of ``category`` within ``scopes`` of ``f``, described, else None."""
+) -> dict | None:
+    """A redacted finding of ``category`` within ``scopes`` of ``f`` (the person it was
+    redacted for, as a reason parameter), else None."""
     for scope in scopes:
         if scope == "sentence":
             region = linker.sentences.find(f.span.start)
@@ -554,5 +571,5 @@ def _finding_dependency(
         for i, d in decided.items():
             other = findings[i]
             if other is not f and d.category == category and d.action == Action.REDACT and region.contains(other.span):
-                return f"{other.text!r} (same {scope})"
+                return {"code": "who_person_how", "params": {"name": other.text, "how": term(scope)}}
     return None

@@ -27,6 +27,7 @@ from .model import Action, Box, Finding, PageInfo, Party, Proposal, Span, Verifi
 from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
 from .ocr import TesseractOcr
 from .parties import find_parties
+from .reasons import Reason
 from .recognizers.base import AnalysisContext, RecognizerRegistry
 from .suspicious import SUSPICIOUS, suspicious_spans
 from .text import sentence_spans
@@ -274,9 +275,7 @@ def _repeat_values(text: str, decisions: list[Decision]) -> list[Decision]:
                 dict(f.attributes),
             )
             extra.append(
-                Decision(
-                    copy, d.category, Action.REDACT, f"another occurrence of a redacted value: {d.reason}", d.cluster
-                )
+                Decision(copy, d.category, Action.REDACT, Reason("repeated_value", {"reason": d.reason.to_dict()}), d.cluster)
             )
             covered.append(span)
     return extra

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
+from .reasons import Reason
+
 
 class Action(StrEnum):
     """What a proposal asks the reviewer to do with a span."""
@@ -112,14 +114,23 @@ class Party:
         role = f" ({self.label})" if self.label else ""
         return f"{self.kind.value.replace('_', ' ')} party {self.index}{role}"
 
+    def who(self, how: str | None = None) -> dict:
+        """The party as a reason parameter (``who_party``; ``how`` a term key such as
+        ``"possessive"``), rendered "natural person party 2 (prodávající)" or in Czech."""
+        params = {"kind": {"term": self.kind.value}, "index": self.index, "label": self.label or "–"}
+        if how:
+            params["how"] = {"term": how}
+        return {"code": "who_party_how" if how else "who_party", "params": params}
+
 
 @dataclass
 class Proposal:
     """A suggested redaction or an explicit keep, with everything a reviewer needs.
 
     ``boxes`` cover the span on the page(s), one per text line, in PDF points.
-    ``reason`` is a sentence in plain language ("secondary: bank account linked to natural
-    person party 2").
+    ``reason`` says why, as a code with parameters (:class:`~redactor.core.reasons.Reason`);
+    ``str(reason)`` is the English sentence ("Redact: Bank account number belongs to natural
+    person party 2 (prodávající), named as its owner.").
     """
 
     id: int
@@ -131,7 +142,7 @@ class Proposal:
     category_type: str  # primary | secondary | not_subject
     action: Action
     score: float
-    reason: str
+    reason: Reason
     recognizer: str
     evidence: str
     span: Span
@@ -141,6 +152,7 @@ class Proposal:
         """JSON-ready dictionary (boxes as ``[x0, y0, x1, y1]`` with their page)."""
         data = asdict(self)
         data["action"] = self.action.value
+        data["reason"] = {**self.reason.to_dict(), "text": str(self.reason)}
         data["boxes"] = [{"page": b.page, "rect": b.as_list()} for b in self.boxes]
         data["span"] = [self.span.start, self.span.end]
         return data

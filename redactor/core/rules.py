@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from . import categories as cat
 from .czech import TITLES_AFTER, TITLES_BEFORE, same_name
 from .model import Action, Box, Proposal, Span
+from .reasons import Reason, term
 from .suspicious import SUSPICIOUS
 
 #: A token: a run of letters or digits. Punctuation and spaces only separate tokens.
@@ -156,22 +157,28 @@ class AgencyRule:
         """The pattern's tokens (titles dropped for a person rule)."""
         return name_tokens(self.pattern) if self.kind == PERSON else tokens(self.pattern)
 
-    def describe(self) -> str:
-        """``agency rule 'Horní Lhota', 3 decisions`` (with the split when votes disagree)."""
+    def who(self) -> dict:
+        """The rule as a reason parameter: "agency rule “Horní Lhota”, 3 decisions" (with the
+        split when votes disagree)."""
         n = self.keep_votes + self.redact_votes
-        votes = f"{n} decision" + ("" if n == 1 else "s")
         if self.keep_votes and self.redact_votes:
-            votes += f": {self.keep_votes} keep, {self.redact_votes} redact"
-        what = "agency person rule" if self.kind == PERSON else "agency rule"
-        return f"{what} '{self.pattern}', {votes}"
+            votes = {"code": "votes_split", "params": {"count": n, "keep": self.keep_votes, "redact": self.redact_votes}}
+        else:
+            votes = {"code": "votes_one" if n == 1 else "votes", "params": {"count": n}}
+        code = "rule_person" if self.kind == PERSON else "rule_phrase"
+        return {"code": code, "params": {"pattern": self.pattern, "votes": votes}}
 
-    def reason(self, engine: Proposal | None = None) -> str:
-        """The proposal's reason when this rule decided it: ``kept: agency rule 'Horní Lhota', 3 decisions``."""
-        verb = {Action.KEEP: "kept", Action.REDACT: "redacted", Action.REVIEW: "needs review"}[self.action]
-        text = f"{verb}: {self.describe()}"
+    def describe(self) -> str:
+        """:meth:`who` in English: ``agency rule “Horní Lhota”, 3 decisions``."""
+        return Reason.from_dict(self.who()).render()
+
+    def reason(self, engine: Proposal | None = None) -> Reason:
+        """The proposal's reason when this rule decided it ("Keep: agency rule “Horní Lhota”, 3
+        decisions."), quoting the engine's reason when the rule overrules it."""
+        params: dict = {"action": term(self.action.value), "rule": self.who()}
         if engine is not None and engine.action != self.action:
-            text += f" (the engine said {engine.action.value}: {engine.reason})"
-        return text
+            return Reason("agency_rule_overruled", {**params, "reason": engine.reason.to_dict()})
+        return Reason("agency_rule", params)
 
 
 @dataclass
@@ -252,10 +259,7 @@ def apply_rules(
         reason = rule.reason(p)
         if action == Action.KEEP and p.action == Action.REDACT and p.category in HARD_IDENTIFIERS:
             action = Action.REVIEW
-            reason = (
-                f"needs review: {rule.describe()} would keep it, but a {p.category_name.lower()} "
-                f"is never kept by a rule (engine: {p.reason})"
-            )
+            reason = Reason("agency_rule_guard", {"rule": rule.who(), "reason": p.reason.to_dict()})
         if action != p.action or reason != p.reason:
             changed += action != p.action
             p.action, p.reason = action, reason

@@ -27,6 +27,7 @@ from .model import Action, Finding, Party, PartyKind, Span
 from .nlp import NlpArtifacts
 from .parties import role_of
 from .places import PlaceGazetteer
+from .reasons import Reason
 from .recognizers.persons import _NOT_NAMES
 from .roles import is_function_word
 
@@ -82,7 +83,7 @@ def _proper_noun(pos: dict[int, str], start: int) -> bool:
 #: Words in front of a name in an organisation's block that make the words after it a person
 #: (a contact person, a representative), so an unexplained name there is worth a look.
 _PERSON_CUE_BEFORE = re.compile(
-    r"(?:\b(?:pan[aiue]?|paní|kontaktní osob\w*|zástupce|zastoupen\w*|jméno)\b|"
+    r"(?:\b(?:pan[aiue]?|paní|kontakt|kontaktní osob\w*|zástupce|zastoupen\w*|jméno|technik|referent\w*)\b|"
     r"\b(?:Ing|Mgr|Bc|JUDr|MUDr|RNDr|PhDr|Dr|doc|prof)\.)[ :]*$",
     re.I,
 )
@@ -108,7 +109,7 @@ def _noise_word(word: str) -> bool:
     )
 
 
-def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[int, str]) -> list[tuple[Span, str]]:
+def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[int, str]) -> list[tuple[Span, Party]]:
     """Runs of capitalised words in party blocks that nothing explains.
 
     Only where a name the recognizers missed would be a private person's: the block of a
@@ -117,7 +118,7 @@ def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[i
     gazetteer), role and function nouns, a word that opens a line and goes on in lower case
     ("Doručovací adresa", "Beru na vědomí": a label or a sentence), one- or two-letter words.
     """
-    out: list[tuple[Span, str]] = []
+    out: list[tuple[Span, Party]] = []
     for party in parties:
         private_side = party.kind.is_private_person or party.kind == PartyKind.UNKNOWN
         for block in party.blocks:
@@ -165,7 +166,7 @@ def _flush(text: str, run: list[re.Match], party: Party, private_side: bool, out
         return  # "Doručovací adresa …", "Beru na vědomí": a label or a sentence opens the line
     if _is_place([m.group() for m in run]):
         return
-    out.append((Span(start, end), party.describe()))
+    out.append((Span(start, end), party))
 
 
 def _cued_numbers(text: str, taken: list[Span]) -> list[tuple[Span, str]]:
@@ -203,11 +204,11 @@ def suspicious_spans(
             continue  # kept because its holder is an organisation, which the score does not weaken
         if d.action == Action.KEEP and d.finding.score < CONFIDENT_SCORE:
             d.action = Action.REVIEW
-            d.reason = f"needs review: score {d.finding.score:.2f} is below {CONFIDENT_SCORE} ({d.reason})"
+            d.reason = Reason("low_score", {"score": round(d.finding.score, 2), "reason": d.reason.to_dict()})
     taken = [f.span for f in findings] + [d.finding.span for d in decisions]
     out: list[Decision] = []
 
-    def add(span: Span, recognizer: str, score: float, evidence: str, reason: str) -> None:
+    def add(span: Span, recognizer: str, score: float, evidence: str, reason: Reason) -> None:
         if _covered(span, taken):
             return
         f = Finding(SUSPICIOUS, span, text[span.start : span.end], score, recognizer, evidence)
@@ -233,16 +234,15 @@ def suspicious_spans(
             "ner_unconfirmed",
             NER_UNCONFIRMED_SCORE,
             "spaCy NER PERSON without a gazetteer name, title or cue",
-            f"needs review: possibly a person's name (spaCy NER, score {NER_UNCONFIRMED_SCORE} below "
-            f"{CONFIDENT_SCORE}; no name rule confirms it)",
+            Reason("suspicious_ner", {"score": NER_UNCONFIRMED_SCORE}),
         )
-    for span, where in _block_words(text, parties, taken, nlp.pos):
+    for span, party in _block_words(text, parties, taken, nlp.pos):
         add(
             span,
             "party_block_word",
             0.5,
-            f"capitalised word(s) no recognizer explains in the block of {where}",
-            f"needs review: capitalised word(s) in the block of {where} that no recognizer explains",
+            f"capitalised word(s) no recognizer explains in the block of {party.describe()}",
+            Reason("suspicious_block_word", {"who": party.who()}),
         )
     for span, cue in _cued_numbers(text, taken):
         add(
@@ -250,6 +250,6 @@ def suspicious_spans(
             "cued_number",
             0.5,
             f"number after the personal context word {cue!r}",
-            f"needs review: a number after “{cue.strip()}” that no recognizer matched (mistyped or unknown format?)",
+            Reason("suspicious_number", {"cue": cue.strip()}),
         )
     return out

@@ -233,8 +233,15 @@ def test_unknown_contract_is_404(clerk_token):
 def test_proposals_carry_reasons(processed, reviewer_token):
     proposals = api(reviewer_token).get(f"/api/v1/contracts/{processed.pk}/proposals/").json()
     birth = next(p for p in proposals if p["text"] == "750403/1238")
-    assert birth["suggestion"] == "redact" and birth["reason"] and birth["boxes"][0][0] == 1
+    assert birth["suggestion"] == "redact" and birth["boxes"][0][0] == 1
     assert birth["decision"] == "pending" and birth["will_redact"] is True
+    # structured, and a sentence in the client's language (Czech unless Accept-Language says otherwise)
+    assert birth["reason_code"] == "primary"
+    assert birth["reason_params"]["category"] == {"cs": "Rodné číslo / číslo pojištěnce", "en": "Birth number / insurance number"}
+    assert birth["reason"] == "Znečitelnit: Rodné číslo / číslo pojištěnce – osobní údaj sám o sobě."
+    english = api(reviewer_token).get(f"/api/v1/contracts/{processed.pk}/proposals/", HTTP_ACCEPT_LANGUAGE="en").json()
+    birth_en = next(p for p in english if p["text"] == "750403/1238")
+    assert birth_en["reason"] == "Redact: Birth number / insurance number – personal data on its own."
 
 
 def test_bulk_decisions_apply_to_every_occurrence(processed, reviewer_token):

@@ -52,14 +52,17 @@ def test_decisions_follow_the_map(engine):
     assert d[("1AB 2345", cat.VEHICLE_PLATE)].action == Action.REDACT
     seller_account = d[("1733836467/5500", cat.BANK_ACCOUNT)]
     assert seller_account.action == Action.REDACT
-    assert "natural person party 1 (prodávající)" in seller_account.reason
+    assert seller_account.reason.code == "linked_holder"
+    assert "natural person party 1 (prodávající)" in str(seller_account.reason)
     buyer_account = d[("6970183319/0100", cat.BANK_ACCOUNT)]
     assert buyer_account.action == Action.KEEP
-    assert "public body party 2 (kupující)" in buyer_account.reason
+    assert buyer_account.reason.code == "not_personal_holder"
+    assert "public body party 2 (kupující)" in str(buyer_account.reason)
     assert d[("Hlavní 1, 789 01 Dolní Lhota", cat.ADDRESS_SEAT)].action == Action.KEEP
     assert d[("00177041", cat.ICO)].action == Action.KEEP
     mayor = d[("Jan Dvořák", cat.FULL_NAME)]
-    assert mayor.action == Action.KEEP and "public official" in mayor.reason
+    assert mayor.action == Action.KEEP and mayor.reason.code == "role_exception"
+    assert "acts as a public official" in str(mayor.reason)
     assert d[("Janem Dvořákem", cat.FULL_NAME)].action == Action.KEEP
 
 
@@ -90,7 +93,8 @@ def test_sole_trader_place_of_business_is_redacted_by_the_methodology(engine):
         ],
     )
     place = d[("Tyršova 618/17, 269 01 Rakovník", cat.ADDRESS_SEAT)]
-    assert place.action == Action.REDACT and "sole trader" in place.reason
+    assert place.action == Action.REDACT and place.reason.code == "holder_rule"
+    assert "sole trader party 2" in str(place.reason)
     assert d[("Nádražní 190, 769 01 Holešov", cat.ADDRESS_SEAT)].action == Action.KEEP
     assert d[("5915024361/0600", cat.BANK_ACCOUNT)].action == Action.REDACT
     assert d[("h.kucerova@centrum.cz", cat.EMAIL_PERSONAL)].action == Action.REDACT

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from redactor.core import categories as cat
+from redactor.core.reasons import Reason
 from redactor.core.model import Action, Box, Proposal, Span
 from redactor.core.rules import (
     PERSON,
@@ -68,7 +69,7 @@ def _proposal(pid, text, start, action=Action.REDACT, category=cat.COMPANY_NAME,
         category_type="primary",
         action=action,
         score=0.9,
-        reason="primary: company name",
+        reason=Reason("primary", {"category": {"cs": "Název firmy", "en": "Company name"}}),
         recognizer="organization",
         evidence="",
         span=Span(start, start + len(text)),
@@ -97,8 +98,10 @@ def test_a_keep_rule_overrides_the_engine_and_says_so():
     engine = [_proposal(1, "Obec Horní Lhota", 10), _proposal(2, "Obci Horní Lhotě", 33)]
     out = apply_rules([_rule(3, 0)], text, engine, _boxes)
     assert [p.action for p in out.proposals] == [Action.KEEP, Action.KEEP]
-    assert out.proposals[0].reason.startswith("kept: agency rule 'Obec Horní Lhota', 3 decisions")
-    assert "the engine said redact" in out.proposals[0].reason
+    reason = out.proposals[0].reason
+    assert reason.code == "agency_rule_overruled"
+    assert str(reason).startswith("Keep: agency rule “Obec Horní Lhota”, 3 decisions")
+    assert "(the engine said: Redact: Company name – personal data on its own.)" in str(reason)
     assert out.rule_of == {1: 7, 2: 7} and out.changed == 2 and out.added == 0
     assert engine[0].action == Action.REDACT  # the input is not modified
 
@@ -106,14 +109,15 @@ def test_a_keep_rule_overrides_the_engine_and_says_so():
 def test_conflicting_votes_send_to_review_with_the_split():
     out = apply_rules([_rule(2, 2)], "Obec Horní Lhota", [_proposal(1, "Obec Horní Lhota", 0)], _boxes)
     assert out.proposals[0].action == Action.REVIEW
-    assert "4 decisions: 2 keep, 2 redact" in out.proposals[0].reason
+    assert "4 decisions: 2 keep, 2 redact" in str(out.proposals[0].reason)
 
 
 def test_a_keep_rule_never_silences_a_birth_number():
     p = _proposal(1, "750403/1238", 0, category=cat.BIRTH_NUMBER)
     out = apply_rules([_rule(5, 0, pattern="750403/1238")], "750403/1238", [p], _boxes)
     assert out.proposals[0].action == Action.REVIEW
-    assert "never kept by a rule" in out.proposals[0].reason
+    assert out.proposals[0].reason.code == "agency_rule_guard"
+    assert "no rule keeps a birth number" in str(out.proposals[0].reason)
 
 
 def test_a_redact_rule_adds_occurrences_no_recognizer_found():

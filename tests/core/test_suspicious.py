@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from redactor.core.decisions import Decision
 from redactor.core.model import Action, Finding, Party, PartyKind, Span
+from redactor.core.reasons import Reason
 from redactor.core.nlp import NlpArtifacts, NlpEntity
 from redactor.core.suspicious import CONFIDENT_SCORE, SUSPICIOUS, suspicious_spans
 
@@ -23,14 +24,15 @@ def test_an_unexplained_capitalised_word_in_a_party_block():
     out = suspicious_spans(text, known, [_party(text, text.split("\n")[0])], NlpArtifacts(), [])
     assert _found(out, text) == [("Qwertzová", "party_block_word"), ("Xaver Qwertz", "party_block_word")]
     assert all(d.action == Action.REVIEW and d.category == SUSPICIOUS for d in out)
-    assert "block of natural person party 1" in out[0].reason
+    assert out[0].reason.code == "suspicious_block_word"
+    assert "in the entry of natural person party 1 (prodávající)" in str(out[0].reason)
 
 
 def test_a_number_after_a_personal_cue_that_no_recognizer_matched():
     text = "Prodávající, r. č. 750403/1239, tel. 12 34 56, objednávka 2026/15."
     out = suspicious_spans(text, [], [], NlpArtifacts(), [])
     assert _found(out, text) == [("750403/1239", "cued_number"), ("12 34 56", "cued_number")]
-    assert "“r. č.”" in out[0].reason
+    assert out[0].reason.code == "suspicious_number" and "after “r. č.”" in str(out[0].reason)
 
 
 def test_a_recognised_number_is_not_suspicious():
@@ -52,9 +54,12 @@ def test_an_unconfirmed_ner_person_goes_to_review():
 
 def test_a_low_score_keep_becomes_review():
     f = Finding(10, Span(0, 5), "ACME", 0.6, "organization", "")
-    d = Decision(f, 10, Action.KEEP, "not subject to redaction: company name")
+    d = Decision(f, 10, Action.KEEP, Reason("not_subject", {"category": {"cs": "Název firmy", "en": "Company name"}}))
     suspicious_spans("ACME a.s.", [f], [], NlpArtifacts(), [d])
-    assert d.action == Action.REVIEW and "below" in d.reason
+    assert d.action == Action.REVIEW and d.reason.code == "low_score"
+    assert str(d.reason) == (
+        "Needs review: the recognizer is not sure of this value (Keep: Company name – not personal data.)"
+    )
 
 
 def test_places_labels_and_role_nouns_are_no_doubts():

@@ -133,8 +133,11 @@ def test_a_rule_decides_later_contracts_of_the_same_agency_only(
     later = process(agency, reviewer, inflected_pdf, title="později")
     kept = _proposal(later, "Xaver Qwertz")
     assert kept.suggestion == Suggestion.KEEP and kept.rule_id == rule.pk
-    assert kept.reason.startswith("kept: agency rule 'Xaver Qwertz', 1 decision")
-    assert "the engine said review" in kept.reason
+    assert kept.reason_code == "agency_rule_overruled"
+    assert kept.reason.startswith("Keep: agency rule “Xaver Qwertz”, 1 decision")
+    assert "(the engine said: Needs review: a name in the entry of public body party 2 (kupující)" in kept.reason
+    with translation.override("cs"):
+        assert kept.reason_display().startswith("Ponechat: pravidlo úřadu „Xaver Qwertz“, 1 rozhodnutí")
 
     from tests.web.conftest import run_latest_job
 
@@ -217,10 +220,11 @@ def test_a_person_rule_decides_the_review_item_and_finds_other_forms(agency, rev
     contract = process(agency, reviewer, data)
     asked = _proposal(contract, "Xaver Qwertz")  # the engine's review item, decided by the rule
     assert asked.suggestion == Suggestion.REDACT and asked.recognizer == "party_block_word"
-    assert asked.reason.startswith("redacted: agency person rule 'Xaver Qwertz', 2 decisions")
+    assert asked.reason.startswith("Redact: agency person rule “Xaver Qwertz”, 2 decisions")
     found = _proposal(contract, "Qwertzovi Xaverovi")  # no recognizer saw it; the rule did
     assert found.suggestion == Suggestion.REDACT and found.recognizer == "agency_rule"
-    assert found.reason == "redacted: agency person rule 'Xaver Qwertz', 2 decisions"
+    assert found.reason == "Redact: agency person rule “Xaver Qwertz”, 2 decisions."
+    assert (found.reason_code, found.reason_params["rule"]["params"]["pattern"]) == ("agency_rule", "Xaver Qwertz")
     assert found.category == cat.FULL_NAME and found.rule_id == asked.rule_id
 
 
