@@ -14,8 +14,10 @@ from .base import AnalysisContext, Recognizer
 
 _CONNECTORS = {"nad", "pod", "u", "v", "ve", "na", "a", "pro", "při", "de", "di", "-", "–", "&"}
 _STOP_CHARS = ':;()„“"”[]'
+#: A word of an organisation's name; a label ("Zastoupená:", "Sídlo:") on the next line is none.
 _NAME_WORD = (
-    rf"(?:[{UPPER}][\w&.'’-]*|\d+\.?[ ]?[{UPPER}][\w&.'’-]*|(?:nad|pod|u|v|ve|na|pro|pri|při|a)(?=\s+[{UPPER}]))"
+    rf"(?:[{UPPER}][\w&.'’-]*(?![\w&.'’-]|[ ]*:)|\d+\.?[ ]?[{UPPER}][\w&.'’-]*"
+    rf"|(?:nad|pod|u|v|ve|na|pro|pri|při|a)(?=\s+[{UPPER}]))"
 )
 
 

@@ -8,7 +8,10 @@ propagating every hit to all occurrences, which lifted recall from 0.57 to 0.85)
 2. a title or a cue word before capitalised words ("Ing. arch. Martina Fialová", "pan X");
 3. spaCy NER ``PERSON`` spans of two or more words, when one word is in the gazetteers.
 
-Mentions whose surnames inflect from a common nominative form one person (a *cluster*);
+Two capitalised words that are a place in any case form ("Mladá Boleslav", "v Mladé
+Boleslavi", "Hradci Králové"; RÚIAN gazetteer, :mod:`redactor.core.places`) are no name unless a
+title stands before them. Mentions whose surnames inflect from a common nominative form one
+person (a *cluster*);
 afterwards every other capitalised word in the document that inflects the surname or the
 given name of a cluster is reported too (surname-only category 2, given-name-only category 1).
 Words inside organisation names and addresses found earlier are never names.
@@ -34,6 +37,7 @@ from ..czech import (
 )
 from ..model import Finding, Span
 from ..parties import role_of
+from ..places import PlaceGazetteer
 from ..roles import is_function_word
 from ..text import SpanIndex
 from .base import AnalysisContext, Recognizer
@@ -89,8 +93,9 @@ class PersonRecognizer(Recognizer):
     name = "person"
     categories = (cat.FULL_NAME, cat.GIVEN_NAME, cat.SURNAME, cat.ACADEMIC_TITLE)
 
-    def __init__(self, gazetteer: NameGazetteer | None = None, use_ner: bool = True):
+    def __init__(self, gazetteer: NameGazetteer | None = None, use_ner: bool = True, places: PlaceGazetteer | None = None):
         self.gazetteer = gazetteer
+        self.places = places
         self.use_ner = use_ner
         titles = sorted(TITLES_BEFORE, key=len, reverse=True)
         self._title_before = re.compile(r"(?:(?:" + "|".join(re.escape(t) for t in titles) + r")[ \n]*)+$")
@@ -99,6 +104,8 @@ class PersonRecognizer(Recognizer):
     def load(self) -> None:
         if self.gazetteer is None:
             self.gazetteer = NameGazetteer.default()
+        if self.places is None:
+            self.places = PlaceGazetteer.default()
 
     # -- candidate words -------------------------------------------------------------------
     def _words(self, context: AnalysisContext) -> list[tuple[int, int, str]]:
@@ -149,8 +156,12 @@ class PersonRecognizer(Recognizer):
             )
             if not cued:
                 label = re.search(r"(?:^|\n)[ ]*(?:\d{1,2}[.)][ ]*)?([^\W\d_]+(?: [^\W\d_]+)?)[ ]*:[ ]*$", before)
-                cued = bool(label and role_of(label.group(1)))  # "Nájemce: Xenie Qwertová"
+                # "Nájemce: Xenie Qwertová", "Poskytovatel služeb: Xaver Qwertz"
+                cued = bool(label and role_of(label.group(1).split()[0]))
             third = words[i + 2] if i + 2 < len(words) else None
+            if not titled and self.places.is_place_pair(na, nb):
+                i += 1  # "Mladá Boleslav", "v Hradci Králové": a place whose words are also names
+                continue
             if given_a:
                 # Given name first: "Jan Novák", "Markétě Konečné", "Jan Pavel Novák".
                 toks, given, surname = [a, b], [na], [nb]

@@ -1,0 +1,253 @@
+"""What real registry contracts do that the development set did not: officials outside party
+blocks, places named like people, organisations' phones and addresses, form layouts, OCR
+confusions. Every case here is invented; each stands for a class of real failures."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from redactor.core import categories as cat
+from redactor.core.extraction import extract_text_layer, open_pdf
+from redactor.core.model import Action, PartyKind
+from redactor.core.ocr import OcrWord, repair_emails
+from redactor.core.recognizers.identifiers import BankAccountRecognizer, PhoneRecognizer
+from redactor.core.roles import OFFICIAL, STATUTORY, function_near
+from tests.core.helpers import run, texts
+from tests.pdfs import Layout, pdf_from_paragraphs
+
+
+def _analyse(engine, paragraphs, layout=None):
+    analysis = engine.analyze(pdf_from_paragraphs(paragraphs, layout=layout))
+    return analysis, {p.text: p for p in analysis.proposals}
+
+
+# -- officials and representatives -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("before", "name", "after", "kind"),
+    [
+        ("zastoupené primátorkou města Xaverov JUDr. ", "Alenou Qwertzovou", "", OFFICIAL),
+        ("asistenta poslance PS PČR pana\n", "Karla Qwertze", " uzavřené dne", OFFICIAL),
+        ("Zastoupená: Mgr. ", "Janem Qwertzem", "\nvedoucím Kanceláře Xaverovské rady", OFFICIAL),
+        ("Za objednatele\nIng. ", "Petr Qwertz", "\nvedoucí Odboru dopravy Magistrátu", OFFICIAL),
+        ("Xaverovský pozemkový úřad\nvedoucí územního pracoviště Xaverov\n", "Qwertz Petr", " Ing.\n", OFFICIAL),
+        ("Zástupce:\n", "Hariet Mona Qwertzová", ", jednatel\n", STATUTORY),
+        ("zastoupené\nIng. ", "Milanem Qwertzem", ", předsedou představenstva", STATUTORY),
+    ],
+)
+def test_a_function_of_office_is_found_before_after_or_above_the_name(before, name, after, kind):
+    text = before + name + after
+    function = function_near(text, len(before), len(before) + len(name))
+    assert function is not None and function.kind == kind
+
+
+@pytest.mark.parametrize(
+    ("before", "name", "after"),
+    [
+        ("Starosta předal klíče panu ", "Janu Qwertzovi", "."),
+        ("Podklady předá ", "Janu Qwertzovi", "\npředseda."),  # the subject of the sentence, not a title
+        ("vedoucí projektu ", "Jan Qwertz", ", tel."),  # a supplier's employee
+        ("Stavbyvedoucím zhotovitele je Ing. ", "Jana Qwertzová", ", tel."),
+    ],
+)
+def test_a_function_elsewhere_in_the_sentence_makes_nobody_an_official(before, name, after):
+    text = before + name + after
+    assert function_near(text, len(before), len(before) + len(name)) is None
+
+
+def test_an_official_outside_any_party_block_is_kept_everywhere_in_the_document(rules_engine):
+    _, d = _analyse(
+        rules_engine,
+        [
+            "Dodatek č. 3 ke smlouvě o nájmu vodovodů",
+            "Ve věcech smluvních je oprávněn jednat vedoucí odboru technických sítí Magistrátu.",
+            "Článek 1. Nájemce předá pronajímateli seznam staveb do 30 dnů.",
+            "V Xaverově dne 1. 2. 2024",
+            "Ing. Petr Qwertz",
+            "vedoucí Odboru technických sítí Magistrátu města Xaverova",
+            "Petru Qwertzovi bude zasláno vyúčtování.",
+        ],
+    )
+    assert d["Petr Qwertz"].action == Action.KEEP and d["Petr Qwertz"].reason.code == "role_exception"
+    assert d["Petru Qwertzovi"].action == Action.KEEP  # the same person, another form
+
+
+def test_a_member_of_parliament_contracting_in_office_is_the_public_side(rules_engine):
+    analysis, d = _analyse(
+        rules_engine,
+        [
+            "Smlouva o realizaci projektu",
+            "Zadavatel: Poslanec",
+            "Vojtěch Qwertz",
+            "Sněmovní 176/4, 118 26 Praha 1",
+            "Dodavatel: Xaver institut, z.ú., IČO: 05601100",
+            "Kontaktní osobou dodavatele je Jan Xaverovský, tel. 774 282 355.",
+        ],
+    )
+    zadavatel = next(p for p in analysis.parties if p.label == "zadavatel")
+    assert zadavatel.kind == PartyKind.PUBLIC_BODY
+    assert d["Vojtěch Qwertz"].action == Action.KEEP
+    assert d["Sněmovní 176/4, 118 26 Praha 1"].action == Action.KEEP
+    assert d["Jan Xaverovský"].action == Action.REDACT and d["774 282 355"].action == Action.REDACT
+
+
+# -- places ---------------------------------------------------------------------------------------
+def test_towns_named_like_people_are_places(rules_engine):
+    _, d = _analyse(
+        rules_engine,
+        [
+            "Kupující: Obec Xaverov, IČO: 00000001, se sídlem Hlavní 1, 293 01 Mladá Boleslav",
+            "Předmět koupě se nachází v Mladé Boleslavi a v Hradci Králové, pobočka v Brně.",
+        ],
+    )
+    assert not any(p.category in cat.NAME_CATEGORIES for p in d.values())
+    assert not any(p.action == Action.REVIEW for p in d.values())
+
+
+# -- phones ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cena díla činí 223 456 000,- Kč bez DPH.",
+        "Celkem 223 456 789,50 Kč.",
+        "cena 223 456 000-Kč",
+        "IČ: 73616842\n2. Objednatel: Obec Xaverov",
+    ],
+)
+def test_prices_and_registration_numbers_are_no_phones(text):
+    assert texts(run(PhoneRecognizer(), text)) == []
+
+
+def test_a_phone_ends_before_the_next_numbered_heading():
+    assert texts(run(PhoneRecognizer(), "kontakt tel. 777 123 456\n2. Předmět smlouvy")) == ["777 123 456"]
+
+
+def test_an_organisations_switchboard_stays_and_a_contact_persons_phone_goes(rules_engine):
+    _, d = _analyse(
+        rules_engine,
+        [
+            "Kupující: Xaverovská zdravotní pojišťovna, IČO: 41197518, se sídlem Orlická 4/2020, 130 00 Praha 3",
+            "Doručovací adresa (obec): Praha 1",
+            "Ulice, č.p., PSČ: Na Perštýně 359/6, 110 01",
+            "tel.: 952 223 111 fax: 952 223 042",
+            "Prodávající: Qwertz Medical s.r.o., IČO: 27073262, se sídlem Hvězdova 1689/2a, 140 00 Praha 4",
+            "Kontaktní osoba: Jana Qwertzová, tel. 602 123 456",
+        ],
+    )
+    assert d["952 223 111"].action == Action.KEEP and d["952 223 042"].action == Action.KEEP
+    assert d["952 223 111"].reason.code == "holder_rule"
+    assert d["Na Perštýně 359/6"].action == Action.KEEP
+    assert d["602 123 456"].action == Action.REDACT
+
+
+# -- addresses ------------------------------------------------------------------------------------
+def test_a_representatives_home_address_is_redacted_and_the_seat_kept(rules_engine):
+    _, d = _analyse(
+        rules_engine,
+        [
+            "Kupující: Qwertz Agro, s.r.o., Oblekovice 368, Znojmo, PSČ 671 81, IČ: 45478295",
+            "zastoupená jednatelem Ing. Josefem Qwertzem, bytem: Znojmo, Bratrstva 21",
+            "(dále jen „kupující“)",
+        ],
+    )
+    assert d["Josefem Qwertzem"].action == Action.KEEP
+    assert d["Bratrstva 21"].action == Action.REDACT and d["Bratrstva 21"].category == cat.ADDRESS_RESIDENCE
+
+
+def test_an_address_nobody_is_linked_to_is_a_place(rules_engine):
+    _, d = _analyse(
+        rules_engine,
+        [
+            "Pronajímatel: Statutární město Xaverov, IČO: 44992785",
+            "Nájemce: Xaverovské vodárny a.s., IČO: 46347275",
+            "Přípojky: Brno, Kuklenská 49, Brno, Kuklenská 37, vlastník ABB Xaverov a.s.",
+            "Rekonstrukce vodovodu Renneská",
+            "2) stavba č. 7457",
+        ],
+    )
+    kept = [p for p in d.values() if p.category in cat.ADDRESS_CATEGORIES]
+    assert kept and all(p.action == Action.KEEP for p in kept)
+    assert "Renneská 2" not in d
+
+
+# -- accounts --------------------------------------------------------------------------------------
+def test_an_account_belongs_to_the_party_its_possessive_names_not_to_its_bank(rules_engine):
+    _, d = _analyse(
+        rules_engine,
+        [
+            "1. Pronajímatel: Petr Qwertz",
+            "2. Nájemce: Česká republika - Kancelář Xaverovské sněmovny, IČO: 00006572",
+            "Nájemné je splatné na účet pronajímatele vedený u Komerční banky a.s., číslo účtu 6842591/0100.",
+            "Bankovní spojení nájemce: ČNB, číslo účtu: 5622001/0710",
+        ],
+    )
+    assert d["6842591/0100"].action == Action.REDACT
+    assert d["5622001/0710"].action == Action.KEEP  # an account at the Czech National Bank is a public body's
+
+
+def test_an_account_at_a_merged_bank_is_still_an_account():
+    assert texts(run(BankAccountRecognizer(), "číslo účtu: 1019345548/6100")) == ["1019345548/6100"]
+    assert texts(run(BankAccountRecognizer(), "číslo účtu: 1019345548/0000")) == []
+
+
+# -- form layouts -------------------------------------------------------------------------------
+def _two_column_form() -> bytes:
+    """Labels in one text block, their values in another: stored column by column."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    labels = ["1. Poskytovatel služeb:", "Sídlo:", "Číslo účtu:", "IČ:", "2. Objednatel:", "Zastoupená:"]
+    values = [
+        "Xaver Qwertz",
+        "Lipová 12, 602 00 Brno",
+        "275956642/0300",
+        "06319432",
+        "Obec Horní Lhota",
+        "Ing. Jana Nová, starostka",
+    ]
+    page.insert_font(fontname="F0", fontbuffer=pymupdf.Font("cjk").buffer)  # a font with Czech letters
+    page.insert_textbox(pymupdf.Rect(56, 80, 200, 300), "\n".join(labels), fontname="F0", fontsize=11)
+    page.insert_textbox(pymupdf.Rect(220, 80, 540, 300), "\n".join(values), fontname="F0", fontsize=11)
+    return doc.tobytes()
+
+
+def test_a_two_column_form_is_read_label_by_label(rules_engine):
+    data = _two_column_form()
+    doc = open_pdf(data)
+    text = extract_text_layer(doc, data).text
+    doc.close()
+    assert "Sídlo: Lipová 12, 602 00 Brno" in text and "Číslo účtu: 275956642/0300" in text
+    analysis = rules_engine.analyze(data)
+    d = {p.text: p for p in analysis.proposals}
+    assert d["Xaver Qwertz"].action == Action.REDACT
+    assert d["275956642/0300"].action == Action.REDACT  # the sole trader's, not the town's
+    assert d["Jana Nová"].action == Action.KEEP
+
+
+@pytest.mark.parametrize("layout", [Layout(), Layout("serif", 9, 30, "a5"), Layout("monospace", 13, 110, "a4")])
+def test_cues_and_values_split_by_a_line_break_still_link(rules_engine, layout):
+    _, d = _analyse(
+        rules_engine,
+        [
+            "Nájemce: Jan Qwertz, fyzická osoba podnikající, IČO 71308598, místo podnikání Krátká 128, "
+            "464 97 Xaverov nad Nežárkou, datum narození: 1. 12. 1999, e-mail: qwertz@email.cz, "
+            "telefon: +420 602 158 958, spojovací číslo SIPO 1029317048",
+        ],
+        layout,
+    )
+    for value in ("1. 12. 1999", "+420 602 158 958", "1029317048", "qwertz@email.cz"):
+        found = [p for t, p in d.items() if t.replace("\n", " ") == value]
+        assert found and found[0].action == Action.REDACT, value
+
+
+# -- OCR confusions -------------------------------------------------------------------------------
+def test_an_at_sign_misread_by_ocr_is_put_right():
+    words = [OcrWord(t, 10 * i, 0, 10 * i + 8, 5, 90, (1, 1, 1)) for i, t in enumerate(
+        ["E-mail:", "blesno©Axaverov.cz", "tender.ec(Aqwertz.cz,", "jan.qwertz", "©Aih21.org", "©2020"]
+    )]
+    assert [w.text for w in repair_emails(words)] == [
+        "E-mail:",
+        "blesno@xaverov.cz",
+        "tender.ec@qwertz.cz,",
+        "jan.qwertz@ih21.org",
+        "©2020",
+    ]
