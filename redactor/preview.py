@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from redactor.core.category_map import CategoryMap
-from redactor.runtime import get_engine
 from redactor.i18n import reason_text
+from redactor.runtime import get_engine
 
 
 @dataclass

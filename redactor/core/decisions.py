@@ -351,9 +351,7 @@ class _Linker:
     def names_private_persons(self) -> bool:
         """True when the document names a private person (a person without a role exception,
         or a natural-person or sole-trader party)."""
-        return any(p.private for p in self.persons.values()) or any(
-            p.kind.is_private_person for p in self.parties
-        )
+        return any(p.private for p in self.persons.values()) or any(p.kind.is_private_person for p in self.parties)
 
     def private_person_in(self, f: Finding, scope: str) -> dict | None:
         """A private person (mention, or natural-person party) linked to ``f`` within ``scope``

@@ -275,7 +275,9 @@ def _repeat_values(text: str, decisions: list[Decision]) -> list[Decision]:
                 dict(f.attributes),
             )
             extra.append(
-                Decision(copy, d.category, Action.REDACT, Reason("repeated_value", {"reason": d.reason.to_dict()}), d.cluster)
+                Decision(
+                    copy, d.category, Action.REDACT, Reason("repeated_value", {"reason": d.reason.to_dict()}), d.cluster
+                )
             )
             covered.append(span)
     return extra

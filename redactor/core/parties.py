@@ -37,7 +37,8 @@ _LETTERS = UPPER + LOWER
 _NOT_COMPLEMENT = r"(?:se|si|je|jsou|ma|maji|bude|budou|byl|byla|tímto|timto|dale|take|rovnez|nebo|a|i|\w+uj[eií])\b"
 _LABEL = re.compile(
     rf"(?:^|(?<=\n)|(?<=\s\s)|(?<=— )|(?<=– ))[ ]*(?P<num>\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+)?"
-    rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)(?:[ ]+(?!{_NOT_COMPLEMENT})[a-z]+){{0,2}}[ ]*:"
+    rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)"
+    rf"(?:[ ]+(?!{_NOT_COMPLEMENT})[a-z]+){{0,2}}[ ]*:"
 )
 _SUBITEM = re.compile(r"^[ ]*(?:\d{1,2}\)|\d{1,2}\.|[a-z]\))[ ]+")
 #: A line that opens a clause ends a party block: "1.", "2)", "1.1 ", "II.", "Článek", "§", a

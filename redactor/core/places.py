@@ -14,6 +14,7 @@ Budějovicích; Plzeň: Plzni; Labe: Labem; Karlík, *Česká mluvnice*, declens
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from importlib import resources
@@ -67,7 +68,7 @@ class PlaceGazetteer:
             parts = [w for w in re.split(r"[\s\-–—]+", name) if w and w.lower() not in _CONNECTORS]
             words = [w for w in parts if w[:1].isupper() and not w.isdigit()]
             self.words.update(words)
-            for a, b in zip(words, words[1:], strict=False):
+            for a, b in itertools.pairwise(words):
                 self.pairs.add((a, b))
 
     @classmethod

@@ -51,8 +51,11 @@ _FUNCTIONS: tuple[tuple[str, str], ...] = (
     (r"poveren\w*[ \n]+(?:vedenim|rizenim|vykonem funkce)", EITHER),
     (rf"vedouc\w*(?:[ \n]+(?:[^\W\d_]+[ \n]+){{0,2}}?(?:{_UNITS}))", OFFICIAL),
     (r"(?:jednatel|prokurist|likvidator|insolvencni spravce)\w*", STATUTORY),
-    (r"(?:clen|clenk|clenem|clenkou|predsed\w*|mistopredsed\w*)[ \n]+(?:predstavenstva|spravni rady|spravni\w* rady)",
-     STATUTORY),
+    (
+        r"(?:clen|clenk|clenem|clenkou|predsed\w*|mistopredsed\w*)[ \n]+"
+        r"(?:predstavenstva|spravni rady|spravni\w* rady)",
+        STATUTORY,
+    ),
     (r"statutarni\w*[ \n]+(?:reditel|organ|zastup)\w*", STATUTORY),
     (r"(?:generaln\w*[ \n]+)?reditel\w*", EITHER),
     (r"(?:mistopredsed|predsed)\w*", EITHER),
@@ -145,7 +148,8 @@ def function_near(text: str, start: int, end: int) -> Function | None:
     after = _fold(text[end : end + 80])
     m = _AFTER.match(_strip_titles_after(after))
     # on the next line only under a name that stands alone on its line or after its label (a
-    # signature block, a form: "Zastoupená: Mgr. X\nvedoucím …"), not at the end of a sentence whose next line goes on ("předá Janu X\npředseda.")
+    # signature block, a form: "Zastoupená: Mgr. X⏎vedoucím …"), not at the end of a sentence
+    # whose next line goes on ("předá Janu X⏎předseda.")
     if m and (m.group("sep") != "\n" or _only_titles(lines[-1]) or _only_titles(lines[-1].split(":", 1)[-1])):
         return Function(_kind_of(m.group("fn")), m.group("fn"), "after")
     # a signature block: the function on the line above a line that holds only the name

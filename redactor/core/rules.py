@@ -162,7 +162,10 @@ class AgencyRule:
         split when votes disagree)."""
         n = self.keep_votes + self.redact_votes
         if self.keep_votes and self.redact_votes:
-            votes = {"code": "votes_split", "params": {"count": n, "keep": self.keep_votes, "redact": self.redact_votes}}
+            votes = {
+                "code": "votes_split",
+                "params": {"count": n, "keep": self.keep_votes, "redact": self.redact_votes},
+            }
         else:
             votes = {"code": "votes_one" if n == 1 else "votes", "params": {"count": n}}
         code = "rule_person" if self.kind == PERSON else "rule_phrase"

@@ -19,6 +19,7 @@ private or *suspicious*. Three kinds:
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from . import categories as cat
@@ -92,7 +93,7 @@ _PERSON_CUE_BEFORE = re.compile(
 def _is_place(words: list[str]) -> bool:
     """True when the words are a place name or words of one ("Brně", "Hradci Králové")."""
     places = PlaceGazetteer.default()
-    if len(words) >= 2 and any(places.is_place_pair(a, b) for a, b in zip(words, words[1:], strict=False)):
+    if len(words) >= 2 and any(places.is_place_pair(a, b) for a, b in itertools.pairwise(words)):
         return True
     return all(places.is_place_word(w) for w in words)
 

@@ -237,7 +237,10 @@ def test_proposals_carry_reasons(processed, reviewer_token):
     assert birth["decision"] == "pending" and birth["will_redact"] is True
     # structured, and a sentence in the client's language (Czech unless Accept-Language says otherwise)
     assert birth["reason_code"] == "primary"
-    assert birth["reason_params"]["category"] == {"cs": "Rodné číslo / číslo pojištěnce", "en": "Birth number / insurance number"}
+    assert birth["reason_params"]["category"] == {
+        "cs": "Rodné číslo / číslo pojištěnce",
+        "en": "Birth number / insurance number",
+    }
     assert birth["reason"] == "Znečitelnit: Rodné číslo / číslo pojištěnce – osobní údaj sám o sobě."
     english = api(reviewer_token).get(f"/api/v1/contracts/{processed.pk}/proposals/", HTTP_ACCEPT_LANGUAGE="en").json()
     birth_en = next(p for p in english if p["text"] == "750403/1238")

@@ -241,9 +241,12 @@ def test_cues_and_values_split_by_a_line_break_still_link(rules_engine, layout):
 
 # -- OCR confusions -------------------------------------------------------------------------------
 def test_an_at_sign_misread_by_ocr_is_put_right():
-    words = [OcrWord(t, 10 * i, 0, 10 * i + 8, 5, 90, (1, 1, 1)) for i, t in enumerate(
-        ["E-mail:", "blesno©Axaverov.cz", "tender.ec(Aqwertz.cz,", "jan.qwertz", "©Aih21.org", "©2020"]
-    )]
+    words = [
+        OcrWord(t, 10 * i, 0, 10 * i + 8, 5, 90, (1, 1, 1))
+        for i, t in enumerate(
+            ["E-mail:", "blesno©Axaverov.cz", "tender.ec(Aqwertz.cz,", "jan.qwertz", "©Aih21.org", "©2020"]
+        )
+    ]
     assert [w.text for w in repair_emails(words)] == [
         "E-mail:",
         "blesno@xaverov.cz",

@@ -6,9 +6,16 @@ from redactor.core.reasons import TEMPLATES, TERMS, Reason, localised, term
 
 
 def test_a_reason_renders_nested_parties_terms_and_localised_names():
-    who = {"code": "who_party_how", "params": {"kind": term("natural_person"), "index": 2, "label": "nájemce", "how": term("possessive")}}
-    reason = Reason("linked_holder", {"category": localised("Číslo bankovního účtu", "Bank account number"), "who": who})
-    assert str(reason) == "Redact: Bank account number – belongs to natural person party 2 (nájemce), named as its owner."
+    who = {
+        "code": "who_party_how",
+        "params": {"kind": term("natural_person"), "index": 2, "label": "nájemce", "how": term("possessive")},
+    }
+    reason = Reason(
+        "linked_holder", {"category": localised("Číslo bankovního účtu", "Bank account number"), "who": who}
+    )
+    assert (
+        str(reason) == "Redact: Bank account number – belongs to natural person party 2 (nájemce), named as its owner."
+    )
     catalogue = {
         TEMPLATES["linked_holder"]: "Znečitelnit: %(category)s – patří: %(who)s.",
         TEMPLATES["who_party_how"]: "smluvní strana %(index)s (%(label)s), %(kind)s – %(how)s",
@@ -23,13 +30,21 @@ def test_a_reason_renders_nested_parties_terms_and_localised_names():
 
 def test_a_broken_translation_falls_back_to_english():
     reason = Reason("primary", {"category": localised("Telefonní číslo", "Phone number")})
-    assert reason.render(lambda m: "Znečitelnit: %(kategorie)s", "cs") == "Redact: Telefonní číslo – personal data on its own."
+    assert (
+        reason.render(lambda m: "Znečitelnit: %(kategorie)s", "cs")
+        == "Redact: Telefonní číslo – personal data on its own."
+    )
 
 
 def test_reasons_round_trip_through_json():
-    reason = Reason("low_score", {"score": 0.7, "reason": Reason("not_subject", {"category": localised("A", "B")}).to_dict()})
+    reason = Reason(
+        "low_score", {"score": 0.7, "reason": Reason("not_subject", {"category": localised("A", "B")}).to_dict()}
+    )
     again = Reason.from_dict(reason.to_dict())
-    assert again == reason and str(again) == "Needs review: the recognizer is not sure of this value (Keep: B – not personal data.)"
+    assert (
+        again == reason
+        and str(again) == "Needs review: the recognizer is not sure of this value (Keep: B – not personal data.)"
+    )
 
 
 def test_an_unknown_code_renders_as_itself():

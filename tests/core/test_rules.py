@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core.reasons import Reason
 from redactor.core.model import Action, Box, Proposal, Span
+from redactor.core.reasons import Reason
 from redactor.core.rules import (
     PERSON,
     PHRASE,

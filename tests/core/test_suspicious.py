@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from redactor.core.decisions import Decision
 from redactor.core.model import Action, Finding, Party, PartyKind, Span
-from redactor.core.reasons import Reason
 from redactor.core.nlp import NlpArtifacts, NlpEntity
+from redactor.core.reasons import Reason
 from redactor.core.suspicious import CONFIDENT_SCORE, SUSPICIOUS, suspicious_spans
 
 

@@ -448,7 +448,8 @@ class Generator:
                 "Propachtovatelé:",
                 f"1) {a.name(title=True)}, {self.cue('rc')} {rc_a}, {self.cue('home')} {home_a}, {self.town()}, "
                 f"{self.cue('account')} {account}",
-                f"2) {b.name(title=True)}, {self.cue('rc')} {rc_b}, {self.cue('home')} {home_b}, {self.town()}, IBAN {iban}",
+                f"2) {b.name(title=True)}, {self.cue('rc')} {rc_b}, {self.cue('home')} {home_b}, {self.town()}, "
+                f"IBAN {iban}",
                 f"Pachtýř: {town}, IČO: {ico}, se sídlem {seat}, {self.town()}",
                 "Propachtovatelé jsou podílovými spoluvlastníky pozemků parc. č. 781 a 615.",
                 f"Pachtovné činí {price} ročně a bude vyplaceno rovným dílem {a.name('dat')} a {b.name('dat')}.",

@@ -184,7 +184,8 @@ class DicRecognizer(Recognizer):
 
 
 class IcoRecognizer(Recognizer):
-    """IČO (Act 111/2009 Sb., § 21): 8 digits after "IČ"/"IČO" (or "IC"/"ICO" in OCR output), weighted mod-11 check digit
+    """IČO (Act 111/2009 Sb., § 21): 8 digits after "IČ"/"IČO" (or "IC"/"ICO" in OCR output), weighted
+    mod-11 check digit
     computed by ``stdnum.cz.dic.calc_check_digit_legal`` (the DIČ of a legal person is CZ + IČO).
     Found so that it is kept: an IČO identifies a business, not a private life."""
 

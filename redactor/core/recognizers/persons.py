@@ -93,7 +93,9 @@ class PersonRecognizer(Recognizer):
     name = "person"
     categories = (cat.FULL_NAME, cat.GIVEN_NAME, cat.SURNAME, cat.ACADEMIC_TITLE)
 
-    def __init__(self, gazetteer: NameGazetteer | None = None, use_ner: bool = True, places: PlaceGazetteer | None = None):
+    def __init__(
+        self, gazetteer: NameGazetteer | None = None, use_ner: bool = True, places: PlaceGazetteer | None = None
+    ):
         self.gazetteer = gazetteer
         self.places = places
         self.use_ner = use_ner
@@ -185,9 +187,19 @@ class PersonRecognizer(Recognizer):
                 i += 2
                 continue
             if titled or cued:
-                # "Ing. Xaver Qwerty": a title or cue makes two capitalised words a name
-                mentions.append(_Mention([a, b], [na], [nb], "title or cue before two capitalised words", 0.85))
-                i += 2
+                # "Ing. Xaver Qwerty": a title or cue makes two capitalised words a name; a third
+                # right after them belongs to it ("Nguyen Van Thanh", "Hariet Mona Qwertzová")
+                toks = [a, b]
+                if (
+                    third is not None
+                    and self._capitalised(third[2])
+                    and self._adjacent(text, b, third)
+                    and not self.places.is_place_word(_norm(third[2]))
+                ):
+                    toks.append(third)
+                given, surname = [na] + [_norm(t[2]) for t in toks[1:-1]], [_norm(toks[-1][2])]
+                mentions.append(_Mention(toks, given, surname, "title or cue before two capitalised words", 0.85))
+                i += len(toks)
                 continue
             i += 1
         return mentions
