@@ -24,8 +24,8 @@ def test_dev_set_meets_the_registry_targets(tmp_path, data_dir):
     summary = run.stdout.strip().splitlines()[-1]
     values = dict(re.findall(r"(\w+)=([\d.]+)", summary))
     assert values["missing"] == "0", summary
-    assert float(values["leak_rate"]) <= 1.0, run.stdout
-    assert float(values["over_redaction"]) <= 5.0, run.stdout
+    assert float(values["leak_rate"]) == 0.0, run.stdout
+    assert float(values["over_redaction"]) == 0.0, run.stdout
     assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", summary
 
 
@@ -43,9 +43,9 @@ def test_scanned_dev_set_meets_the_scan_targets(tmp_path, data_dir):
     summary = run.stdout.strip().splitlines()[-1]
     values = dict(re.findall(r"(\w+)=([\d.]+)", summary))
     assert values["missing"] == "0", summary
-    assert float(values["leak_rate"]) <= 3.0, run.stdout
+    assert float(values["leak_rate"]) <= 1.0, run.stdout
     # over-redaction counts kept strings that cannot be found in the output's text: the OCR layer
-    assert float(values["over_redaction"]) <= 10.0, run.stdout
+    assert float(values["over_redaction"]) <= 2.0, run.stdout
     assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", summary
 
 
@@ -66,14 +66,34 @@ def test_every_real_contract_is_processed(tmp_path, data_dir, capsys):
     assert pages_622[2]["ocr"] and not pages_622[2]["ocr_replaced"]
     assert pages_622[1]["scan_layer"] and not pages_622[1]["ocr"]
     assert any(p["text"] for p in reports["TestData_668"]["proposals"])
+    # the registry's targets on real contracts (issue 13), by the independent shared scorer
+    run = subprocess.run(
+        [sys.executable, str(SCORER), str(data_dir / "real"), str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    summary = run.stdout.strip().splitlines()[-1]
+    values = dict(re.findall(r"(\w+)=([\d.]+)", summary))
+    assert values["missing"] == "0", summary
+    assert float(values["leak_rate"]) <= 2.0, run.stdout
+    assert float(values["over_redaction"]) <= 2.0, run.stdout
+    assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", summary
+    # reviewers see only real doubts: at most three review items per contract on average
+    scored = [reports[p.stem] for p in sorted((data_dir / "real").glob("*.json")) if p.stem in reports]
+    review = sum(1 for r in scored for p in r["proposals"] if p["action"] == "review")
+    assert review / len(scored) <= 3.0, review
+    # the address in a table row belongs to a company owner named only in the page image: no
+    # person or organisation is linked to it in the text, and the contract names no private person
     obranska = [p for p in reports["TestData_1306"]["proposals"] if p["text"] == "Obřanská 101a"]
-    assert obranska and obranska[0]["action"] == "redact" and obranska[0]["category"] == 45
+    assert obranska and obranska[0]["action"] == "keep" and obranska[0]["reason"]["code"] == "address_place"
+    # scans stored with /Rotate 270 are published like any other (every file above is "ok")
+    assert {"TestData_581", "pdfs_577"} <= set(reports)
+    assert all(p["ocr"] for p in reports["pdfs_577"]["pages"])
 
 
 @pytest.mark.slow
-def test_synthetic_contracts_of_eight_kinds_meet_the_targets(tmp_path, capsys):
-    """Random people and identifiers in eight contract kinds (two never seen in development):
-    the engine is not tuned to the 18 development documents."""
+def test_synthetic_contracts_of_nine_kinds_in_six_layouts_meet_the_targets(tmp_path, capsys):
+    """Random people and identifiers in nine contract kinds (three never seen in development),
+    each field in the phrasings real contracts use, set in six layouts so that fields land at
+    line ends: the engine is not tuned to the 18 development documents."""
     from tests.synthetic.generator import Generator, write_set
 
     gold = tmp_path / "gold"
@@ -81,5 +101,5 @@ def test_synthetic_contracts_of_eight_kinds_meet_the_targets(tmp_path, capsys):
     call_command("evaluate", str(gold), "--out-dir", str(tmp_path / "out"))
     summary = capsys.readouterr().out.strip().splitlines()[-1]
     values = dict(re.findall(r"(\w+)=([\d.]+)%", summary))
-    assert float(values["leak_rate"]) <= 1.0, summary
-    assert float(values["over_redaction"]) <= 5.0, summary
+    assert float(values["leak_rate"]) <= 0.5, summary
+    assert float(values["over_redaction"]) <= 2.0, summary
