@@ -13,20 +13,25 @@ from django.core.management import call_command
 from tests.conftest import SCORER
 
 
+def _score(gold_dir, out_dir) -> tuple[dict[str, str], str]:
+    """The shared scorer's summary values (``leak_rate``, ``missing`` …) and its whole output."""
+    run = subprocess.run(
+        [sys.executable, str(SCORER), str(gold_dir), str(out_dir)], capture_output=True, text=True, check=True
+    )
+    summary = run.stdout.strip().splitlines()[-1]
+    return dict(re.findall(r"(\w+)=([\d.]+)", summary)), run.stdout
+
+
 @pytest.mark.slow
 def test_dev_set_meets_the_registry_targets(tmp_path, data_dir):
     """manage.py redact on ../shared/data/dev, scored by the independent shared scorer."""
     sources = sorted((data_dir / "dev").glob("*.pdf"))
     call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
-    run = subprocess.run(
-        [sys.executable, str(SCORER), str(data_dir / "dev"), str(tmp_path)], capture_output=True, text=True, check=True
-    )
-    summary = run.stdout.strip().splitlines()[-1]
-    values = dict(re.findall(r"(\w+)=([\d.]+)", summary))
-    assert values["missing"] == "0", summary
-    assert float(values["leak_rate"]) == 0.0, run.stdout
-    assert float(values["over_redaction"]) == 0.0, run.stdout
-    assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", summary
+    values, out = _score(data_dir / "dev", tmp_path)
+    assert values["missing"] == "0", out
+    assert float(values["leak_rate"]) == 0.0, out
+    assert float(values["over_redaction"]) == 0.0, out
+    assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", out
 
 
 @pytest.mark.slow
@@ -34,19 +39,12 @@ def test_scanned_dev_set_meets_the_scan_targets(tmp_path, data_dir):
     """The dev set as image-only scans: OCR, pixel redaction, an invisible text layer."""
     sources = sorted((data_dir / "dev" / "scanned").glob("*.pdf"))
     call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
-    run = subprocess.run(
-        [sys.executable, str(SCORER), str(data_dir / "dev" / "scanned"), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    summary = run.stdout.strip().splitlines()[-1]
-    values = dict(re.findall(r"(\w+)=([\d.]+)", summary))
-    assert values["missing"] == "0", summary
-    assert float(values["leak_rate"]) <= 1.0, run.stdout
+    values, out = _score(data_dir / "dev" / "scanned", tmp_path)
+    assert values["missing"] == "0", out
+    assert float(values["leak_rate"]) <= 1.0, out
     # over-redaction counts kept strings that cannot be found in the output's text: the OCR layer
-    assert float(values["over_redaction"]) <= 2.0, run.stdout
-    assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", summary
+    assert float(values["over_redaction"]) <= 2.0, out
+    assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", out
 
 
 @pytest.mark.slow
@@ -67,15 +65,11 @@ def test_every_real_contract_is_processed(tmp_path, data_dir, capsys):
     assert pages_622[1]["scan_layer"] and not pages_622[1]["ocr"]
     assert any(p["text"] for p in reports["TestData_668"]["proposals"])
     # the registry's targets on real contracts (issue 13), by the independent shared scorer
-    run = subprocess.run(
-        [sys.executable, str(SCORER), str(data_dir / "real"), str(tmp_path)], capture_output=True, text=True, check=True
-    )
-    summary = run.stdout.strip().splitlines()[-1]
-    values = dict(re.findall(r"(\w+)=([\d.]+)", summary))
-    assert values["missing"] == "0", summary
-    assert float(values["leak_rate"]) <= 2.0, run.stdout
-    assert float(values["over_redaction"]) <= 2.0, run.stdout
-    assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", summary
+    values, out = _score(data_dir / "real", tmp_path)
+    assert values["missing"] == "0", out
+    assert float(values["leak_rate"]) <= 2.0, out
+    assert float(values["over_redaction"]) <= 2.0, out
+    assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", out
     # reviewers see only real doubts: at most three review items per contract on average
     scored = [reports[p.stem] for p in sorted((data_dir / "real").glob("*.json")) if p.stem in reports]
     review = sum(1 for r in scored for p in r["proposals"] if p["action"] == "review")
