@@ -205,3 +205,21 @@ def test_words_carry_their_boxes_in_points():
     assert [w.text for w in words][:2] == ["Jan", "Novak,"]
     first = words[0].boxes[0]
     assert first.page == 1 and 70 <= first.x0 < first.x1 < 100 and first.y1 > first.y0
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 270])
+def test_a_page_whose_cropbox_differs_from_its_mediabox_is_redacted_where_it_shows(rules_engine, rotation):
+    """Coordinates are relative to the CropBox (and unrotated): boxes must land on the words."""
+    doc = pymupdf.open(stream=pdf_from_paragraphs(["Prodávající: Jan Novák, rodné číslo 750403/1238, Lipová 12"]))
+    page = doc[0]
+    page.set_cropbox(pymupdf.Rect(30, 40, page.rect.width - 20, page.rect.height - 60))
+    page.set_rotation(rotation)
+    data = doc.tobytes()
+    analysis = rules_engine.analyze(data)
+    redact = analysis.to_redact()
+    assert {"Jan Novák", "750403/1238"} <= {p.text for p in redact}
+    result = rules_engine.redact(data, redact, analysis.text_layer)  # VerificationError on any leak
+    out = pymupdf.open(stream=result.pdf)[0]
+    assert "750403" not in out.get_text() and "Novák" not in out.get_text() and "Prodávající" in out.get_text()
+    for box in result.boxes:
+        assert out.get_textbox(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)).strip() == ""
