@@ -45,6 +45,7 @@ _PLACE_ENDINGS: tuple[tuple[str, str], ...] = (
 _CONNECTORS = frozenset("nad pod u v ve na a při pri - – —".split())
 
 
+@lru_cache(maxsize=50_000)
 def place_nominatives(form: str) -> frozenset[str]:
     """Every nominative a word of a place name may come from (``"Brně"`` -> ``{"Brně",
     "Brno", ...}``), the personal-name paradigms included."""

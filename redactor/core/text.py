@@ -15,6 +15,9 @@ ABBREVIATIONS = frozenset(
     pharmdr thdr doc prof dr arch s spol sb odst písm resp tzv apod atd mj např popř ev reg zn st sv
     max min cca vč tj zejm viz obr tab str kap čl sl pí vl a o z k v tř nábř k.ú kú ks hod min""".split()
 )
+#: A numbered item or heading at the start of a line ("2. Objednatel", "3) stavba", "II. Cena",
+#: "b) …"); a number followed by another is a date that wrapped ("1. 12. 1999"), not an item.
+ITEM_START = r"[ ]*(?:\d{1,2}(?:\.\d{1,2})*[.)]|[IVX]+\.|[a-z]\))(?:[ \n](?![ ]*\d)|$)"
 _NUMBERED_LINE = re.compile(
     rf"^\s*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?\s(?!\s*\d)|[IVXLC]{{1,6}}\.\s|[a-z]\)\s|Článek\s|Čl\.\s|§\s?\d|[{UPPER}][{LOWER}]+\s*:)"
 )

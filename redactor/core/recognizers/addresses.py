@@ -20,6 +20,7 @@ from .. import categories as cat
 from ..czech import LOWER, UPPER
 from ..model import Finding
 from ..parties import role_of
+from ..text import ITEM_START
 from .base import AnalysisContext, Recognizer
 
 _W = rf"[{UPPER}][{LOWER}]+"
@@ -36,7 +37,7 @@ _STREET = (
     r"(?:[ \n](?:I|II|III|IV|V|VI)(?=[ \n]\d))?"  # numbered streets: "Boční I", "Pod Lipami II"
 )
 _ADDRESS = re.compile(
-    rf"(?<![\w.])(?P<street>{_STREET})(?:[ ]|\n(?![ ]*\d{{1,2}}[.)][ \n]))(?P<number>{_NUMBER})"
+    rf"(?<![\w.])(?P<street>{_STREET})(?:[ ]|\n(?!{ITEM_START}))(?P<number>{_NUMBER})"
     rf"(?![\w/)]|[.,]\d|\s?(?:Kč|%|m²|m2|ks|Sb))"
     rf"(?P<town>,?[ \n]+{_PSC_TOWN})?"
 )

@@ -17,6 +17,7 @@ from stdnum.exceptions import InvalidComponent, ValidationError
 
 from .. import categories as cat
 from ..model import Finding
+from ..text import ITEM_START
 from .base import AnalysisContext, Recognizer, context_score
 
 _WS = r"[ \n]?"
@@ -257,7 +258,7 @@ class PhoneRecognizer(Recognizer):
     _cues = re.compile(r"(tel|mobil|telefon|fax|kontakt|gsm)")
     _money_after = re.compile(r"^\s*(?:,-|,--|\.-|-\s*kč|kč|czk|eur|,\d\d|korun|mil\.|tis\.)", re.I)
     _money_before = re.compile(r"(?:cen[auyě]|částk[auyě]|výši|hodnot[auyě]|činí|celkem|kč)\W{0,3}$", re.I)
-    _heading = re.compile(r"[ ]*(?:\d{1,2}(?:\.\d{1,2})*[.)]|[IVX]+\.|[a-z]\))(?:\s|$)")
+    _heading = re.compile(ITEM_START)
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         text = context.text
