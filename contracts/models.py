@@ -206,7 +206,8 @@ class Proposal(models.Model):
     span_start = models.PositiveIntegerField(null=True, blank=True)
     span_end = models.PositiveIntegerField(null=True, blank=True)
     cluster = models.CharField(max_length=200, blank=True)  # same person or value across the document
-    party = models.CharField(max_length=200, blank=True)
+    party = models.CharField(max_length=200, blank=True)  # in English
+    party_who = models.JSONField(default=dict, blank=True)  # the party as a reason parameter
     # the agency rule that decided the suggestion, if any (the reason names it)
     rule = models.ForeignKey("redactor.AgencyRule", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     decision = models.CharField(max_length=8, choices=DecisionState.choices, default=DecisionState.PENDING)
@@ -228,6 +229,11 @@ class Proposal(models.Model):
     def reason_display(self) -> str:
         """The reason in the active interface language (Czech or English)."""
         return reason_text(self.reason_code, self.reason_params, self.reason)
+
+    def party_display(self) -> str:
+        """The party the proposal stands in, in the active interface language."""
+        who = self.party_who or {}
+        return reason_text(who.get("code", ""), who.get("params"), self.party)
 
     def box_list(self) -> list[Box]:
         """The stored boxes as :class:`Box` values (points, pages from 1)."""

@@ -302,6 +302,14 @@ def contract_text_layer(contract: Contract, data: bytes, progress=None):
         doc.close()
 
 
+def _party_fields(party) -> dict:
+    """The proposal's party: its English label (API, exports) and the structured form the review
+    page renders in the interface's language."""
+    if party is None:
+        return {"party": "", "party_who": {}}
+    return {"party": party.describe(), "party_who": party.who()}
+
+
 def contract_process(*, run_id: int) -> None:
     """Job body: extract, detect and store the proposals of the run's contract.
 
@@ -340,7 +348,7 @@ def contract_process(*, run_id: int) -> None:
     party_of = {}
     for party in analysis.parties:
         for block in party.blocks:
-            party_of[(block.start, block.end)] = party.describe()
+            party_of[(block.start, block.end)] = party
     persons = analysis.to_dict()["persons"]
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
@@ -366,7 +374,7 @@ def contract_process(*, run_id: int) -> None:
                     span_start=p.span.start,
                     span_end=p.span.end,
                     cluster=p.cluster or "",
-                    party=next((label for (s, e), label in party_of.items() if s <= p.span.start < e), ""),
+                    **_party_fields(next((pa for (s, e), pa in party_of.items() if s <= p.span.start < e), None)),
                     rule_id=learned.rule_of.get(p.id),
                 )
                 for p in learned.proposals

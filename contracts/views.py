@@ -235,7 +235,7 @@ def _proposal_json(p, names: dict[int, str]) -> dict:
         "score": p.score,
         "source": p.source,
         "cluster": p.cluster,
-        "party": p.party,
+        "party": p.party_display(),
         "rule": p.rule_id,
     }
 

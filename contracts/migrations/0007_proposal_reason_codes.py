@@ -20,4 +20,9 @@ class Migration(migrations.Migration):
             name='reason_params',
             field=models.JSONField(blank=True, default=dict),
         ),
+        migrations.AddField(
+            model_name='proposal',
+            name='party_who',
+            field=models.JSONField(blank=True, default=dict),
+        ),
     ]

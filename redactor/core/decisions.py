@@ -84,11 +84,6 @@ class Holder:
     scope: str  # holder | party | sentence
     who: dict
 
-    @property
-    def description(self) -> str:
-        """``who`` in English ("natural person party 2 (prodávající), named as its owner")."""
-        return Reason.from_dict(self.who).render()
-
 
 @dataclass
 class Decision:

@@ -9,6 +9,7 @@ import pymupdf
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import translation
 
 from contracts import services
 from contracts.models import AuditEvent, Contract, Decision, DecisionState, Proposal, Run, Source, Status, Suggestion
@@ -56,7 +57,14 @@ def test_processing_stores_proposals_with_reasons(processed):
     redact = {p.text for p in proposals if p.suggestion == Suggestion.REDACT}
     assert "750403/1238" in redact and "19-2000145399/0800" in redact
     assert any("Novák" in t for t in redact)
-    assert all(p.reason and p.boxes and p.agency_id == processed.agency_id for p in proposals)
+    assert all(p.reason and p.reason_code and p.boxes and p.agency_id == processed.agency_id for p in proposals)
+    # the review page names reasons and parties in the interface's language
+    birth = next(p for p in proposals if p.text == "750403/1238")
+    with translation.override("cs"):
+        assert birth.reason_display().startswith("Znečitelnit: Rodné číslo")
+        assert birth.party_display().startswith("smluvní strana 1 (prodávající), fyzická osoba")
+    with translation.override("en"):
+        assert birth.party_display() == birth.party == "natural person party 1 (prodávající)"
     run = Run.objects.get(contract=processed)
     assert run.state == Run.State.SUCCEEDED and run.progress_done == run.progress_total == 1
     assert processed.pages == [{"number": 1, "width": 595.0, "height": 842.0, "needs_ocr": False}]
