@@ -194,6 +194,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    # pikepdf announces its C++ log bridge at INFO on import; only its warnings matter here
+    "loggers": {"pikepdf": {"level": "WARNING"}},
 }
 
 if not DEBUG:

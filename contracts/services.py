@@ -25,11 +25,18 @@ from django.utils.translation import gettext as _
 from accounts.models import Agency
 from redactor.core import categories as cat
 from redactor.core.category_map import CategoryMap
-from redactor.core.errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError, VerificationError
-from redactor.core.extraction import extract_text_layer, find_active_content, open_pdf, scan_pages
+from redactor.core.errors import (
+    ActiveContentError,
+    EncryptedPdfError,
+    InvalidPdfError,
+    PdfTooLargeError,
+    VerificationError,
+)
+from redactor.core.extraction import extract_text_layer, open_pdf, refuse_active_content, scan_pages
 from redactor.core.model import Action, Box, Span
 from redactor.core.model import Proposal as CoreProposal
 from redactor.core.reasons import Reason
+from redactor.core.rebuild import open_rebuilt
 from redactor.core.review import page_coverage, spans_in_boxes
 from redactor.core.rules import PERSON, PHRASE, apply_rules, find_occurrences, name_tokens, phrase_match, tokens
 from redactor.i18n import reason_fields
@@ -95,20 +102,20 @@ def pdf_check(data: bytes) -> PdfFacts:
             code="damaged",
         ) from None
     try:
-        active = find_active_content(doc)
+        refuse_active_content(doc)
         pages = doc.page_count
         scans = scan_pages(doc)
-    finally:
-        doc.close()
-    if active:
+    except ActiveContentError as exc:
         raise ValidationError(
             _(
                 "The PDF contains active content (%(kinds)s). Save it without scripts, e.g. by printing it "
                 "to PDF, and upload it again."
             )
-            % {"kinds": ", ".join(active)},
+            % {"kinds": ", ".join(exc.kinds)},
             code="active_content",
-        )
+        ) from None
+    finally:
+        doc.close()
     return PdfFacts(pages, scans)
 
 
@@ -295,9 +302,9 @@ def contract_text_layer(contract: Contract, data: bytes, progress=None):
     from redactor.core.ocr import OcrPage, StoredOcr
 
     stored = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
-    doc = open_pdf(data)
+    doc, rebuilt = open_rebuilt(data)
     try:
-        return extract_text_layer(doc, data, progress=progress, ocr=stored)
+        return extract_text_layer(doc, rebuilt.pdf, progress=progress, ocr=stored)
     finally:
         doc.close()
 
@@ -389,6 +396,7 @@ def contract_process(*, run_id: int) -> None:
                 **(
                     {
                         "ocr": p.ocr,
+                        "pictured": p.pictured,
                         "scan_layer": p.scan_layer,
                         "ocr_replaced": p.ocr_replaced,
                         "ocr_confidence": p.ocr_confidence,

@@ -1,22 +1,25 @@
-"""Burn redactions into every layer of a PDF and write a clean, fully rewritten file.
+"""Burn redactions into a rebuilt PDF and write a clean, fully rewritten file.
 
-What is removed (the failure list of DOMAIN.md, "How redaction fails"):
+The input is the allowlist rebuild of the upload (:mod:`redactor.core.rebuild`): it holds
+pages and what they draw, nothing else. What burn-in removes (the failure list of DOMAIN.md,
+"How redaction fails"):
 
 1. text under each box: PyMuPDF ``apply_redactions`` deletes the glyphs from the content
-   stream (not a black rectangle over live text);
-2. image pixels under each box are blanked in the image itself (``PDF_REDACT_IMAGE_PIXELS``)
-   and then set to black, so the original pixels are not kept, masked or clipped;
+   stream (not a black rectangle over live text), within the box trimmed at top and bottom so
+   the neighbouring lines keep theirs;
+2. image pixels under each box (padded by ``IMAGE_PADDING``) are set to black in the image
+   itself, so the original pixels are not kept, masked or clipped; an image drawn through a
+   mask keeps its look outside the boxes;
 3. vector graphics entirely under a box (``PDF_REDACT_LINE_ART_REMOVE_IF_COVERED``), such as
    a drawn signature;
-4. every annotation (comments, stamps, links, form fields), embedded files, JavaScript,
-   the Info dictionary and XMP metadata (``Document.scrub``), and bookmarks whose title
-   contains a redacted string;
+4. as a second line of defence, what the rebuild already left out: annotations, links, form
+   fields, embedded files, JavaScript, the Info dictionary and XMP metadata (``Document.scrub``),
+   and bookmarks whose title contains a redacted string;
 5. earlier revisions: the file is written anew with ``garbage=4`` (never incrementally), so
    orphaned objects and old revisions are dropped and the output has one ``%%EOF``.
 
-Redaction annotations already present in the input (a clerk's unapplied marks) are applied
-too: they express an intent to redact. Text outside the boxes stays text; on a scanned page
-read by OCR, the OCR words outside the boxes become the page's (invisible) text layer.
+Text outside the boxes stays text; on a scanned page read by OCR, the OCR words outside the
+boxes become the page's (invisible) text layer.
 """
 
 from __future__ import annotations
@@ -41,14 +44,22 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().lower()
 
 
+def _text_rect(box: Box) -> pymupdf.Rect:
+    """The rectangle whose glyphs are removed: the box trimmed at top and bottom, so that the
+    glyphs of the lines above and below (whose boxes may touch it) stay."""
+    trim = (box.y1 - box.y0) * VERTICAL_TRIM
+    return pymupdf.Rect(box.x0 + 0.3, box.y0 + trim, box.x1 - 0.3, box.y1 - trim)
+
+
 def _redaction_rect(page: pymupdf.Page, box: Box, image_rects: list[pymupdf.Rect]) -> pymupdf.Rect:
+    """The rectangle blacked out: over an image it is padded so that no pixel of a scanned glyph
+    survives; elsewhere it is :func:`_text_rect`."""
     rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)
     if any(rect.intersects(r) for r in image_rects):
         pad = IMAGE_PADDING
         padded = pymupdf.Rect(rect.x0 - pad, rect.y0 - pad, rect.x1 + pad, rect.y1 + pad)
         return padded & page_area(page)
-    trim = rect.height * VERTICAL_TRIM
-    return pymupdf.Rect(rect.x0 + 0.3, rect.y0 + trim, rect.x1 - 0.3, rect.y1 - trim)
+    return _text_rect(box)
 
 
 def _filter_toc(toc: list, redacted: list[str]) -> list:
@@ -71,13 +82,35 @@ def _filter_toc(toc: list, redacted: list[str]) -> list:
     return fixed
 
 
+def _mask_of(doc: pymupdf.Document, xref: int) -> int:
+    """The xref of image ``xref``'s soft mask (/SMask) or stencil mask (/Mask stream), or 0."""
+    for key in ("SMask", "Mask"):
+        kind, value = doc.xref_get_key(xref, key)
+        if kind == "xref":
+            return int(value.split()[0])
+    return 0
+
+
+def _write_pixels(doc: pymupdf.Document, xref: int, pix: pymupdf.Pixmap) -> None:
+    """Store ``pix`` (no alpha, 1/3/4 components, 8 bits) as the samples of image ``xref`` in
+    place, Flate-compressed, keeping every other key of the image, its /SMask included: PyMuPDF's
+    ``replace_image`` would build a new image without it."""
+    doc.update_stream(xref, pix.samples, compress=True)
+    doc.xref_set_key(xref, "BitsPerComponent", "8")
+    doc.xref_set_key(xref, "ColorSpace", {1: "/DeviceGray", 3: "/DeviceRGB", 4: "/DeviceCMYK"}[pix.n])
+    for key in ("DecodeParms", "Decode", "ImageMask"):
+        doc.xref_set_key(xref, key, "null")
+
+
 def _blacken_pixels(doc: pymupdf.Document, page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
     """Set the pixels of every image under ``rects`` (points) to black in the image data itself.
 
     MuPDF's ``PDF_REDACT_IMAGE_PIXELS`` blanks them to white under the black box; a scan's
     redaction should be black in the image too (a viewer that hides the box, or an extracted
-    image, shows black, as on a blacked-out paper copy). Images with a soft mask or an unusual
-    colour space are left to MuPDF's blanking.
+    image, shows black, as on a blacked-out paper copy). An image drawn through a mask (a
+    transparent signature) has its samples and its mask changed under the boxes only, so it
+    keeps its look elsewhere (MuPDF's own redaction made such images opaque). Images in an
+    unusual colour space are left to MuPDF's blanking.
     """
     for info in page.get_image_info(xrefs=True):
         xref = info.get("xref") or 0
@@ -86,21 +119,42 @@ def _blacken_pixels(doc: pymupdf.Document, page: pymupdf.Page, rects: list[pymup
         if not xref or not hits:
             continue
         pix = pymupdf.Pixmap(doc, xref)
+        mask = _mask_of(doc, xref)
+        if pix.alpha and mask:
+            pix = pymupdf.Pixmap(pix, 0)  # the samples without the mask, which is changed on its own
         if pix.alpha or pix.n not in (1, 3, 4):
             continue
         to_image = ~pymupdf.Matrix(info["transform"])  # page point -> unit square of the image
         black = (0,) * pix.n if pix.n != 4 else (0, 0, 0, 255)  # CMYK black is full K
+        alpha = pymupdf.Pixmap(doc, mask) if mask else None
         for rect in hits:
             unit = (rect & bbox) * to_image
-            irect = pymupdf.IRect(
-                int(unit.x0 * pix.width) - 1,
-                int(unit.y0 * pix.height) - 1,
-                int(unit.x1 * pix.width + 0.999) + 1,
-                int(unit.y1 * pix.height + 0.999) + 1,
-            ) & pymupdf.IRect(0, 0, pix.width, pix.height)
-            if not irect.is_empty:
-                pix.set_rect(irect, black)
-        page.replace_image(xref, pixmap=pix)
+            for target, value in ((pix, black), (alpha, (0,))):
+                if target is None:
+                    continue
+                irect = pymupdf.IRect(
+                    int(unit.x0 * target.width) - 1,
+                    int(unit.y0 * target.height) - 1,
+                    int(unit.x1 * target.width + 0.999) + 1,
+                    int(unit.y1 * target.height + 0.999) + 1,
+                ) & pymupdf.IRect(0, 0, target.width, target.height)
+                if not irect.is_empty:
+                    target.set_rect(irect, value if target.n == len(value) else (0,) * target.n)
+        if mask:
+            _write_pixels(doc, xref, pix)
+            if alpha is not None and not alpha.alpha and alpha.n == 1:
+                _write_pixels(doc, mask, alpha)
+        else:
+            page.replace_image(xref, pixmap=pix)
+
+
+def _has_masked_image(doc: pymupdf.Document, page: pymupdf.Page, rects: list[pymupdf.Rect]) -> bool:
+    return any(
+        info.get("xref")
+        and _mask_of(doc, info["xref"])
+        and any(r.intersects(pymupdf.Rect(info["bbox"])) for r in rects)
+        for info in page.get_image_info(xrefs=True)
+    )
 
 
 class _Display:
@@ -212,15 +266,31 @@ def burn_in(pdf: bytes, boxes: list[Box], redacted_texts: list[str], scan_words:
     toc = doc.get_toc(simple=False)
     for page in doc:
         image_rects = [pymupdf.Rect(info["bbox"]) for info in page.get_image_info()]
-        rects = [_redaction_rect(page, box, image_rects) for box in by_page.get(page.number + 1, [])]
-        for rect in rects:
-            page.add_redact_annot(rect, fill=(0, 0, 0), cross_out=False)
+        here = by_page.get(page.number + 1, [])
+        rects = [_redaction_rect(page, box, image_rects) for box in here]
+        masked = bool(rects) and _has_masked_image(doc, page, rects)
+        # MuPDF turns an image drawn through a mask opaque when it blanks its pixels: such a
+        # page's images are changed by _blacken_pixels alone
+        images = pymupdf.PDF_REDACT_IMAGE_NONE if masked else pymupdf.PDF_REDACT_IMAGE_PIXELS
+        padded = [r for r, box in zip(rects, here, strict=True) if r != _text_rect(box)]
+        for box in here:
+            page.add_redact_annot(_text_rect(box), fill=(0, 0, 0), cross_out=False)
         page.apply_redactions(
-            images=pymupdf.PDF_REDACT_IMAGE_PIXELS,
+            images=pymupdf.PDF_REDACT_IMAGE_NONE if padded else images,  # pixels: in the padded pass
             graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
+        if padded:
+            # over an image the box grows by IMAGE_PADDING for the pixels only: the glyphs of a
+            # text line next to it (a visible text layer over a scan) stay
+            for rect in padded:
+                page.add_redact_annot(rect, fill=(0, 0, 0), cross_out=False)
+            page.apply_redactions(
+                images=images, graphics=pymupdf.PDF_REDACT_LINE_ART_NONE, text=pymupdf.PDF_REDACT_TEXT_NONE
+            )
         if rects and image_rects:
+            # a fresh page object: PyMuPDF caches image information (xrefs) across apply_redactions
+            page = doc.reload_page(page)
             _blacken_pixels(doc, page, rects)
         words = scan_words.get(page.number + 1)
         if words is not None:

@@ -22,12 +22,13 @@ from .burn import burn_in
 from .category_map import CategoryMap
 from .decisions import Decision, Person, decide, resolve_overlaps
 from .errors import VerificationError
-from .extraction import TextLayer, extract_text_layer, open_pdf
+from .extraction import TextLayer, extract_text_layer, open_pdf, refuse_active_content
 from .model import Action, Box, Finding, PageInfo, Party, Proposal, Span, VerificationResult
 from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
 from .ocr import TesseractOcr
 from .parties import find_parties
 from .reasons import Reason
+from .rebuild import open_rebuilt, rebuilt
 from .recognizers.base import AnalysisContext, RecognizerRegistry
 from .suspicious import SUSPICIOUS, suspicious_spans
 from .text import sentence_spans
@@ -48,6 +49,8 @@ class Analysis:
     proposals: list[Proposal]
     category_map: str
     timings: dict[str, float] = field(default_factory=dict)
+    #: What the allowlist rebuild removed before analysis, by kind (:class:`~redactor.core.rebuild.Rebuilt`).
+    removed: dict[str, int] = field(default_factory=dict)
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -74,6 +77,8 @@ class Analysis:
                     "ocr_replaced": p.ocr_replaced,
                     "ocr_confidence": p.ocr_confidence,
                     "scan_layer": p.scan_layer,
+                    "pictures_read": p.pictures_read,
+                    "pictured": p.pictured,
                     "needs_check": p.needs_check,
                 }
                 for p in self.pages
@@ -103,6 +108,7 @@ class Analysis:
                 for p in self.persons.values()
             ],
             "proposals": [p.to_dict() for p in self.proposals],
+            "removed": dict(self.removed),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
 
@@ -160,12 +166,20 @@ class RedactionEngine:
         cmap = category_map or self.category_map
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        doc = open_pdf(pdf, max_pages=self.max_pages)
+        original = open_pdf(pdf, max_pages=self.max_pages)
         try:
-            layer = extract_text_layer(doc, pdf, progress, ocr=self.ocr)
+            refuse_active_content(original)
+        finally:
+            original.close()
+        doc, prepared = open_rebuilt(pdf)
+        timings["rebuild"] = time.perf_counter() - t0
+        try:
+            layer = extract_text_layer(doc, prepared.pdf, progress, ocr=self.ocr)
         finally:
             doc.close()
-        timings["extract"] = time.perf_counter() - t0
+        timings["extract"] = time.perf_counter() - t0 - timings["rebuild"]
+        for page in layer.pages:
+            page.pictured = page.number in prepared.pictured
         t1 = time.perf_counter()
         text = layer.text
         sentences = sentence_spans(text)
@@ -179,7 +193,9 @@ class RedactionEngine:
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         timings["decide"] = time.perf_counter() - t2
         proposals = self._proposals(layer, decisions, cmap)
-        return Analysis(layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings)
+        return Analysis(
+            layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings, prepared.removed
+        )
 
     @staticmethod
     def _proposals(layer: TextLayer, decisions: list[Decision], cmap: CategoryMap) -> list[Proposal]:
@@ -221,11 +237,17 @@ class RedactionEngine:
         """
         boxes = [b for p in proposals for b in p.boxes]
         texts = sorted({p.text for p in proposals})
-        output = burn_in(pdf, boxes, texts, scan_words=text_layer.scan_words() if text_layer is not None else None)
-        residual = None
+        prepared = rebuilt(pdf)
+        source = prepared.pdf
+        output = burn_in(source, boxes, texts, scan_words=text_layer.scan_words() if text_layer is not None else None)
+        residual = analysed = None
         if text_layer is not None:
             residual = _residual_text(text_layer.text, [p.span for p in proposals])
-        result = verify(output, texts, boxes=boxes, residual_text=residual)
+            analysed = {page.number: residual[page.start : page.end] for page in text_layer.pages}
+        # the pixel check compares with the upload itself, so damage done by the rebuild is caught
+        # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose
+        looks = source if prepared.removed.get("redaction marks applied") else pdf
+        result = verify(output, texts, boxes=boxes, residual_text=residual, analysed_pages=analysed, source=looks)
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
         return RedactionResult(output, result, boxes)

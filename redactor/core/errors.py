@@ -34,3 +34,16 @@ class VerificationError(RedactionError):
 
 class OcrUnavailableError(RedactionError):
     """Tesseract or its Czech model is not installed, so scanned pages cannot be read."""
+
+
+class ActiveContentError(InvalidPdfError):
+    """The PDF carries active content (scripts, launch, submit or import actions, rich media).
+
+    ``kinds`` lists what was found, e.g. ``["JavaScript"]``.
+    """
+
+    def __init__(self, kinds: list[str]):
+        super().__init__(
+            f"the PDF contains active content ({', '.join(kinds)}); save it without scripts, e.g. by printing it to PDF"
+        )
+        self.kinds = kinds

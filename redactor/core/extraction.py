@@ -14,6 +14,7 @@ inside a word followed by a lower-case letter both go ("pracov-" + "ní").
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from .errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError
+from .errors import ActiveContentError, EncryptedPdfError, InvalidPdfError, PdfTooLargeError
 from .model import Box, PageInfo, Span
 
 CharBox = tuple[int, float, float, float, float]  # page (from 1), x0, y0, x1, y1 in points
@@ -172,7 +173,7 @@ def page_area(page: pymupdf.Page) -> pymupdf.Rect:
     return (page.rect * page.derotation_matrix).normalize()
 
 
-def _image_coverage(page: pymupdf.Page) -> float:
+def image_coverage(page: pymupdf.Page) -> float:
     """Share (0..1) of the page area covered by images, overlaps counted once per image."""
     full = page_area(page)
     area = abs(full)
@@ -409,6 +410,33 @@ def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> li
     return lines
 
 
+def _letter_spaced(chars: list[dict]) -> list[dict]:
+    """A line set with wide letter spacing ("K a r e l   V o m a c k a": the extractor puts a
+    space between every two letters) read as words: spaces narrower than the line's word gaps
+    go, a word gap becomes one space without a box. A line where at least six tokens are and
+    60 % of them are single characters counts as letter-spaced; a word gap is a distance between
+    two glyphs over 1.8 times the median distance (and at least 1.5 points more). A line whose
+    median distance exceeds half the glyph height is a row of table cells and, like every other
+    line, is returned as it is."""
+    tokens = "".join(c["c"] for c in chars).split()
+    if len(tokens) < 6 or sum(len(t) == 1 for t in tokens) < 0.6 * len(tokens):
+        return chars
+    glyphs = [c for c in chars if not c["c"].isspace() and c["bbox"] is not None]
+    gaps = [b["bbox"][0] - a["bbox"][2] for a, b in itertools.pairwise(glyphs)]
+    if not gaps:
+        return chars
+    median = sorted(gaps)[len(gaps) // 2]
+    height = sorted(c["bbox"][3] - c["bbox"][1] for c in glyphs)[len(glyphs) // 2]
+    if median > 0.5 * height:
+        return chars  # cells of a table, not letters of a word
+    out = [glyphs[0]]
+    for gap, glyph in zip(gaps, glyphs[1:], strict=True):
+        if gap > max(1.8 * median, median + 1.5):
+            out.append({"c": " ", "bbox": None})
+        out.append(glyph)
+    return out
+
+
 def _scan_with_text_layer(page: pymupdf.Page, coverage: float, text: str) -> bool:
     """True for a scanned page that carries a text layer of another OCR tool: images cover
     most of it and its text is mostly invisible (render mode 3) or reads as garbage."""
@@ -488,7 +516,7 @@ def extract_text_layer(
             lines = _form_lines(lines, page)
         readable = sum(1 for _b, chars in lines for c in chars if c["c"] != "\ufffd" and not c["c"].isspace())
         unreadable = sum(1 for _b, chars in lines for c in chars if c["c"] == "\ufffd")
-        coverage = _image_coverage(page)
+        coverage = image_coverage(page)
         needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
         replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(_line_text(ln) for ln in lines))
         result = ocr.recognize(page) if use_ocr and (needs_ocr or replaced) else None
@@ -505,11 +533,13 @@ def extract_text_layer(
                 kept_layer, replaced = True, False
         if result is not None:
             ocr_pages[number] = result
+        pictures = None
         if result is not None and not kept_layer:
             readable = _add_ocr_words(builder, number, result, page)
         else:
             replaced = False
             for _bbox, chars in lines:
+                chars = _letter_spaced(chars)
                 builder.break_line("".join(c["c"] for c in chars[:3]))
                 for c in chars:
                     if c["bbox"] is None:
@@ -517,6 +547,11 @@ def extract_text_layer(
                         continue
                     x0, y0, x1, y1 = c["bbox"]
                     builder.add(c["c"], (number, x0, y0, x1, y1))
+            # pictures on a text page (a pasted ID card) are read too: their words follow the page's text
+            pictures = ocr.read_pictures(page) if use_ocr and result is None and not needs_ocr else None
+            if pictures is not None:
+                ocr_pages[number] = pictures
+                _add_ocr_words(builder, number, pictures, page)
         builder.strip_trailing_spaces()
         if builder.chars and builder.chars[-1] != "\n":
             builder.chars.append("\n")
@@ -536,6 +571,7 @@ def extract_text_layer(
                 ocr_replaced=replaced and result is not None,
                 ocr_confidence=round(result.mean_confidence, 1) if result is not None else None,
                 scan_layer=kept_layer,
+                pictures_read=pictures is not None,
             )
         )
         if progress is not None:
@@ -551,7 +587,7 @@ def scan_pages(doc: pymupdf.Document) -> list[int]:
     A quick look, for choosing the job queue at upload."""
     out = []
     for page in doc:
-        coverage = _image_coverage(page)
+        coverage = image_coverage(page)
         if coverage < OCR_MIN_IMAGE_COVERAGE:
             continue
         text = page.get_text()
@@ -577,3 +613,11 @@ def find_active_content(doc: pymupdf.Document) -> list[str]:
         for m in _ACTIVE_KEYS.finditer(obj):
             found.add("JavaScript" if m.group(1) == "JS" else m.group(1))
     return sorted(found)
+
+
+def refuse_active_content(doc: pymupdf.Document) -> None:
+    """Raise :class:`ActiveContentError` when ``doc`` has active content
+    (:func:`find_active_content`): the one check that upload, jobs and the CLI apply."""
+    kinds = find_active_content(doc)
+    if kinds:
+        raise ActiveContentError(kinds)

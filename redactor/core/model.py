@@ -174,6 +174,10 @@ class PageInfo:
     ocr_replaced: bool = False  # a text layer of another OCR tool was on the page and is replaced
     ocr_confidence: float | None = None  # mean word confidence 0..100 of the OCR
     scan_layer: bool = False  # a scan whose own (invisible) OCR layer was kept: it agrees with Tesseract
+    pictures_read: bool = False  # a text page whose pictures (a pasted ID card) were read by OCR too
+    # its visible text could not be read from the file (glyphs without meaning, outlines): the
+    # rebuild turned it into a picture, read by OCR like a scan (redactor.core.rebuild)
+    pictured: bool = False
 
     @property
     def is_scan(self) -> bool:

@@ -55,6 +55,17 @@ class OcrWord:
     line: tuple[int, int, int]
 
 
+#: A picture on a text page is read by OCR from this size on (points) ...
+PICTURE_MIN_WIDTH = 150.0
+PICTURE_MIN_HEIGHT = 40.0
+#: ... and this share of the page area.
+PICTURE_MIN_SHARE = 0.03
+#: A picture with this many words of the text layer on it is a scan under its own text.
+PICTURE_MAX_WORDS_OVER = 3
+#: Words of such a picture read with less confidence (0..100) are noise: logos, signatures.
+PICTURE_MIN_CONFIDENCE = 60.0
+
+
 @dataclass
 class OcrPage:
     """One page read by OCR: words in reading order, mean confidence, how long it took."""
@@ -208,8 +219,9 @@ class TesseractOcr:
                 self._available = all(part in langs for part in self.language.split("+"))
         return self._available
 
-    def recognize(self, page: pymupdf.Page) -> OcrPage:
-        """Read ``page``; word boxes in PDF points (PyMuPDF page space, y down), page from 1."""
+    def recognize(self, page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> OcrPage:
+        """Read ``page`` (or only its ``clip``, a rectangle of an unrotated page in points);
+        word boxes in PDF points (PyMuPDF page space, y down), page from 1."""
         import pytesseract
         from PIL import Image
 
@@ -218,7 +230,7 @@ class TesseractOcr:
         if not self.available():
             raise OcrUnavailableError(f"Tesseract with the '{self.language}' model is not installed")
         started = time.perf_counter()
-        pix = page.get_pixmap(dpi=self.dpi, colorspace=pymupdf.csGRAY, alpha=False)
+        pix = page.get_pixmap(dpi=self.dpi, colorspace=pymupdf.csGRAY, alpha=False, clip=clip)
         image = Image.frombytes("L", (pix.width, pix.height), pix.samples)
         env = os.environ.get("OMP_THREAD_LIMIT")
         os.environ["OMP_THREAD_LIMIT"] = str(self.threads)
@@ -233,7 +245,8 @@ class TesseractOcr:
                 os.environ["OMP_THREAD_LIMIT"] = env
         # pixel -> point: the page was rendered from its rect (rotation included) at self.dpi
         to_page = ~page.rotation_matrix if page.rotation else pymupdf.Identity
-        sx, sy = page.rect.width / pix.width, page.rect.height / pix.height
+        area = page.rect if clip is None else pymupdf.Rect(clip) & page.rect
+        sx, sy = area.width / pix.width, area.height / pix.height
         result = OcrPage(page.number + 1)
         for i, text in enumerate(data["text"]):
             text = (text or "").strip()
@@ -241,7 +254,7 @@ class TesseractOcr:
             if not text or conf < 0:
                 continue
             x, y, w, h = data["left"][i], data["top"][i], data["width"][i], data["height"][i]
-            rect = pymupdf.Rect(x * sx, y * sy, (x + w) * sx, (y + h) * sy)
+            rect = pymupdf.Rect(x * sx, y * sy, (x + w) * sx, (y + h) * sy) + (area.x0, area.y0, area.x0, area.y0)
             if page.rotation:
                 rect = rect * to_page
             line = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
@@ -249,6 +262,54 @@ class TesseractOcr:
         result.words = repair_emails(result.words)
         result.seconds = time.perf_counter() - started
         return result
+
+    def read_pictures(self, page: pymupdf.Page) -> OcrPage | None:
+        """Words of the pictures on text page ``page`` (:func:`read_pictures`), or None when it
+        has no picture large enough to hold text or none of its words is read with confidence."""
+        regions = picture_regions(page)
+        result = read_pictures(self, page, regions) if regions else None
+        return result if result is not None and result.words else None
+
+
+def picture_regions(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    """Pictures on a text page large enough to hold readable text (a pasted ID card, a scanned
+    annex, a certificate): at least ``PICTURE_MIN_WIDTH`` × ``PICTURE_MIN_HEIGHT`` points and
+    ``PICTURE_MIN_SHARE`` of the page, on an unrotated page, with fewer than
+    ``PICTURE_MAX_WORDS_OVER`` words of the text layer on it. Their text is read by OCR, since no
+    text layer describes it."""
+    if page.rotation:
+        return []
+    area = abs(page.rect) or 1.0
+    out = []
+    words = None
+    for info in page.get_image_info():
+        rect = pymupdf.Rect(info["bbox"]) & page.rect
+        if rect.width < PICTURE_MIN_WIDTH or rect.height < PICTURE_MIN_HEIGHT or abs(rect) < PICTURE_MIN_SHARE * area:
+            continue
+        if words is None:
+            words = [pymupdf.Rect(w[:4]) for w in page.get_text("words")]
+        # a picture with text laid over it (a scan under its own text layer) is described by that text
+        if sum(1 for w in words if rect.contains((w.tl + w.br) / 2)) >= PICTURE_MAX_WORDS_OVER:
+            continue
+        if not any(rect in r for r in out):
+            out.append(rect)
+    return out
+
+
+def read_pictures(ocr, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPage:
+    """OCR words of ``regions`` of ``page`` (:func:`picture_regions`) as one :class:`OcrPage`;
+    words under ``PICTURE_MIN_CONFIDENCE`` (logos, signatures read as noise) are left out, each
+    region's lines are numbered apart from the others'."""
+    result = OcrPage(page.number + 1)
+    for k, rect in enumerate(regions):
+        part = ocr.recognize(page, clip=rect)
+        result.seconds += part.seconds
+        for w in part.words:
+            if w.confidence >= PICTURE_MIN_CONFIDENCE:
+                result.words.append(
+                    OcrWord(w.text, w.x0, w.y0, w.x1, w.y1, w.confidence, (1000 * (k + 1) + w.line[0], *w.line[1:]))
+                )
+    return result
 
 
 class StoredOcr:
@@ -264,4 +325,8 @@ class StoredOcr:
 
     def recognize(self, page: pymupdf.Page) -> OcrPage | None:
         """The stored result of ``page``, or None when it was not read by OCR."""
+        return self.pages.get(page.number + 1)
+
+    def read_pictures(self, page: pymupdf.Page) -> OcrPage | None:
+        """The stored words of the pictures of text page ``page``, or None."""
         return self.pages.get(page.number + 1)

@@ -11,8 +11,9 @@ from collections import defaultdict
 
 import pymupdf
 
-from .extraction import TextLayer, open_pdf
+from .extraction import TextLayer
 from .model import Box, Span
+from .rebuild import open_rebuilt
 
 #: Shares of a page's area blacked out at which the registry's watchdogs flag over-redaction
 #: (the thresholds the issue quotes: 5 % and 20 % of a page).
@@ -30,7 +31,7 @@ def render_page(pdf: bytes, page: int, *, zoom: float = 1.5, redact: list[Box] |
     :func:`~redactor.core.extraction.page_area`). Raises ``InvalidPdfError`` for unreadable
     input and ``IndexError`` for a page out of range.
     """
-    doc = open_pdf(pdf)
+    doc, _rebuilt = open_rebuilt(pdf)
     try:
         if not 1 <= page <= doc.page_count:
             raise IndexError(f"page {page} out of range 1..{doc.page_count}")
@@ -53,7 +54,7 @@ def render_page(pdf: bytes, page: int, *, zoom: float = 1.5, redact: list[Box] |
 def page_words(pdf: bytes, page: int) -> list[tuple[str, float, float, float, float]]:
     """Words of page ``page`` (from 1) as ``(text, x0, y0, x1, y1)`` in points, reading order.
     Raises ``InvalidPdfError`` and ``IndexError`` like :func:`render_page`."""
-    doc = open_pdf(pdf)
+    doc, _rebuilt = open_rebuilt(pdf)
     try:
         if not 1 <= page <= doc.page_count:
             raise IndexError(f"page {page} out of range 1..{doc.page_count}")

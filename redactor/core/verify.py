@@ -1,12 +1,20 @@
-"""Verification of a redacted PDF: re-open it and prove that no redacted string can be read.
+"""Verification of a redacted PDF: re-open it and prove that it shows nothing but what was
+analysed and kept.
 
 Run after every burn-in (``RedactionEngine.redact`` fails when it does not pass) and usable on
 its own. Checks, each recorded in ``VerificationResult.checks``:
 
-- text: the page text as read by two independent extractors, PyMuPDF (MuPDF) and pdfplumber
-  (pdfminer.six), must not contain a redacted string (whole-word match after NFKC and
-  whitespace folding) more often than it legitimately remains elsewhere, nor the longest run
-  of six or more of its digits;
+- analysed text: every word that PDFium (pypdfium2) and poppler (``pdftotext``), two engines
+  other than MuPDF, which analysed the document, read on a page must occur in the analysed
+  text of that page outside the redactions (order, whitespace and line-end hyphens aside).
+  A word the analysis never saw fails verification with its page: whatever the extractor
+  skipped is caught here, not only what the engine found;
+- text: the page text as read by PDFium and poppler must not contain a redacted string
+  (whole-word match after NFKC and whitespace folding) more often than it legitimately
+  remains elsewhere, nor the longest run of six or more of its digits;
+- pixels: each page rendered before and after burn-in must be the same outside the
+  redaction boxes (beyond anti-aliasing), which catches damage: a masked image turned black,
+  a transparent picture made opaque, text that vanished;
 - glyphs under boxes: no character may remain inside a redaction box (catches a black
   rectangle drawn over live text);
 - hidden layers: Info metadata, XMP, annotations, form fields, embedded files and bookmark
@@ -18,13 +26,15 @@ its own. Checks, each recorded in ``VerificationResult.checks``:
 
 from __future__ import annotations
 
-import io
 import re
+import shutil
+import subprocess
 import unicodedata
 from collections.abc import Iterable
 
-import pdfplumber
+import numpy as np
 import pymupdf
+import pypdfium2
 
 from .model import Box, VerificationResult
 
@@ -49,14 +59,159 @@ def _longest_digits(text: str) -> str:
     return max(runs, key=len, default="")
 
 
+#: Seconds poppler's pdftotext may take on one document before verification gives up (fails).
+POPPLER_TIMEOUT = 120
+#: Resolution (dpi) of the before/after page pictures compared outside the boxes.
+RENDER_DPI = 36
+#: Grey-level difference (0..255) above which a pixel counts as changed.
+RENDER_TOLERANCE = 64
+#: Pixels around each box (at ``RENDER_DPI``) allowed to change: anti-aliasing and glyphs that
+#: touch the box and are removed whole.
+RENDER_MARGIN = 2
+#: Changed pixels outside the boxes tolerated per page (share of the page, and at least a few).
+RENDER_MAX_SHARE = 0.0005
+
+
+def page_texts(data: bytes) -> dict[str, list[str]]:
+    """Text of every page of ``data`` (index 0 = page 1) as read by PDFium and by poppler, the
+    two extractors verification trusts besides MuPDF. Raises ``RuntimeError`` when poppler's
+    ``pdftotext`` is missing or fails (verification then fails: it never passes unread)."""
+    texts: dict[str, list[str]] = {}
+    pdf = pypdfium2.PdfDocument(data)
+    try:
+        pages = []
+        for i in range(len(pdf)):
+            page = pdf[i]
+            textpage = page.get_textpage()
+            pages.append(textpage.get_text_range())
+            textpage.close()
+            page.close()
+        texts["pdfium"] = pages
+    finally:
+        pdf.close()
+    if shutil.which("pdftotext") is None:
+        raise RuntimeError("poppler's pdftotext is not installed (Debian package poppler-utils)")
+    done = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, timeout=POPPLER_TIMEOUT
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"pdftotext failed: {done.stderr.decode('utf-8', 'replace').strip()[:200]}")
+    poppler = done.stdout.decode("utf-8", "replace").split("\f")
+    texts["poppler"] = (poppler + [""] * len(texts["pdfium"]))[: len(texts["pdfium"])]
+    return texts
+
+
 def extract_texts(data: bytes) -> dict[str, str]:
-    """Normalised full text of ``data`` from PyMuPDF and from pdfplumber."""
+    """Normalised full text of ``data`` from MuPDF, PDFium and poppler."""
     texts = {}
     with pymupdf.open(stream=data, filetype="pdf") as doc:
         texts["pymupdf"] = normalize(" ".join(page.get_text() for page in doc))
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        texts["pdfplumber"] = normalize(" ".join(page.extract_text() or "" for page in pdf.pages))
+    for name, pages in page_texts(data).items():
+        texts[name] = normalize(" ".join(pages))
     return texts
+
+
+def _compact(text: str) -> str:
+    """``text`` for comparing what two extractors read: NFKC, case folded, without whitespace,
+    hyphens, soft hyphens and characters that map to nothing (U+FFFD, private use, controls)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(
+        c
+        for c in text
+        if c.isalnum() or (not c.isspace() and c not in _NOT_TEXT and unicodedata.category(c)[0] in "PS")
+    )
+
+
+_NOT_TEXT = set("-\u00ad\u2010\u2011\ufffd")
+
+
+def unseen_words(read: str, analysed: str) -> list[str]:
+    """Words of ``read`` (what an extractor reads on a page) that do not occur in ``analysed``
+    (the page's analysed text outside redactions). Compared by :func:`_compact`, so case,
+    whitespace and line-end hyphens do not matter; a word is also seen when it is a run of
+    whole analysed words that the other extractor read apart (``31.10.200831.10.2008``, a line
+    read in another order). Words without a letter or digit are ignored."""
+    target = _compact(analysed)
+    pieces = {_compact(w) for w in analysed.split()} - {""}
+    longest = max((len(p) for p in pieces), default=0)
+    out = []
+    for word in read.split():
+        token = _compact(word)
+        if not any(c.isalnum() for c in token) or token in target:
+            continue
+        if not _segments(token, pieces, longest):
+            out.append(word)
+    return out
+
+
+def _segments(token: str, pieces: set[str], longest: int) -> bool:
+    """Whether ``token`` is a concatenation of ``pieces`` (punctuation between them allowed)."""
+    reach = [True] + [False] * len(token)
+    for i in range(1, len(token) + 1):
+        if not token[i - 1].isalnum() and reach[i - 1]:
+            reach[i] = True
+            continue
+        for j in range(max(0, i - longest), i):
+            if reach[j] and token[j:i] in pieces:
+                reach[i] = True
+                break
+    return reach[-1]
+
+
+def _unanalysed(texts: dict[str, list[str]], analysed_pages: dict[int, str]) -> list[str]:
+    problems = []
+    for name, pages in texts.items():
+        for number, text in enumerate(pages, start=1):
+            if number not in analysed_pages:
+                continue
+            extra = unseen_words(text, analysed_pages[number])
+            if extra:
+                sample = " ".join(extra[:3])
+                problems.append(
+                    f"page {number}: {name} reads text that was not analysed ({len(extra)} words, e.g. {sample!r})"
+                )
+    return problems
+
+
+def render_changes(before: bytes, after: bytes, boxes: Iterable[Box], *, dpi: int = RENDER_DPI) -> list[str]:
+    """Pages whose picture changed outside the redaction ``boxes`` (points, pages from 1) between
+    ``before`` (the original upload, or the document that was redacted) and ``after``: one message per page, naming it.
+    Pages are rendered in grey at ``dpi``; a pixel counts as changed when its grey level moved
+    by more than ``RENDER_TOLERANCE``, and a page fails when more than ``RENDER_MAX_SHARE`` of
+    its pixels outside the boxes (grown by ``RENDER_MARGIN`` pixels) changed."""
+    by_page: dict[int, list[Box]] = {}
+    for box in boxes:
+        by_page.setdefault(box.page, []).append(box)
+    problems = []
+    scale = dpi / 72
+    with pymupdf.open(stream=before, filetype="pdf") as a, pymupdf.open(stream=after, filetype="pdf") as b:
+        if a.page_count != b.page_count:
+            return [f"the redacted PDF has {b.page_count} pages, the original {a.page_count}"]
+        for pa, pb in zip(a, b, strict=True):
+            # a page whose /UserUnit the rebuild folded into its size is compared at that size
+            unit = pb.rect.width / pa.rect.width if pa.rect.width else 1.0
+            if abs(unit - 1) > 0.01 and abs(pb.rect.height / pa.rect.height - unit) > 0.01:
+                problems.append(f"page {pa.number + 1}: its size changed")
+                continue
+            xa = pa.get_pixmap(
+                matrix=pymupdf.Matrix(scale * unit, scale * unit), colorspace=pymupdf.csGRAY, alpha=False
+            )
+            xb = pb.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+            if xa.samples == xb.samples:
+                continue
+            width, height = min(xa.width, xb.width), min(xa.height, xb.height)
+            a_img = np.frombuffer(xa.samples, np.uint8).reshape(xa.height, xa.width)[:height, :width]
+            b_img = np.frombuffer(xb.samples, np.uint8).reshape(xb.height, xb.width)[:height, :width]
+            diff = np.abs(a_img.astype(np.int16) - b_img) > RENDER_TOLERANCE
+            shown = pb.rotation_matrix * pymupdf.Matrix(scale, scale)  # the output: MediaBox = CropBox
+            for box in by_page.get(pa.number + 1, []):
+                r = (pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * shown).normalize()
+                x0, y0 = max(0, int(r.x0) - RENDER_MARGIN), max(0, int(r.y0) - RENDER_MARGIN)
+                diff[y0 : int(r.y1 + 1) + RENDER_MARGIN, x0 : int(r.x1 + 1) + RENDER_MARGIN] = False
+            changed = int(diff.sum())
+            if changed > max(4, RENDER_MAX_SHARE * width * height):
+                problems.append(f"page {pa.number + 1}: {changed} pixels changed outside the redactions")
+    return problems
 
 
 def _hidden_layers(doc: pymupdf.Document) -> dict[str, str]:
@@ -108,7 +263,10 @@ def _glyphs_under_boxes(doc: pymupdf.Document, boxes: Iterable[Box]) -> list[str
         if number > doc.page_count:
             continue
         page = doc[number - 1]
-        raw = page.get_text("rawdict")
+        near = pymupdf.Rect()
+        for b in page_boxes:
+            near |= pymupdf.Rect(b.x0, b.y0, b.x1, b.y1)
+        raw = page.get_text("rawdict", clip=near)  # only characters near the boxes become Python objects
         for block in raw["blocks"]:
             for line in block.get("lines", []):
                 for span in line["spans"]:
@@ -130,15 +288,20 @@ def verify(
     *,
     boxes: Iterable[Box] = (),
     residual_text: str | None = None,
+    analysed_pages: dict[int, str] | None = None,
+    source: bytes | None = None,
 ) -> VerificationResult:
     """Check a redacted PDF (``data``) against the strings that were redacted.
 
     ``residual_text`` is the original text with the redacted spans removed; a redacted string
     may appear in the output as often as it appears there (a surname redacted for a private
     person and kept for an official who shares it). Without it every occurrence is a leak.
-    ``boxes`` (points, pages from 1) enable the glyphs-under-boxes check.
+    ``boxes`` (points, pages from 1) enable the glyphs-under-boxes check. ``analysed_pages``
+    (``{page number: analysed text outside the redactions}``) enables the analysed-text check,
+    ``source`` (the document the boxes were burned into) the pixel check.
     Never raises for a readable PDF; an unreadable one gives ``ok=False``.
     """
+    boxes = list(boxes)
     problems: list[str] = []
     checks: dict[str, object] = {}
     strings = sorted({normalize(t) for t in redacted_texts if normalize(t)})
@@ -149,9 +312,18 @@ def verify(
         problems.append(f"{checks['eof_markers']} %%EOF markers: the file contains incremental updates")
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
-        texts = extract_texts(data)
+        pages = page_texts(data)
     except Exception as exc:
         return VerificationResult(False, [f"the redacted PDF cannot be read: {exc}"], checks)
+    texts = {name: normalize(" ".join(p)) for name, p in pages.items()}
+    if analysed_pages is not None:
+        unseen = _unanalysed(pages, analysed_pages)
+        checks["unanalysed_text"] = unseen
+        problems += unseen
+    if source is not None:
+        damage = render_changes(source, data, boxes)
+        checks["pixels_changed"] = damage
+        problems += damage
     with doc:
         checks["extractors"] = sorted(texts)
         leaks = []

@@ -127,7 +127,8 @@ def test_burn_in_removes_text_and_every_hidden_layer(engine: RedactionEngine):
     assert not out.get_xml_metadata()
     assert out.embfile_count() == 0
     assert not list(out[0].annots())
-    assert out.get_toc() == [[1, "Smlouva", 1]]  # the bookmark naming the person is gone
+    # outlines are not rebuilt at all: a bookmark can name the person in another form (issue 14)
+    assert out.get_toc() == []
     assert result.pdf.count(b"%%EOF") == 1
     for text in extract_texts(result.pdf).values():
         assert "Novák" not in text and "830623" not in text
@@ -223,3 +224,50 @@ def test_a_page_whose_cropbox_differs_from_its_mediabox_is_redacted_where_it_sho
     assert "750403" not in out.get_text() and "Novák" not in out.get_text() and "Prodávající" in out.get_text()
     for box in result.boxes:
         assert out.get_textbox(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)).strip() == ""
+
+
+# -- issue 14: verification against the analysed text, and the pixels outside the boxes -------
+def test_text_that_was_not_analysed_fails_verification_and_names_its_page():
+    data = _pdf_with_lines(["Objednatel: Mesto Kyjov", "Zhotovitel: Karel Vomacka"])
+    analysed = {1: "Objednatel: Mesto Kyjov\nZhotovitel:"}  # the analysis never saw the name
+    result = verify(data, [], analysed_pages=analysed)
+    assert not result.ok
+    assert any(p.startswith("page 1:") and "Vomacka" in p for p in result.checks["unanalysed_text"])
+    assert verify(data, [], analysed_pages={1: "Objednatel: Mesto Kyjov Zhotovitel: Karel Vomacka"}).ok
+
+
+def test_words_read_apart_or_joined_differently_are_still_the_analysed_text():
+    from redactor.core.verify import unseen_words
+
+    analysed = "Cena: patnáct tisíc korun\nplatba do 31.10.2008 a 31.10.2008"
+    assert unseen_words("patnácttisíc 31.10.200831.10.2008 Cena :", analysed) == []
+    assert unseen_words("pracov- ní", "pracovní") == []
+    assert unseen_words("Vomacka", analysed) == ["Vomacka"]
+
+
+def test_pixels_changed_outside_the_boxes_fail_verification():
+    from redactor.core.verify import render_changes
+
+    data = _pdf_with_lines(["Zhotovitel: Karel Vomacka, bytem Lipova 12"])
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    doc[0].draw_rect(pymupdf.Rect(300, 300, 400, 400), fill=(0, 0, 0))  # damage far from any box
+    damaged = doc.tobytes()
+    box = Box(1, 300, 300, 400, 400)
+    assert render_changes(data, damaged, [box]) == []  # inside the box: a redaction
+    (problem,) = render_changes(data, damaged, [])
+    assert problem.startswith("page 1:") and "pixels changed" in problem
+
+
+def test_the_cli_refuses_active_content_like_the_upload(tmp_path):
+    from redactor.batch import redact_file
+    from redactor.core.nlp import RuleOnlyNlpEngine
+
+    doc = pymupdf.open(stream=_pdf_with_lines(["Smlouva o dilo"]), filetype="pdf")
+    catalog = doc.pdf_catalog()
+    doc.xref_set_key(catalog, "OpenAction", "<</S/JavaScript/JS(app.alert(1))>>")
+    source = tmp_path / "skript.pdf"
+    source.write_bytes(doc.tobytes())
+    outcome = redact_file(RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=False), source, tmp_path / "out")
+    assert not outcome.ok
+    assert "active content (JavaScript)" in outcome.message
+    assert not (tmp_path / "out" / "skript.pdf").exists()

@@ -187,11 +187,14 @@ class NetworkRecognizer(Recognizer):
 class EmailRecognizer(Recognizer):
     """E-mail addresses. One whose local part contains a personal name (a gazetteer name, or a
     part of a name found in the document) is category 6 (e-mail with a personal name,
-    primary); any other is category 7 (generic work e-mail such as ``info@``, secondary)."""
+    primary); any other is category 7 (generic work e-mail such as ``info@``, secondary).
+    An address broken at a line end next to its "@" or after a dot of its domain
+    ("jan.novak@" + "seznam.cz") is one address: word processors break lines there."""
 
     name = "email"
     categories = (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC)
-    _pattern = re.compile(r"(?<![\w.+-])([\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-zA-Z]{2,})\b")
+    _break = r"(?:[ \t]*\n[ \t]*)?"  # a line break, only where an address may be broken
+    _pattern = re.compile(rf"(?<![\w.+-])([\w.+-]+{_break}@{_break}[\w-]+(?:\.{_break}[\w-]+)*\.[a-zA-Z]{{2,}})\b")
     _generic = frozenset(
         "info podatelna posta mail email office kancelar sekretariat obchod sales support podpora "
         "fakturace faktury ucetni uctarna epodatelna admin webmaster noreply no-reply kontakt "
@@ -208,7 +211,7 @@ class EmailRecognizer(Recognizer):
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         out = []
         for m in self._pattern.finditer(context.text):
-            local = m.group(1).split("@")[0].lower()
+            local = re.sub(r"\s", "", m.group(1).split("@")[0]).lower()
             parts = [p for p in re.split(r"[._+-]", local) if p]
             named = [p for p in parts if p not in self._generic and self.gazetteer.mentions_name(p)]
             if named:
