@@ -30,7 +30,7 @@ BODY = [
 BODY_SECRETS = ["Novák", "Lipová 12", "12. 3. 1980"]
 #: A second private person, planted only in a hiding place.
 HIDDEN = "Karel Vomacka"
-HIDDEN_NUMBER = "780101/1235"
+HIDDEN_NUMBER = "780101/1229"
 
 
 @dataclass
@@ -313,6 +313,26 @@ def picture_of_text() -> Adversarial:
     return Adversarial("picture_of_text", doc.tobytes(), [HIDDEN, HIDDEN_NUMBER], pictured=True)
 
 
+def picture_with_shifted_layer() -> Adversarial:
+    """A pasted picture of the contractor's details with another tool's invisible OCR layer one
+    line lower than the pixels: boxes must follow the pixels, not the layer."""
+    card = pymupdf.open()
+    page = card.new_page(width=360, height=80)
+    page.insert_text((10, 25), "Zhotovitel: Karel Vomacka", fontsize=14)
+    page.insert_text((10, 55), f"rodne cislo {HIDDEN_NUMBER}", fontsize=14)
+    pix = page.get_pixmap(dpi=200)
+    doc = pymupdf.open(stream=_base([p for p in BODY if not p.startswith("Zhotovitel")]), filetype="pdf")
+    target = doc[0]
+    where = pymupdf.Rect(56, 400, 416, 480)
+    target.insert_image(where, pixmap=pix)
+    writer = pymupdf.TextWriter(target.rect)
+    font = pymupdf.Font("helv")
+    for x0, _y0, _x1, y1, word, *_ in page.get_text("words"):
+        writer.append((where.x0 + x0, where.y0 + y1 + 30), word, font=font, fontsize=14)  # a line off
+    writer.write_text(target, render_mode=3)
+    return Adversarial("picture_with_shifted_layer", doc.tobytes(), [HIDDEN, HIDDEN_NUMBER], pictured=True)
+
+
 def vector_outline_text() -> Adversarial:
     """The contract with every glyph drawn as a vector outline (no text at all)."""
     src = pymupdf.open(stream=_base(), filetype="pdf")
@@ -355,6 +375,7 @@ BUILDERS: list[Callable[[], Adversarial]] = [
     masked_image,
     signature_over_name,
     picture_of_text,
+    picture_with_shifted_layer,
     vector_outline_text,
     font_without_unicode,
 ]

@@ -245,14 +245,23 @@ def _vertical_words(page: pymupdf.Page, display: _Display, line: list, rects: li
     return written
 
 
-def burn_in(pdf: bytes, boxes: list[Box], redacted_texts: list[str], scan_words: dict | None = None) -> bytes:
+def burn_in(
+    pdf: bytes,
+    boxes: list[Box],
+    redacted_texts: list[str],
+    scan_words: dict | None = None,
+    unread_layers: dict | None = None,
+) -> bytes:
     """Return a new PDF with ``boxes`` burned in and every hidden layer cleaned.
 
     ``boxes`` are in PDF points with pages from 1; ``redacted_texts`` are the strings being
     redacted (used to drop bookmarks that name them). ``scan_words`` (``{page number: [OcrWord]}``,
     :meth:`TextLayer.scan_words`) are the words of scanned pages: every text such a page had
     (another tool's invisible layer included) is removed, and its words outside the boxes are
-    written back as an invisible text layer. Image pixels under the boxes are set to black. The input
+    written back as an invisible text layer. ``unread_layers`` (``{page number: [(x0, y0, x1, y1)]}``,
+    :attr:`TextLayer.unread_layers`) are pictures whose invisible text was not analysed (OCR
+    read their pixels instead): that invisible text is removed. Image pixels under the boxes are
+    set to black. The input
     bytes are not modified. Raises :class:`~redactor.core.errors.InvalidPdfError` for input
     that cannot be opened.
     """
@@ -292,6 +301,14 @@ def burn_in(pdf: bytes, boxes: list[Box], redacted_texts: list[str], scan_words:
             # a fresh page object: PyMuPDF caches image information (xrefs) across apply_redactions
             page = doc.reload_page(page)
             _blacken_pixels(doc, page, rects)
+        for region in (unread_layers or {}).get(page.number + 1, []):
+            page.add_redact_annot(pymupdf.Rect(region), fill=False, cross_out=False)
+        if (unread_layers or {}).get(page.number + 1):
+            page.apply_redactions(
+                images=pymupdf.PDF_REDACT_IMAGE_NONE,
+                graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+                text=pymupdf.PDF_REDACT_TEXT_REMOVE_INVISIBLE,
+            )
         words = scan_words.get(page.number + 1)
         if words is not None:
             # the page's own text (none, unmapped glyphs, or another OCR tool's layer) goes

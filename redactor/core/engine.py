@@ -239,7 +239,13 @@ class RedactionEngine:
         texts = sorted({p.text for p in proposals})
         prepared = rebuilt(pdf)
         source = prepared.pdf
-        output = burn_in(source, boxes, texts, scan_words=text_layer.scan_words() if text_layer is not None else None)
+        output = burn_in(
+            source,
+            boxes,
+            texts,
+            scan_words=text_layer.scan_words() if text_layer is not None else None,
+            unread_layers=text_layer.unread_layers if text_layer is not None else None,
+        )
         residual = analysed = None
         if text_layer is not None:
             residual = _residual_text(text_layer.text, [p.span for p in proposals])

@@ -24,6 +24,7 @@ import pymupdf
 
 from .errors import ActiveContentError, EncryptedPdfError, InvalidPdfError, PdfTooLargeError
 from .model import Box, PageInfo, Span
+from .ocr import picture_regions
 
 CharBox = tuple[int, float, float, float, float]  # page (from 1), x0, y0, x1, y1 in points
 
@@ -55,6 +56,9 @@ class TextLayer:
     boxes: list[CharBox | None]
     pages: list[PageInfo]
     ocr_pages: dict = field(default_factory=dict)  # page number -> redactor.core.ocr.OcrPage
+    #: page number -> pictures (x0, y0, x1, y1 in points) read by OCR whose invisible text layer
+    #: was not analysed (it gave way to the OCR words): burn-in removes that layer
+    unread_layers: dict = field(default_factory=dict)
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -235,7 +239,13 @@ def _page_lines(raw: dict) -> list[Line]:
         if block.get("type") != 0:
             continue
         for line in block["lines"]:
-            chars = [c for span in line["spans"] for c in span["chars"]]
+            # an invisible character (render mode 3, an OCR layer) is marked: over a picture
+            # that is read by OCR it gives way to the words read from the pixels
+            chars = [
+                c | {"invisible": True} if not span.get("alpha", 255) else c
+                for span in line["spans"]
+                for c in span["chars"]
+            ]
             if chars:
                 out.append((tuple(line["bbox"]), chars))
     return out
@@ -437,6 +447,23 @@ def _letter_spaced(chars: list[dict]) -> list[dict]:
     return out
 
 
+def _on_any(bbox: tuple, regions: list[pymupdf.Rect]) -> bool:
+    centre = pymupdf.Point((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2)
+    return any(r.contains(centre) for r in regions)
+
+
+def _without_invisible(lines: list[Line], regions: list[pymupdf.Rect]) -> list[Line]:
+    """``lines`` without the invisible characters that lie on one of the pictures ``regions``
+    (another tool's OCR layer of a picture that is read by OCR here: such a layer may be a line
+    off the pixels, and boxes must follow the pixels)."""
+    out = []
+    for bbox, chars in lines:
+        kept = [c for c in chars if not (c.get("invisible") and c["bbox"] and _on_any(c["bbox"], regions))]
+        if any(not c["c"].isspace() for c in kept):
+            out.append((bbox, kept))
+    return out
+
+
 def _scan_with_text_layer(page: pymupdf.Page, coverage: float, text: str) -> bool:
     """True for a scanned page that carries a text layer of another OCR tool: images cover
     most of it and its text is mostly invisible (render mode 3) or reads as garbage."""
@@ -506,6 +533,7 @@ def extract_text_layer(
     tables = _Tables(pdf)
     use_ocr = ocr is not None and ocr.available()
     ocr_pages: dict = {}
+    unread: dict[int, list[tuple]] = {}
     for page in doc:
         number = page.number + 1
         start = len(builder.chars)
@@ -538,6 +566,16 @@ def extract_text_layer(
             readable = _add_ocr_words(builder, number, result, page)
         else:
             replaced = False
+            # pictures on a text page (a pasted ID card) are read too: their words follow the page's text
+            if use_ocr and result is None and not needs_ocr:
+                visible = [
+                    pymupdf.Rect(c["bbox"]) for _b, cs in lines for c in cs if c["bbox"] and not c.get("invisible")
+                ]
+                regions = picture_regions(page, visible)
+                pictures = ocr.read_pictures(page, regions) if regions else None
+                if pictures is not None:
+                    lines = _without_invisible(lines, regions)
+                    unread[number] = [tuple(r) for r in regions]
             for _bbox, chars in lines:
                 chars = _letter_spaced(chars)
                 builder.break_line("".join(c["c"] for c in chars[:3]))
@@ -547,8 +585,6 @@ def extract_text_layer(
                         continue
                     x0, y0, x1, y1 = c["bbox"]
                     builder.add(c["c"], (number, x0, y0, x1, y1))
-            # pictures on a text page (a pasted ID card) are read too: their words follow the page's text
-            pictures = ocr.read_pictures(page) if use_ocr and result is None and not needs_ocr else None
             if pictures is not None:
                 ocr_pages[number] = pictures
                 _add_ocr_words(builder, number, pictures, page)
@@ -577,7 +613,9 @@ def extract_text_layer(
         if progress is not None:
             progress(number, doc.page_count)
     tables.close()
-    return TextLayer(text="".join(builder.chars), boxes=builder.boxes, pages=pages, ocr_pages=ocr_pages)
+    return TextLayer(
+        text="".join(builder.chars), boxes=builder.boxes, pages=pages, ocr_pages=ocr_pages, unread_layers=unread
+    )
 
 
 def scan_pages(doc: pymupdf.Document) -> list[int]:

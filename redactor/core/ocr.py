@@ -60,8 +60,8 @@ PICTURE_MIN_WIDTH = 150.0
 PICTURE_MIN_HEIGHT = 40.0
 #: ... and this share of the page area.
 PICTURE_MIN_SHARE = 0.03
-#: A picture with this many words of the text layer on it is a scan under its own text.
-PICTURE_MAX_WORDS_OVER = 3
+#: A picture with this many visible characters of the text layer on it is a scan under its own text.
+PICTURE_MAX_CHARS_OVER = 10
 #: Words of such a picture read with less confidence (0..100) are noise: logos, signatures.
 PICTURE_MIN_CONFIDENCE = 60.0
 
@@ -263,33 +263,30 @@ class TesseractOcr:
         result.seconds = time.perf_counter() - started
         return result
 
-    def read_pictures(self, page: pymupdf.Page) -> OcrPage | None:
-        """Words of the pictures on text page ``page`` (:func:`read_pictures`), or None when it
-        has no picture large enough to hold text or none of its words is read with confidence."""
-        regions = picture_regions(page)
+    def read_pictures(self, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPage | None:
+        """Words of the pictures ``regions`` (:func:`picture_regions`) of text page ``page``
+        (:func:`read_pictures`), or None when none of their words is read with confidence."""
         result = read_pictures(self, page, regions) if regions else None
         return result if result is not None and result.words else None
 
 
-def picture_regions(page: pymupdf.Page) -> list[pymupdf.Rect]:
+def picture_regions(page: pymupdf.Page, visible: list[pymupdf.Rect]) -> list[pymupdf.Rect]:
     """Pictures on a text page large enough to hold readable text (a pasted ID card, a scanned
     annex, a certificate): at least ``PICTURE_MIN_WIDTH`` × ``PICTURE_MIN_HEIGHT`` points and
     ``PICTURE_MIN_SHARE`` of the page, on an unrotated page, with fewer than
-    ``PICTURE_MAX_WORDS_OVER`` words of the text layer on it. Their text is read by OCR, since no
-    text layer describes it."""
+    ``PICTURE_MAX_CHARS_OVER`` of the ``visible`` character boxes (points) of the text layer on
+    it. Their text is read by OCR, since no visible text describes it; an invisible layer laid
+    over such a picture (another tool's OCR, maybe a line off) is not trusted."""
     if page.rotation:
         return []
     area = abs(page.rect) or 1.0
     out = []
-    words = None
     for info in page.get_image_info():
         rect = pymupdf.Rect(info["bbox"]) & page.rect
         if rect.width < PICTURE_MIN_WIDTH or rect.height < PICTURE_MIN_HEIGHT or abs(rect) < PICTURE_MIN_SHARE * area:
             continue
-        if words is None:
-            words = [pymupdf.Rect(w[:4]) for w in page.get_text("words")]
-        # a picture with text laid over it (a scan under its own text layer) is described by that text
-        if sum(1 for w in words if rect.contains((w.tl + w.br) / 2)) >= PICTURE_MAX_WORDS_OVER:
+        # a picture with visible text laid over it (a scan under its own text) is described by that text
+        if sum(1 for w in visible if rect.contains((w.tl + w.br) / 2)) >= PICTURE_MAX_CHARS_OVER:
             continue
         if not any(rect in r for r in out):
             out.append(rect)
@@ -327,6 +324,6 @@ class StoredOcr:
         """The stored result of ``page``, or None when it was not read by OCR."""
         return self.pages.get(page.number + 1)
 
-    def read_pictures(self, page: pymupdf.Page) -> OcrPage | None:
+    def read_pictures(self, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPage | None:
         """The stored words of the pictures of text page ``page``, or None."""
         return self.pages.get(page.number + 1)
