@@ -354,6 +354,58 @@ def font_without_unicode() -> Adversarial:
     return Adversarial("font_without_unicode", _edit(_base(), change), BODY_SECRETS, pictured=True)
 
 
+def type3_opaque_names() -> Adversarial:
+    """The contractor's line set in a Type3 bitmap font whose glyphs are named /g1, /g2, ...
+    without a ToUnicode map: drawn letters that no extractor can name."""
+    line = "Zhotovitel: Karel Vomacka, rodne cislo " + HIDDEN_NUMBER
+    chars = sorted(set(line))
+    procs, widths = {}, []
+    size = 40  # points of the cell each glyph is drawn in before it becomes a bitmap
+
+    def change(pdf):
+        helv = pymupdf.Font("helv")
+        for i, ch in enumerate(chars, start=1):
+            advance = max(1, round(helv.text_length(ch, fontsize=1000)))  # glyph units, as Helvetica
+            cell = pymupdf.open()
+            page = cell.new_page(width=size * advance / 1000, height=size)
+            page.insert_text((0, size * 0.8), ch, fontsize=size)
+            pix = page.get_pixmap(colorspace=pymupdf.csGRAY, dpi=144)
+            bits = bytearray()
+            for y in range(pix.height):
+                row = 0
+                for x in range(pix.width):
+                    row = (row << 1) | (0 if pix.pixel(x, y)[0] < 128 else 1)  # 0 bits are painted
+                pad = (-pix.width) % 8
+                bits += ((row << pad) | ((1 << pad) - 1)).to_bytes((pix.width + pad) // 8, "big")
+            head = f"{advance} 0 0 0 {advance} 1000 d1 q {advance} 0 0 -1000 0 800 cm "
+            head += f"BI /W {pix.width} /H {pix.height} /IM true /BPC 1 ID "
+            procs[f"/g{i}"] = pdf.make_stream(head.encode() + bytes(bits) + b" EI Q")
+            widths.append(advance)
+        font = pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Font,
+                Subtype=pikepdf.Name.Type3,
+                FontBBox=[0, 0, 1000, 1000],
+                FontMatrix=[0.001, 0, 0, 0.001, 0, 0],
+                CharProcs=pikepdf.Dictionary(procs),
+                Encoding=pikepdf.Dictionary(
+                    Type=pikepdf.Name.Encoding,
+                    Differences=[1, *[pikepdf.Name(f"/g{i}") for i in range(1, len(chars) + 1)]],
+                ),
+                FirstChar=1,
+                LastChar=len(chars),
+                Widths=widths,
+                Resources=pikepdf.Dictionary(),
+            )
+        )
+        codes = bytes(chars.index(c) + 1 for c in line)
+        content = b"BT /T3 12 Tf 56 400 Td <" + codes.hex().encode() + b"> Tj ET"
+        _append_content(pdf, pdf.pages[0], content, Font={"T3": font})
+
+    body = [p for p in BODY if not p.startswith("Zhotovitel")]
+    return Adversarial("type3_opaque_names", _edit(_base(body), change), [HIDDEN, HIDDEN_NUMBER], pictured=True)
+
+
 BUILDERS: list[Callable[[], Adversarial]] = [
     beyond_mediabox,
     outside_cropbox,
@@ -378,6 +430,7 @@ BUILDERS: list[Callable[[], Adversarial]] = [
     picture_with_shifted_layer,
     vector_outline_text,
     font_without_unicode,
+    type3_opaque_names,
 ]
 
 

@@ -59,6 +59,8 @@ def _longest_digits(text: str) -> str:
     return max(runs, key=len, default="")
 
 
+#: Shortest word (letters and digits) that the analysed-text check requires to have been analysed.
+UNSEEN_MIN_CHARS = 4
 #: Seconds poppler's pdftotext may take on one document before verification gives up (fails).
 POPPLER_TIMEOUT = 120
 #: Resolution (dpi) of the before/after page pictures compared outside the boxes.
@@ -130,14 +132,16 @@ def unseen_words(read: str, analysed: str) -> list[str]:
     (the page's analysed text outside redactions). Compared by :func:`_compact`, so case,
     whitespace and line-end hyphens do not matter; a word is also seen when it is a run of
     whole analysed words that the other extractor read apart (``31.10.200831.10.2008``, a line
-    read in another order). Words without a letter or digit are ignored."""
+    read in another order). Words with fewer than ``UNSEEN_MIN_CHARS`` letters and digits are
+    ignored: stray glyphs that two extractors assign to different words ("ia", "TWí") are not
+    text that the analysis missed, and what it could miss (a name, a number) is longer."""
     target = _compact(analysed)
     pieces = {_compact(w) for w in analysed.split()} - {""}
     longest = max((len(p) for p in pieces), default=0)
     out = []
     for word in read.split():
         token = _compact(word)
-        if not any(c.isalnum() for c in token) or token in target:
+        if sum(c.isalnum() for c in token) < UNSEEN_MIN_CHARS or token in target:
             continue
         if not _segments(token, pieces, longest):
             out.append(word)
