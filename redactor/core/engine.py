@@ -22,7 +22,7 @@ from .burn import burn_in
 from .category_map import CategoryMap
 from .decisions import Decision, Person, decide, resolve_overlaps
 from .errors import VerificationError
-from .extraction import TextLayer, extract_text_layer, open_pdf, refuse_active_content
+from .extraction import TextLayer, extract_text_layer
 from .model import Action, Box, Finding, PageInfo, Party, Proposal, Span, VerificationResult
 from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
 from .ocr import TesseractOcr
@@ -166,12 +166,7 @@ class RedactionEngine:
         cmap = category_map or self.category_map
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        original = open_pdf(pdf, max_pages=self.max_pages)
-        try:
-            refuse_active_content(original)
-        finally:
-            original.close()
-        doc, prepared = open_rebuilt(pdf)
+        doc, prepared = open_rebuilt(pdf, max_pages=self.max_pages)  # refuses active content too
         timings["rebuild"] = time.perf_counter() - t0
         try:
             layer = extract_text_layer(doc, prepared.pdf, progress, ocr=self.ocr)

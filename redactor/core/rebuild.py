@@ -58,7 +58,7 @@ import pikepdf
 import pymupdf
 
 from .errors import InvalidPdfError
-from .extraction import OCR_MIN_IMAGE_COVERAGE, image_coverage, open_pdf
+from .extraction import OCR_MIN_IMAGE_COVERAGE, image_coverage, open_pdf, refuse_active_content
 from .ocr import GARBAGE_MAX_QUALITY, text_quality
 
 _N = pikepdf.Name
@@ -546,8 +546,14 @@ def _cached(data: bytes) -> Rebuilt:
 
 def rebuilt(data: bytes, *, max_pages: int | None = None) -> Rebuilt:
     """:func:`rebuild` after the checks of :func:`~redactor.core.extraction.open_pdf` (same
-    errors), cached for the last few documents."""
-    open_pdf(data, max_pages=max_pages).close()
+    errors) and :func:`~redactor.core.extraction.refuse_active_content` (``ActiveContentError``),
+    cached for the last few documents: every door (upload jobs, CLI, review, publishing) reads
+    a document only through here."""
+    original = open_pdf(data, max_pages=max_pages)
+    try:
+        refuse_active_content(original)
+    finally:
+        original.close()
     return _cached(data)
 
 
