@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # Build stage: wheels for every pinned dependency (the Czech spaCy model is a PyPI package).
 FROM python:3.11-slim-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends build-essential && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends build-essential libpoppler-cpp-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY requirements.txt constraints.txt ./
 RUN pip wheel --no-cache-dir --wheel-dir /wheels -r requirements.txt -c constraints.txt
@@ -10,7 +10,7 @@ RUN pip wheel --no-cache-dir --wheel-dir /wheels -r requirements.txt -c constrai
 FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings \
     VAR_DIR=/var/lib/redactor
-RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils gettext curl tesseract-ocr tesseract-ocr-ces && rm -rf /var/lib/apt/lists/* \
+RUN apt-get update && apt-get install -y --no-install-recommends libpoppler-cpp0v5 poppler-utils gettext curl tesseract-ocr tesseract-ocr-ces && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /home/redactor redactor \
     && mkdir -p /var/lib/redactor && chown redactor /var/lib/redactor
 COPY --from=build /wheels /wheels

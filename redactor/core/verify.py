@@ -4,7 +4,7 @@ analysed and kept.
 Run after every burn-in (``RedactionEngine.redact`` fails when it does not pass) and usable on
 its own. Checks, each recorded in ``VerificationResult.checks``:
 
-- analysed text: every word that PDFium (pypdfium2) and poppler (``pdftotext``), two engines
+- analysed text: every word that PDFium (pypdfium2) and poppler (the ``pdftotext`` binding), two engines
   other than MuPDF, which analysed the document, read on a page must occur in the analysed
   text of that page outside the redactions (order, whitespace and line-end hyphens aside).
   A word the analysis never saw fails verification with its page: whatever the extractor
@@ -26,13 +26,13 @@ its own. Checks, each recorded in ``VerificationResult.checks``:
 
 from __future__ import annotations
 
+import io
 import re
-import shutil
-import subprocess
 import unicodedata
 from collections.abc import Iterable
 
 import numpy as np
+import pdftotext
 import pymupdf
 import pypdfium2
 
@@ -61,8 +61,6 @@ def _longest_digits(text: str) -> str:
 
 #: Shortest word (letters and digits) that the analysed-text check requires to have been analysed.
 UNSEEN_MIN_CHARS = 4
-#: Seconds poppler's pdftotext may take on one document before verification gives up (fails).
-POPPLER_TIMEOUT = 120
 #: Resolution (dpi) of the before/after page pictures compared outside the boxes.
 RENDER_DPI = 36
 #: Grey-level difference (0..255) above which a pixel counts as changed.
@@ -76,8 +74,11 @@ RENDER_MAX_SHARE = 0.0005
 
 def page_texts(data: bytes) -> dict[str, list[str]]:
     """Text of every page of ``data`` (index 0 = page 1) as read by PDFium and by poppler, the
-    two extractors verification trusts besides MuPDF. Raises ``RuntimeError`` when poppler's
-    ``pdftotext`` is missing or fails (verification then fails: it never passes unread)."""
+    two extractors verification trusts besides MuPDF. Poppler is read in-process through the
+    ``pdftotext`` binding (poppler-cpp, the text ``pdftotext`` prints in its default reading
+    order): starting the command-line tool per document cost more than reading the document.
+    Raises ``RuntimeError`` when poppler cannot read the document (verification then fails: it
+    never passes unread)."""
     texts: dict[str, list[str]] = {}
     pdf = pypdfium2.PdfDocument(data)
     try:
@@ -91,14 +92,10 @@ def page_texts(data: bytes) -> dict[str, list[str]]:
         texts["pdfium"] = pages
     finally:
         pdf.close()
-    if shutil.which("pdftotext") is None:
-        raise RuntimeError("poppler's pdftotext is not installed (Debian package poppler-utils)")
-    done = subprocess.run(
-        ["pdftotext", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, timeout=POPPLER_TIMEOUT
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"pdftotext failed: {done.stderr.decode('utf-8', 'replace').strip()[:200]}")
-    poppler = done.stdout.decode("utf-8", "replace").split("\f")
+    try:
+        poppler = list(pdftotext.PDF(io.BytesIO(data)))
+    except pdftotext.Error as exc:
+        raise RuntimeError(f"poppler cannot read the redacted PDF ({exc})") from exc
     texts["poppler"] = (poppler + [""] * len(texts["pdfium"]))[: len(texts["pdfium"])]
     return texts
 
@@ -117,14 +114,18 @@ def _compact(text: str) -> str:
     """``text`` for comparing what two extractors read: NFKC, case folded, without whitespace,
     hyphens, soft hyphens and characters that map to nothing (U+FFFD, private use, controls)."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(
-        c
-        for c in text
-        if c.isalnum() or (not c.isspace() and c not in _NOT_TEXT and unicodedata.category(c)[0] in "PS")
-    )
+    for c in set(text) - _SEEN:
+        keep = c.isalnum() or (not c.isspace() and c not in _NOT_TEXT and unicodedata.category(c)[0] in "PS")
+        if not keep:
+            _DROP[ord(c)] = None
+        _SEEN.add(c)  # after the table: a thread that sees it classified finds it there
+    return text.translate(_DROP)
 
 
 _NOT_TEXT = set("-\u00ad\u2010\u2011\ufffd")
+#: Characters :func:`_compact` has classified, and the translation table deleting those it drops.
+_SEEN: set[str] = set()
+_DROP: dict[int, None] = {}
 
 
 def unseen_words(read: str, analysed: str) -> list[str]:
@@ -177,44 +178,56 @@ def _unanalysed(texts: dict[str, list[str]], analysed_pages: dict[int, str]) -> 
     return problems
 
 
-def render_changes(before: bytes, after: bytes, boxes: Iterable[Box], *, dpi: int = RENDER_DPI) -> list[str]:
+def render_changes(
+    before: bytes, after: bytes | pymupdf.Document, boxes: Iterable[Box], *, dpi: int = RENDER_DPI
+) -> list[str]:
     """Pages whose picture changed outside the redaction ``boxes`` (points, pages from 1) between
-    ``before`` (the original upload, or the document that was redacted) and ``after``: one message per page, naming it.
+    ``before`` (the original upload, or the document that was redacted) and ``after`` (bytes,
+    or the redacted document already open, which is left open): one message per page, naming it.
     Pages are rendered in grey at ``dpi``; a pixel counts as changed when its grey level moved
     by more than ``RENDER_TOLERANCE``, and a page fails when more than ``RENDER_MAX_SHARE`` of
     its pixels outside the boxes (grown by ``RENDER_MARGIN`` pixels) changed."""
     by_page: dict[int, list[Box]] = {}
     for box in boxes:
         by_page.setdefault(box.page, []).append(box)
+    opened = isinstance(after, pymupdf.Document)
+    b = after if opened else pymupdf.open(stream=after, filetype="pdf")
+    try:
+        with pymupdf.open(stream=before, filetype="pdf") as a:
+            return _render_changes(a, b, by_page, dpi)
+    finally:
+        if not opened:
+            b.close()
+
+
+def _render_changes(a: pymupdf.Document, b: pymupdf.Document, by_page: dict[int, list[Box]], dpi: int) -> list[str]:
+    """:func:`render_changes` of two open documents."""
     problems = []
     scale = dpi / 72
-    with pymupdf.open(stream=before, filetype="pdf") as a, pymupdf.open(stream=after, filetype="pdf") as b:
-        if a.page_count != b.page_count:
-            return [f"the redacted PDF has {b.page_count} pages, the original {a.page_count}"]
-        for pa, pb in zip(a, b, strict=True):
-            # a page whose /UserUnit the rebuild folded into its size is compared at that size
-            unit = pb.rect.width / pa.rect.width if pa.rect.width else 1.0
-            if abs(unit - 1) > 0.01 and abs(pb.rect.height / pa.rect.height - unit) > 0.01:
-                problems.append(f"page {pa.number + 1}: its size changed")
-                continue
-            xa = pa.get_pixmap(
-                matrix=pymupdf.Matrix(scale * unit, scale * unit), colorspace=pymupdf.csGRAY, alpha=False
-            )
-            xb = pb.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
-            if xa.samples == xb.samples:
-                continue
-            width, height = min(xa.width, xb.width), min(xa.height, xb.height)
-            a_img = np.frombuffer(xa.samples, np.uint8).reshape(xa.height, xa.width)[:height, :width]
-            b_img = np.frombuffer(xb.samples, np.uint8).reshape(xb.height, xb.width)[:height, :width]
-            diff = np.abs(a_img.astype(np.int16) - b_img) > RENDER_TOLERANCE
-            shown = pb.rotation_matrix * pymupdf.Matrix(scale, scale)  # the output: MediaBox = CropBox
-            for box in by_page.get(pa.number + 1, []):
-                r = (pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * shown).normalize()
-                x0, y0 = max(0, int(r.x0) - RENDER_MARGIN), max(0, int(r.y0) - RENDER_MARGIN)
-                diff[y0 : int(r.y1 + 1) + RENDER_MARGIN, x0 : int(r.x1 + 1) + RENDER_MARGIN] = False
-            changed = int(diff.sum())
-            if changed > max(4, RENDER_MAX_SHARE * width * height):
-                problems.append(f"page {pa.number + 1}: {changed} pixels changed outside the redactions")
+    if a.page_count != b.page_count:
+        return [f"the redacted PDF has {b.page_count} pages, the original {a.page_count}"]
+    for pa, pb in zip(a, b, strict=True):
+        # a page whose /UserUnit the rebuild folded into its size is compared at that size
+        unit = pb.rect.width / pa.rect.width if pa.rect.width else 1.0
+        if abs(unit - 1) > 0.01 and abs(pb.rect.height / pa.rect.height - unit) > 0.01:
+            problems.append(f"page {pa.number + 1}: its size changed")
+            continue
+        xa = pa.get_pixmap(matrix=pymupdf.Matrix(scale * unit, scale * unit), colorspace=pymupdf.csGRAY, alpha=False)
+        xb = pb.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+        if xa.samples == xb.samples:
+            continue
+        width, height = min(xa.width, xb.width), min(xa.height, xb.height)
+        a_img = np.frombuffer(xa.samples, np.uint8).reshape(xa.height, xa.width)[:height, :width]
+        b_img = np.frombuffer(xb.samples, np.uint8).reshape(xb.height, xb.width)[:height, :width]
+        diff = np.abs(a_img.astype(np.int16) - b_img) > RENDER_TOLERANCE
+        shown = pb.rotation_matrix * pymupdf.Matrix(scale, scale)  # the output: MediaBox = CropBox
+        for box in by_page.get(pa.number + 1, []):
+            r = (pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * shown).normalize()
+            x0, y0 = max(0, int(r.x0) - RENDER_MARGIN), max(0, int(r.y0) - RENDER_MARGIN)
+            diff[y0 : int(r.y1 + 1) + RENDER_MARGIN, x0 : int(r.x1 + 1) + RENDER_MARGIN] = False
+        changed = int(diff.sum())
+        if changed > max(4, RENDER_MAX_SHARE * width * height):
+            problems.append(f"page {pa.number + 1}: {changed} pixels changed outside the redactions")
     return problems
 
 
@@ -325,7 +338,7 @@ def verify(
         checks["unanalysed_text"] = unseen
         problems += unseen
     if source is not None:
-        damage = render_changes(source, data, boxes)
+        damage = render_changes(source, doc, boxes)
         checks["pixels_changed"] = damage
         problems += damage
     with doc:
