@@ -64,7 +64,9 @@ def main() -> int:
     pages = ocr_pages = 0
     analyze = redact = ocr_seconds = 0.0
     stages: dict[str, float] = {}
+    per_round: list[float] = []
     for _ in range(args.rounds):
+        round_started, round_pages = time.perf_counter(), pages
         for data in documents:
             t0 = time.perf_counter()
             analysis = engine.analyze(data)
@@ -78,10 +80,16 @@ def main() -> int:
                 stages[key] = stages.get(key, 0.0) + value
             ocr_pages += len(analysis.text_layer.ocr_pages)
             ocr_seconds += sum(p.seconds for p in analysis.text_layer.ocr_pages.values())
+        per_round.append((pages - round_pages) / (time.perf_counter() - round_started))
     total = analyze + redact
+    per_round.sort()
     print(f"documents: {len(files)} x {args.rounds} rounds, {pages} pages, one core, NLP: {args.nlp}")
     print(f"model and resources load: {load_seconds:.2f} s")
     print(f"end to end: {pages / total:.1f} pages/s ({total / pages * 1000:.0f} ms per page)")
+    if len(per_round) > 1:
+        # a shared machine slows some rounds down: the median round says more than the mean
+        median = per_round[len(per_round) // 2]
+        print(f"  rounds: median {median:.1f}, slowest {per_round[0]:.1f}, fastest {per_round[-1]:.1f} pages/s")
     print(f"  analyse: {analyze / total:.0%} (" + ", ".join(f"{k} {v / total:.0%}" for k, v in stages.items()) + ")")
     print(f"  burn-in: {(redact - verifying[0]) / total:.0%}, verification: {verifying[0] / total:.0%}")
     if ocr_pages:

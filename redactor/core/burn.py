@@ -12,11 +12,14 @@ pages and what they draw, nothing else. What burn-in removes (the failure list o
    mask keeps its look outside the boxes;
 3. vector graphics entirely under a box (``PDF_REDACT_LINE_ART_REMOVE_IF_COVERED``), such as
    a drawn signature;
-4. as a second line of defence, what the rebuild already left out: annotations, links, form
-   fields, embedded files, JavaScript, the Info dictionary and XMP metadata (``Document.scrub``),
-   and bookmarks whose title contains a redacted string;
+4. as a second line of defence, what the rebuild already left out (it keeps no actions,
+   JavaScript or thumbnails either, see :mod:`redactor.core.rebuild`): annotations, links,
+   form fields, embedded files, the Info dictionary and XMP metadata, and bookmarks whose
+   title contains a redacted string; verification checks these places again;
 5. earlier revisions: the file is written anew with ``garbage=4`` (never incrementally), so
-   orphaned objects and old revisions are dropped and the output has one ``%%EOF``.
+   orphaned objects and old revisions are dropped and the output has one ``%%EOF``. Content
+   streams are not rewritten again (MuPDF's ``clean``): the rebuild normalised them and
+   redaction rewrote those it changed.
 
 Text outside the boxes stays text; on a scanned page read by OCR, the OCR words outside the
 boxes become the page's (invisible) text layer.
@@ -30,7 +33,7 @@ import unicodedata
 
 import pymupdf
 
-from .extraction import open_pdf, page_area
+from .extraction import image_boxes, open_pdf, page_area
 from .model import Box
 
 #: Share of the glyph box height trimmed at top and bottom of a text box, so that glyphs of
@@ -146,6 +149,20 @@ def _blacken_pixels(doc: pymupdf.Document, page: pymupdf.Page, rects: list[pymup
                 _write_pixels(doc, mask, alpha)
         else:
             page.replace_image(xref, pixmap=pix)
+
+
+def _draws_no_image(doc: pymupdf.Document, page: pymupdf.Page) -> bool:
+    """True when ``page`` certainly draws no image: no image or form XObject and no pattern in
+    its resources, no inline image (``BI``) in its content. Decided without running the
+    content (MuPDF's bbox log costs about a millisecond a page); any doubt gives False."""
+    if page.get_images(full=True) or page.get_xobjects():
+        return False
+    kind, value = doc.xref_get_key(page.xref, "Resources")
+    if kind == "xref":
+        value = doc.xref_object(int(value.split()[0]))
+    elif kind != "dict":
+        return False  # inherited or unreadable resources: look at what the page draws
+    return "/Pattern" not in value and b"BI" not in page.read_contents()
 
 
 def _has_masked_image(doc: pymupdf.Document, page: pymupdf.Page, rects: list[pymupdf.Rect]) -> bool:
@@ -274,10 +291,11 @@ def burn_in(
         by_page.setdefault(box.page, []).append(box)
     toc = doc.get_toc(simple=False)
     for page in doc:
-        image_rects = [pymupdf.Rect(info["bbox"]) for info in page.get_image_info()]
         here = by_page.get(page.number + 1, [])
+        image_rects = image_boxes(page) if here and not _draws_no_image(doc, page) else []
         rects = [_redaction_rect(page, box, image_rects) for box in here]
-        masked = bool(rects) and _has_masked_image(doc, page, rects)
+        over_images = any(r.intersects(i) for r in rects for i in image_rects)
+        masked = over_images and _has_masked_image(doc, page, rects)
         # MuPDF turns an image drawn through a mask opaque when it blanks its pixels: such a
         # page's images are changed by _blacken_pixels alone
         images = pymupdf.PDF_REDACT_IMAGE_NONE if masked else pymupdf.PDF_REDACT_IMAGE_PIXELS
@@ -297,7 +315,7 @@ def burn_in(
             page.apply_redactions(
                 images=images, graphics=pymupdf.PDF_REDACT_LINE_ART_NONE, text=pymupdf.PDF_REDACT_TEXT_NONE
             )
-        if rects and image_rects:
+        if over_images:
             # a fresh page object: PyMuPDF caches image information (xrefs) across apply_redactions
             page = doc.reload_page(page)
             _blacken_pixels(doc, page, rects)
@@ -325,26 +343,11 @@ def burn_in(
             page.delete_annot(annot)
         for link in page.get_links():
             page.delete_link(link)
-    doc.scrub(
-        attached_files=True,
-        clean_pages=True,
-        embedded_files=True,
-        hidden_text=False,
-        javascript=True,
-        metadata=True,
-        redactions=True,
-        redact_images=0,
-        remove_links=True,
-        reset_fields=True,
-        reset_responses=True,
-        thumbnails=True,
-        xml_metadata=True,
-    )
     doc.set_metadata({})
     doc.del_xml_metadata()
     for i in reversed(range(doc.embfile_count())):
         doc.embfile_del(i)
     doc.set_toc(_filter_toc([entry[:3] for entry in toc], redacted))
-    data = doc.tobytes(garbage=4, deflate=True, clean=True, no_new_id=False)
+    data = doc.tobytes(garbage=4, deflate=True, no_new_id=False)
     doc.close()
     return data

@@ -269,7 +269,19 @@ ASSOCIATION_HEADS = (
 
 def strip_diacritics(text: str) -> str:
     """``"Kolář" -> "Kolar"``: NFD decomposition without combining marks."""
-    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    text = unicodedata.normalize("NFD", text)
+    if text.isascii():
+        return text
+    for c in set(text) - _CLASSIFIED:
+        if unicodedata.combining(c):
+            _COMBINING[ord(c)] = None
+        _CLASSIFIED.add(c)  # after the table: a thread that sees it classified finds it there
+    return text.translate(_COMBINING)
+
+
+#: Characters :func:`strip_diacritics` has looked at, and the table deleting the combining ones.
+_CLASSIFIED: set[str] = set()
+_COMBINING: dict[int, None] = {}
 
 
 _HARDEN = {"ň": "n", "ď": "d", "ť": "t"}

@@ -232,7 +232,7 @@ class RedactionEngine:
         """
         boxes = [b for p in proposals for b in p.boxes]
         texts = sorted({p.text for p in proposals})
-        prepared = rebuilt(pdf)
+        prepared = rebuilt(pdf, max_pages=self.max_pages)
         source = prepared.pdf
         output = burn_in(
             source,

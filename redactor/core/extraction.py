@@ -177,16 +177,25 @@ def page_area(page: pymupdf.Page) -> pymupdf.Rect:
     return (page.rect * page.derotation_matrix).normalize()
 
 
-def image_coverage(page: pymupdf.Page) -> float:
-    """Share (0..1) of the page area covered by images, overlaps counted once per image."""
+def image_boxes(page: pymupdf.Page, log: list | None = None) -> list[pymupdf.Rect]:
+    """Boxes (points, unrotated page coordinates) of every image drawn on ``page``, stencil
+    masks included, one per drawing, from MuPDF's bbox log (``log``, ``page.get_bboxlog()``,
+    when the caller already has it): cheaper than ``get_image_info``, which builds a text page."""
+    if log is None:
+        log = page.get_bboxlog()
+    return [pymupdf.Rect(bbox) for kind, bbox in log if kind in ("fill-image", "fill-imgmask")]
+
+
+def image_coverage(page: pymupdf.Page, images: list[pymupdf.Rect] | None = None) -> float:
+    """Share (0..1) of the page area covered by images, overlaps counted once per image;
+    ``images`` are the page's :func:`image_boxes`, when the caller already has them."""
     full = page_area(page)
     area = abs(full)
     if not area:
         return 0.0
     covered = 0.0
-    for info in page.get_image_info():
-        rect = pymupdf.Rect(info["bbox"]) & full
-        covered += abs(rect)
+    for rect in image_boxes(page) if images is None else images:
+        covered += abs(rect & full)
     return min(1.0, covered / area)
 
 
@@ -394,12 +403,14 @@ def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> li
             continue
         bounds = [ln[0][0] - 2 for ln in row[1:]]
         top = min(ln[0][1] for ln in row)
-        # pdfplumber's table finder follows ruling lines: without any drawn on the page it has nothing to find
-        bottom = (
-            tables.bottom(page.number + 1, first[0][0] + 1, (first[0][1] + first[0][3]) / 2)
-            if page.get_drawings()
-            else None
-        )
+        x, y = first[0][0] + 1, (first[0][1] + first[0][3]) / 2
+        # pdfplumber's table finder follows ruling lines, and a table lies within the lines that
+        # draw it: where no drawing reaches around the label, it has nothing to find
+        ruled = [d["rect"] for d in page.get_drawings()]
+        around = pymupdf.Rect()
+        for rect in ruled:
+            around |= rect
+        bottom = tables.bottom(page.number + 1, x, y) if ruled and (around + (-3, -3, 3, 3)).contains((x, y)) else None
         below = sorted((ln for ln in lines if ln[0][1] >= top - 1), key=lambda ln: (ln[0][1], ln[0][0]))
         region = []
         for ln in below:
@@ -544,7 +555,8 @@ def extract_text_layer(
             lines = _form_lines(lines, page)
         readable = sum(1 for _b, chars in lines for c in chars if c["c"] != "\ufffd" and not c["c"].isspace())
         unreadable = sum(1 for _b, chars in lines for c in chars if c["c"] == "\ufffd")
-        coverage = image_coverage(page)
+        images = image_boxes(page)
+        coverage = image_coverage(page, images)
         needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
         replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(_line_text(ln) for ln in lines))
         result = ocr.recognize(page) if use_ocr and (needs_ocr or replaced) else None
@@ -568,10 +580,8 @@ def extract_text_layer(
             replaced = False
             # pictures on a text page (a pasted ID card) are read too: their words follow the page's text
             if use_ocr and result is None and not needs_ocr:
-                visible = [
-                    pymupdf.Rect(c["bbox"]) for _b, cs in lines for c in cs if c["bbox"] and not c.get("invisible")
-                ]
-                regions = picture_regions(page, visible)
+                visible = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and not c.get("invisible")]
+                regions = picture_regions(page, visible, images)
                 pictures = ocr.read_pictures(page, regions) if regions else None
                 if pictures is not None:
                     lines = _without_invisible(lines, regions)

@@ -270,23 +270,29 @@ class TesseractOcr:
         return result if result is not None and result.words else None
 
 
-def picture_regions(page: pymupdf.Page, visible: list[pymupdf.Rect]) -> list[pymupdf.Rect]:
+def picture_regions(
+    page: pymupdf.Page, visible: list[tuple[float, float, float, float]], images: list[pymupdf.Rect]
+) -> list[pymupdf.Rect]:
     """Pictures on a text page large enough to hold readable text (a pasted ID card, a scanned
     annex, a certificate): at least ``PICTURE_MIN_WIDTH`` × ``PICTURE_MIN_HEIGHT`` points and
     ``PICTURE_MIN_SHARE`` of the page, on an unrotated page, with fewer than
-    ``PICTURE_MAX_CHARS_OVER`` of the ``visible`` character boxes (points) of the text layer on
-    it. Their text is read by OCR, since no visible text describes it; an invisible layer laid
-    over such a picture (another tool's OCR, maybe a line off) is not trusted."""
+    ``PICTURE_MAX_CHARS_OVER`` of the ``visible`` character boxes (points, ``(x0, y0, x1, y1)``)
+    of the text layer on it. ``images`` are the page's image boxes
+    (:func:`~redactor.core.extraction.image_boxes`). Their text is read by OCR, since no visible
+    text describes it; an invisible layer laid over such a picture (another tool's OCR, maybe a
+    line off) is not trusted."""
     if page.rotation:
         return []
     area = abs(page.rect) or 1.0
     out = []
-    for info in page.get_image_info():
-        rect = pymupdf.Rect(info["bbox"]) & page.rect
+    for image in images:
+        rect = image & page.rect
         if rect.width < PICTURE_MIN_WIDTH or rect.height < PICTURE_MIN_HEIGHT or abs(rect) < PICTURE_MIN_SHARE * area:
             continue
         # a picture with visible text laid over it (a scan under its own text) is described by that text
-        if sum(1 for w in visible if rect.contains((w.tl + w.br) / 2)) >= PICTURE_MAX_CHARS_OVER:
+        x0, y0, x1, y1 = rect
+        over = sum(1 for a, b, c, d in visible if x0 <= (a + c) / 2 <= x1 and y0 <= (b + d) / 2 <= y1)
+        if over >= PICTURE_MAX_CHARS_OVER:
             continue
         if not any(rect in r for r in out):
             out.append(rect)

@@ -51,14 +51,16 @@ from __future__ import annotations
 import functools
 import io
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import pikepdf
 import pymupdf
 
 from .errors import InvalidPdfError
-from .extraction import OCR_MIN_IMAGE_COVERAGE, image_coverage, open_pdf, refuse_active_content
+from .extraction import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_coverage, open_pdf, refuse_active_content
 from .ocr import GARBAGE_MAX_QUALITY, text_quality
 
 _N = pikepdf.Name
@@ -413,6 +415,12 @@ def rebuild(data: bytes) -> Rebuilt:
     whose coordinates are multiplied by the unit (so that they are PDF points). Raises
     :class:`InvalidPdfError` when qpdf cannot read the file. The input is not modified.
     """
+    return _rebuild(data, keep_open=False)[0]
+
+
+def _rebuild(data: bytes, *, keep_open: bool) -> tuple[Rebuilt, pymupdf.Document | None]:
+    """:func:`rebuild`; with ``keep_open``, also the MuPDF document of the result when the last
+    step left it as it read it (the caller closes it): its fonts are loaded already."""
     result = Rebuilt(b"")
     try:
         src = pikepdf.open(io.BytesIO(data))
@@ -440,8 +448,8 @@ def rebuild(data: bytes) -> Rebuilt:
             out.pages.append(page)
         buffer = io.BytesIO()
         out.save(buffer, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
-    result.pdf = _finish_pages(buffer.getvalue(), result)
-    return result
+    result.pdf, doc = _finish_pages(buffer.getvalue(), result, keep_open=keep_open)
+    return result, doc
 
 
 #: Resolution (dpi) at which a page whose text cannot be read is turned into a picture for OCR.
@@ -454,12 +462,13 @@ UNMAPPED_MIN_SHARE = 0.05
 OUTLINE_MIN_GLYPHS = 100
 
 
-def _unreadable_text(page: pymupdf.Page) -> str | None:
+def _unreadable_text(page: pymupdf.Page, log: list) -> str | None:
     """Why the visible text of ``page`` cannot be read from its text layer, or None: glyphs
     whose font maps them to no or to meaningless characters (no ToUnicode, Type3 with opaque
-    names), or text drawn as vector outlines. A scanned page (mostly image) is left to
-    extraction, which replaces a garbled OCR layer itself."""
-    if image_coverage(page) >= OCR_MIN_IMAGE_COVERAGE:
+    names), or text drawn as vector outlines. ``log`` is the page's ``get_bboxlog()``. A
+    scanned page (mostly image) is left to extraction, which replaces a garbled OCR layer
+    itself."""
+    if image_coverage(page, image_boxes(page, log)) >= OCR_MIN_IMAGE_COVERAGE:
         return None
     text = "".join(page.get_text("text").split())
     if len(text) >= 20:
@@ -470,9 +479,7 @@ def _unreadable_text(page: pymupdf.Page) -> str | None:
             return "glyphs without meaning"
     if len(text) < 100:
         glyphs = sum(
-            1
-            for kind, (x0, y0, x1, y1) in page.get_bboxlog()
-            if kind == "fill-path" and 0 < x1 - x0 < 40 and 0 < y1 - y0 < 40
+            1 for kind, (x0, y0, x1, y1) in log if kind == "fill-path" and 0 < x1 - x0 < 40 and 0 < y1 - y0 < 40
         )
         if glyphs >= OUTLINE_MIN_GLYPHS:
             return "text drawn as outlines"
@@ -492,17 +499,18 @@ def _as_picture(doc: pymupdf.Document, page: pymupdf.Page) -> None:
     doc.delete_page(number + 1)
 
 
-def _finish_pages(data: bytes, result: Rebuilt) -> bytes:
+def _finish_pages(data: bytes, result: Rebuilt, *, keep_open: bool = False) -> tuple[bytes, pymupdf.Document | None]:
     """MuPDF's part of the rebuild: remove text drawn outside each page's visible area
     (redaction of the four bands around it), and turn pages whose visible text cannot be read
     (:func:`_unreadable_text`) into pictures. ``data`` is returned unchanged when no page
-    needs either."""
+    needs either, then with ``keep_open`` also the open document that read it (else None)."""
     doc = pymupdf.open(stream=data, filetype="pdf")
     try:
         changed = False
         for number in range(doc.page_count):
             page = doc[number]
-            reason = _unreadable_text(page)
+            log = page.get_bboxlog()
+            reason = _unreadable_text(page, log)
             if reason:
                 _as_picture(doc, page)
                 result.note(reason)
@@ -513,7 +521,7 @@ def _finish_pages(data: bytes, result: Rebuilt) -> bytes:
             x0, y0, x1, y1 = area
             outside = sum(
                 1
-                for kind, (bx0, by0, bx1, by1) in page.get_bboxlog()
+                for kind, (bx0, by0, bx1, by1) in log
                 if kind.endswith("-text")
                 and ((bx0 + bx1) / 2 < x0 or (bx0 + bx1) / 2 > x1 or (by0 + by1) / 2 < y0 or (by0 + by1) / 2 > y1)
             )
@@ -534,14 +542,40 @@ def _finish_pages(data: bytes, result: Rebuilt) -> bytes:
             )
             result.note("text outside the page", outside)
             changed = True
-        return doc.tobytes(garbage=3, deflate=True) if changed else data
+        if changed:
+            return doc.tobytes(garbage=3, deflate=True), None
+        kept, doc = (doc, None) if keep_open else (None, doc)
+        return data, kept
     finally:
-        doc.close()
+        if doc is not None:
+            doc.close()
 
 
-@functools.lru_cache(maxsize=4)
-def _cached(data: bytes) -> Rebuilt:
-    return rebuild(data)
+class _Recent:
+    """The last few rebuilds by upload bytes (least recently used dropped first), shared by
+    the threads of a process: a contract's analysis, review pictures and publishing each ask."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict[bytes, Rebuilt] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, data: bytes) -> Rebuilt | None:
+        with self.lock:
+            result = self.items.get(data)
+            if result is not None:
+                self.items.move_to_end(data)
+            return result
+
+    def put(self, data: bytes, result: Rebuilt) -> None:
+        with self.lock:
+            self.items[data] = result
+            self.items.move_to_end(data)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_RECENT = _Recent(4)
 
 
 def rebuilt(data: bytes, *, max_pages: int | None = None) -> Rebuilt:
@@ -549,12 +583,23 @@ def rebuilt(data: bytes, *, max_pages: int | None = None) -> Rebuilt:
     errors) and :func:`~redactor.core.extraction.refuse_active_content` (``ActiveContentError``),
     cached for the last few documents: every door (upload jobs, CLI, review, publishing) reads
     a document only through here."""
+    _check(data, max_pages)
+    result = _RECENT.get(data)
+    if result is None:
+        result = rebuild(data)
+        _RECENT.put(data, result)
+    return result
+
+
+@functools.lru_cache(maxsize=4)
+def _check(data: bytes, max_pages: int | None) -> None:
+    """The checks of :func:`rebuilt`; a document that passed them is not opened again for them
+    (analysis and publishing of one contract ask twice). Failures are not cached."""
     original = open_pdf(data, max_pages=max_pages)
     try:
         refuse_active_content(original)
     finally:
         original.close()
-    return _cached(data)
 
 
 def open_rebuilt(data: bytes, *, max_pages: int | None = None) -> tuple[pymupdf.Document, Rebuilt]:
@@ -562,5 +607,11 @@ def open_rebuilt(data: bytes, *, max_pages: int | None = None) -> tuple[pymupdf.
     and open the rebuilt document: what analysis, review pictures and burn-in all work on, so
     that their coordinates and text agree. The last few rebuilds are cached (page pictures of
     one contract are requested one by one). The caller closes the document."""
-    result = rebuilt(data, max_pages=max_pages)
-    return open_pdf(result.pdf), result
+    _check(data, max_pages)
+    result = _RECENT.get(data)
+    if result is not None:
+        return open_pdf(result.pdf), result
+    # a fresh rebuild hands over the document its last step read (fonts loaded once, not twice)
+    result, doc = _rebuild(data, keep_open=True)
+    _RECENT.put(data, result)
+    return (doc if doc is not None else open_pdf(result.pdf)), result
