@@ -1,13 +1,44 @@
-"""The one place where a request becomes (user, agency, role): a view decorator."""
+"""Who may do what: the role a user acts with in an agency (:func:`role_in`), the check every
+service makes (:func:`require_role`), and the web door's view decorator (:func:`member_required`).
+"""
 
 from __future__ import annotations
 
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 
-from .models import Role
+from .models import ROLE_RANK, Agency, ApiToken, Membership, Role
 from .selectors import membership_get
+
+
+def role_in(user: AbstractBaseUser, agency: Agency) -> Role | None:
+    """The role ``user`` acts with in ``agency``: an API token's service user with the token's
+    role while the token is usable, a person with their membership's; None for neither."""
+    if not user.is_authenticated:
+        return None
+    token = ApiToken.objects.filter(user=user, agency=agency).first()
+    if token is not None:
+        return Role(token.role) if token.is_usable() else None
+    membership = Membership.objects.filter(user=user, agency=agency).first()
+    return Role(membership.role) if membership is not None else None
+
+
+def require_role(user: AbstractBaseUser | None, agency: Agency, role: Role | str) -> None:
+    """Raise ``PermissionDenied`` unless ``user`` may act as ``role`` (or a stronger one) in
+    ``agency``. ``user=None`` is the system itself (a job, a management command) and may.
+    Every service that a clerk, a reviewer or a token can call checks here, so the web UI and
+    the API cannot disagree on who may do what."""
+    if user is None:
+        return
+    actual = role_in(user, agency)
+    if actual is None or ROLE_RANK[actual] < ROLE_RANK[Role(role)]:
+        raise PermissionDenied(_ROLE_MESSAGE)
+
+
+_ROLE_MESSAGE = "your role in this agency does not allow this"
 
 
 def member_required(role: Role | str = Role.CLERK):

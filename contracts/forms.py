@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from .models import WebhookEvent
-from .services import RegistryMetadata, pdf_check
+from .services.uploads import RegistryMetadata, pdf_check
 
 
 class UploadForm(forms.Form):

@@ -7,7 +7,7 @@ import logging
 from django.db import close_old_connections, connection
 from django.utils.translation import gettext as _
 
-from . import services
+from contracts.services import processing, publishing, runs, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def _guarded(body, run_id: int) -> None:
         body(run_id=run_id)
     except Exception as exc:  # includes rq's JobTimeoutException: the contract must not stay "processing"
         log.exception("run %s failed", run_id)
-        services.run_fail(run_id=run_id, message=_describe(exc))
+        runs.run_fail(run_id=run_id, message=_describe(exc))
     finally:
         _fresh_connections()
 
@@ -40,24 +40,25 @@ def _describe(exc: Exception) -> str:
 
 
 def process_contract(run_id: int) -> None:
-    """Extract and detect (:func:`contracts.services.contract_process`)."""
-    _guarded(services.contract_process, run_id)
+    """Extract and detect (:func:`contracts.services.processing.contract_process`)."""
+    _guarded(processing.contract_process, run_id)
 
 
 def publish_contract(run_id: int) -> None:
-    """Burn in, verify and publish (:func:`contracts.services.contract_publish`)."""
-    _guarded(services.contract_publish, run_id)
+    """Burn in, verify and publish (:func:`contracts.services.publishing.contract_publish`)."""
+    _guarded(publishing.contract_publish, run_id)
 
 
 def on_job_failure(job, connection, type, value, traceback) -> None:
     """rq failure callback: the work horse died (killed, out of memory) outside our own handler."""
-    services.run_fail(run_id=job.args[0], message=_("The job stopped unexpectedly: %(reason)s") % {"reason": value})
+    runs.run_fail(run_id=job.args[0], message=_("The job stopped unexpectedly: %(reason)s") % {"reason": value})
 
 
 def deliver_webhook(delivery_id: int) -> None:
-    """POST one webhook delivery (:func:`contracts.services.webhook_deliver`); retries are scheduled by the service."""
+    """POST one webhook delivery (:func:`contracts.services.webhooks.webhook_deliver`); the service
+    schedules retries."""
     _fresh_connections()
     try:
-        services.webhook_deliver(delivery_id=delivery_id)
+        webhooks.webhook_deliver(delivery_id=delivery_id)
     finally:
         _fresh_connections()

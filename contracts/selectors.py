@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 
 from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Agency
+from redactor.core.errors import InvalidPdfError
 
 from .models import AuditEvent, Contract, DecisionState, Proposal, Run, Status, Suggestion, Webhook, WebhookDelivery
 
@@ -93,3 +96,13 @@ def webhook_delivery_get(*, agency: Agency, delivery_id: int) -> WebhookDelivery
     if delivery is None:
         raise Http404("no such delivery")
     return delivery
+
+
+def contract_original(contract: Contract) -> bytes:
+    """The stored original, checked against the SHA-256 taken at upload. Raises ``InvalidPdfError``
+    when storage damaged it (the job then fails visibly instead of redacting a different file)."""
+    with contract.original.open("rb") as fh:
+        data = fh.read()
+    if hashlib.sha256(data).hexdigest() != contract.original_sha256:
+        raise InvalidPdfError(_("the stored original is damaged: it no longer matches the uploaded file"))
+    return data

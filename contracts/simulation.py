@@ -39,8 +39,9 @@ from accounts.models import Agency, Membership, Role, validate_ico
 from redactor.core.model import Box, Span
 from redactor.core.verify import count_word, normalize
 
-from . import services
+from . import selectors
 from .models import DecisionState, Proposal, Run, Source, Suggestion
+from .services import processing, publishing, reviewing, uploads
 
 
 @dataclass
@@ -177,13 +178,13 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
             decision, bucket = DecisionState.ACCEPTED, "overruled"
         else:
             continue
-        outcome = services.proposals_decide(
+        outcome = reviewing.proposals_decide(
             contract=contract, user=user, proposal_ids=[p.pk], decision=decision, same_cluster=True, learn=learn
         )
         setattr(result, bucket, getattr(result, bucket) + 1)
         result.occurrence_clicks += len(outcome.affected)
     # missed strings: select one occurrence as text; propagation takes the others
-    layer = services.contract_text_layer(contract, services._read_original(contract))
+    layer = processing.contract_text_layer(contract, selectors.contract_original(contract))
     for item in reviewer.redact:
         redacted = [
             Span(p.span_start, p.span_end)
@@ -197,7 +198,7 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
         if not boxes:
             result.problems.append(f"cannot select {item!r}: no boxes")
             continue
-        outcome = services.proposal_add_manual(
+        outcome = reviewing.proposal_add_manual(
             contract=contract,
             user=user,
             boxes=[Box(b.page, b.x0, b.y0, b.x1, b.y1) for b in boxes],
@@ -236,15 +237,15 @@ def simulate(
         for pdf in simulation_order(gold_dir, order, names):
             gold = json.loads((gold_dir / f"{pdf.stem}.json").read_text(encoding="utf-8"))
             result = DocumentResult(pdf.stem)
-            contract = services.contract_upload(
+            contract = uploads.contract_upload(
                 agency=agency, user=user, data=pdf.read_bytes(), filename=pdf.name, title=pdf.stem
             )
             run = Run.objects.get(contract=contract, kind=Run.Kind.PROCESSING)
-            services.contract_process(run_id=run.pk)
+            processing.contract_process(run_id=run.pk)
             contract.refresh_from_db()
             _review(contract, GoldReviewer(gold), user, learn, result)
-            publish = services.contract_approve(contract=contract, user=user, ocr_pages_checked=True)
-            services.contract_publish(run_id=publish.pk)
+            publish = publishing.contract_approve(contract=contract, user=user, ocr_pages_checked=True)
+            publishing.contract_publish(run_id=publish.pk)
             contract.refresh_from_db()
             result.published = contract.status == "published"
             if not result.published:

@@ -7,11 +7,12 @@ form); the public REST API for document-management systems is separate.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import uuid
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,9 +22,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import member_required
 from accounts.models import Role
+from contracts.services import publishing, reviewing, runs, uploads, webhooks
 from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
 
-from . import selectors, services
+from . import selectors
 from .forms import ApproveForm, UploadForm, WebhookForm
 from .models import Status, box_from_list
 
@@ -32,15 +34,10 @@ def _contract(membership, contract_id: int):
     return selectors.contract_get(agency=membership.agency, contract_id=contract_id)
 
 
-def _original_bytes(contract) -> bytes:
-    with contract.original.open("rb") as fh:
-        return fh.read()
-
-
 @member_required(Role.CLERK)
 def contract_list(request, membership):
     """The agency's contracts with their status."""
-    services.runs_fail_stale(agency=membership.agency)
+    runs.runs_fail_stale(agency=membership.agency)
     contracts = selectors.contracts_for_agency(agency=membership.agency)
     return render(request, "contracts/list.html", {"contracts": contracts, "membership": membership})
 
@@ -51,7 +48,7 @@ def contract_upload(request, membership):
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            contract = services.contract_upload(
+            contract = uploads.contract_upload(
                 agency=membership.agency,
                 user=request.user,
                 data=form.data_bytes,
@@ -81,7 +78,7 @@ def _coverage_rows(contract):
 def contract_detail(request, membership, contract_id: int):
     """Status, progress, errors with retry, metadata and, once published, download and coverage."""
     contract = _contract(membership, contract_id)
-    services.runs_fail_stale(agency=membership.agency, contract=contract)
+    runs.runs_fail_stale(agency=membership.agency, contract=contract)
     run = selectors.run_latest(contract=contract)
     proposals = list(selectors.proposals_for_contract(contract=contract))
     coverage = _coverage_rows(contract)
@@ -93,7 +90,7 @@ def contract_detail(request, membership, contract_id: int):
             "run": run,
             "membership": membership,
             "can_review": membership.allows(Role.REVIEWER),
-            "deletable": services.DELETABLE,
+            "deletable": publishing.DELETABLE,
             "redacted_count": sum(1 for p in proposals if p.will_redact),
             "proposal_count": len(proposals),
             "coverage": coverage,
@@ -109,7 +106,7 @@ def contract_detail(request, membership, contract_id: int):
 def contract_status(request, membership, contract_id: int):
     """JSON for the progress bar: status, phase, pages done of total, error."""
     contract = _contract(membership, contract_id)
-    services.runs_fail_stale(agency=membership.agency, contract=contract)
+    runs.runs_fail_stale(agency=membership.agency, contract=contract)
     run = selectors.run_latest(contract=contract)
     return JsonResponse(
         {
@@ -136,7 +133,7 @@ def contract_delete(request, membership, contract_id: int):
     """Delete the contract's files and proposals (the audit trail stays); reviewers, as in the API."""
     contract = _contract(membership, contract_id)
     try:
-        services.contract_delete(contract=contract, user=request.user)
+        publishing.contract_delete(contract=contract, user=request.user)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
@@ -147,13 +144,10 @@ def contract_delete(request, membership, contract_id: int):
 @require_POST
 @member_required(Role.CLERK)
 def contract_retry(request, membership, contract_id: int):
-    """Run the failed stage again. Publishing again needs the reviewer role."""
+    """Run the failed stage again (the service decides who may: publishing again needs a reviewer)."""
     contract = _contract(membership, contract_id)
-    latest = selectors.run_latest(contract=contract)
-    if latest and latest.kind == "publishing" and not membership.allows(Role.REVIEWER):
-        raise PermissionDenied("publishing again needs the reviewer role")
     try:
-        services.contract_retry(contract=contract, user=request.user)
+        runs.contract_retry(contract=contract, user=request.user)
         messages.success(request, _("The job was started again."))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
@@ -165,11 +159,13 @@ def contract_retry(request, membership, contract_id: int):
 def download_redacted(request, membership, contract_id: int):
     """The published, redacted PDF as an attachment named after the title."""
     contract = _contract(membership, contract_id)
-    if contract.status != Status.PUBLISHED or not contract.redacted:
-        raise Http404("not published")
-    services.contract_downloaded(contract=contract, user=request.user, which="redacted")
+    try:
+        data = publishing.contract_download(contract=contract, user=request.user, which="redacted")
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     return FileResponse(
-        contract.redacted.open("rb"),
+        io.BytesIO(data),
         as_attachment=True,
         filename=contract.download_name("-anonymizovano"),
         content_type="application/pdf",
@@ -181,9 +177,8 @@ def download_redacted(request, membership, contract_id: int):
 def download_original(request, membership, contract_id: int):
     """The original upload (members only; never published)."""
     contract = _contract(membership, contract_id)
-    services.contract_downloaded(contract=contract, user=request.user, which="original")
     return FileResponse(
-        contract.original.open("rb"),
+        io.BytesIO(publishing.contract_download(contract=contract, user=request.user, which="original")),
         as_attachment=True,
         filename=contract.download_name("-original"),
         content_type="application/pdf",
@@ -199,7 +194,7 @@ def page_image(request, membership, contract_id: int, page: int):
     if request.GET.get("preview"):
         boxes = [b for p in selectors.proposals_for_contract(contract=contract) if p.will_redact for b in p.box_list()]
     try:
-        png = render_page(_original_bytes(contract), page, zoom=1.5, redact=boxes)
+        png = render_page(selectors.contract_original(contract), page, zoom=1.5, redact=boxes)
     except IndexError:
         raise Http404("no such page") from None
     response = HttpResponse(png, content_type="image/png")
@@ -213,7 +208,7 @@ def page_text(request, membership, contract_id: int, page: int):
     """Words of one page with boxes in points (the review page's selectable text layer)."""
     contract = _contract(membership, contract_id)
     try:
-        words = page_words(_original_bytes(contract), page)
+        words = page_words(selectors.contract_original(contract), page)
     except IndexError:
         raise Http404("no such page") from None
     return JsonResponse({"page": page, "words": [[w[0], *(round(v, 2) for v in w[1:])] for w in words]})
@@ -311,7 +306,7 @@ def review_decide(request, membership, contract_id: int):
     try:
         body = _json_body(request)
         ids = [int(i) for i in body.get("ids", [])]
-        outcome = services.proposals_decide(
+        outcome = reviewing.proposals_decide(
             contract=contract,
             user=request.user,
             proposal_ids=ids,
@@ -352,7 +347,9 @@ def review_undo(request, membership, contract_id: int):
     contract = _contract(membership, contract_id)
     try:
         body = _json_body(request)
-        restored = services.decision_undo(contract=contract, user=request.user, batch=uuid.UUID(str(body.get("batch"))))
+        restored = reviewing.decision_undo(
+            contract=contract, user=request.user, batch=uuid.UUID(str(body.get("batch")))
+        )
     except (ValidationError, TypeError, ValueError) as exc:
         return _refused(exc)
     return JsonResponse({"restored": restored, **_review_state(contract)})
@@ -366,7 +363,7 @@ def review_manual(request, membership, contract_id: int):
     try:
         body = _json_body(request)
         boxes = [box_from_list(b) for b in body.get("boxes", [])]
-        outcome = services.proposal_add_manual(
+        outcome = reviewing.proposal_add_manual(
             contract=contract,
             user=request.user,
             boxes=boxes,
@@ -396,7 +393,7 @@ def contract_approve(request, membership, contract_id: int):
     form = ApproveForm(request.POST)
     form.is_valid()
     try:
-        services.contract_approve(
+        publishing.contract_approve(
             contract=contract, user=request.user, ocr_pages_checked=form.cleaned_data.get("ocr_pages_checked", False)
         )
     except ValidationError as exc:
@@ -438,7 +435,7 @@ def webhook_list(request, membership):
     form = WebhookForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            hook = services.webhook_create(
+            hook = webhooks.webhook_create(
                 agency=agency, url=form.cleaned_data["url"], events=form.cleaned_data["events"], created_by=request.user
             )
         except ValidationError as exc:
@@ -469,7 +466,7 @@ def webhook_detail(request, membership, webhook_id: int):
     form = WebhookForm(request.POST or None, initial={"url": hook.url, "events": hook.events, "active": hook.active})
     if request.method == "POST" and form.is_valid():
         try:
-            services.webhook_update(
+            webhooks.webhook_update(
                 webhook=hook,
                 url=form.cleaned_data["url"],
                 events=form.cleaned_data["events"],
@@ -493,7 +490,7 @@ def webhook_detail(request, membership, webhook_id: int):
 def webhook_remove(request, membership, webhook_id: int):
     """Remove a webhook and its delivery log."""
     hook = selectors.webhook_get(agency=membership.agency, webhook_id=webhook_id)
-    services.webhook_delete(webhook=hook)
+    webhooks.webhook_delete(webhook=hook)
     messages.success(request, _("The webhook was removed."))
     return redirect("webhooks:list", agency_id=membership.agency.pk)
 
@@ -503,6 +500,6 @@ def webhook_remove(request, membership, webhook_id: int):
 def webhook_redeliver(request, membership, delivery_id: int):
     """Send a delivery again (as a new delivery with the same content)."""
     delivery = selectors.webhook_delivery_get(agency=membership.agency, delivery_id=delivery_id)
-    services.webhook_redeliver(delivery=delivery)
+    webhooks.webhook_redeliver(delivery=delivery)
     messages.success(request, _("The event will be sent again."))
     return redirect("webhooks:detail", agency_id=membership.agency.pk, webhook_id=delivery.webhook_id)

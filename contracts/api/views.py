@@ -7,6 +7,7 @@ decisions, manual redactions, approve, delete.
 from __future__ import annotations
 
 import hashlib
+import io
 import uuid
 from collections import Counter
 
@@ -24,8 +25,9 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from accounts.models import Role
-from contracts import selectors, services
+from contracts import selectors
 from contracts.models import DecisionState, Run, Status
+from contracts.services import publishing, reviewing, runs, uploads
 
 from . import serializers as s
 from .base import AgencyAPIView, AgencyListAPIView
@@ -160,7 +162,7 @@ class ContractListCreateView(AgencyListAPIView):
         data = form.validated_data
         upload = data["file"]
         content = upload.read()
-        metadata = services.RegistryMetadata(
+        metadata = uploads.RegistryMetadata(
             counterparty=data["counterparty"],
             subject=data["subject"],
             value_amount=data["value_amount"],
@@ -171,14 +173,14 @@ class ContractListCreateView(AgencyListAPIView):
         if len(key) > 255:
             raise ValidationError({"Idempotency-Key": ["At most 255 characters."]})
         if key:
-            fingerprint = services.upload_fingerprint(
+            fingerprint = uploads.upload_fingerprint(
                 data=content, filename=upload.name, title=data["title"], metadata=metadata
             )
-            earlier = services.idempotent_upload_get(agency=self.agency, key=key, fingerprint=fingerprint)
+            earlier = uploads.idempotent_upload_get(agency=self.agency, key=key, fingerprint=fingerprint)
             if earlier is not None:
                 return self._replay(earlier)
         try:
-            contract = services.contract_upload(
+            contract = uploads.contract_upload(
                 agency=self.agency,
                 user=request.user,
                 data=content,
@@ -189,7 +191,7 @@ class ContractListCreateView(AgencyListAPIView):
             )
         except IntegrityError:
             # a concurrent request with the same key won the race
-            earlier = services.idempotent_upload_get(agency=self.agency, key=key, fingerprint=fingerprint)
+            earlier = uploads.idempotent_upload_get(agency=self.agency, key=key, fingerprint=fingerprint)
             return self._replay(earlier)
         response = Response(s.ContractSerializer(contract).data, status=status.HTTP_201_CREATED)
         response["Location"] = f"/api/v1/contracts/{contract.pk}/"
@@ -217,7 +219,7 @@ class ContractDetailView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        services.runs_fail_stale(agency=self.agency, contract=contract)
+        runs.runs_fail_stale(agency=self.agency, contract=contract)
         contract.refresh_from_db()
         return Response(s.ContractSerializer(contract).data)
 
@@ -231,7 +233,7 @@ class ContractDetailView(AgencyAPIView):
         examples=[ERROR_EXAMPLE],
     )
     def delete(self, request, contract_id: int):
-        services.contract_delete(contract=self.get_contract(contract_id), user=request.user)
+        publishing.contract_delete(contract=self.get_contract(contract_id), user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -294,7 +296,7 @@ class DecisionsView(AgencyAPIView):
         batch = uuid.uuid4()
         with transaction.atomic():
             for item in items:
-                outcome = services.proposals_decide(
+                outcome = reviewing.proposals_decide(
                     contract=contract,
                     user=request.user,
                     proposal_ids=[item["proposal"]],
@@ -334,7 +336,7 @@ class DecisionUndoView(AgencyAPIView):
     def post(self, request, contract_id: int, batch):
         contract = self.get_contract(contract_id)
         try:
-            restored = services.decision_undo(contract=contract, user=request.user, batch=batch)
+            restored = reviewing.decision_undo(contract=contract, user=request.user, batch=batch)
         except DomainError as exc:
             if exc.code == "not_found":
                 raise NotFound(exc.messages[0]) from None
@@ -363,7 +365,7 @@ class ManualRedactionView(AgencyAPIView):
             boxes = [box_from_list(b) for b in form.validated_data["boxes"]]
         except (ValueError, OverflowError):
             raise ValidationError({"boxes": ["Each box is [page, x0, y0, x1, y1] with finite numbers."]}) from None
-        proposal = services.proposal_add_manual(
+        proposal = reviewing.proposal_add_manual(
             contract=contract, user=request.user, boxes=boxes, text=form.validated_data["text"]
         ).proposal
         return Response(s.ProposalSerializer(proposal).data, status=status.HTTP_201_CREATED)
@@ -386,7 +388,7 @@ class ApproveView(AgencyAPIView):
         contract = self.get_contract(contract_id)
         form = s.ApproveSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        services.contract_approve(
+        publishing.contract_approve(
             contract=contract, user=request.user, ocr_pages_checked=form.validated_data["ocr_pages_checked"]
         )
         contract.refresh_from_db()
@@ -405,7 +407,7 @@ class RetryView(AgencyAPIView):
     )
     def post(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        services.contract_retry(contract=contract, user=request.user)
+        runs.contract_retry(contract=contract, user=request.user)
         contract.refresh_from_db()
         return Response(s.ContractSerializer(contract).data, status=status.HTTP_202_ACCEPTED)
 
@@ -429,10 +431,9 @@ class DownloadView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        _require_published(contract)
-        services.contract_downloaded(contract=contract, user=request.user, which="redacted")
+        data = publishing.contract_download(contract=contract, user=request.user, which="redacted")
         return FileResponse(
-            contract.redacted.open("rb"),
+            io.BytesIO(data),
             as_attachment=True,
             filename=contract.download_name("-anonymizovano"),
             content_type="application/pdf",

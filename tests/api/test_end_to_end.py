@@ -19,8 +19,8 @@ import requests
 
 from accounts.models import Role
 from accounts.services import api_token_create
-from contracts import services
 from contracts.models import WebhookDelivery, WebhookEvent
+from contracts.services import webhooks
 from contracts.webhooks import verify
 from redactor.core.verify import verify as verify_pdf
 from tests.conftest import DATA, SCORER
@@ -52,7 +52,7 @@ def test_dms_round_trip_with_webhooks(live_server, agency, admin_user, settings,
     source = DATA / "dev" / f"{DOCUMENT}.pdf"
 
     with Receiver(statuses=[500]) as receiver:  # the receiver refuses the first delivery
-        hook = services.webhook_create(
+        hook = webhooks.webhook_create(
             agency=agency, url=receiver.url, events=list(WebhookEvent.values), created_by=admin_user
         )
         worker = start_worker(scheduler=True, env={"REDACTOR_WEBHOOK_RETRY_DELAYS": "1,1,1"})

@@ -199,13 +199,11 @@ def test_idempotency_keys_are_per_agency(clerk_token, outsider_token, contract_p
 def test_list_filters_paginates_and_hides_other_agencies(
     agency, clerk, outsider, other_agency, clerk_token, contract_pdf
 ):
-    from contracts import services
+    from contracts.services import uploads
 
     for i in range(3):
-        services.contract_upload(
-            agency=agency, user=clerk, data=contract_pdf, filename=f"{i}.pdf", title=f"Smlouva {i}"
-        )
-    services.contract_upload(agency=other_agency, user=outsider, data=contract_pdf, filename="x.pdf", title="Cizí")
+        uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename=f"{i}.pdf", title=f"Smlouva {i}")
+    uploads.contract_upload(agency=other_agency, user=outsider, data=contract_pdf, filename="x.pdf", title="Cizí")
     Contract.objects.filter(title="Smlouva 1").update(status=Status.PUBLISHED)
     client = api(clerk_token)
     page = client.get("/api/v1/contracts/?limit=2").json()
@@ -314,9 +312,9 @@ def test_malformed_decisions_are_400(processed, reviewer_token, body):
 def test_decisions_on_another_contracts_proposals_are_400_and_change_nothing(
     processed, reviewer_token, agency, clerk, contract_pdf
 ):
-    from contracts import services
+    from contracts.services import uploads
 
-    other = services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="b.pdf")
+    other = uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="b.pdf")
     run_latest_job(other)
     mine = Proposal.objects.filter(contract=processed).first()
     foreign = Proposal.objects.filter(contract=other).first()
@@ -440,10 +438,10 @@ def test_schema_is_english_whatever_the_browser_asks(client):
 def test_list_queries_do_not_grow_with_the_page(
     agency, clerk, clerk_token, contract_pdf, django_assert_max_num_queries
 ):
-    from contracts import services
+    from contracts.services import uploads
 
     for i in range(6):
-        services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename=f"{i}.pdf")
+        uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename=f"{i}.pdf")
     with django_assert_max_num_queries(8):
         page = api(clerk_token).get("/api/v1/contracts/").json()
     assert page["count"] == 6 and all(c["progress"]["state"] == "queued" for c in page["results"])

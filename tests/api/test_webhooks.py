@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import ApiToken, Role
-from contracts import services
 from contracts.models import Status, WebhookDelivery, WebhookEvent
+from contracts.services import webhooks
 from contracts.webhooks import sign, url_problem, verify
 from tests.web.conftest import logged_in
 
@@ -55,7 +55,7 @@ def test_registering_a_private_address_is_refused(settings, agency, admin_user):
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError) as err:
-        services.webhook_create(
+        webhooks.webhook_create(
             agency=agency, url="http://127.0.0.1:8000/", events=["contract.published"], created_by=admin_user
         )
     assert "url" in err.value.message_dict
@@ -63,14 +63,14 @@ def test_registering_a_private_address_is_refused(settings, agency, admin_user):
 
 def test_processing_sends_a_signed_needs_review_event(agency, admin_user, uploaded, django_capture_on_commit_callbacks):
     with Receiver() as receiver:
-        hook = services.webhook_create(
+        hook = webhooks.webhook_create(
             agency=agency, url=receiver.url, events=list(WebhookEvent.values), created_by=admin_user
         )
         with django_capture_on_commit_callbacks(execute=False):
             run_latest_job(uploaded)
         delivery = WebhookDelivery.objects.get(webhook=hook)
         assert delivery.event == "contract.needs_review" and delivery.state == "pending"
-        services.webhook_deliver(delivery_id=delivery.pk)
+        webhooks.webhook_deliver(delivery_id=delivery.pk)
         assert len(receiver.requests) == 1
         sent = receiver.requests[0]
     assert sent.path == "/hooks/redactor"
@@ -98,27 +98,27 @@ def test_a_failed_attempt_is_retried_with_backoff_then_given_up(
     queue = django_rq.get_queue("default")
     queue.connection.flushdb()
     with Receiver(statuses=[500, 503, 502]) as receiver:
-        services.webhook_create(agency=agency, url=receiver.url, events=["contract.failed"], created_by=admin_user)
+        webhooks.webhook_create(agency=agency, url=receiver.url, events=["contract.failed"], created_by=admin_user)
         with django_capture_on_commit_callbacks(execute=False):
             Contract = type(processed)
             Contract.objects.filter(pk=processed.pk).update(status=Status.PROCESSING)
-            services.webhooks_notify(contract=processed, event=WebhookEvent.FAILED)
+            webhooks.webhooks_notify(contract=processed, event=WebhookEvent.FAILED)
         delivery = WebhookDelivery.objects.get()
         before = timezone.now()
         with django_capture_on_commit_callbacks(execute=True):
-            services.webhook_deliver(delivery_id=delivery.pk)
+            webhooks.webhook_deliver(delivery_id=delivery.pk)
         delivery.refresh_from_db()
         assert delivery.state == "pending" and delivery.attempts == 1 and delivery.response_status == 500
         assert 25 < (delivery.next_attempt_at - before).total_seconds() < 35
         assert queue.scheduled_job_registry.count == 1  # the retry waits in rq's scheduler
         with django_capture_on_commit_callbacks(execute=True):
-            services.webhook_deliver(delivery_id=delivery.pk)
-            services.webhook_deliver(delivery_id=delivery.pk)
+            webhooks.webhook_deliver(delivery_id=delivery.pk)
+            webhooks.webhook_deliver(delivery_id=delivery.pk)
         delivery.refresh_from_db()
         assert delivery.state == "failed" and delivery.attempts == 3 and delivery.response_status == 502
         assert delivery.next_attempt_at is None
         assert len(receiver.requests) == 3
-        services.webhook_deliver(delivery_id=delivery.pk)  # a late duplicate job does nothing
+        webhooks.webhook_deliver(delivery_id=delivery.pk)  # a late duplicate job does nothing
         assert len(receiver.requests) == 3
     queue.connection.flushdb()
 
@@ -126,18 +126,18 @@ def test_a_failed_attempt_is_retried_with_backoff_then_given_up(
 def test_unreachable_receiver_is_recorded(agency, admin_user, processed):
     with Receiver() as receiver:
         url = receiver.url
-    hook = services.webhook_create(agency=agency, url=url, events=["contract.published"], created_by=admin_user)
-    delivery = services.webhooks_notify(contract=processed, event=WebhookEvent.PUBLISHED)[0]
-    services.webhook_deliver(delivery_id=delivery.pk)
+    hook = webhooks.webhook_create(agency=agency, url=url, events=["contract.published"], created_by=admin_user)
+    delivery = webhooks.webhooks_notify(contract=processed, event=WebhookEvent.PUBLISHED)[0]
+    webhooks.webhook_deliver(delivery_id=delivery.pk)
     delivery.refresh_from_db()
     assert delivery.webhook == hook and delivery.response_status is None and "Connection" in delivery.error
 
 
 def test_events_not_subscribed_are_not_sent(agency, admin_user, processed):
-    services.webhook_create(
+    webhooks.webhook_create(
         agency=agency, url="https://dms.example.gov/h", events=["contract.published"], created_by=admin_user
     )
-    assert services.webhooks_notify(contract=processed, event=WebhookEvent.NEEDS_REVIEW) == []
+    assert webhooks.webhooks_notify(contract=processed, event=WebhookEvent.NEEDS_REVIEW) == []
 
 
 # -- the agency admin's pages ---------------------------------------------------------------------
@@ -194,7 +194,7 @@ def test_admin_registers_a_webhook_and_sees_deliveries(agency, admin_user, proce
     assert response.status_code == 302
     hook = agency.webhooks.get()
     assert hook.events == ["contract.published"] and len(hook.secret) == 64
-    delivery = services.webhooks_notify(contract=processed, event=WebhookEvent.PUBLISHED)[0]
+    delivery = webhooks.webhooks_notify(contract=processed, event=WebhookEvent.PUBLISHED)[0]
     page = client.get(f"/a/{agency.pk}/webhooks/{hook.pk}/")
     assert hook.secret.encode() in page.content and b"contract.published" in page.content
     assert list(page.context["deliveries"]) == [delivery]
@@ -223,8 +223,8 @@ def test_platform_admin_sees_tokens_without_their_hash_and_can_revoke(agency, ad
     )
     client.post("/admin/accounts/apitoken/", {"action": "revoke", "_selected_action": [token.pk]})
     assert api(raw).get("/api/v1/contracts/").status_code == 401
-    services.webhook_create(
+    webhooks.webhook_create(
         agency=agency, url="https://dms.example.gov/h", events=["contract.published"], created_by=admin_user
     )
-    services.webhooks_notify(contract=processed, event=WebhookEvent.PUBLISHED)
+    webhooks.webhooks_notify(contract=processed, event=WebhookEvent.PUBLISHED)
     assert client.get("/admin/contracts/webhookdelivery/").status_code == 200

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from contracts import services
+from contracts.services import uploads
 from tests.pdfs import pdf_from_paragraphs
 from tests.web.conftest import (  # noqa: F401 - fixtures
     admin_user,
@@ -35,6 +35,6 @@ def inflected_pdf() -> bytes:
 
 def process(owner, user, data: bytes, title: str = "Kupní smlouva 2026/16"):
     """Upload ``data`` for agency ``owner`` and run its processing job here (the real engine)."""
-    contract = services.contract_upload(agency=owner, user=user, data=data, filename=f"{title}.pdf", title=title)
+    contract = uploads.contract_upload(agency=owner, user=user, data=data, filename=f"{title}.pdf", title=title)
     run_latest_job(contract)
     return contract

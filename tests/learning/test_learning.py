@@ -7,8 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from contracts import services
 from contracts.models import Decision, DecisionState, Proposal, Status, Suggestion
+from contracts.services import publishing, reviewing, uploads
 from redactor import services as rule_services
 from redactor.core import categories as cat
 from redactor.core.extraction import extract_text_layer, open_pdf
@@ -30,7 +30,7 @@ def test_one_click_decides_every_inflected_form_and_undo_restores_it(agency, rev
     cluster = list(Proposal.objects.filter(contract=contract, cluster=person.cluster))
     assert {p.text for p in cluster} >= {"Jan Novák", "Janu Novákovi", "Novákem"}
 
-    outcome = services.proposals_decide(
+    outcome = reviewing.proposals_decide(
         contract=contract, user=reviewer, proposal_ids=[person.pk], decision="rejected", same_cluster=True
     )
 
@@ -41,20 +41,20 @@ def test_one_click_decides_every_inflected_form_and_undo_restores_it(agency, rev
     rule = AgencyRule.objects.get(agency=agency)
     assert (rule.kind, rule.pattern, rule.keep_votes, rule.redact_votes) == ("person", "Jan Novák", 1, 0)
 
-    restored = services.decision_undo(contract=contract, user=reviewer, batch=outcome.batch)
+    restored = reviewing.decision_undo(contract=contract, user=reviewer, batch=outcome.batch)
 
     assert sorted(restored) == sorted(outcome.affected)
     assert set(Proposal.objects.filter(pk__in=restored).values_list("decision", flat=True)) == {"pending"}
     assert not AgencyRule.objects.filter(agency=agency).exists()  # its only vote was taken back
     with pytest.raises(ValidationError) as again:
-        services.decision_undo(contract=contract, user=reviewer, batch=outcome.batch)
+        reviewing.decision_undo(contract=contract, user=reviewer, batch=outcome.batch)
     assert again.value.code == "not_found"
 
 
 def test_only_this_occurrence_leaves_the_others(agency, reviewer, inflected_pdf):
     contract = process(agency, reviewer, inflected_pdf)
     person = _proposal(contract, "Novákem")
-    outcome = services.proposals_decide(
+    outcome = reviewing.proposals_decide(
         contract=contract, user=reviewer, proposal_ids=[person.pk], decision="rejected", same_cluster=False
     )
     assert outcome.affected == [person.pk]
@@ -64,18 +64,18 @@ def test_only_this_occurrence_leaves_the_others(agency, reviewer, inflected_pdf)
 def test_undo_refuses_when_a_later_action_changed_the_same_proposals(agency, reviewer, inflected_pdf):
     contract = process(agency, reviewer, inflected_pdf)
     person = _proposal(contract, "Jan Novák")
-    first = services.proposals_decide(
+    first = reviewing.proposals_decide(
         contract=contract, user=reviewer, proposal_ids=[person.pk], decision="rejected", same_cluster=True
     )
-    second = services.proposals_decide(
+    second = reviewing.proposals_decide(
         contract=contract, user=reviewer, proposal_ids=[person.pk], decision="accepted", same_cluster=True
     )
     with pytest.raises(ValidationError) as refused:
-        services.decision_undo(contract=contract, user=reviewer, batch=first.batch)
+        reviewing.decision_undo(contract=contract, user=reviewer, batch=first.batch)
     assert refused.value.code == "changed_since"
-    services.decision_undo(contract=contract, user=reviewer, batch=second.batch)
+    reviewing.decision_undo(contract=contract, user=reviewer, batch=second.batch)
     assert _proposal(contract, "Jan Novák").decision == DecisionState.REJECTED  # back to the first action's state
-    services.decision_undo(contract=contract, user=reviewer, batch=first.batch)
+    reviewing.decision_undo(contract=contract, user=reviewer, batch=first.batch)
     assert _proposal(contract, "Jan Novák").decision == DecisionState.PENDING
 
 
@@ -88,7 +88,7 @@ def test_a_text_selection_redacts_the_other_inflected_occurrences(agency, review
     from redactor.core.model import Span
 
     boxes = layer.span_boxes(Span(start, start + len("Horní Lhotě")))
-    outcome = services.proposal_add_manual(
+    outcome = reviewing.proposal_add_manual(
         contract=contract, user=reviewer, boxes=boxes, text="Horní Lhotě", from_selection=True
     )
     added = Proposal.objects.filter(pk__in=outcome.added)
@@ -97,7 +97,7 @@ def test_a_text_selection_redacts_the_other_inflected_occurrences(agency, review
     assert all(p.decision == DecisionState.ACCEPTED for p in added)
     rule = AgencyRule.objects.get(agency=agency, kind="phrase")
     assert (rule.pattern, rule.redact_votes) == ("Horní Lhotě", 1)
-    services.decision_undo(contract=contract, user=reviewer, batch=outcome.batch)
+    reviewing.decision_undo(contract=contract, user=reviewer, batch=outcome.batch)
     assert not Proposal.objects.filter(pk__in=[outcome.proposal.pk, *outcome.added]).exists()
     assert not AgencyRule.objects.filter(agency=agency).exists()
 
@@ -106,7 +106,7 @@ def test_confirming_the_engine_teaches_nothing(agency, reviewer, inflected_pdf):
     contract = process(agency, reviewer, inflected_pdf)
     birth = _proposal(contract, "750403/1238")
     assert birth.suggestion == Suggestion.REDACT
-    services.proposals_decide(contract=contract, user=reviewer, proposal_ids=[birth.pk], decision="accepted")
+    reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=[birth.pk], decision="accepted")
     assert not AgencyRule.objects.exists()
 
 
@@ -115,7 +115,7 @@ def _keep_the_technician(agency, reviewer, data):
     contract = process(agency, reviewer, data)
     suspicious = _proposal(contract, "Xaver Qwertz")
     assert suspicious.suggestion == Suggestion.REVIEW and suspicious.category == 0
-    services.proposals_decide(
+    reviewing.proposals_decide(
         contract=contract, user=reviewer, proposal_ids=[suspicious.pk], decision="rejected", same_cluster=True
     )
     return contract
@@ -124,7 +124,7 @@ def _keep_the_technician(agency, reviewer, data):
 def test_a_rule_decides_later_contracts_of_the_same_agency_only(
     agency, other_agency, reviewer, outsider, inflected_pdf
 ):
-    uploaded_before = services.contract_upload(
+    uploaded_before = uploads.contract_upload(
         agency=agency, user=reviewer, data=inflected_pdf, filename="a.pdf", title="nahráno dříve"
     )
     _keep_the_technician(agency, reviewer, inflected_pdf)
@@ -155,7 +155,7 @@ def test_a_decision_on_an_occurrence_beats_the_rule_and_votes_against_it(agency,
     kept = _proposal(later, "Xaver Qwertz")
     assert kept.suggestion == Suggestion.KEEP
 
-    services.proposals_decide(contract=later, user=reviewer, proposal_ids=[kept.pk], decision="accepted")
+    reviewing.proposals_decide(contract=later, user=reviewer, proposal_ids=[kept.pk], decision="accepted")
     kept.refresh_from_db()
     assert kept.will_redact  # the reviewer's decision wins over the rule's keep
     rule = AgencyRule.objects.get(agency=agency, pattern="Xaver Qwertz")
@@ -163,10 +163,10 @@ def test_a_decision_on_an_occurrence_beats_the_rule_and_votes_against_it(agency,
 
     # the published file of the contract has the occurrence burned in
     for p in Proposal.objects.filter(contract=later, suggestion=Suggestion.REVIEW, decision=DecisionState.PENDING):
-        services.proposals_decide(contract=later, user=reviewer, proposal_ids=[p.pk], decision="rejected", learn=False)
+        reviewing.proposals_decide(contract=later, user=reviewer, proposal_ids=[p.pk], decision="rejected", learn=False)
     from tests.web.conftest import run_latest_job
 
-    services.contract_approve(contract=later, user=reviewer)
+    publishing.contract_approve(contract=later, user=reviewer)
     run_latest_job(later)
     assert later.status == Status.PUBLISHED
     with later.redacted.open("rb") as fh:

@@ -63,9 +63,9 @@ def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, pro
     assert client.post(base + "publish/", {"note": "DOB only with a name"}).status_code == 302
     version = selectors.map_version_in_force(agency=agency)
     assert version.agency == agency and version.number == 1 and version.note == "DOB only with a name"
-    from contracts import services
+    from contracts.services import uploads
 
-    newer = services.contract_upload(agency=agency, user=admin_user, data=contract_pdf, filename="n.pdf")
+    newer = uploads.contract_upload(agency=agency, user=admin_user, data=contract_pdf, filename="n.pdf")
     from tests.web.conftest import run_latest_job
 
     run_latest_job(newer)

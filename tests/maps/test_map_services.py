@@ -9,8 +9,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from contracts import services as contract_services
 from contracts.models import Proposal
+from contracts.services import uploads
 from redactor import selectors, services
 from redactor.core.category_map import CategoryMap
 from tests.web.conftest import run_latest_job
@@ -21,7 +21,7 @@ DOB = 56  # date of birth: secondary, depends on the surname (2) and the full na
 
 
 def _dob_suggestion(agency, user, pdf) -> str:
-    contract = contract_services.contract_upload(agency=agency, user=user, data=pdf, filename="s.pdf")
+    contract = uploads.contract_upload(agency=agency, user=user, data=pdf, filename="s.pdf")
     run_latest_job(contract)
     return Proposal.objects.get(contract=contract, category=DOB).suggestion
 
@@ -58,7 +58,7 @@ def test_a_contract_keeps_the_version_its_proposals_came_from(agency, admin_user
     processed.refresh_from_db()
     assert processed.map_version == v1
     assert list(Proposal.objects.filter(contract=processed).values_list("id", "suggestion", "reason")) == before
-    newer = contract_services.contract_upload(agency=agency, user=admin_user, data=contract_pdf, filename="n.pdf")
+    newer = uploads.contract_upload(agency=agency, user=admin_user, data=contract_pdf, filename="n.pdf")
     run_latest_job(newer)
     assert newer.map_version.agency == agency and newer.map_version.number == 1
 

@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import Role
-from contracts import services
 from contracts.models import Contract, Run
+from contracts.services import processing, publishing, uploads
 from tests.pdfs import pdf_from_paragraphs
 
 from .factories import AgencyFactory, MembershipFactory
@@ -73,7 +73,7 @@ def logged_in(user) -> Client:
 @pytest.fixture
 def uploaded(agency, clerk, contract_pdf) -> Contract:
     """A contract uploaded by the clerk (its processing job is not run)."""
-    return services.contract_upload(
+    return uploads.contract_upload(
         agency=agency, user=clerk, data=contract_pdf, filename="kupni-smlouva.pdf", title="Kupní smlouva 2026/15"
     )
 
@@ -82,9 +82,9 @@ def run_latest_job(contract: Contract) -> None:
     """Run the contract's latest queued job in this process (the job body a worker would run)."""
     run = Run.objects.filter(contract=contract).order_by("-id").first()
     if run.kind == Run.Kind.PROCESSING:
-        services.contract_process(run_id=run.pk)
+        processing.contract_process(run_id=run.pk)
     else:
-        services.contract_publish(run_id=run.pk)
+        publishing.contract_publish(run_id=run.pk)
     contract.refresh_from_db()
 
 

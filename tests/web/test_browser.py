@@ -225,7 +225,7 @@ def test_agency_admin_changes_the_map_previews_publishes_and_a_new_contract_foll
     by the new version (the VIN of a sold car kept once it no longer depends on the seller's name)."""
     from accounts.management.commands.demo import DEMO_PASSWORD
     from accounts.models import Agency
-    from contracts import services
+    from contracts.services import uploads
     from redactor.selectors import map_version_in_force
     from tests.web.worker import wait_for
 
@@ -234,7 +234,7 @@ def test_agency_admin_changes_the_map_previews_publishes_and_a_new_contract_foll
     agency = Agency.objects.get(ico="00000001")
     admin = agency.memberships.get(user__username="spravce").user
     data = (DATA / "dev" / f"{DOCUMENT}.pdf").read_bytes()
-    first = services.contract_upload(agency=agency, user=admin, data=data, filename="auto.pdf", title="Auto 1")
+    first = uploads.contract_upload(agency=agency, user=admin, data=data, filename="auto.pdf", title="Auto 1")
     wait_for(lambda: Contract.objects.get(pk=first.pk).status == "needs_review", timeout=120)
     vin = Proposal.objects.get(contract=first, category=38)
     assert vin.suggestion == "redact"
@@ -271,7 +271,7 @@ def test_agency_admin_changes_the_map_previews_publishes_and_a_new_contract_foll
     version = map_version_in_force(agency=agency)
     assert version.agency == agency and version.number == 1
 
-    second = services.contract_upload(agency=agency, user=admin, data=data, filename="auto.pdf", title="Auto 2")
+    second = uploads.contract_upload(agency=agency, user=admin, data=data, filename="auto.pdf", title="Auto 2")
     wait_for(lambda: Contract.objects.get(pk=second.pk).status == "needs_review", timeout=120)
     assert Contract.objects.get(pk=second.pk).map_version == version
     assert Proposal.objects.get(contract=second, category=38).suggestion == "keep"

@@ -10,8 +10,8 @@ import pymupdf
 import pytest
 from django.core.exceptions import ValidationError
 
-from contracts import services
 from contracts.models import Proposal, Status
+from contracts.services import publishing, uploads
 from tests.pdfs import pdf_from_paragraphs, scan_of
 
 from .conftest import CONTRACT_TEXT, logged_in, run_latest_job
@@ -30,9 +30,9 @@ def test_a_scan_goes_to_the_ocr_queue_and_a_born_digital_contract_does_not(
 ):
     flush_queue()
     with django_capture_on_commit_callbacks(execute=True):
-        scanned = services.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
+        scanned = uploads.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
     with django_capture_on_commit_callbacks(execute=True):
-        digital = services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+        digital = uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
     assert (scanned.scan_pages, digital.scan_pages) == (1, 0)
     ocr_jobs = django_rq.get_queue("ocr").get_job_ids()
     default_jobs = django_rq.get_queue("default").get_job_ids()
@@ -44,7 +44,7 @@ def test_a_scan_goes_to_the_ocr_queue_and_a_born_digital_contract_does_not(
 def test_a_scan_is_read_reviewed_and_published_with_black_pixels_and_a_text_layer(
     agency, clerk, reviewer, scan, monkeypatch
 ):
-    contract = services.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
     run_latest_job(contract)
     assert contract.status == Status.NEEDS_REVIEW
     page = contract.pages[0]
@@ -58,7 +58,7 @@ def test_a_scan_is_read_reviewed_and_published_with_black_pixels_and_a_text_laye
         raise AssertionError("OCR ran again at publishing")
 
     monkeypatch.setattr("redactor.core.ocr.TesseractOcr.recognize", no_tesseract)
-    services.contract_approve(contract=contract, user=reviewer)
+    publishing.contract_approve(contract=contract, user=reviewer)
     run_latest_job(contract)
     assert contract.status == Status.PUBLISHED, contract.error_message
     with contract.redacted.open("rb") as fh:
@@ -73,16 +73,16 @@ def test_a_scan_is_read_reviewed_and_published_with_black_pixels_and_a_text_laye
 
 
 def test_low_confidence_pages_must_be_checked_before_approval(agency, clerk, reviewer, scan):
-    contract = services.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
     run_latest_job(contract)
     contract.pages = [{**contract.pages[0], "ocr_confidence": 55.0, "needs_check": True}]
     contract.save(update_fields=["pages"])
     with pytest.raises(ValidationError) as refused:
-        services.contract_approve(contract=contract, user=reviewer)
+        publishing.contract_approve(contract=contract, user=reviewer)
     assert refused.value.code == "ocr_unchecked"
     detail = logged_in(reviewer).get(f"/a/{agency.pk}/contracts/{contract.pk}/")
     assert 'id="pages-to-check"' in detail.content.decode()
-    services.contract_approve(contract=contract, user=reviewer, ocr_pages_checked=True)
+    publishing.contract_approve(contract=contract, user=reviewer, ocr_pages_checked=True)
     contract.refresh_from_db()
     assert contract.status == Status.APPROVED and contract.ocr_confirmed_by == reviewer
 
@@ -90,7 +90,7 @@ def test_low_confidence_pages_must_be_checked_before_approval(agency, clerk, rev
 @pytest.mark.slow
 def test_a_real_sideways_scan_can_be_reviewed(agency, clerk, reviewer, data_dir):
     data = (data_dir / "real" / "TestData_668.pdf").read_bytes()
-    contract = services.contract_upload(agency=agency, user=clerk, data=data, filename="TestData_668.pdf")
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=data, filename="TestData_668.pdf")
     run_latest_job(contract)
     assert contract.status == Status.NEEDS_REVIEW and contract.scan_pages == 2
     assert [p["ocr"] for p in contract.pages] == [True, True] and contract.pages_to_check == [1, 2]

@@ -8,8 +8,8 @@ import signal
 
 import pytest
 
-from contracts import services
 from contracts.models import Contract, Run, Status
+from contracts.services import runs, uploads
 
 from .worker import flush_queue, start_worker, wait_for
 
@@ -23,7 +23,7 @@ def _status(contract_id: int) -> str:
 
 def test_worker_processes_an_upload(agency, clerk, contract_pdf):
     flush_queue()
-    contract = services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
     worker = start_worker(burst=True)
     assert worker.wait(timeout=120) == 0
     contract.refresh_from_db()
@@ -38,7 +38,7 @@ def test_worker_reads_a_scan_from_the_ocr_queue_with_progress_by_page(agency, cl
 
     flush_queue()
     scan = scan_of(contract_pdf)
-    contract = services.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=scan, filename="sken.pdf")
     worker = start_worker(burst=True)
     assert worker.wait(timeout=120) == 0
     contract.refresh_from_db()
@@ -50,7 +50,7 @@ def test_worker_reads_a_scan_from_the_ocr_queue_with_progress_by_page(agency, cl
 
 def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk, contract_pdf, settings):
     flush_queue()
-    contract = services.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
     worker = start_worker()
     try:
         # the run is claimed first, then the contract shows "processing": wait for both
@@ -69,9 +69,9 @@ def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk
             os.killpg(worker.pid, signal.SIGKILL)
     assert _status(contract.pk) == Status.PROCESSING
     settings.REDACTOR_JOB_STALE_SECONDS = 0  # no heartbeat since the kill
-    assert services.runs_fail_stale(agency=agency) == 1
+    assert runs.runs_fail_stale(agency=agency) == 1
     assert _status(contract.pk) == Status.FAILED
-    services.contract_retry(contract=contract, user=clerk)
+    runs.contract_retry(contract=contract, user=clerk)
     retry_worker = start_worker(burst=True)
     assert retry_worker.wait(timeout=120) == 0
     contract.refresh_from_db()

@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from contracts import services
 from contracts.models import AuditEvent, Contract, Decision, DecisionState, Proposal, Run, Source, Status, Suggestion
+from contracts.services import processing, publishing, reviewing, runs
 from redactor.core.model import Box
 
 from .conftest import logged_in, run_latest_job
@@ -74,7 +74,7 @@ def test_processing_stores_proposals_with_reasons(processed):
 def test_processing_twice_does_nothing_the_second_time(processed):
     count = Proposal.objects.filter(contract=processed).count()
     run = Run.objects.get(contract=processed)
-    services.contract_process(run_id=run.pk)  # a job delivered twice
+    processing.contract_process(run_id=run.pk)  # a job delivered twice
     assert Proposal.objects.filter(contract=processed).count() == count
 
 
@@ -139,7 +139,7 @@ def test_full_review_publishes_a_verified_pdf(processed, reviewer):
 def test_approval_waits_for_undecided_proposals(processed, reviewer):
     Proposal.objects.filter(contract=processed).update(suggestion=Suggestion.REVIEW)
     with pytest.raises(ValidationError) as refused:
-        services.contract_approve(contract=processed, user=reviewer)
+        publishing.contract_approve(contract=processed, user=reviewer)
     assert refused.value.code == "undecided"
     processed.refresh_from_db()
     assert processed.status == Status.NEEDS_REVIEW
@@ -149,9 +149,9 @@ def test_pages_without_text_need_a_confirmation(processed, reviewer):
     processed.pages = [{**processed.pages[0], "needs_ocr": True}]
     processed.save(update_fields=["pages"])
     with pytest.raises(ValidationError) as refused:
-        services.contract_approve(contract=processed, user=reviewer)
+        publishing.contract_approve(contract=processed, user=reviewer)
     assert refused.value.code == "ocr_unchecked"
-    services.contract_approve(contract=processed, user=reviewer, ocr_pages_checked=True)
+    publishing.contract_approve(contract=processed, user=reviewer, ocr_pages_checked=True)
     processed.refresh_from_db()
     assert processed.status == Status.APPROVED and processed.ocr_confirmed_by == reviewer
 
@@ -161,7 +161,7 @@ def test_verification_failure_blocks_publication_and_names_the_leak(processed, r
     Proposal.objects.filter(contract=processed).update(decision=DecisionState.REJECTED)
     novak = Proposal.objects.filter(contract=processed, text__contains="Novák").first()
     Proposal.objects.filter(pk=novak.pk).update(decision=DecisionState.ACCEPTED, boxes=[[1, 500, 800, 520, 810]])
-    services.contract_approve(contract=processed, user=reviewer)
+    publishing.contract_approve(contract=processed, user=reviewer)
     run_latest_job(processed)
     assert processed.status == Status.NEEDS_REVIEW
     assert processed.verification["ok"] is False and "Novák" in processed.error_message
@@ -193,10 +193,10 @@ def test_stale_running_job_is_failed_and_can_be_retried(uploaded, clerk, setting
     settings.REDACTOR_JOB_STALE_SECONDS = 0
     run = Run.objects.get(contract=uploaded)
     Run.objects.filter(pk=run.pk).update(state=Run.State.RUNNING)  # a worker took it and was killed
-    assert services.runs_fail_stale(agency=uploaded.agency) == 1
+    assert runs.runs_fail_stale(agency=uploaded.agency) == 1
     uploaded.refresh_from_db()
     assert uploaded.status == Status.FAILED
-    services.contract_retry(contract=uploaded, user=clerk)
+    runs.contract_retry(contract=uploaded, user=clerk)
     run_latest_job(uploaded)
     assert uploaded.status == Status.NEEDS_REVIEW
 
@@ -206,10 +206,10 @@ def test_manual_text_selection_is_verified_like_a_detection(processed, reviewer)
     with processed.original.open("rb") as fh, pymupdf.open(stream=fh.read(), filetype="pdf") as doc:
         words = [w for w in doc[0].get_text("words") if w[4] in ("předmět", "koupě")]
     boxes = [Box(1, *w[:4]) for w in words]
-    services.proposal_add_manual(
+    reviewing.proposal_add_manual(
         contract=processed, user=reviewer, boxes=boxes, text="předmět koupě", from_selection=True
     )
-    services.contract_approve(contract=processed, user=reviewer)
+    publishing.contract_approve(contract=processed, user=reviewer)
     run_latest_job(processed)
     assert processed.status == Status.PUBLISHED
     with processed.redacted.open("rb") as fh:

@@ -1,0 +1,49 @@
+"""Background jobs are sent to RQ by dotted path, after the surrounding transaction commits:
+nothing imports :mod:`contracts.jobs` back, and a job never starts on rows that were rolled back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import django_rq
+from django.db import transaction
+from rq import Callback
+
+#: The jobs (:mod:`contracts.jobs`), each taking one id and calling one service.
+PROCESS_CONTRACT = "contracts.jobs.process_contract"
+PUBLISH_CONTRACT = "contracts.jobs.publish_contract"
+DELIVER_WEBHOOK = "contracts.jobs.deliver_webhook"
+ON_JOB_FAILURE = "contracts.jobs.on_job_failure"
+
+
+def enqueue(
+    job: str,
+    *args,
+    queue: str = "default",
+    timeout: int | None = None,
+    delay_seconds: float = 0,
+    on_failure: str | None = None,
+    then: Callable[[str], None] | None = None,
+) -> None:
+    """Queue ``job`` (a dotted path) with ``args`` on RQ queue ``queue`` once the current
+    transaction commits (at once outside one): ``timeout`` in seconds (RQ's default when None),
+    ``delay_seconds`` before it may start (RQ's scheduler), ``on_failure`` a dotted path RQ calls
+    when the work horse dies. ``then(job_id)`` runs after it was queued."""
+
+    def send() -> None:
+        options: dict = {}
+        if timeout:
+            options["job_timeout"] = timeout
+        if on_failure:
+            options["on_failure"] = Callback(on_failure)
+        rq_queue = django_rq.get_queue(queue)
+        if delay_seconds:
+            queued = rq_queue.enqueue_in(timedelta(seconds=delay_seconds), job, *args, **options)
+        else:
+            queued = rq_queue.enqueue(job, *args, **options)
+        if then is not None:
+            then(queued.id)
+
+    transaction.on_commit(send)

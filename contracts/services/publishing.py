@@ -1,0 +1,226 @@
+"""Approval, the publishing job (burn-in, verification, publication), downloads and deletion."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.access import require_role
+from accounts.models import Role
+from contracts import selectors
+from contracts.models import AuditEvent, Contract, IdempotencyKey, Proposal, Run, Status, WebhookEvent
+from redactor.core.errors import VerificationError
+from redactor.core.model import Action, Span
+from redactor.core.model import Proposal as CoreProposal
+from redactor.core.reasons import Reason
+from redactor.core.review import page_coverage, spans_in_boxes
+from redactor.runtime import get_engine
+
+from .common import audit, require_status
+from .processing import contract_text_layer
+from .runs import run_claim, run_progress, run_start
+from .webhooks import webhooks_notify
+
+
+def _core_proposals(contract: Contract, layer) -> list[CoreProposal]:
+    """The proposals to burn in, as engine value objects; manual boxes get the spans they cover."""
+    out = []
+    for p in selectors.proposals_for_contract(contract=contract):
+        if not p.will_redact:
+            continue
+        boxes = p.box_list()
+        if p.span_start is not None and p.span_end is not None:
+            spans = [Span(p.span_start, p.span_end)]
+        else:
+            spans = spans_in_boxes(layer, boxes)
+        for i, span in enumerate(spans or [None]):
+            out.append(
+                CoreProposal(
+                    id=p.pk,
+                    page=p.page,
+                    boxes=boxes if i == 0 else [],
+                    text=layer.text[span.start : span.end].replace("\n", " ") if span else "",
+                    category=p.category or 0,
+                    category_name=p.category_name,
+                    category_type=p.category_type,
+                    action=Action.REDACT,
+                    score=p.score,
+                    reason=Reason(p.reason_code, p.reason_params) if p.reason_code else Reason("manual"),
+                    recognizer=p.recognizer or p.source,
+                    evidence="",
+                    span=span or Span(0, 0),
+                )
+            )
+    return out
+
+
+def contract_publish(*, run_id: int) -> None:
+    """Job body: burn in the accepted redactions, verify, and publish.
+
+    A verification failure sends the contract back to review with the leak named (nothing is
+    published); any other error propagates to the job wrapper (contract ``failed``).
+    """
+    run = run_claim(run_id)
+    if run is None:
+        return
+    contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
+    data = selectors.contract_original(contract)
+    run_progress(run, "extracting")
+    layer = contract_text_layer(contract, data, progress=lambda d, t: run_progress(run, "extracting", d, t))
+    proposals = _core_proposals(contract, layer)
+    run_progress(run, "burning", len(layer.pages), len(layer.pages))
+    try:
+        result = get_engine().redact(data, proposals, layer)
+    except VerificationError as exc:
+        problems = exc.result.problems if exc.result else [str(exc)]
+        message = _("Verification failed, nothing was published: %(problems)s") % {"problems": "; ".join(problems[:5])}
+        with transaction.atomic():
+            Run.objects.filter(pk=run.pk).update(state=Run.State.FAILED, error=message, finished_at=timezone.now())
+            contract.status, contract.error_message = Status.NEEDS_REVIEW, message
+            contract.verification = exc.result.to_dict() if exc.result else {"ok": False, "problems": problems}
+            contract.save(update_fields=["status", "error_message", "verification"])
+            audit(contract, None, "verification_failed", problems=problems[:20])
+            webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
+        return
+    sizes = {p.number: (p.width, p.height) for p in layer.pages}
+    coverage = page_coverage(result.boxes, sizes)
+    with transaction.atomic():
+        locked = Run.objects.select_for_update().get(pk=run.pk)
+        if locked.state != Run.State.RUNNING:
+            return
+        contract.redacted.save("redacted.pdf", ContentFile(result.pdf), save=False)
+        contract.verification = result.verification.to_dict()
+        contract.page_coverage = {str(k): v for k, v in coverage.items()}
+        contract.status, contract.error_message, contract.published_at = Status.PUBLISHED, "", timezone.now()
+        contract.save(
+            update_fields=["redacted", "verification", "page_coverage", "status", "error_message", "published_at"]
+        )
+        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
+        locked.save(update_fields=["state", "finished_at", "phase"])
+        audit(contract, None, "published", boxes=len(result.boxes), sha256=hashlib.sha256(result.pdf).hexdigest())
+        webhooks_notify(contract=contract, event=WebhookEvent.PUBLISHED)
+
+
+@transaction.atomic
+def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_checked: bool = False) -> Run:
+    """Approve the decisions and queue publishing (burn-in and verification).
+
+    Raises ``ValidationError`` when proposals still need a decision, or when pages without a
+    text layer (nothing on them was detected) or read by OCR with low confidence were not
+    confirmed as checked by eye.
+    """
+    require_role(user, contract.agency, Role.REVIEWER)
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    require_status(contract, Status.NEEDS_REVIEW)
+    open_items = selectors.proposals_open(contract=contract)
+    if open_items.exists():
+        raise ValidationError(_("%(n)d proposals still need a decision.") % {"n": open_items.count()}, code="undecided")
+    unchecked = [
+        (
+            contract.pages_needing_ocr,
+            _(
+                "Pages %(pages)s have no text layer, so nothing on them was detected. Check them by eye, "
+                "draw boxes over personal data, and confirm."
+            ),
+        ),
+        (
+            contract.pages_to_check,
+            _(
+                "Pages %(pages)s were read by OCR with low confidence, so words may be misread and "
+                "personal data missed. Check them by eye, draw boxes where needed, and confirm."
+            ),
+        ),
+    ]
+    for pages, message in unchecked:
+        if pages and not ocr_pages_checked:
+            raise ValidationError(message % {"pages": ", ".join(map(str, pages))}, code="ocr_unchecked")
+    contract.status, contract.approved_by, contract.approved_at, contract.error_message = (
+        Status.APPROVED,
+        user,
+        timezone.now(),
+        "",
+    )
+    fields = ["status", "approved_by", "approved_at", "error_message"]
+    if contract.pages_needing_ocr or contract.pages_to_check:
+        contract.ocr_confirmed_by = user
+        fields.append("ocr_confirmed_by")
+    contract.save(update_fields=fields)
+    redact = selectors.proposals_for_contract(contract=contract)
+    audit(contract, user, "approved", redactions=sum(1 for p in redact if p.will_redact))
+    return run_start(contract, Run.Kind.PUBLISHING)
+
+
+def contract_download(*, contract: Contract, user: AbstractBaseUser | None, which: str) -> bytes:
+    """The ``redacted`` (published) or ``original`` file of ``contract``, its download recorded
+    in the audit trail. Raises ``PermissionDenied`` for a user without the clerk role,
+    ``ValidationError`` (code ``not_published``) for the redacted file of a contract that is not
+    published, and ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
+    require_role(user, contract.agency, Role.CLERK)
+    if which == "redacted":
+        if contract.status != Status.PUBLISHED or not contract.redacted:
+            raise ValidationError(_("The contract is not published yet."), code="not_published")
+        with contract.redacted.open("rb") as fh:
+            data = fh.read()
+    else:
+        data = selectors.contract_original(contract)
+    audit(contract, user, f"downloaded_{which}")
+    return data
+
+
+DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.FAILED)
+
+
+@transaction.atomic
+def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
+    """Delete a contract's data: the original, the redacted file, the proposals and decisions
+    (they hold the personal data), the extracted persons and parties, and the texts that audit
+    events quoted (manual boxes, named leaks).
+
+    The contract row stays as a tombstone (status ``deleted``, title and registry metadata) so
+    that its audit trail stays complete. Raises ``ValidationError`` (``wrong_status``) while a
+    job is working on it (uploaded, processing, approved).
+    """
+    require_role(user, contract.agency, Role.REVIEWER)
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    require_status(contract, *DELETABLE)
+    files = [f for f in (contract.original, contract.redacted) if f]
+    Proposal.objects.filter(agency=contract.agency, contract=contract).delete()  # cascades to decisions
+    IdempotencyKey.objects.filter(agency=contract.agency, contract=contract).delete()
+    names = [f.name for f in files]
+    contract.original, contract.redacted = "", ""
+    contract.persons, contract.parties, contract.verification, contract.error_message = [], [], {}, ""
+    contract.ocr_pages = {}
+    contract.status, contract.deleted_at, contract.deleted_by = Status.DELETED, timezone.now(), user
+    contract.save(
+        update_fields=[
+            "original",
+            "redacted",
+            "persons",
+            "parties",
+            "verification",
+            "ocr_pages",
+            "error_message",
+            "status",
+            "deleted_at",
+            "deleted_by",
+        ]
+    )
+    # the trail keeps who did what and when; the text of manual boxes and named leaks go with the data
+    for event in AuditEvent.objects.filter(agency=contract.agency, contract=contract):
+        scrubbed = {k: ("[deleted]" if k in ("text", "problems") else v) for k, v in event.detail.items()}
+        if scrubbed != event.detail:
+            event.detail = scrubbed
+            event.save(update_fields=["detail"])
+    audit(contract, user, "deleted", files=len(names))
+
+    def remove_files() -> None:
+        for f, name in zip(files, names, strict=True):
+            f.storage.delete(name)
+
+    transaction.on_commit(remove_files)

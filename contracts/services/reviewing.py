@@ -1,0 +1,369 @@
+"""Reviewer decisions on proposals (with every occurrence of the same person or value),
+undo, manual boxes, and the agency rules they teach."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.access import require_role
+from accounts.models import Role
+from contracts import selectors
+from contracts.models import Contract, Decision, DecisionState, Proposal, Source, Status, Suggestion, box_from_list
+from redactor.core import categories as cat
+from redactor.core.model import Box, Span
+from redactor.core.reasons import Reason
+from redactor.core.rules import PERSON, PHRASE, find_occurrences, name_tokens, phrase_match, tokens
+from redactor.i18n import reason_fields
+from redactor.services import rule_vote, rule_votes_undo
+
+from .common import audit, require_status
+from .processing import contract_text_layer
+
+
+@dataclass
+class DecisionOutcome:
+    """What one reviewer action changed: the batch id (for undo), the proposals whose decision
+    changed, every occurrence it applied to and the distinct texts of those occurrences."""
+
+    batch: uuid.UUID
+    changed: list[int]
+    affected: list[int]
+    forms: list[str] = field(default_factory=list)
+    rules: list[int] = field(default_factory=list)
+
+
+def _occurrences(contract: Contract, chosen: list[Proposal]) -> list[Proposal]:
+    """Every proposal of ``contract`` that is an occurrence of one of ``chosen``: the same
+    person or value (the engine's cluster: all inflected forms of a name, the same number), or
+    the same words in another inflected form ("Horní Lhota", "Horní Lhotě")."""
+    everything = list(selectors.proposals_for_contract(contract=contract))
+    clusters = {p.cluster for p in chosen if p.cluster}
+    phrases = [tokens(p.text) for p in chosen if p.text and not p.cluster.startswith("person:")]
+    out = []
+    for p in everything:
+        if p in chosen or (p.cluster and p.cluster in clusters):
+            out.append(p)
+        elif p.text and any(phrase_match(t, tokens(p.text)) for t in phrases if t):
+            out.append(p)
+    return out
+
+
+def _person_name(contract: Contract, cluster: str) -> str:
+    """A display name for a person cluster: a full-name mention in the nominative when the
+    gazetteer recognises one ("Radek Blažek" rather than "Radkem Blažkem"), else the shortest."""
+    from redactor.core.czech import NameGazetteer
+
+    names = [
+        " ".join(name_tokens(p.text))
+        for p in selectors.proposals_for_contract(contract=contract).filter(cluster=cluster, category=cat.FULL_NAME)
+    ]
+    names = [n for n in names if len(n.split()) >= 2]
+    if not names:
+        return ""
+    gazetteer = NameGazetteer.default()
+    for n in names:
+        first = n.split()[0]
+        if gazetteer.given_name_of(first) == first:
+            return n
+    return min(names, key=len)
+
+
+def _teaches(p: Proposal, decision: str) -> bool:
+    """Whether a decision on ``p`` is something the engine did not know: it decides a review
+    item, overrules the suggestion, or confirms or overrules an agency rule. Confirming the
+    engine's own suggestion teaches nothing (the engine will suggest the same again)."""
+    if p.rule_id is not None or p.suggestion == Suggestion.REVIEW:
+        return True
+    return (decision == DecisionState.ACCEPTED) != (p.suggestion == Suggestion.REDACT)
+
+
+def _learn(contract: Contract, user, chosen: list[Proposal], decision: str, batch: uuid.UUID) -> list[int]:
+    """Vote on the agency's rules for each chosen proposal that teaches something (one vote
+    per person or phrase, however many occurrences the action covered)."""
+    if decision not in (DecisionState.ACCEPTED, DecisionState.REJECTED):
+        return []
+    value = 1 if decision == DecisionState.REJECTED else -1
+    seen: set[tuple[str, str]] = set()
+    rules = []
+    for p in chosen:
+        if not p.text or not _teaches(p, decision):
+            continue
+        if p.cluster.startswith("person:") and p.category in (*cat.NAME_CATEGORIES, cat.ACADEMIC_TITLE):
+            kind, pattern, category = PERSON, _person_name(contract, p.cluster), cat.FULL_NAME
+        else:
+            kind, pattern, category = PHRASE, p.text, p.category
+        if not pattern or (kind, pattern.lower()) in seen:
+            continue
+        seen.add((kind, pattern.lower()))
+        rule = rule_vote(
+            agency=contract.agency,
+            kind=kind,
+            pattern=pattern,
+            value=value,
+            user=user,
+            category=category,
+            contract=contract,
+            proposal=p,
+            batch=batch,
+        )
+        if rule is not None:
+            rules.append(rule.pk)
+    return rules
+
+
+@transaction.atomic
+def proposals_decide(
+    *,
+    contract: Contract,
+    user: AbstractBaseUser,
+    proposal_ids: list[int],
+    decision: str,
+    same_cluster: bool = False,
+    learn: bool = True,
+    batch: uuid.UUID | None = None,
+) -> DecisionOutcome:
+    """Accept (redact), reject (keep) or reset proposals as one reviewer action.
+
+    ``same_cluster`` extends the decision to every occurrence of the chosen persons, values and
+    phrases in the contract, inflected forms included (see :func:`_occurrences`). With
+    ``learn`` an accept or reject that teaches something (:func:`_teaches`) votes on the
+    agency's rules for later contracts (+1 keep, −1 redact). The outcome's ``batch`` (new, or
+    the one given to group several calls into one action) undoes it all (:func:`decision_undo`).
+    Raises ``ValidationError`` when the contract is not in review or ``decision`` is unknown.
+    """
+    require_role(user, contract.agency, Role.REVIEWER)
+    require_status(contract, Status.NEEDS_REVIEW)
+    if decision not in (DecisionState.ACCEPTED, DecisionState.REJECTED, DecisionState.PENDING):
+        raise ValidationError(_("Unknown decision."), code="bad_decision")
+    chosen = list(selectors.proposals_by_ids(contract=contract, ids=proposal_ids))
+    targets = _occurrences(contract, chosen) if same_cluster else chosen
+    batch = batch or uuid.uuid4()
+    changed = [p for p in targets if p.decision != decision]
+    now = timezone.now()
+    Proposal.objects.filter(pk__in=[p.pk for p in changed]).update(decision=decision, decided_by=user, decided_at=now)
+    kind = {DecisionState.ACCEPTED: Decision.Kind.ACCEPT, DecisionState.REJECTED: Decision.Kind.REJECT}.get(
+        decision, Decision.Kind.RESET
+    )
+    Decision.objects.bulk_create(
+        [
+            Decision(
+                agency=contract.agency,
+                contract=contract,
+                proposal_id=p.pk,
+                kind=kind,
+                user=user,
+                batch=batch,
+                previous=p.decision,
+            )
+            for p in changed
+        ]
+    )
+    rules = _learn(contract, user, chosen, decision, batch) if learn else []
+    ids = [p.pk for p in changed]
+    if changed or rules:
+        audit(
+            contract, user, f"decision_{kind}", proposals=ids, same_cluster=same_cluster, batch=str(batch), rules=rules
+        )
+    forms = sorted({" ".join(p.text.split()) for p in targets if p.text})
+    return DecisionOutcome(batch, ids, [p.pk for p in targets], forms, rules)
+
+
+@transaction.atomic
+def decision_undo(*, contract: Contract, user: AbstractBaseUser, batch: uuid.UUID) -> list[int]:
+    """Undo one reviewer action: every proposal it changed goes back to its decision before,
+    manual boxes it added are removed, and the rule votes it cast are taken back. Returns the
+    ids of the proposals restored or removed.
+
+    Raises ``ValidationError``: ``wrong_status`` when the contract is not in review,
+    ``not_found`` for an unknown batch, ``changed_since`` when a later action changed one of
+    its proposals (undo that one first).
+    """
+    require_role(user, contract.agency, Role.REVIEWER)
+    require_status(contract, Status.NEEDS_REVIEW)
+    history = Decision.objects.filter(agency=contract.agency, contract=contract)
+    decisions = list(history.filter(batch=batch).exclude(kind=Decision.Kind.UNDO))
+    if not decisions:
+        raise ValidationError(_("There is nothing to undo for this action."), code="not_found")
+    if history.filter(batch=batch, kind=Decision.Kind.UNDO).exists():
+        raise ValidationError(_("This action was already undone."), code="not_found")
+    ids = [d.proposal_id for d in decisions]
+    undone = set(history.filter(kind=Decision.Kind.UNDO).values_list("batch", flat=True))
+    later = history.filter(proposal_id__in=ids, id__gt=max(d.id for d in decisions)).exclude(kind=Decision.Kind.UNDO)
+    if any(d.batch is None or d.batch not in undone for d in later):
+        raise ValidationError(_("A later decision changed these proposals; undo that one first."), code="changed_since")
+    added = [d.proposal_id for d in decisions if d.kind in (Decision.Kind.MANUAL_BOX, Decision.Kind.MANUAL_TEXT)]
+    now = timezone.now()
+    current = dict(Proposal.objects.filter(pk__in=ids).values_list("pk", "decision"))
+    for d in decisions:
+        if d.proposal_id in added:
+            continue
+        before = d.previous or DecisionState.PENDING
+        decided = before != DecisionState.PENDING
+        Proposal.objects.filter(pk=d.proposal_id).update(
+            decision=before, decided_by=user if decided else None, decided_at=now if decided else None
+        )
+    Decision.objects.bulk_create(
+        [
+            Decision(
+                agency=contract.agency,
+                contract=contract,
+                proposal_id=d.proposal_id,
+                kind=Decision.Kind.UNDO,
+                user=user,
+                batch=batch,
+                previous=current.get(d.proposal_id, ""),
+            )
+            for d in decisions
+            if d.proposal_id not in added
+        ]
+    )
+    Proposal.objects.filter(agency=contract.agency, contract=contract, pk__in=added).delete()
+    votes = rule_votes_undo(agency=contract.agency, batch=batch)
+    audit(contract, user, "decision_undone", batch=str(batch), proposals=ids, removed=added, votes=votes)
+    return ids
+
+
+def _clean_boxes(contract: Contract, boxes: list[Box]) -> list[list[float]]:
+    sizes = {p["number"]: (p["width"], p["height"]) for p in contract.pages}
+    clean = []
+    for b in boxes:
+        if b.page not in sizes:
+            raise ValidationError(_("The box is not on a page of this contract."), code="bad_box")
+        w, h = sizes[b.page]
+        x0, y0, x1, y1 = (
+            max(0, min(b.x0, b.x1)),
+            max(0, min(b.y0, b.y1)),
+            min(w, max(b.x0, b.x1)),
+            min(h, max(b.y0, b.y1)),
+        )
+        if x1 - x0 < 1 or y1 - y0 < 1:
+            raise ValidationError(_("The box is too small."), code="bad_box")
+        clean.append([b.page, round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)])
+    if not clean:
+        raise ValidationError(_("Draw a box or select some text first."), code="bad_box")
+    return clean
+
+
+def _other_occurrences(contract: Contract, text: str, exclude: list[list[float]]) -> list[tuple[Span, list[Box], str]]:
+    """Occurrences of ``text`` (any inflected form) in the contract's text layer that no
+    proposal covers yet (a proposal there has its own decision) and that do not lie under
+    ``exclude`` boxes: ``(span, boxes, text)``."""
+    pattern = tokens(text)
+    if not pattern or len(text.strip()) < 2:
+        return []
+    layer = contract_text_layer(contract, selectors.contract_original(contract))
+    proposed = [
+        Span(p.span_start, p.span_end)
+        for p in selectors.proposals_for_contract(contract=contract)
+        if p.span_start is not None and p.span_end is not None
+    ]
+    drawn = [box_from_list(b) for b in exclude]
+    out = []
+    for span in find_occurrences(layer.text, pattern):
+        boxes = layer.span_boxes(span)
+        if not boxes or any(span.overlaps(r) for r in proposed):
+            continue
+        if any(
+            b.page == d.page and b.x0 < d.x1 and d.x0 < b.x1 and b.y0 < d.y1 and d.y0 < b.y1
+            for b in boxes
+            for d in drawn
+        ):
+            continue  # the reviewer's own selection
+        out.append((span, boxes, " ".join(layer.text[span.start : span.end].split())))
+    return out
+
+
+@dataclass
+class ManualOutcome:
+    """A reviewer's own redaction: the proposal for what was drawn or selected, the other
+    occurrences of the selected text it also redacted, and the batch that undoes all of it."""
+
+    proposal: Proposal
+    batch: uuid.UUID
+    added: list[int]
+    rules: list[int] = field(default_factory=list)
+
+
+@transaction.atomic
+def proposal_add_manual(
+    *,
+    contract: Contract,
+    user: AbstractBaseUser,
+    boxes: list[Box],
+    text: str = "",
+    from_selection: bool = False,
+    propagate: bool = True,
+    learn: bool = True,
+) -> ManualOutcome:
+    """Add a reviewer's own redaction (drawn box or selected text), accepted at once.
+
+    ``boxes`` are in points on pages from 1. A text selection with ``propagate`` also redacts
+    every other occurrence of the selected words in the contract, inflected forms included, and
+    with ``learn`` votes −1 (redact) on the agency's rule for the words. Raises
+    ``ValidationError`` for no box, a box off the page or a contract not in review.
+    """
+    require_role(user, contract.agency, Role.REVIEWER)
+    require_status(contract, Status.NEEDS_REVIEW)
+    clean = _clean_boxes(contract, boxes)
+    source = Source.MANUAL_TEXT if from_selection else Source.MANUAL_BOX
+    batch = uuid.uuid4()
+    now = timezone.now()
+
+    def make(page_boxes: list[list[float]], snippet: str, span: Span | None = None, reason: str = "manual") -> Proposal:
+        proposal = Proposal(
+            agency=contract.agency,
+            contract=contract,
+            source=source,
+            page=page_boxes[0][0],
+            boxes=page_boxes,
+            text=snippet[:2000],
+            category_name=_("Manual redaction"),
+            suggestion=Suggestion.REDACT,
+            **reason_fields(Reason(reason)),
+            span_start=span.start if span else None,
+            span_end=span.end if span else None,
+            decision=DecisionState.ACCEPTED,
+            decided_by=user,
+            decided_at=now,
+            created_by=user,
+        )
+        proposal.full_clean()
+        proposal.save()
+        Decision.objects.create(
+            agency=contract.agency, contract=contract, proposal=proposal, kind=source, user=user, batch=batch
+        )
+        return proposal
+
+    proposal = make(clean, text)
+    added = []
+    if from_selection and text and propagate:
+        for span, found, occurrence in _other_occurrences(contract, text, clean):
+            other = make(
+                [[b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)] for b in found],
+                occurrence,
+                span,
+                "manual_occurrence",
+            )
+            added.append(other.pk)
+    rules = []
+    if from_selection and text and learn:
+        rule = rule_vote(
+            agency=contract.agency,
+            kind=PHRASE,
+            pattern=text,
+            value=-1,
+            user=user,
+            contract=contract,
+            proposal=proposal,
+            batch=batch,
+        )
+        rules = [rule.pk] if rule else []
+    audit(contract, user, source, proposal=proposal.pk, boxes=clean, text=text[:200], also=added, batch=str(batch))
+    return ManualOutcome(proposal, batch, added, rules)

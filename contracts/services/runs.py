@@ -1,0 +1,117 @@
+"""Background runs of a contract (processing, publishing): queueing, claiming, progress,
+failure and retry. A run is claimed once (a job may be delivered twice); a failure leaves the
+contract visibly failed, with a retry."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.access import require_role
+from accounts.models import Agency, Role
+from contracts import queue, selectors
+from contracts.models import Contract, Run, Status, WebhookEvent
+
+from .common import audit
+from .webhooks import webhooks_notify
+
+
+def run_queue(run: Run) -> str:
+    """The RQ queue of a run: ``ocr`` for processing a contract with scanned pages (OCR takes
+    seconds per page), ``default`` for everything else."""
+    return "ocr" if run.kind == Run.Kind.PROCESSING and run.contract.scan_pages else "default"
+
+
+def run_start(contract: Contract, kind: str) -> Run:
+    """Create a queued run of ``kind`` (:class:`~contracts.models.Run.Kind`) and send its job
+    once the surrounding transaction has committed; the RQ job id is stored on the run."""
+    run = Run.objects.create(agency=contract.agency, contract=contract, kind=kind)
+    queue.enqueue(
+        queue.PROCESS_CONTRACT if kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT,
+        run.pk,
+        queue=run_queue(run),
+        timeout=settings.REDACTOR_JOB_TIMEOUT,
+        on_failure=queue.ON_JOB_FAILURE,
+        then=lambda job_id: Run.objects.filter(pk=run.pk).update(rq_job_id=job_id),
+    )
+    return run
+
+
+def run_claim(run_id: int) -> Run | None:
+    """Mark a queued run as running; None when another execution already took it (a job may run twice)."""
+    now = timezone.now()
+    if not Run.objects.filter(pk=run_id, state=Run.State.QUEUED).update(
+        state=Run.State.RUNNING, started_at=now, heartbeat_at=now
+    ):
+        return None
+    return selectors.run_get(run_id=run_id)
+
+
+def run_progress(run: Run, phase: str, done: int = 0, total: int = 0) -> None:
+    """Record the running ``run``'s phase and progress (pages from 1) and its heartbeat."""
+    Run.objects.filter(pk=run.pk, state=Run.State.RUNNING).update(
+        phase=phase, progress_done=done, progress_total=total, heartbeat_at=timezone.now()
+    )
+
+
+def run_fail(*, run_id: int, message: str) -> None:
+    """Mark a run and its contract failed with ``message`` (shown to the clerk, who may retry).
+
+    Does nothing when the run already finished (a late failure callback after success).
+    """
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.state in (Run.State.SUCCEEDED, Run.State.FAILED):
+            return
+        run.state, run.error, run.finished_at = Run.State.FAILED, message[:4000], timezone.now()
+        run.save(update_fields=["state", "error", "finished_at"])
+        contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
+        contract.status, contract.error_message = Status.FAILED, message[:4000]
+        contract.save(update_fields=["status", "error_message"])
+        audit(contract, None, "failed", stage=run.kind, error=message[:500])
+        webhooks_notify(contract=contract, event=WebhookEvent.FAILED)
+
+
+@transaction.atomic
+def contract_retry(*, contract: Contract, user: AbstractBaseUser) -> Run:
+    """Run the failed stage again (processing, or publishing of an approved contract).
+
+    A run whose worker died (no heartbeat for ``REDACTOR_JOB_STALE_SECONDS``) is failed first.
+    Raises ``ValidationError`` when nothing failed.
+    """
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    latest = selectors.run_latest(contract=contract)
+    kind = latest.kind if latest is not None else Run.Kind.PROCESSING
+    # publishing again publishes: the reviewer's right, whichever door asks
+    require_role(user, contract.agency, Role.REVIEWER if kind == Run.Kind.PUBLISHING else Role.CLERK)
+    if latest is not None and selectors.run_is_stale(latest):
+        Run.objects.filter(pk=latest.pk).update(
+            state=Run.State.FAILED, error=_("The worker stopped responding."), finished_at=timezone.now()
+        )
+        contract.status = Status.FAILED
+    if contract.status != Status.FAILED:
+        raise ValidationError(_("Only a failed contract can be retried."), code="not_failed")
+    contract.status = Status.APPROVED if kind == Run.Kind.PUBLISHING else Status.PROCESSING
+    contract.error_message = ""
+    contract.save(update_fields=["status", "error_message"])
+    audit(contract, user, "retried", stage=kind)
+    return run_start(contract, kind)
+
+
+def runs_fail_stale(*, agency: Agency, contract: Contract | None = None) -> int:
+    """Fail the agency's running jobs (of ``contract`` only, when given) whose worker stopped
+    reporting; returns how many. Called by the contract pages so that a killed worker shows up as a failure the clerk
+    can retry."""
+    count = 0
+    running = Run.objects.filter(agency=agency, state=Run.State.RUNNING)
+    if contract is not None:
+        running = running.filter(contract=contract)
+    for run in running:
+        if selectors.run_is_stale(run):
+            run_fail(run_id=run.pk, message=_("The worker stopped responding (it may have been restarted). Retry."))
+            count += 1
+    return count

@@ -1,0 +1,170 @@
+"""Uploads: the checks an upload must pass before anything is stored, storing it, and
+idempotent uploads (the API's ``Idempotency-Key``)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.access import require_role
+from accounts.models import Agency, Role
+from contracts.models import Contract, IdempotencyKey, Run
+from redactor.core.errors import ActiveContentError, EncryptedPdfError, InvalidPdfError, PdfTooLargeError
+from redactor.core.extraction import open_pdf, refuse_active_content, scan_pages
+
+from .common import audit
+from .runs import run_start
+
+
+def pdf_check(data: bytes) -> PdfFacts:
+    """Check an upload before anything is stored; returns its page count (see :func:`pdf_facts`).
+
+    Raises ``ValidationError`` with a message a clerk understands for an empty, oversized,
+    non-PDF, damaged, password-protected or over-long file and for a PDF with active content
+    (JavaScript, launch or submit actions).
+    """
+    limit = settings.REDACTOR_MAX_UPLOAD_BYTES
+    if not data:
+        raise ValidationError(_("The file is empty."), code="empty")
+    if len(data) > limit:
+        raise ValidationError(
+            _("The file has %(size).1f MB; the limit is %(limit).0f MB.")
+            % {"size": len(data) / 1e6, "limit": limit / 1e6},
+            code="too_large",
+        )
+    if b"%PDF-" not in data[:1024]:
+        raise ValidationError(_("The file is not a PDF. Upload the contract as a PDF file."), code="not_pdf")
+    try:
+        doc = open_pdf(data, max_pages=settings.REDACTOR_MAX_PAGES)
+    except EncryptedPdfError:
+        raise ValidationError(
+            _("The PDF is password-protected. Save it without a password and upload it again."), code="encrypted"
+        ) from None
+    except PdfTooLargeError:
+        raise ValidationError(
+            _("The PDF has more than %(max)d pages, the most one contract may have.")
+            % {"max": settings.REDACTOR_MAX_PAGES},
+            code="too_many_pages",
+        ) from None
+    except InvalidPdfError:
+        raise ValidationError(
+            _("The PDF is damaged and cannot be opened. Export it again from the program that created it."),
+            code="damaged",
+        ) from None
+    try:
+        refuse_active_content(doc)
+        pages = doc.page_count
+        scans = scan_pages(doc)
+    except ActiveContentError as exc:
+        raise ValidationError(
+            _(
+                "The PDF contains active content (%(kinds)s). Save it without scripts, e.g. by printing it "
+                "to PDF, and upload it again."
+            )
+            % {"kinds": ", ".join(exc.kinds)},
+            code="active_content",
+        ) from None
+    finally:
+        doc.close()
+    return PdfFacts(pages, scans)
+
+
+@dataclass(frozen=True)
+class PdfFacts:
+    """What :func:`pdf_check` learned: the page count and the pages that look scanned (from 1)."""
+
+    pages: int
+    scan_pages: list[int]
+
+
+@dataclass
+class RegistryMetadata:
+    """Metadata the registry of contracts asks for (Act 340/2015 Sb., § 5 odst. 5)."""
+
+    counterparty: str = ""
+    subject: str = ""
+    value_amount: Decimal | None = None
+    value_currency: str = "CZK"
+    date_concluded: date | None = None
+
+
+@transaction.atomic
+def contract_upload(
+    *,
+    agency: Agency,
+    user: AbstractBaseUser | None,
+    data: bytes,
+    filename: str,
+    title: str = "",
+    metadata: RegistryMetadata | None = None,
+    idempotency_key: str = "",
+) -> Contract:
+    """Store a new contract and queue its processing.
+
+    Raises ``ValidationError`` (see :func:`pdf_check`) and then creates nothing. The original is
+    stored under an unguessable name and never modified afterwards. With an ``idempotency_key``
+    the upload is recorded under it; look a repeated key up first with :func:`idempotent_upload_get`.
+    """
+    require_role(user, agency, Role.CLERK)
+    facts = pdf_check(data)
+    metadata = metadata or RegistryMetadata()
+    contract = Contract(
+        agency=agency,
+        title=(title or filename.rsplit(".", 1)[0] or _("Contract"))[:300],
+        counterparty=metadata.counterparty,
+        subject=metadata.subject,
+        value_amount=metadata.value_amount,
+        value_currency=metadata.value_currency or "CZK",
+        date_concluded=metadata.date_concluded,
+        original_name=filename[:255],
+        original_size=len(data),
+        original_sha256=hashlib.sha256(data).hexdigest(),
+        scan_pages=len(facts.scan_pages),
+        created_by=user if user and user.is_authenticated else None,
+    )
+    contract.original.save("original.pdf", ContentFile(data), save=False)
+    contract.full_clean()
+    contract.save()
+    audit(contract, user, "uploaded", filename=filename, size=len(data), sha256=contract.original_sha256)
+    if idempotency_key:
+        IdempotencyKey.objects.create(
+            agency=agency,
+            key=idempotency_key,
+            fingerprint=upload_fingerprint(data=data, filename=filename, title=title, metadata=metadata),
+            contract=contract,
+        )
+    run_start(contract, Run.Kind.PROCESSING)
+    return contract
+
+
+def upload_fingerprint(*, data: bytes, filename: str, title: str, metadata: RegistryMetadata) -> str:
+    """SHA-256 over the file and the metadata of an upload: what an ``Idempotency-Key`` stands for."""
+    h = hashlib.sha256(data)
+    for part in (filename, title, *(str(v) for v in metadata.__dict__.values())):
+        h.update(b"\x00" + part.encode())
+    return h.hexdigest()
+
+
+def idempotent_upload_get(*, agency: Agency, key: str, fingerprint: str) -> Contract | None:
+    """The contract an earlier upload with ``key`` created, or None for a new key.
+
+    Raises ``ValidationError`` (code ``idempotency_mismatch``) when the key was used for a
+    different file or metadata (after IETF draft-ietf-httpapi-idempotency-key-header, § 2.7).
+    """
+    row = IdempotencyKey.objects.select_related("contract").filter(agency=agency, key=key).first()
+    if row is None:
+        return None
+    if row.fingerprint != fingerprint:
+        raise ValidationError(
+            _("This Idempotency-Key was already used for a different upload."), code="idempotency_mismatch"
+        )
+    return row.contract
