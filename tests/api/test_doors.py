@@ -1,0 +1,152 @@
+"""The web UI and the REST API are two doors to the same services: for the same user (or a
+token of the same role) and the same state they give the same answer, per operation family
+(issue 15). Each case is asked at both doors, from the same starting state, and the answers are
+reduced to one verdict: done, refused for the role, refused for the state, or not found."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.messages import get_messages
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Role
+from contracts.models import Contract, Run, Status
+from tests.api.conftest import api, make_token
+from tests.web.conftest import logged_in
+
+
+def _web(response) -> str:
+    if response.status_code in (403, 404):
+        return {403: "role", 404: "not found"}[response.status_code]
+    if response.status_code == 400:  # the review page's JSON endpoints
+        return "state"
+    errors = [m for m in get_messages(response.wsgi_request) if m.level_tag == "error"]
+    return "state" if errors else "done"
+
+
+def _api(response) -> str:
+    return {403: "role", 404: "not found", 400: "state", 409: "state"}.get(response.status_code, "done")
+
+
+def _failed_publishing(contract: Contract) -> None:
+    """The state after a publishing job died: contract failed, its latest run a failed publishing."""
+    Run.objects.create(
+        agency=contract.agency,
+        contract=contract,
+        kind=Run.Kind.PUBLISHING,
+        state=Run.State.FAILED,
+        finished_at=timezone.now(),
+        error="worker killed",
+    )
+    Contract.objects.filter(pk=contract.pk).update(status=Status.FAILED, error_message="worker killed")
+
+
+def _failed(contract: Contract) -> None:
+    Contract.objects.filter(pk=contract.pk).update(status=Status.FAILED)
+
+
+def _web_url(name: str, contract: Contract, agency_id: int) -> str:
+    return reverse(f"contracts:{name}", kwargs={"agency_id": agency_id, "contract_id": contract.pk})
+
+
+def _api_url(name: str, contract: Contract) -> str:
+    return reverse(f"api:{name}", kwargs={"contract_id": contract.pk})
+
+
+@dataclass
+class Case:
+    """One operation asked at both doors: ``web(client, contract, agency_id)`` and
+    ``api(client, contract)`` after ``prepare(contract)``, by ``who`` (a fixture) at the web and a
+    token of ``role`` in the same agency at the API; both must answer ``expected``."""
+
+    who: str
+    role: Role
+    web: Callable
+    api: Callable
+    expected: str
+    prepare: Callable | None = None
+
+
+def _retry_web(c, contract, agency_id):
+    return c.post(_web_url("retry", contract, agency_id))
+
+
+def _retry_api(c, contract):
+    return c.post(_api_url("retry", contract))
+
+
+def _approve_web(c, contract, agency_id):
+    return c.post(_web_url("approve", contract, agency_id))
+
+
+def _approve_api(c, contract):
+    return c.post(_api_url("approve", contract), {}, format="json")
+
+
+def _decide_web(c, contract, agency_id):
+    body = {"ids": [contract.proposals.first().pk], "decision": "accepted"}
+    return c.post(_web_url("review_decide", contract, agency_id), body, content_type="application/json")
+
+
+def _decide_api(c, contract):
+    body = {"decisions": [{"proposal": contract.proposals.first().pk, "decision": "accept"}]}
+    return c.post(_api_url("decisions", contract), body, format="json")
+
+
+CASES = {
+    # runs: publishing again publishes, so it is the reviewer's, whichever door asks
+    "retry publishing, clerk": Case("clerk", Role.CLERK, _retry_web, _retry_api, "role", _failed_publishing),
+    "retry publishing, reviewer": Case("reviewer", Role.REVIEWER, _retry_web, _retry_api, "done", _failed_publishing),
+    "retry processing, clerk": Case("clerk", Role.CLERK, _retry_web, _retry_api, "done", _failed),
+    "retry, nothing failed": Case("clerk", Role.CLERK, _retry_web, _retry_api, "state"),
+    # reviewing
+    "decide, clerk": Case("clerk", Role.CLERK, _decide_web, _decide_api, "role"),
+    # publishing
+    "approve, clerk": Case("clerk", Role.CLERK, _approve_web, _approve_api, "role"),
+    "approve, not in review": Case("reviewer", Role.REVIEWER, _approve_web, _approve_api, "state", _failed),
+    "download, not published": Case(
+        "clerk",
+        Role.CLERK,
+        lambda c, contract, agency_id: c.get(_web_url("download", contract, agency_id)),
+        lambda c, contract: c.get(_api_url("download", contract)),
+        "state",
+    ),
+    "delete, clerk": Case(
+        "clerk",
+        Role.CLERK,
+        lambda c, contract, agency_id: c.post(_web_url("delete", contract, agency_id)),
+        lambda c, contract: c.delete(_api_url("contract", contract)),
+        "role",
+    ),
+    "delete, another agency": Case(
+        "outsider",
+        Role.ADMIN,
+        lambda c, contract, agency_id: c.post(_web_url("delete", contract, agency_id)),
+        lambda c, contract: c.delete(_api_url("contract", contract)),
+        "not found",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
+def test_both_doors_give_the_same_answer(processed, request, case):
+    user = request.getfixturevalue(case.who)
+    agency = user.memberships.get().agency
+    before = Contract.objects.filter(pk=processed.pk).values().get()
+    answers = []
+    for door in ("web", "api"):
+        Contract.objects.filter(pk=processed.pk).update(**{k: v for k, v in before.items() if k != "id"})
+        if case.prepare:
+            case.prepare(processed)
+        if door == "web":
+            answers.append(_web(case.web(logged_in(user), processed, agency.pk)))
+        else:
+            answers.append(_api(case.api(api(make_token(agency, case.role)[1]), processed)))
+    assert answers == [case.expected, case.expected]
+    processed.refresh_from_db()
+    if case.expected != "done":  # a refusal changes nothing
+        assert processed.status == (Status.FAILED if case.prepare else Status.NEEDS_REVIEW)
