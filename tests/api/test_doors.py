@@ -97,6 +97,14 @@ def _decide_api(c, contract):
     return c.post(_api_url("decisions", contract), body, format="json")
 
 
+def _delete_web(c, contract, agency_id):
+    return c.post(_web_url("delete", contract, agency_id))
+
+
+def _delete_api(c, contract):
+    return c.delete(_api_url("contract", contract))
+
+
 CASES = {
     # runs: publishing again publishes, so it is the reviewer's, whichever door asks
     "retry publishing, clerk": Case("clerk", Role.CLERK, _retry_web, _retry_api, "role", _failed_publishing),
@@ -115,20 +123,8 @@ CASES = {
         lambda c, contract: c.get(_api_url("download", contract)),
         "state",
     ),
-    "delete, clerk": Case(
-        "clerk",
-        Role.CLERK,
-        lambda c, contract, agency_id: c.post(_web_url("delete", contract, agency_id)),
-        lambda c, contract: c.delete(_api_url("contract", contract)),
-        "role",
-    ),
-    "delete, another agency": Case(
-        "outsider",
-        Role.ADMIN,
-        lambda c, contract, agency_id: c.post(_web_url("delete", contract, agency_id)),
-        lambda c, contract: c.delete(_api_url("contract", contract)),
-        "not found",
-    ),
+    "delete, clerk": Case("clerk", Role.CLERK, _delete_web, _delete_api, "role"),
+    "delete, another agency": Case("outsider", Role.ADMIN, _delete_web, _delete_api, "not found"),
 }
 
 
