@@ -26,8 +26,9 @@ from rest_framework.response import Response
 
 from accounts.models import Role
 from contracts import selectors
-from contracts.models import DecisionState, Run, Status
+from contracts.models import DecisionState, Run
 from contracts.services import publishing, reviewing, runs, uploads
+from contracts.services.common import require_published
 
 from . import serializers as s
 from .base import AgencyAPIView, AgencyListAPIView
@@ -412,11 +413,6 @@ class RetryView(AgencyAPIView):
         return Response(s.ContractSerializer(contract).data, status=status.HTTP_202_ACCEPTED)
 
 
-def _require_published(contract) -> None:
-    if contract.status != Status.PUBLISHED or not contract.redacted:
-        raise DomainError(_("The contract is not published yet."), code="not_published")
-
-
 class DownloadView(AgencyAPIView):
     required_role = Role.CLERK
 
@@ -451,7 +447,7 @@ class ReportView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        _require_published(contract)
+        require_published(contract)
         proposals = list(selectors.proposals_for_contract(contract=contract).select_related("decided_by__api_token"))
         redacted = Counter()
         kept = Counter()

@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from contracts.models import AuditEvent, Contract
+from contracts.models import AuditEvent, Contract, Status
 
 
 def audit(contract: Contract, user: AbstractBaseUser | None, action: str, **detail) -> None:
@@ -28,3 +28,10 @@ def require_status(contract: Contract, *allowed: str) -> None:
             _("This is not possible while the contract is “%(status)s”.") % {"status": contract.get_status_display()},
             code="wrong_status",
         )
+
+
+def require_published(contract: Contract) -> None:
+    """Raise ``ValidationError`` (code ``not_published``) unless ``contract`` is published with
+    its redacted file: what its download and its report need."""
+    if contract.status != Status.PUBLISHED or not contract.redacted:
+        raise ValidationError(_("The contract is not published yet."), code="not_published")

@@ -22,7 +22,7 @@ from redactor.core.reasons import Reason
 from redactor.core.review import page_coverage, spans_in_boxes
 from redactor.runtime import get_engine
 
-from .common import audit, require_status
+from .common import audit, require_published, require_status
 from .processing import contract_text_layer
 from .runs import run_claim, run_progress, run_start
 from .webhooks import webhooks_notify
@@ -163,8 +163,7 @@ def contract_download(*, contract: Contract, user: AbstractBaseUser | None, whic
     published, and ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
     require_role(user, contract.agency, Role.CLERK)
     if which == "redacted":
-        if contract.status != Status.PUBLISHED or not contract.redacted:
-            raise ValidationError(_("The contract is not published yet."), code="not_published")
+        require_published(contract)
         with contract.redacted.open("rb") as fh:
             data = fh.read()
     else:

@@ -397,6 +397,7 @@ def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> li
     from .parties import role_of  # parties depends on this module's output, not the reverse
 
     labels = [ln for ln in lines if (m := _LABEL_CELL.match(_line_text(ln))) and role_of(m.group(1))]
+    drawn: list[pymupdf.Rect] | None = None  # the area the page's drawings cover, read once when needed
     for first in labels:
         row = sorted((ln for ln in labels if abs(ln[0][1] - first[0][1]) < 3), key=lambda ln: ln[0][0])
         if len(row) < 2 or row[0] is not first:
@@ -406,11 +407,23 @@ def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> li
         x, y = first[0][0] + 1, (first[0][1] + first[0][3]) / 2
         # pdfplumber's table finder follows ruling lines, and a table lies within the lines that
         # draw it: where no drawing reaches around the label, it has nothing to find
-        ruled = [d["rect"] for d in page.get_drawings()]
-        around = pymupdf.Rect()
-        for rect in ruled:
-            around |= rect
-        bottom = tables.bottom(page.number + 1, x, y) if ruled and (around + (-3, -3, 3, 3)).contains((x, y)) else None
+        if drawn is None:
+            rects = [d["rect"] for d in page.get_drawings()]
+            # min/max, not Rect union: MuPDF skips a rule's zero-height rectangle as empty
+            drawn = (
+                [
+                    pymupdf.Rect(
+                        min(r.x0 for r in rects) - 3,
+                        min(r.y0 for r in rects) - 3,
+                        max(r.x1 for r in rects) + 3,
+                        max(r.y1 for r in rects) + 3,
+                    )
+                ]
+                if rects
+                else []
+            )
+        ruled = any(area.contains((x, y)) for area in drawn)
+        bottom = tables.bottom(page.number + 1, x, y) if ruled else None
         below = sorted((ln for ln in lines if ln[0][1] >= top - 1), key=lambda ln: (ln[0][1], ln[0][0]))
         region = []
         for ln in below:
