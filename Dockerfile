@@ -22,5 +22,6 @@ RUN DEBUG=0 SECRET_KEY=build-only python manage.py collectstatic --no-input >/de
 USER redactor
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD curl -fsS http://127.0.0.1:8000/healthz || exit 1
-# web (default); the workers run the same image with: python manage.py rqworker default / rqworker ocr default
+# web (default); the workers run the same image with: python manage.py rqworker default / rqworker ocr default,
+# and one cron scheduler with: python manage.py rqcron contracts.cron
 CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--timeout", "120"]

@@ -1,4 +1,4 @@
-"""Background jobs (django-rq). Each takes a run id only and calls one service."""
+"""Background jobs (django-rq). Each takes one id (or none, for the cron job) and calls one service."""
 
 from __future__ import annotations
 
@@ -52,6 +52,16 @@ def publish_contract(run_id: int) -> None:
 def on_job_failure(job, connection, type, value, traceback) -> None:
     """rq failure callback: the work horse died (killed, out of memory) outside our own handler."""
     runs.run_fail(run_id=job.args[0], message=_("The job stopped unexpectedly: %(reason)s") % {"reason": value})
+
+
+def fail_stale_runs() -> int:
+    """Cron job (:mod:`contracts.cron`, every minute): fail the runs whose worker died
+    (:func:`contracts.services.runs.runs_fail_stale`); returns how many."""
+    _fresh_connections()
+    try:
+        return runs.runs_fail_stale()
+    finally:
+        _fresh_connections()
 
 
 def deliver_webhook(delivery_id: int) -> None:

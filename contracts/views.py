@@ -37,7 +37,6 @@ def _contract(membership, contract_id: int):
 @member_required(Role.CLERK)
 def contract_list(request, membership):
     """The agency's contracts with their status."""
-    runs.runs_fail_stale(agency=membership.agency)
     contracts = selectors.contracts_for_agency(agency=membership.agency)
     return render(request, "contracts/list.html", {"contracts": contracts, "membership": membership})
 
@@ -78,7 +77,6 @@ def _coverage_rows(contract):
 def contract_detail(request, membership, contract_id: int):
     """Status, progress, errors with retry, metadata and, once published, download and coverage."""
     contract = _contract(membership, contract_id)
-    runs.runs_fail_stale(agency=membership.agency, contract=contract)
     run = selectors.run_latest(contract=contract)
     proposals = list(selectors.proposals_for_contract(contract=contract))
     coverage = _coverage_rows(contract)
@@ -106,7 +104,6 @@ def contract_detail(request, membership, contract_id: int):
 def contract_status(request, membership, contract_id: int):
     """JSON for the progress bar: status, phase, pages done of total, error."""
     contract = _contract(membership, contract_id)
-    runs.runs_fail_stale(agency=membership.agency, contract=contract)
     run = selectors.run_latest(contract=contract)
     return JsonResponse(
         {

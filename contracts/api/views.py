@@ -219,10 +219,7 @@ class ContractDetailView(AgencyAPIView):
         responses={200: s.ContractSerializer, **errors(404)},
     )
     def get(self, request, contract_id: int):
-        contract = self.get_contract(contract_id)
-        runs.runs_fail_stale(agency=self.agency, contract=contract)
-        contract.refresh_from_db()
-        return Response(s.ContractSerializer(contract).data)
+        return Response(s.ContractSerializer(self.get_contract(contract_id)).data)
 
     @extend_schema(
         operation_id="contracts_destroy",

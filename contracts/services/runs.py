@@ -102,14 +102,15 @@ def contract_retry(*, contract: Contract, user: AbstractBaseUser) -> Run:
     return run_start(contract, kind)
 
 
-def runs_fail_stale(*, agency: Agency, contract: Contract | None = None) -> int:
-    """Fail the agency's running jobs (of ``contract`` only, when given) whose worker stopped
-    reporting; returns how many. Called by the contract pages so that a killed worker shows up as a failure the clerk
-    can retry."""
+def runs_fail_stale(*, agency: Agency | None = None) -> int:
+    """Fail the running jobs (of ``agency`` only, when given) whose worker stopped reporting for
+    ``REDACTOR_JOB_STALE_SECONDS``; returns how many. Run every minute by the cron job
+    :func:`contracts.jobs.fail_stale_runs` (:mod:`contracts.cron`), so that a killed worker shows
+    up as a failure the clerk can retry; pages only read."""
     count = 0
-    running = Run.objects.filter(agency=agency, state=Run.State.RUNNING)
-    if contract is not None:
-        running = running.filter(contract=contract)
+    running = Run.objects.filter(state=Run.State.RUNNING)
+    if agency is not None:
+        running = running.filter(agency=agency)
     for run in running:
         if selectors.run_is_stale(run):
             run_fail(run_id=run.pk, message=_("The worker stopped responding (it may have been restarted). Retry."))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -27,6 +28,32 @@ def start_worker(
     ``scheduler`` also runs rq's scheduler (jobs enqueued with a delay), ``env`` adds variables."""
     args = [sys.executable, "manage.py", "rqworker", "default", "ocr"]
     args += (["--burst"] if burst else []) + (["--with-scheduler"] if scheduler else [])
+    return subprocess.Popen(args, cwd=ROOT, env={**worker_env(), **(env or {})}, start_new_session=True)
+
+
+def kill_worker(worker: subprocess.Popen) -> None:
+    """SIGKILL a worker and its work horses: rq puts each horse in its own process group, so
+    killing the worker's group alone leaves a running horse behind to finish the job."""
+    horses = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[1]) == worker.pid:  # field 4 of /proc/PID/stat: the parent's pid
+            horses.append(int(stat.parent.name))
+    for pid in [worker.pid, *horses]:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    worker.wait(timeout=10)
+
+
+def start_cron(*, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """RQ's cron scheduler with the product's periodic jobs (``manage.py rqcron contracts.cron``);
+    it enqueues each interval job at once on start."""
+    args = [sys.executable, "manage.py", "rqcron", "contracts.cron"]
     return subprocess.Popen(args, cwd=ROOT, env={**worker_env(), **(env or {})}, start_new_session=True)
 
 
