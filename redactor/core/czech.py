@@ -18,6 +18,8 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
+from faker.providers.person.cs_CZ import Provider
+
 UPPER = "A-ZÁČĎÉĚÍŇÓŘŠŤÚŮÝŽÄÖÜ"
 LOWER = "a-záčďéěíňóřšťúůýžäöü"
 VOWELS = set("aeiouyáéěíóúůýAEIOUYÁÉĚÍÓÚŮÝ")
@@ -400,8 +402,6 @@ class NameGazetteer:
     @lru_cache(maxsize=1)
     def default(cls) -> NameGazetteer:
         """The bundled gazetteer: Hlídač státu's top lists plus Faker's cs_CZ names."""
-        from faker.providers.person.cs_CZ import Provider
-
         given = set(_read_lines("data/gazetteers/TopJmena.txt"))
         given |= set(Provider.first_names_male) | set(Provider.first_names_female)
         surnames = set(_read_lines("data/gazetteers/TopPrijmeni.txt"))
@@ -427,3 +427,20 @@ class NameGazetteer:
         """True when a lower-case ASCII token (an e-mail part) is a known name or surname."""
         folded = strip_diacritics(token).lower()
         return len(folded) >= 3 and (folded in self._given_folded or folded in self._surnames_folded)
+
+
+#: Capitalised words of contracts that are never a person's name (headings, party roles, places,
+#: titles, car makes, months, days), in the forms contracts write them.
+NOT_NAMES = frozenset(
+    """Jméno Příjmení Datum Adresa Telefon Bydliště Rodné Číslo Smlouva Smluvní Strana Strany Článek
+    Kupující Prodávající Objednatel Zhotovitel Pronajímatel Nájemce Propachtovatel Propachtovatelé Pachtýř
+    Poskytovatel Příjemce Dárce Obdarovaný Dodavatel Odběratel Město Obec Kraj Praha Brno Ostrava
+    Česká Republika Republiky Ministerstvo Úřad Sídlo IČO IČ DIČ Kč Ing Mgr Bc Za Pan Paní Dne
+    Zastoupený Zastoupená Zastoupen Zastoupena Bankovní Spojení Účet Tel Email Mail Předmět Cena Čl
+    Příloha Dodatek Kontakt Nájemné Pachtovné Smluvní Strany Technický Dozor Stavbyvedoucí Jednatel Starosta
+    Starostka Předseda Vyúčtování Odpovědná Osoba Kontaktní Podpis Razítko Dohoda Narovnání Ustanovení
+    Občanský Zákoník Sbírky Zákona Zákon Obchodní Rejstřík Krajský Soud Krajského Soudu Oddíl Vložka
+    VIN SPZ RZ Škoda Octavia Combi Fabia Superb Ford Volkswagen Renault Peugeot Toyota Hyundai Kia
+    Ledna Února Března Dubna Května Června Července Srpna Září Října Listopadu Prosince
+    Pondělí Úterý Středa Čtvrtek Pátek Sobota Neděle Evropská Unie Státní Národní Nadace Spolek Sbor""".split()
+)

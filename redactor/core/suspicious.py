@@ -23,13 +23,13 @@ import itertools
 import re
 
 from . import categories as cat
-from .decisions import Decision
+from .czech import NOT_NAMES
+from .decisions import Assessment
 from .model import Action, Finding, Party, PartyKind, Span
 from .nlp import NlpArtifacts
 from .parties import role_of
 from .places import PlaceGazetteer
 from .reasons import Reason
-from .recognizers.persons import _NOT_NAMES
 from .roles import is_function_word
 
 #: Findings scoring below this are not trusted to be kept without a look.
@@ -41,7 +41,7 @@ SUSPICIOUS = 0
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 #: Words that are capitalised in party blocks for reasons other than being a name.
-_BLOCK_WORDS = _NOT_NAMES | frozenset(
+_BLOCK_WORDS = NOT_NAMES | frozenset(
     """Adresa Bydliště Trvale Trvalý Pobyt Narozen Narozena Nar Datum Narození Rodné Číslo Číslo Občanský Průkaz
     Průkazu Občanského Telefon Tel Mobil Email Mail Web Sídlo Se Sídlem Místo Podnikání Zapsaný Zapsaná Zapsané
     Zapsán Zapsána Vedeném Vedená Oddíl Vložka Spisová Značka Bankovní Banka Banky Účtu Číslo Účet Zastoupený
@@ -192,8 +192,8 @@ def _cued_numbers(text: str, taken: list[Span]) -> list[tuple[Span, str]]:
 
 
 def suspicious_spans(
-    text: str, findings: list[Finding], parties: list[Party], nlp: NlpArtifacts, decisions: list[Decision]
-) -> list[Decision]:
+    text: str, findings: list[Finding], parties: list[Party], nlp: NlpArtifacts, decisions: list[Assessment]
+) -> list[Assessment]:
     """Review decisions for suspicious spans (module docstring) that overlap no finding.
 
     Returns new decisions (category :data:`SUSPICIOUS`, action review) and changes, in
@@ -207,13 +207,13 @@ def suspicious_spans(
             d.action = Action.REVIEW
             d.reason = Reason("low_score", {"score": round(d.finding.score, 2), "reason": d.reason.to_dict()})
     taken = [f.span for f in findings] + [d.finding.span for d in decisions]
-    out: list[Decision] = []
+    out: list[Assessment] = []
 
     def add(span: Span, recognizer: str, score: float, evidence: str, reason: Reason) -> None:
         if _covered(span, taken):
             return
         f = Finding(SUSPICIOUS, span, text[span.start : span.end], score, recognizer, evidence)
-        out.append(Decision(f, SUSPICIOUS, Action.REVIEW, reason))
+        out.append(Assessment(f, SUSPICIOUS, Action.REVIEW, reason))
         taken.append(span)
 
     for ent in nlp.entities:

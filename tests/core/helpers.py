@@ -5,11 +5,15 @@ from __future__ import annotations
 from redactor.core.model import Finding
 from redactor.core.nlp import NlpArtifacts
 from redactor.core.recognizers.base import AnalysisContext, Recognizer
+from redactor.core.recognizers.registry import default_recognizer
 from redactor.core.text import sentence_spans
 
 
-def run(recognizer: Recognizer, text: str, findings: list[Finding] | None = None) -> list[Finding]:
-    """Findings of ``recognizer`` in ``text`` (earlier findings may be passed in)."""
+def run(recognizer: Recognizer | str, text: str, findings: list[Finding] | None = None) -> list[Finding]:
+    """Findings of ``recognizer`` (an instance, or the name of one as the default registry
+    configures it, context words included) in ``text`` (earlier findings may be passed in)."""
+    if isinstance(recognizer, str):
+        recognizer = default_recognizer(recognizer)
     recognizer.load()
     context = AnalysisContext(text, NlpArtifacts(), sentence_spans(text), list(findings or []))
     return recognizer.analyze(context)

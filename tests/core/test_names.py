@@ -7,8 +7,6 @@ from faker.providers.person.cs_CZ import Provider
 
 from redactor.core import categories as cat
 from redactor.core.czech import NameGazetteer, nominative_candidates, same_name
-from redactor.core.recognizers.addresses import AddressRecognizer
-from redactor.core.recognizers.organizations import OrganizationRecognizer
 from redactor.core.recognizers.persons import PersonRecognizer
 from tests.synthetic.declension import feminine, masculine
 
@@ -94,7 +92,7 @@ def test_gazetteer_reads_inflected_forms():
 
 
 def _persons(text: str):
-    prior = run(OrganizationRecognizer(), text) + run(AddressRecognizer(), text)
+    prior = run("organization", text) + run("address", text)
     return [f for f in run(PersonRecognizer(use_ner=False), text, prior) if f.category != cat.ACADEMIC_TITLE]
 
 

@@ -11,7 +11,6 @@ from redactor.core import categories as cat
 from redactor.core.extraction import extract_text_layer, open_pdf
 from redactor.core.model import Action, PartyKind
 from redactor.core.ocr import OcrWord, repair_emails
-from redactor.core.recognizers.identifiers import BankAccountRecognizer, PhoneRecognizer
 from redactor.core.roles import OFFICIAL, STATUTORY, function_near
 from tests.core.helpers import run, texts
 from tests.pdfs import Layout, pdf_from_paragraphs
@@ -115,11 +114,11 @@ def test_towns_named_like_people_are_places(rules_engine):
     ],
 )
 def test_prices_and_registration_numbers_are_no_phones(text):
-    assert texts(run(PhoneRecognizer(), text)) == []
+    assert texts(run("phone", text)) == []
 
 
 def test_a_phone_ends_before_the_next_numbered_heading():
-    assert texts(run(PhoneRecognizer(), "kontakt tel. 777 123 456\n2. Předmět smlouvy")) == ["777 123 456"]
+    assert texts(run("phone", "kontakt tel. 777 123 456\n2. Předmět smlouvy")) == ["777 123 456"]
 
 
 def test_an_organisations_switchboard_stays_and_a_contact_persons_phone_goes(rules_engine):
@@ -186,8 +185,8 @@ def test_an_account_belongs_to_the_party_its_possessive_names_not_to_its_bank(ru
 
 
 def test_an_account_at_a_merged_bank_is_still_an_account():
-    assert texts(run(BankAccountRecognizer(), "číslo účtu: 1019345548/6100")) == ["1019345548/6100"]
-    assert texts(run(BankAccountRecognizer(), "číslo účtu: 1019345548/0000")) == []
+    assert texts(run("bank_account", "číslo účtu: 1019345548/6100")) == ["1019345548/6100"]
+    assert texts(run("bank_account", "číslo účtu: 1019345548/0000")) == []
 
 
 # -- form layouts -------------------------------------------------------------------------------

@@ -15,9 +15,9 @@ from ..nlp import NlpArtifacts
 class AnalysisContext:
     """Everything a recognizer may read: the text, the NLP artifacts, earlier findings.
 
-    Recognizers run in registry order and see the findings of those before them in
-    ``findings`` (the name recognizer uses addresses and organisations found earlier to avoid
-    reading "Palackého" in a street or "Kovář" in a company name as a person).
+    ``findings`` holds only the findings of the recognizers named in the reading recognizer's
+    :attr:`Recognizer.reads` (the registry sets it before each one runs), so what one recognizer
+    takes from another is declared, and the registry checks that it runs earlier.
     """
 
     text: str
@@ -42,11 +42,17 @@ class Recognizer(ABC):
     """Finds one family of personal (or explicitly public) data in document text.
 
     Subclasses set ``name`` and ``categories`` (category-map IDs they can emit) and implement
-    :meth:`analyze`. :meth:`load` runs once before the first analysis.
+    :meth:`analyze`. :meth:`load` runs once before the first analysis. ``context`` holds the
+    context words (regular-expression fragments, lower case) that raise a candidate's score when
+    one stands just before it; the registry sets them from its configuration
+    (:mod:`redactor.core.recognizers.registry`). ``reads`` names the recognizers whose findings
+    this one uses (its only dependency on others, see :class:`AnalysisContext`).
     """
 
     name: str = "recognizer"
     categories: tuple[int, ...] = ()
+    reads: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
 
     def load(self) -> None:  # noqa: B027 - optional hook, not abstract
         """Prepare resources (compile patterns, read gazetteers). Default: nothing."""
@@ -67,26 +73,101 @@ class Recognizer(ABC):
             **kw,
         )
 
+    def context_word(self, context: AnalysisContext, offset: int, chars: int) -> str | None:
+        """The last of this recognizer's context words within ``chars`` characters before
+        ``offset`` (lower-cased text, line breaks as spaces), or None."""
+        if not self.context:
+            return None
+        if getattr(self, "_context_words", None) is None or self._context_source != self.context:
+            self._context_words = re.compile("(" + "|".join(self.context) + ")")
+            self._context_source = self.context
+        matches = list(self._context_words.finditer(context.window_before(offset, chars)))
+        return matches[-1].group().strip() if matches else None
 
-def context_score(window: str, cues: re.Pattern, base: float, boosted: float) -> tuple[float, str | None]:
-    """``(boosted, cue)`` when ``cues`` matches in ``window``, else ``(base, None)``."""
-    matches = list(cues.finditer(window))
-    if matches:
-        return boosted, matches[-1].group().strip()
-    return base, None
+
+@dataclass(frozen=True)
+class Validated:
+    """What :meth:`PatternRecognizer.validate` confirmed about a candidate: the ``evidence``
+    (a sentence for the reviewer's detail view), the span when it differs from the pattern's
+    group (character offsets into the text) and the ``holder`` the value itself shows."""
+
+    evidence: str
+    start: int | None = None
+    end: int | None = None
+    holder: str | None = None
+
+
+class PatternRecognizer(Recognizer):
+    """Pattern → ``validate`` → context score → finding, for identifiers with a checksum or a
+    fixed format (after Presidio's ``PatternRecognizer`` and its ``validate_result`` hook).
+
+    Subclasses set ``category``, ``pattern`` (its group ``group`` is the value), ``score`` (no
+    context word before the value; 0 drops it) and ``context_score`` (a context word within
+    ``context_chars`` characters before it), ``folded`` to search the text without diacritics,
+    and implement :meth:`validate`.
+    """
+
+    category: int
+    pattern: re.Pattern
+    group: int = 0
+    score: float = 0.0
+    context_score: float = 0.0
+    context_chars: int = 40
+    folded: bool = False
+
+    @abstractmethod
+    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+        """The checks a candidate must pass (checksum, register, format); None rejects it."""
+
+    def scored(self, match: re.Match, found: Validated, context: AnalysisContext) -> tuple[float, str | None]:
+        """``(score, context word or None)`` of an accepted candidate."""
+        word = self.context_word(context, match.start(), self.context_chars)
+        return (self.context_score if word else self.score), word
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        out = []
+        for m in self.pattern.finditer(context.folded if self.folded else context.text):
+            found = self.validate(m, context)
+            if found is None:
+                continue
+            score, word = self.scored(m, found, context)
+            if score <= 0:
+                continue
+            start = m.start(self.group) if found.start is None else found.start
+            end = m.end(self.group) if found.end is None else found.end
+            evidence = found.evidence + (f", cue {word!r}" if word else "")
+            out.append(self.finding(self.category, start, end, context.text, score, evidence, holder=found.holder))
+        return out
 
 
 class RecognizerRegistry:
-    """An ordered collection of recognizers, loaded lazily once."""
+    """An ordered collection of recognizers, loaded lazily once. Build the product's with
+    :func:`redactor.core.recognizers.registry.default_registry`.
+
+    Raises ``ValueError`` when a recognizer is added after one that reads its findings (one
+    that is absent is no error: there is nothing of it to read).
+    """
 
     def __init__(self, recognizers: list[Recognizer] | None = None):
-        self.recognizers: list[Recognizer] = list(recognizers or [])
+        self.recognizers: list[Recognizer] = []
         self._loaded = False
+        for recognizer in recognizers or []:
+            self.add(recognizer)
 
     def add(self, recognizer: Recognizer) -> None:
         """Append a recognizer (it runs after the ones already registered)."""
+        readers = [r.name for r in self.recognizers if recognizer.name in r.reads]
+        if readers:
+            raise ValueError(f"recognizer {recognizer.name!r} must run before {readers}, which read its findings")
         self.recognizers.append(recognizer)
         self._loaded = False
+
+    def get(self, name: str) -> Recognizer:
+        """The registered recognizer called ``name``; raises ``KeyError``."""
+        for recognizer in self.recognizers:
+            if recognizer.name == name:
+                return recognizer
+        raise KeyError(name)
 
     def load(self) -> None:
         """Call :meth:`Recognizer.load` on every recognizer once."""
@@ -96,53 +177,12 @@ class RecognizerRegistry:
             self._loaded = True
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
-        """Run every recognizer in order; each sees the findings of the earlier ones."""
+        """Run every recognizer in order; each sees only the findings of those it ``reads``.
+        Returns all findings (also left in ``context.findings``)."""
         self.load()
+        found: list[Finding] = []
         for recognizer in self.recognizers:
-            context.findings.extend(recognizer.analyze(context))
-        return context.findings
-
-    @classmethod
-    def default(cls, nlp_enabled: bool = True) -> RecognizerRegistry:
-        """The product's recognizers in the order they must run."""
-        from .addresses import AddressRecognizer
-        from .contextual import (
-            DataBoxRecognizer,
-            DateOfBirthRecognizer,
-            DocumentNumberRecognizer,
-            EmailRecognizer,
-            NetworkRecognizer,
-            VehicleRecognizer,
-        )
-        from .identifiers import (
-            BankAccountRecognizer,
-            BirthNumberRecognizer,
-            DicRecognizer,
-            IbanRecognizer,
-            IcoRecognizer,
-            PaymentCardRecognizer,
-            PhoneRecognizer,
-        )
-        from .organizations import OrganizationRecognizer
-        from .persons import PersonRecognizer
-
-        return cls(
-            [
-                IbanRecognizer(),
-                BankAccountRecognizer(),
-                BirthNumberRecognizer(),
-                DicRecognizer(),
-                IcoRecognizer(),
-                PaymentCardRecognizer(),
-                DocumentNumberRecognizer(),
-                DateOfBirthRecognizer(),
-                VehicleRecognizer(),
-                DataBoxRecognizer(),
-                NetworkRecognizer(),
-                EmailRecognizer(),
-                PhoneRecognizer(),
-                OrganizationRecognizer(),
-                AddressRecognizer(),
-                PersonRecognizer(use_ner=nlp_enabled),
-            ]
-        )
+            context.findings = [f for f in found if f.recognizer in recognizer.reads]
+            found.extend(recognizer.analyze(context))
+        context.findings = found
+        return found

@@ -18,60 +18,53 @@ from stdnum.exceptions import InvalidComponent, ValidationError
 from .. import categories as cat
 from ..model import Finding
 from ..text import ITEM_START
-from .base import AnalysisContext, Recognizer, context_score
+from .base import AnalysisContext, PatternRecognizer, Recognizer, Validated
 
 _WS = r"[ \n]?"
 
 
-class BirthNumberRecognizer(Recognizer):
+class BirthNumberRecognizer(PatternRecognizer):
     """Rodné číslo ``YYMMDD/SSSC``: slash optional, women +50 months, +20/+70 since 2004,
     9 digits before 1954 (Act 133/2000 Sb., § 13). Validated with ``stdnum.cz.rc``.
 
-    Scores: 0.95 after a cue ("r. č.", "rodné číslo", "nar."), 0.85 with the slash, 0.6 for
-    ten bare digits; nine bare digits need a cue.
+    Scores: 0.95 after a context word ("r. č.", "rodné číslo", "nar."), 0.85 with the slash, 0.6
+    for ten bare digits; nine bare digits need a context word.
     """
 
     name = "birth_number"
     categories = (cat.BIRTH_NUMBER,)
-    _pattern = re.compile(r"(?<![\w/-])(\d{6})(?:[ ]?/[ \n]?(\d{3,4})|(\d{3,4}))(?![\w/]|-\d)")
-    _cues = re.compile(r"(r\.\s?č|rč|rodn[éého]+ čísl|nar\.|narozen|pojištěnce|r\.\s?n\.)")
+    category = cat.BIRTH_NUMBER
+    pattern = re.compile(r"(?<![\w/-])(\d{6})(?:[ ]?/[ \n]?(\d{3,4})|(\d{3,4}))(?![\w/]|-\d)")
+    context_score = 0.95
+    context_chars = 30
 
-    def analyze(self, context: AnalysisContext) -> list[Finding]:
-        out = []
-        for m in self._pattern.finditer(context.text):
-            digits = m.group(1) + (m.group(2) or m.group(3))
-            if not rc.is_valid(digits):
-                continue
-            slashed = m.group(2) is not None
-            score, cue = context_score(context.window_before(m.start(), 30), self._cues, 0.0, 0.95)
-            if not cue:
-                if len(digits) == 9 and not slashed:
-                    continue
-                score = 0.85 if slashed else 0.6
-            out.append(
-                self.finding(
-                    cat.BIRTH_NUMBER,
-                    m.start(),
-                    m.end(),
-                    context.text,
-                    score,
-                    f"valid rodné číslo (stdnum.cz.rc){', cue ' + repr(cue) if cue else ''}",
-                    holder="natural_person",
-                )
-            )
-        return out
+    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+        if not rc.is_valid(match.group(1) + (match.group(2) or match.group(3))):
+            return None
+        return Validated("valid rodné číslo (stdnum.cz.rc)", holder="natural_person")
+
+    def scored(self, match: re.Match, found: Validated, context: AnalysisContext) -> tuple[float, str | None]:
+        word = self.context_word(context, match.start(), self.context_chars)
+        if word:
+            return self.context_score, word
+        slashed = match.group(2) is not None
+        if not slashed and len(match.group(1) + match.group(3)) == 9:
+            return 0.0, None
+        return (0.85 if slashed else 0.6), None
 
 
-class BankAccountRecognizer(Recognizer):
+class BankAccountRecognizer(PatternRecognizer):
     """Czech account ``[prefix-]number/bank``: prefix ≤ 6 and number ≤ 10 digits, each with the
     weighted mod-11 check and a bank code from the ČNB list (``stdnum.cz.bankaccount``) or of a
     bank that merged or closed since (:attr:`_FORMER_BANKS`, e.g. 6100 Equa bank), whose
-    accounts older contracts still carry."""
+    accounts older contracts still carry. Score 0.95 after a context word, else 0.8."""
 
     name = "bank_account"
     categories = (cat.BANK_ACCOUNT,)
-    _pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ \n]?)?(\d{2,10})[ ]?/[ \n]?(\d{4})(?![\w/])")
-    _cues = re.compile(r"(účt|účet|č\.\s?ú|bankovní spojení|číslo účtu|bank\.)")
+    category = cat.BANK_ACCOUNT
+    pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ \n]?)?(\d{2,10})[ ]?/[ \n]?(\d{4})(?![\w/])")
+    score = 0.8
+    context_score = 0.95
     #: Codes of banks that merged or left the Czech market, no longer in the ČNB list that
     #: python-stdnum ships: Equa bank (6100, merged into Raiffeisenbank), ZUNO BANK (2310), ING
     #: Bank N.V. (3500), ABN AMRO Bank (5400).
@@ -80,39 +73,24 @@ class BankAccountRecognizer(Recognizer):
     #: units and other public bodies, not for private persons (Act 6/1993 Sb., § 34 and § 35).
     _CNB = "0710"
 
-    def analyze(self, context: AnalysisContext) -> list[Finding]:
-        out = []
-        for m in self._pattern.finditer(context.text):
-            prefix, number, bank = m.groups()
-            value = f"{prefix + '-' if prefix else ''}{number}/{bank}"
-            try:
-                bankaccount.validate(value)
-                evidence = "valid account number (stdnum.cz.bankaccount)"
-            except InvalidComponent:
-                if bank not in self._FORMER_BANKS:
-                    continue
-                # the checksums hold and the code belonged to a bank that merged or closed: older
-                # contracts keep such accounts
-                evidence = "valid account number at a former bank (code no longer in the ČNB list)"
-            except ValidationError:
-                continue
-            score, cue = context_score(context.window_before(m.start(), 40), self._cues, 0.8, 0.95)
-            holder = None
-            if bank == self._CNB:
-                holder = "public_body"
-                evidence += ", at the Czech National Bank, which keeps accounts of the state and public bodies only"
-            out.append(
-                self.finding(
-                    cat.BANK_ACCOUNT,
-                    m.start(),
-                    m.end(),
-                    context.text,
-                    score,
-                    f"{evidence}{', cue ' + repr(cue) if cue else ''}",
-                    holder=holder,
-                )
-            )
-        return out
+    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+        prefix, number, bank = match.groups()
+        value = f"{prefix + '-' if prefix else ''}{number}/{bank}"
+        try:
+            bankaccount.validate(value)
+            evidence = "valid account number (stdnum.cz.bankaccount)"
+        except InvalidComponent:
+            if bank not in self._FORMER_BANKS:
+                return None
+            # the checksums hold and the code belonged to a bank that merged or closed: older
+            # contracts keep such accounts
+            evidence = "valid account number at a former bank (code no longer in the ČNB list)"
+        except ValidationError:
+            return None
+        if bank == self._CNB:
+            evidence += ", at the Czech National Bank, which keeps accounts of the state and public bodies only"
+            return Validated(evidence, holder="public_body")
+        return Validated(evidence)
 
 
 class IbanRecognizer(Recognizer):
@@ -148,99 +126,69 @@ class IbanRecognizer(Recognizer):
         return out
 
 
-class DicRecognizer(Recognizer):
+class DicRecognizer(PatternRecognizer):
     """DIČ ``CZ`` + 8 digits (legal person, the IČO) or + 9/10 digits (a natural person's birth
     number), validated with ``stdnum.cz.dic``. A DIČ of a natural person carries the holder
     ``natural_person`` because the number itself is a rodné číslo."""
 
     name = "dic"
     categories = (cat.DIC,)
-    _pattern = re.compile(r"(?<![A-Z0-9])CZ[ ]?(\d(?:[ /]?\d){7,9})(?!\d)")
+    category = cat.DIC
+    pattern = re.compile(r"(?<![A-Z0-9])CZ[ ]?(\d(?:[ /]?\d){7,9})(?!\d)")
+    score = 0.95
 
-    def analyze(self, context: AnalysisContext) -> list[Finding]:
-        out = []
-        for m in self._pattern.finditer(context.text):
-            raw = m.group(1)
-            digit_ends = [m.start(1) + i + 1 for i, c in enumerate(raw) if c.isdigit()]
-            digits = re.sub(r"\D", "", raw)
-            for length in (10, 9, 8):
-                if len(digits) < length or not dic.is_valid(digits[:length]):
-                    continue
-                end = digit_ends[length - 1]
+    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+        raw = match.group(1)
+        digit_ends = [match.start(1) + i + 1 for i, c in enumerate(raw) if c.isdigit()]
+        digits = re.sub(r"\D", "", raw)
+        for length in (10, 9, 8):  # the longest valid reading
+            if len(digits) >= length and dic.is_valid(digits[:length]):
                 natural = length > 8
-                out.append(
-                    self.finding(
-                        cat.DIC,
-                        m.start(),
-                        end,
-                        context.text,
-                        0.95,
-                        "valid DIČ (stdnum.cz.dic): "
-                        + ("CZ + rodné číslo, a natural person" if natural else "CZ + IČO, a legal person"),
-                        holder="natural_person" if natural else "legal_person",
-                    )
+                return Validated(
+                    "valid DIČ (stdnum.cz.dic): "
+                    + ("CZ + rodné číslo, a natural person" if natural else "CZ + IČO, a legal person"),
+                    end=digit_ends[length - 1],
+                    holder="natural_person" if natural else "legal_person",
                 )
-                break
-        return out
+        return None
 
 
-class IcoRecognizer(Recognizer):
-    """IČO (Act 111/2009 Sb., § 21): 8 digits after "IČ"/"IČO" (or "IC"/"ICO" in OCR output), weighted
-    mod-11 check digit
-    computed by ``stdnum.cz.dic.calc_check_digit_legal`` (the DIČ of a legal person is CZ + IČO).
-    Found so that it is kept: an IČO identifies a business, not a private life."""
+class IcoRecognizer(PatternRecognizer):
+    """IČO (Act 111/2009 Sb., § 21): 8 digits after "IČ"/"IČO" (or "IC"/"ICO" in OCR output),
+    weighted mod-11 check digit computed by ``stdnum.cz.dic.calc_check_digit_legal`` (the DIČ of
+    a legal person is CZ + IČO). Found so that it is kept: an IČO identifies a business, not a
+    private life."""
 
     name = "ico"
     categories = (cat.ICO,)
-    _pattern = re.compile(r"\bICO?\b[ ]?:?[ \n]?((?:\d[ ]?){7}\d)(?!\d)")  # on text without diacritics
+    category = cat.ICO
+    pattern = re.compile(r"\bICO?\b[ ]?:?[ \n]?((?:\d[ ]?){7}\d)(?!\d)")  # on text without diacritics
+    group = 1
+    score = 0.99
+    folded = True
 
-    def analyze(self, context: AnalysisContext) -> list[Finding]:
-        out = []
-        for m in self._pattern.finditer(context.folded):
-            digits = re.sub(r"\D", "", m.group(1))
-            if dic.calc_check_digit_legal(digits[:-1]) != digits[-1]:
-                continue
-            out.append(
-                self.finding(
-                    cat.ICO,
-                    m.start(1),
-                    m.end(1),
-                    context.text,
-                    0.99,
-                    "IČO with a valid check digit",
-                    holder="registered_entity",
-                )
-            )
-        return out
+    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+        digits = re.sub(r"\D", "", match.group(1))
+        if dic.calc_check_digit_legal(digits[:-1]) != digits[-1]:
+            return None
+        return Validated("IČO with a valid check digit", holder="registered_entity")
 
 
-class PaymentCardRecognizer(Recognizer):
-    """Payment card numbers: 13-19 digits in groups, Luhn check (``stdnum.luhn``)."""
+class PaymentCardRecognizer(PatternRecognizer):
+    """Payment card numbers: 13-19 digits in groups, Luhn check (``stdnum.luhn``), only after a
+    context word ("karta", "Visa")."""
 
     name = "payment_card"
     categories = (cat.PAYMENT_CARD,)
-    _pattern = re.compile(r"(?<![\d/-])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}(?![\d/])")
-    _cues = re.compile(r"(kart|card|visa|mastercard|maestro)")
+    category = cat.PAYMENT_CARD
+    pattern = re.compile(r"(?<![\d/-])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}(?![\d/])")
+    context_score = 0.9
 
-    def analyze(self, context: AnalysisContext) -> list[Finding]:
-        out = []
-        for m in self._pattern.finditer(context.text):
-            digits = re.sub(r"\D", "", m.group())
-            if not 13 <= len(digits) <= 19 or not luhn.is_valid(digits):
-                continue
-            score, cue = context_score(context.window_before(m.start(), 40), self._cues, 0.0, 0.9)
-            if cue:
-                out.append(
-                    self.finding(
-                        cat.PAYMENT_CARD,
-                        m.start(),
-                        m.end(),
-                        context.text,
-                        score,
-                        f"Luhn-valid card number, cue {cue!r}",
-                    )
-                )
-        return out
+    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+        digits = re.sub(r"\D", "", match.group())
+        if not 13 <= len(digits) <= 19 or not luhn.is_valid(digits):
+            return None
+        return Validated("Luhn-valid card number")
 
 
 class PhoneRecognizer(Recognizer):
@@ -249,13 +197,12 @@ class PhoneRecognizer(Recognizer):
 
     Not phones: amounts ("123 456 000,- Kč", "… 789,50 Kč", after "cena"/"částka" or before
     "Kč"), and a candidate that runs from one line into a numbered heading on the next ("… IČ:
-    73616842\n2. Objednatel"): such a line break ends the number. Score 0.95 after "tel."/"telefon"/"mobil"/"fax", 0.7
-    otherwise. Whose number it is (a person's or an organisation's switchboard) is decided by the
-    category map's holder rules, not here."""
+    73616842\n2. Objednatel"): such a line break ends the number. Score 0.95 after a context
+    word ("tel."/"telefon"/"mobil"/"fax"), 0.7 otherwise. Whose number it is (a person's or an
+    organisation's switchboard) is decided by the category map's holder rules, not here."""
 
     name = "phone"
     categories = (cat.PHONE,)
-    _cues = re.compile(r"(tel|mobil|telefon|fax|kontakt|gsm)")
     _money_after = re.compile(r"^\s*(?:,-|,--|\.-|-\s*kč|kč|czk|eur|,\d\d|korun|mil\.|tis\.)", re.I)
     _money_before = re.compile(r"(?:cen[auyě]|částk[auyě]|výši|hodnot[auyě]|činí|celkem|kč)\W{0,3}$", re.I)
     _heading = re.compile(ITEM_START)
@@ -273,7 +220,8 @@ class PhoneRecognizer(Recognizer):
                 flat[max(0, match.start - 25) : match.start]
             ):
                 continue
-            score, cue = context_score(context.window_before(match.start, 25), self._cues, 0.7, 0.95)
+            cue = self.context_word(context, match.start, 25)
+            score = 0.95 if cue else 0.7
             out.append(
                 self.finding(
                     cat.PHONE,

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from .. import categories as cat
 from ..czech import (
+    NOT_NAMES,
     PERSON_CUES,
     TITLES_AFTER,
     TITLES_BEFORE,
@@ -46,20 +47,6 @@ _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 #: Form labels that announce a person's name.
 _LABEL_CUE = re.compile(
     r"(?:jméno a příjmení|jméno, příjmení|příjmení a jméno|jméno|příjmení|zastoupen\w*)[ ]*:?[ \n]*$", re.I
-)
-#: Capitalised words that are never names in contracts (role nouns, headings, months...).
-_NOT_NAMES = frozenset(
-    """Jméno Příjmení Datum Adresa Telefon Bydliště Rodné Číslo Smlouva Smluvní Strana Strany Článek
-    Kupující Prodávající Objednatel Zhotovitel Pronajímatel Nájemce Propachtovatel Propachtovatelé Pachtýř
-    Poskytovatel Příjemce Dárce Obdarovaný Dodavatel Odběratel Město Obec Kraj Praha Brno Ostrava
-    Česká Republika Republiky Ministerstvo Úřad Sídlo IČO IČ DIČ Kč Ing Mgr Bc Za Pan Paní Dne
-    Zastoupený Zastoupená Zastoupen Zastoupena Bankovní Spojení Účet Tel Email Mail Předmět Cena Čl
-    Příloha Dodatek Kontakt Nájemné Pachtovné Smluvní Strany Technický Dozor Stavbyvedoucí Jednatel Starosta
-    Starostka Předseda Vyúčtování Odpovědná Osoba Kontaktní Podpis Razítko Dohoda Narovnání Ustanovení
-    Občanský Zákoník Sbírky Zákona Zákon Obchodní Rejstřík Krajský Soud Krajského Soudu Oddíl Vložka
-    VIN SPZ RZ Škoda Octavia Combi Fabia Superb Ford Volkswagen Renault Peugeot Toyota Hyundai Kia
-    Ledna Února Března Dubna Května Června Července Srpna Září Října Listopadu Prosince
-    Pondělí Úterý Středa Čtvrtek Pátek Sobota Neděle Evropská Unie Státní Národní Nadace Spolek Sbor""".split()
 )
 
 
@@ -92,6 +79,9 @@ class PersonRecognizer(Recognizer):
 
     name = "person"
     categories = (cat.FULL_NAME, cat.GIVEN_NAME, cat.SURNAME, cat.ACADEMIC_TITLE)
+    #: a word inside an organisation name, an address or an e-mail address is not a name
+    #: ("Palackého" in a street, "Kovář" in a company name)
+    reads = ("organization", "address", "email")
 
     def __init__(
         self, gazetteer: NameGazetteer | None = None, use_ner: bool = True, places: PlaceGazetteer | None = None
@@ -129,8 +119,8 @@ class PersonRecognizer(Recognizer):
             len(w) >= 2
             and w[0].isupper()
             and w[1:].islower()
-            and w not in _NOT_NAMES
-            and w.split("-")[0] not in _NOT_NAMES
+            and w not in NOT_NAMES
+            and w.split("-")[0] not in NOT_NAMES
             and not is_function_word(w)
         )
 
