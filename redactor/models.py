@@ -18,6 +18,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
+from redactor.core.rules import LearnedRule
 
 
 class MapVersion(models.Model):
@@ -136,10 +137,8 @@ class AgencyRule(models.Model):
         return self.keep_votes + self.redact_votes
 
     def as_core(self):
-        """The rule as the engine's :class:`redactor.core.rules.AgencyRule`."""
-        from .core.rules import AgencyRule as CoreRule
-
-        return CoreRule(self.pk, self.kind, self.pattern, self.keep_votes, self.redact_votes, self.category)
+        """The rule as the engine's :class:`redactor.core.rules.LearnedRule`."""
+        return LearnedRule(self.pk, self.kind, self.pattern, self.keep_votes, self.redact_votes, self.category)
 
     @property
     def action(self) -> str:

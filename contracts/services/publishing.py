@@ -16,8 +16,7 @@ from accounts.models import Role
 from contracts import selectors
 from contracts.models import AuditEvent, Contract, IdempotencyKey, Proposal, Run, Status, WebhookEvent
 from redactor.core.errors import VerificationError
-from redactor.core.model import Action, Span
-from redactor.core.model import Proposal as CoreProposal
+from redactor.core.model import Action, ProposedRedaction, Span
 from redactor.core.reasons import Reason
 from redactor.core.review import page_coverage, spans_in_boxes
 from redactor.runtime import get_engine
@@ -28,7 +27,7 @@ from .runs import run_claim, run_progress, run_start
 from .webhooks import webhooks_notify
 
 
-def _core_proposals(contract: Contract, layer) -> list[CoreProposal]:
+def _core_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
     """The proposals to burn in, as engine value objects; manual boxes get the spans they cover."""
     out = []
     for p in selectors.proposals_for_contract(contract=contract):
@@ -41,7 +40,7 @@ def _core_proposals(contract: Contract, layer) -> list[CoreProposal]:
             spans = spans_in_boxes(layer, boxes)
         for i, span in enumerate(spans or [None]):
             out.append(
-                CoreProposal(
+                ProposedRedaction(
                     id=p.pk,
                     page=p.page,
                     boxes=boxes if i == 0 else [],

@@ -86,8 +86,9 @@ class Holder:
 
 
 @dataclass
-class Decision:
-    """A finding with its final category, action and reason."""
+class Assessment:
+    """The engine's assessment of one finding: its final category, action and reason. (A
+    reviewer's *decision* on the resulting proposal is another thing, stored by the web app.)"""
 
     finding: Finding
     category: int
@@ -376,13 +377,13 @@ def decide(
     parties: list[Party],
     references: list[PartyReference],
     cmap: CategoryMap,
-) -> tuple[list[Decision], dict[str, Person]]:
+) -> tuple[list[Assessment], dict[str, Person]]:
     """Decide every finding with ``cmap``; returns the decisions and the person clusters."""
     linker = _Linker(text, sentences, findings, parties, references)
     linker.build_persons()
     linker.build_entities()
     _upgrade_personal_emails(findings, linker)
-    decisions: dict[int, Decision] = {}
+    decisions: dict[int, Assessment] = {}
     order = sorted(range(len(findings)), key=lambda i: 0 if findings[i].category in cat.NAME_CATEGORIES else 1)
     for _ in range(2):  # secondary findings may depend on other secondary findings
         for i in order:
@@ -421,8 +422,8 @@ def _category_name(cmap: CategoryMap, category: int, *, inside: bool = False) ->
 
 
 def _decide_one(
-    f: Finding, linker: _Linker, cmap: CategoryMap, decided: dict[int, Decision], findings: list[Finding]
-) -> Decision | None:
+    f: Finding, linker: _Linker, cmap: CategoryMap, decided: dict[int, Assessment], findings: list[Finding]
+) -> Assessment | None:
     category = f.category
     cluster = f.holder if f.holder and f.holder.startswith("person:") else None
     # Addresses: the cue or the holder tells a residence from a seat.
@@ -440,8 +441,8 @@ def _decide_one(
                     # nobody is linked to it: the address of a building, a plot or a place
                     # (a leased property, a list of connected houses), or of somebody unnamed
                     if linker.names_private_persons():
-                        return Decision(f, category, Action.REVIEW, Reason("address_unlinked"), cluster)
-                    return Decision(f, category, Action.KEEP, Reason("address_place"), cluster)
+                        return Assessment(f, category, Action.REVIEW, Reason("address_unlinked"), cluster)
+                    return Assessment(f, category, Action.KEEP, Reason("address_place"), cluster)
     rule = cmap.rule(category)
     if rule is None or not rule.enabled:
         return None
@@ -461,7 +462,7 @@ def _decide_one(
                 "cue": person.cue,
                 "source": exception.source,
             }
-            return Decision(f, category, exception.action, Reason("role_exception", params), cluster)
+            return Assessment(f, category, exception.action, Reason("role_exception", params), cluster)
 
     # Holder overrides (ministry methodology for a sole trader's place of business).
     if cmap.holder_overrides and any(o.category == category for o in cmap.holder_overrides):
@@ -471,22 +472,22 @@ def _decide_one(
         if override is not None:
             who = holder.who if holder else {"code": "who_organisation", "params": {"kind": term("unknown")}}
             params = {"action": term(override.action.value), "category": label, "who": who, "source": override.source}
-            return Decision(f, category, override.action, Reason("holder_rule", params), cluster)
+            return Assessment(f, category, override.action, Reason("holder_rule", params), cluster)
 
     if rule.type == "primary":
         if category == cat.ADDRESS_RESIDENCE and f.attributes.get("context") is None:
             who = holder_for_address.who if holder_for_address else linker.private_person_in(f, "sentence")
             if who is not None:
-                return Decision(
+                return Assessment(
                     f, category, Action.REDACT, Reason("primary_residence", {"category": label, "who": who}), cluster
                 )
-        return Decision(f, category, Action.REDACT, Reason("primary", {"category": label}), cluster)
+        return Assessment(f, category, Action.REDACT, Reason("primary", {"category": label}), cluster)
     if rule.type == "not_subject":
         if holder_for_address is not None:
             reason = Reason("not_subject_of", {"category": label, "who": holder_for_address.who})
         else:
             reason = Reason("not_subject", {"category": label})
-        return Decision(f, category, Action.KEEP, reason, cluster)
+        return Assessment(f, category, Action.KEEP, reason, cluster)
 
     # Secondary: look for a linked dependency.
     unknown_holder = False
@@ -498,7 +499,7 @@ def _decide_one(
                 unknown_holder = True
                 continue
             if holder.kind in cmap.personal_holders:
-                return Decision(
+                return Assessment(
                     f, category, Action.REDACT, Reason("linked_holder", {"category": label, "who": holder.who}), cluster
                 )
             kept_because = holder.who
@@ -509,18 +510,20 @@ def _decide_one(
             link = _finding_dependency(f, dep.category, dep.scopes, linker, decided, findings)
         if link:
             params = {"category": label, "dependency": _category_name(cmap, dep.category, inside=True), "who": link}
-            return Decision(f, category, Action.REDACT, Reason("linked_dependency", params), cluster)
+            return Assessment(f, category, Action.REDACT, Reason("linked_dependency", params), cluster)
     if kept_because:
-        return Decision(
+        return Assessment(
             f, category, Action.KEEP, Reason("not_personal_holder", {"category": label, "who": kept_because}), cluster
         )
     if unknown_holder:
         action = cmap.unknown_holder_action
-        return Decision(
+        return Assessment(
             f, category, action, Reason("unknown_holder", {"action": term(action.value), "category": label}), cluster
         )
     action = cmap.unlinked_secondary_action
-    return Decision(f, category, action, Reason("unlinked", {"action": term(action.value), "category": label}), cluster)
+    return Assessment(
+        f, category, action, Reason("unlinked", {"action": term(action.value), "category": label}), cluster
+    )
 
 
 def _name_dependency(f: Finding, scopes: tuple[str, ...], linker: _Linker) -> dict | None:
@@ -546,7 +549,7 @@ def _finding_dependency(
     category: int,
     scopes: tuple[str, ...],
     linker: _Linker,
-    decided: dict[int, Decision],
+    decided: dict[int, Assessment],
     findings: list[Finding],
 ) -> dict | None:
     """A redacted finding of ``category`` within ``scopes`` of ``f`` (the person it was

@@ -20,16 +20,17 @@ from dataclasses import dataclass, field
 from . import categories as cat
 from .burn import burn_in
 from .category_map import CategoryMap
-from .decisions import Decision, Person, decide, resolve_overlaps
+from .decisions import Assessment, Person, decide, resolve_overlaps
 from .errors import VerificationError
 from .extraction import TextLayer, extract_text_layer
-from .model import Action, Box, Finding, PageInfo, Party, Proposal, Span, VerificationResult
+from .model import Action, Box, Finding, PageInfo, Party, ProposedRedaction, Span, VerificationResult
 from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
 from .ocr import TesseractOcr
 from .parties import find_parties
 from .reasons import Reason
 from .rebuild import open_rebuilt, rebuilt
 from .recognizers.base import AnalysisContext, RecognizerRegistry
+from .recognizers.registry import default_registry
 from .suspicious import SUSPICIOUS, suspicious_spans
 from .text import sentence_spans
 from .verify import verify
@@ -46,7 +47,7 @@ class Analysis:
     text_layer: TextLayer
     parties: list[Party]
     persons: dict[str, Person]
-    proposals: list[Proposal]
+    proposals: list[ProposedRedaction]
     category_map: str
     timings: dict[str, float] = field(default_factory=dict)
     #: What the allowlist rebuild removed before analysis, by kind (:class:`~redactor.core.rebuild.Rebuilt`).
@@ -57,7 +58,7 @@ class Analysis:
         """Page numbers (from 1) without a usable text layer: nothing on them was analysed."""
         return [p.number for p in self.pages if p.needs_ocr]
 
-    def to_redact(self) -> list[Proposal]:
+    def to_redact(self) -> list[ProposedRedaction]:
         """The proposals whose action is redact (what the CLI accepts without review)."""
         return [p for p in self.proposals if p.action == Action.REDACT]
 
@@ -125,7 +126,7 @@ class RedactionResult:
 class RedactionEngine:
     """Finds personal data, decides with a category map, burns in and verifies.
 
-    ``registry`` defaults to :meth:`RecognizerRegistry.default`, ``nlp`` to the spaCy engine
+    ``registry`` defaults to :func:`~redactor.core.recognizers.registry.default_registry`, ``nlp`` to the spaCy engine
     with ``cs_core_news_sm``, ``category_map`` to the platform default map, ``ocr`` to
     Tesseract with the Czech model (``False``: no OCR; scanned pages are then only reported). Models load
     lazily on first use (:meth:`load` forces it).
@@ -142,7 +143,7 @@ class RedactionEngine:
         self.nlp = nlp if nlp is not None else SpacyNlpEngine()
         # True: Tesseract when installed (scanned pages are reported as needing OCR otherwise)
         self.ocr = TesseractOcr() if ocr is True else (ocr or None)
-        self.registry = registry or RecognizerRegistry.default(nlp_enabled=not isinstance(self.nlp, RuleOnlyNlpEngine))
+        self.registry = registry or default_registry(nlp_enabled=not isinstance(self.nlp, RuleOnlyNlpEngine))
         self.category_map = category_map or CategoryMap.default()
         self.max_pages = max_pages
 
@@ -193,7 +194,7 @@ class RedactionEngine:
         )
 
     @staticmethod
-    def _proposals(layer: TextLayer, decisions: list[Decision], cmap: CategoryMap) -> list[Proposal]:
+    def _proposals(layer: TextLayer, decisions: list[Assessment], cmap: CategoryMap) -> list[ProposedRedaction]:
         proposals = []
         for d in sorted(decisions, key=lambda d: d.finding.span.start):
             f = d.finding
@@ -203,7 +204,7 @@ class RedactionEngine:
             rule = cmap.rule(d.category)
             cluster = d.cluster or f"value:{re.sub(r'[^0-9A-Za-z@.]', '', f.text).lower()}"
             proposals.append(
-                Proposal(
+                ProposedRedaction(
                     id=len(proposals) + 1,
                     page=boxes[0].page,
                     boxes=boxes,
@@ -223,7 +224,9 @@ class RedactionEngine:
         return proposals
 
     # -- redaction --------------------------------------------------------------------------
-    def redact(self, pdf: bytes, proposals: list[Proposal], text_layer: TextLayer | None = None) -> RedactionResult:
+    def redact(
+        self, pdf: bytes, proposals: list[ProposedRedaction], text_layer: TextLayer | None = None
+    ) -> RedactionResult:
         """Burn the boxes of ``proposals`` into ``pdf`` and verify the result.
 
         ``text_layer`` (the one the proposals came from) lets verification allow strings that
@@ -267,12 +270,12 @@ def _residual_text(text: str, spans: list[Span]) -> str:
     return "".join(chars)
 
 
-def _repeat_values(text: str, decisions: list[Decision]) -> list[Decision]:
+def _repeat_values(text: str, decisions: list[Assessment]) -> list[Assessment]:
     """Other occurrences of redacted values (numbers, e-mails, addresses) that no recognizer
     reported, e.g. an account repeated without its cue words; names are handled by the name
     recognizer's own propagation."""
     covered = [d.finding.span for d in decisions]
-    extra: list[Decision] = []
+    extra: list[Assessment] = []
     seen: set[str] = set()
     for d in decisions:
         f = d.finding
@@ -298,7 +301,7 @@ def _repeat_values(text: str, decisions: list[Decision]) -> list[Decision]:
                 dict(f.attributes),
             )
             extra.append(
-                Decision(
+                Assessment(
                     copy, d.category, Action.REDACT, Reason("repeated_value", {"reason": d.reason.to_dict()}), d.cluster
                 )
             )

@@ -11,6 +11,9 @@ from enum import StrEnum
 
 from .reasons import Reason
 
+#: Mean word confidence (0..100) under which an OCR page is flagged for a check by eye.
+OCR_MIN_CONFIDENCE = 70.0
+
 
 class Action(StrEnum):
     """What a proposal asks the reviewer to do with a span."""
@@ -124,8 +127,9 @@ class Party:
 
 
 @dataclass
-class Proposal:
-    """A suggested redaction or an explicit keep, with everything a reviewer needs.
+class ProposedRedaction:
+    """A suggested redaction or an explicit keep, with everything a reviewer needs: the engine's
+    side of what the web app stores as a proposal.
 
     ``boxes`` cover the span on the page(s), one per text line, in PDF points.
     ``reason`` says why, as a code with parameters (:class:`~redactor.core.reasons.Reason`);
@@ -189,8 +193,6 @@ class PageInfo:
     def needs_check(self) -> bool:
         """True for an OCR page whose mean word confidence is under the threshold: a reviewer
         must check it by eye (words may be misread, so proposals may be missing)."""
-        from .ocr import OCR_MIN_CONFIDENCE
-
         return self.is_scan and (self.ocr_confidence or 0.0) < OCR_MIN_CONFIDENCE
 
 

@@ -10,7 +10,7 @@ name in any form and order and then covers every mention of that person the name
 clustered (surname alone, academic titles).
 
 Nothing here touches the database: the Django side turns stored rules into
-:class:`AgencyRule` values and stores what :func:`apply_rules` returns.
+:class:`LearnedRule` values and stores what :func:`apply_rules` returns.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from . import categories as cat
 from .czech import TITLES_AFTER, TITLES_BEFORE, same_name
-from .model import Action, Box, Proposal, Span
+from .model import Action, Box, ProposedRedaction, Span
 from .reasons import Reason, term
 from .suspicious import SUSPICIOUS
 
@@ -122,8 +122,8 @@ def find_occurrences(text: str, pattern: tuple[str, ...], either_order: bool = F
 
 
 @dataclass(frozen=True)
-class AgencyRule:
-    """One agency rule as the engine sees it.
+class LearnedRule:
+    """One agency rule as the engine sees it (the web app stores it as an agency rule).
 
     ``kind`` is :data:`PHRASE` (an exact token sequence, any inflected form) or :data:`PERSON`
     (a person's name, any form and order, covering every mention of that person).
@@ -175,7 +175,7 @@ class AgencyRule:
         """:meth:`who` in English: ``agency rule “Horní Lhota”, 3 decisions``."""
         return Reason.from_dict(self.who()).render()
 
-    def reason(self, engine: Proposal | None = None) -> Reason:
+    def reason(self, engine: ProposedRedaction | None = None) -> Reason:
         """The proposal's reason when this rule decided it ("Keep: agency rule “Horní Lhota”, 3
         decisions."), quoting the engine's reason when the rule overrules it."""
         params: dict = {"action": term(self.action.value), "rule": self.who()}
@@ -188,19 +188,19 @@ class AgencyRule:
 class RuleOutcome:
     """What :func:`apply_rules` did: the proposals (changed and added) and which rule decided each."""
 
-    proposals: list[Proposal]
+    proposals: list[ProposedRedaction]
     rule_of: dict[int, int]  # proposal id -> rule id
     changed: int
     added: int
 
 
-def _rules_for(proposals: list[Proposal], rules: list[AgencyRule]) -> dict[int, list[AgencyRule]]:
+def _rules_for(proposals: list[ProposedRedaction], rules: list[LearnedRule]) -> dict[int, list[LearnedRule]]:
     """Proposal id → the rules that match it."""
-    hits: dict[int, list[AgencyRule]] = {}
+    hits: dict[int, list[LearnedRule]] = {}
     person_rules = [r for r in rules if r.kind == PERSON]
     phrase_rules = [r for r in rules if r.kind == PHRASE]
     # person rules: a full-name mention that names the person brings the whole cluster
-    clusters: dict[str, list[AgencyRule]] = {}
+    clusters: dict[str, list[LearnedRule]] = {}
     for p in proposals:
         if p.category == cat.FULL_NAME and p.cluster and p.cluster.startswith("person:"):
             candidate = name_tokens(p.text)
@@ -219,7 +219,7 @@ def _rules_for(proposals: list[Proposal], rules: list[AgencyRule]) -> dict[int, 
     return hits
 
 
-def _winner(found: list[AgencyRule]) -> AgencyRule:
+def _winner(found: list[LearnedRule]) -> LearnedRule:
     """Of several matching rules, the most confident; rules that disagree make a review rule."""
     actions = {r.action for r in found}
     best = max(found, key=lambda r: (abs(r.score), r.keep_votes + r.redact_votes, -r.id))
@@ -231,9 +231,9 @@ def _winner(found: list[AgencyRule]) -> AgencyRule:
 
 
 def apply_rules(
-    rules: list[AgencyRule],
+    rules: list[LearnedRule],
     text: str,
-    proposals: list[Proposal],
+    proposals: list[ProposedRedaction],
     span_boxes: Callable[[Span], list[Box]],
 ) -> RuleOutcome:
     """Decide ``proposals`` with the agency's ``rules`` and add occurrences only a rule knows.
@@ -282,7 +282,7 @@ def apply_rules(
                 continue
             category = rule.category if rule.category is not None else 0
             out.append(
-                Proposal(
+                ProposedRedaction(
                     id=next_id,
                     page=boxes[0].page,
                     boxes=boxes,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core.model import Action, Box, Proposal, Span
+from redactor.core.model import Action, Box, ProposedRedaction, Span
 from redactor.core.reasons import Reason
 from redactor.core.rules import (
     PERSON,
     PHRASE,
-    AgencyRule,
+    LearnedRule,
     apply_rules,
     find_occurrences,
     person_match,
@@ -59,7 +59,7 @@ def test_find_occurrences_across_lines_and_forms():
 
 
 def _proposal(pid, text, start, action=Action.REDACT, category=cat.COMPANY_NAME, cluster=None):
-    return Proposal(
+    return ProposedRedaction(
         id=pid,
         page=1,
         boxes=[Box(1, 0, 0, 10, 10)],
@@ -78,7 +78,7 @@ def _proposal(pid, text, start, action=Action.REDACT, category=cat.COMPANY_NAME,
 
 
 def _rule(keep, redact, pattern="Obec Horní Lhota", kind=PHRASE, rid=7, category=None):
-    return AgencyRule(rid, kind, pattern, keep, redact, category)
+    return LearnedRule(rid, kind, pattern, keep, redact, category)
 
 
 def _boxes(span):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from redactor.core.decisions import Decision
+from redactor.core.decisions import Assessment
 from redactor.core.model import Action, Finding, Party, PartyKind, Span
 from redactor.core.nlp import NlpArtifacts, NlpEntity
 from redactor.core.reasons import Reason
@@ -54,7 +54,7 @@ def test_an_unconfirmed_ner_person_goes_to_review():
 
 def test_a_low_score_keep_becomes_review():
     f = Finding(10, Span(0, 5), "ACME", 0.6, "organization", "")
-    d = Decision(f, 10, Action.KEEP, Reason("not_subject", {"category": {"cs": "Název firmy", "en": "Company name"}}))
+    d = Assessment(f, 10, Action.KEEP, Reason("not_subject", {"category": {"cs": "Název firmy", "en": "Company name"}}))
     suspicious_spans("ACME a.s.", [f], [], NlpArtifacts(), [d])
     assert d.action == Action.REVIEW and d.reason.code == "low_score"
     assert str(d.reason) == (
