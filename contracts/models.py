@@ -11,6 +11,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
@@ -108,8 +109,6 @@ class Contract(models.Model):
 
     def download_name(self, suffix: str) -> str:
         """A file name for a download: the title as a slug plus ``suffix`` and ``.pdf``."""
-        from django.utils.text import slugify
-
         base = slugify(self.title)[:80] or f"smlouva-{self.pk}"
         return f"{base}{suffix}.pdf"
 
@@ -273,6 +272,15 @@ class Decision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of proposal {self.proposal_id}"
+
+
+#: The proposal's decision state after a reviewer's decision: the one place the reviewer's
+#: vocabulary (``accept`` / ``reject`` / ``reset``, at both doors) turns into the stored state.
+DECISION_STATE = {
+    Decision.Kind.ACCEPT: DecisionState.ACCEPTED,
+    Decision.Kind.REJECT: DecisionState.REJECTED,
+    Decision.Kind.RESET: DecisionState.PENDING,
+}
 
 
 class AuditEvent(models.Model):

@@ -36,11 +36,13 @@ from django.db import transaction
 from django.test import override_settings
 
 from accounts.models import Agency, Membership, Role, validate_ico
+from redactor import services as map_services
 from redactor.core.model import Box, Span
 from redactor.core.verify import count_word, normalize
+from redactor.selectors import map_version_in_force
 
 from . import selectors
-from .models import DecisionState, Proposal, Run, Source, Suggestion
+from .models import Decision, DecisionState, Proposal, Run, Source, Suggestion
 from .services import processing, publishing, reviewing, uploads
 
 
@@ -128,9 +130,6 @@ def _agency(label: str) -> Agency:
 
 def _all_primary(agency: Agency, user) -> None:
     """Publish an agency map where every category is primary and no role exception applies."""
-    from redactor import services as map_services
-    from redactor.selectors import map_version_in_force
-
     data = json.loads(json.dumps(map_version_in_force(agency=agency).data))
     for row in data["categories"]:
         row["type"] = "primary"
@@ -170,12 +169,12 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
         if p.decision != DecisionState.PENDING:
             continue  # decided by an earlier click on another occurrence
         if p.suggestion == Suggestion.REVIEW:
-            decision = DecisionState.ACCEPTED if reviewer.wants_redacted(p.text) else DecisionState.REJECTED
+            decision = Decision.Kind.ACCEPT if reviewer.wants_redacted(p.text) else Decision.Kind.REJECT
             bucket = "decided_review"
         elif p.suggestion == Suggestion.REDACT and reviewer.wants_kept(p.text):
-            decision, bucket = DecisionState.REJECTED, "overruled"
+            decision, bucket = Decision.Kind.REJECT, "overruled"
         elif p.suggestion == Suggestion.KEEP and reviewer.wants_redacted(p.text):
-            decision, bucket = DecisionState.ACCEPTED, "overruled"
+            decision, bucket = Decision.Kind.ACCEPT, "overruled"
         else:
             continue
         outcome = reviewing.proposals_decide(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from contracts.models import Contract, DecisionState, Proposal, Run, Source, Status, Suggestion
+from contracts import selectors
+from contracts.models import DECISION_STATE, Contract, DecisionState, Proposal, Run, Source, Status, Suggestion
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -105,8 +105,6 @@ class ContractSerializer(serializers.ModelSerializer):
             runs = obj.runs.all()
             run = runs[0] if runs else None
         else:
-            from contracts import selectors
-
             run = selectors.run_latest(contract=obj)
         return RunSerializer(run).data if run else None
 
@@ -225,7 +223,9 @@ def actor_name(user) -> str | None:
 class DecisionItemSerializer(serializers.Serializer):
     proposal = serializers.IntegerField(min_value=1, help_text="A proposal id of this contract.")
     decision = serializers.ChoiceField(
-        choices=[("accept", _("redact")), ("reject", _("keep")), ("reset", _("back to the suggestion"))]
+        choices=[(kind.value, kind.label) for kind in DECISION_STATE],
+        help_text="`accept` redacts, `reject` keeps, `reset` returns to the engine's suggestion; the proposal's "
+        "`decision` becomes `accepted`, `rejected` or `pending`.",
     )
     same_cluster = serializers.BooleanField(
         default=False,

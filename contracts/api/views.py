@@ -14,7 +14,7 @@ from collections import Counter
 from django.core.exceptions import ValidationError as DomainError
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, Q
-from django.http import FileResponse
+from django.http import FileResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
@@ -26,7 +26,7 @@ from rest_framework.response import Response
 
 from accounts.models import Role
 from contracts import selectors
-from contracts.models import DecisionState, Run
+from contracts.models import DecisionState, Run, box_from_list
 from contracts.services import publishing, reviewing, runs, uploads
 from contracts.services.common import require_published
 
@@ -250,9 +250,6 @@ class ProposalListView(AgencyAPIView):
         return Response(s.ProposalSerializer(proposals, many=True).data)
 
 
-DECISION = {"accept": DecisionState.ACCEPTED, "reject": DecisionState.REJECTED, "reset": DecisionState.PENDING}
-
-
 class DecisionsView(AgencyAPIView):
     required_role = Role.REVIEWER
 
@@ -298,7 +295,7 @@ class DecisionsView(AgencyAPIView):
                     contract=contract,
                     user=request.user,
                     proposal_ids=[item["proposal"]],
-                    decision=DECISION[item["decision"]],
+                    decision=item["decision"],
                     same_cluster=item["same_cluster"],
                     learn=form.validated_data["learn"],
                     batch=batch,
@@ -354,8 +351,6 @@ class ManualRedactionView(AgencyAPIView):
         responses={201: s.ProposalSerializer, **errors(400, 404, 409)},
     )
     def post(self, request, contract_id: int):
-        from contracts.models import box_from_list
-
         contract = self.get_contract(contract_id)
         form = s.ManualRedactionSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -517,6 +512,4 @@ class EventListView(AgencyAPIView):
 @csrf_exempt  # answers every method with 404; there is nothing to protect
 def not_found(request, *args, **kwargs):
     """Any other URL under /api/v1/: a 404 in the API's error shape (not Django's HTML page)."""
-    from django.http import JsonResponse
-
     return JsonResponse({"message": _("Not found."), "extra": {"code": "not_found"}}, status=404)

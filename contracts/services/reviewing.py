@@ -15,8 +15,19 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Role
 from contracts import selectors
-from contracts.models import Contract, Decision, DecisionState, Proposal, Source, Status, Suggestion, box_from_list
+from contracts.models import (
+    DECISION_STATE,
+    Contract,
+    Decision,
+    DecisionState,
+    Proposal,
+    Source,
+    Status,
+    Suggestion,
+    box_from_list,
+)
 from redactor.core import categories as cat
+from redactor.core.czech import NameGazetteer
 from redactor.core.model import Box, Span
 from redactor.core.reasons import Reason
 from redactor.core.rules import PERSON, PHRASE, find_occurrences, name_tokens, phrase_match, tokens
@@ -58,8 +69,6 @@ def _occurrences(contract: Contract, chosen: list[Proposal]) -> list[Proposal]:
 def _person_name(contract: Contract, cluster: str) -> str:
     """A display name for a person cluster: a full-name mention in the nominative when the
     gazetteer recognises one ("Radek Blažek" rather than "Radkem Blažkem"), else the shortest."""
-    from redactor.core.czech import NameGazetteer
-
     names = [
         " ".join(name_tokens(p.text))
         for p in selectors.proposals_for_contract(contract=contract).filter(cluster=cluster, category=cat.FULL_NAME)
@@ -124,12 +133,15 @@ def proposals_decide(
     contract: Contract,
     user: AbstractBaseUser,
     proposal_ids: list[int],
-    decision: str,
+    decision: Decision.Kind | str,
     same_cluster: bool = False,
     learn: bool = True,
     batch: uuid.UUID | None = None,
 ) -> DecisionOutcome:
-    """Accept (redact), reject (keep) or reset proposals as one reviewer action.
+    """Accept (redact), reject (keep) or reset proposals as one reviewer action: ``decision``
+    is ``accept``, ``reject`` or ``reset`` (:class:`~contracts.models.Decision.Kind`, the same
+    words at the web and the API door); the proposals' state becomes ``accepted``, ``rejected``
+    or ``pending`` (:data:`~contracts.models.DECISION_STATE`).
 
     ``same_cluster`` extends the decision to every occurrence of the chosen persons, values and
     phrases in the contract, inflected forms included (see :func:`_occurrences`). With
@@ -140,17 +152,15 @@ def proposals_decide(
     """
     require_role(user, contract.agency, Role.REVIEWER)
     require_status(contract, Status.NEEDS_REVIEW)
-    if decision not in (DecisionState.ACCEPTED, DecisionState.REJECTED, DecisionState.PENDING):
+    if decision not in DECISION_STATE:
         raise ValidationError(_("Unknown decision."), code="bad_decision")
+    kind, state = Decision.Kind(decision), DECISION_STATE[decision]
     chosen = list(selectors.proposals_by_ids(contract=contract, ids=proposal_ids))
     targets = _occurrences(contract, chosen) if same_cluster else chosen
     batch = batch or uuid.uuid4()
-    changed = [p for p in targets if p.decision != decision]
+    changed = [p for p in targets if p.decision != state]
     now = timezone.now()
-    Proposal.objects.filter(pk__in=[p.pk for p in changed]).update(decision=decision, decided_by=user, decided_at=now)
-    kind = {DecisionState.ACCEPTED: Decision.Kind.ACCEPT, DecisionState.REJECTED: Decision.Kind.REJECT}.get(
-        decision, Decision.Kind.RESET
-    )
+    Proposal.objects.filter(pk__in=[p.pk for p in changed]).update(decision=state, decided_by=user, decided_at=now)
     Decision.objects.bulk_create(
         [
             Decision(
@@ -165,7 +175,7 @@ def proposals_decide(
             for p in changed
         ]
     )
-    rules = _learn(contract, user, chosen, decision, batch) if learn else []
+    rules = _learn(contract, user, chosen, state, batch) if learn else []
     ids = [p.pk for p in changed]
     if changed or rules:
         audit(

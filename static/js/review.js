@@ -3,7 +3,7 @@
 // ([page, x0, y0, x1, y1], pages from 1) and are placed in percent of the page size.
 (function () {
   const cfg = JSON.parse(document.getElementById("review-config").textContent);
-  const T = window.REVIEW_I18N;
+  const T = JSON.parse(document.getElementById("review-i18n").textContent);
   const csrf = document.querySelector("[name=csrfmiddlewaretoken]")?.value
     || (document.cookie.match(/csrftoken=([^;]+)/) || [])[1];
   let proposals = cfg.state.proposals;
@@ -81,11 +81,11 @@
               btns.append(b);
             };
             // one click decides every occurrence (inflected forms too); "only here" is the exception
-            mk(T.accept, "accepted", true, "accept");
-            mk(T.reject, "rejected", true, "reject");
-            mk(`${T.accept}: ${T.onlyHere}`, "accepted", false, "accept-one");
-            mk(`${T.reject}: ${T.onlyHere}`, "rejected", false, "reject-one");
-            if (p.decision !== "pending" && p.source === "engine") mk(T.undo, "pending", false, "reset");
+            mk(T.accept, "accept", true, "accept");
+            mk(T.reject, "reject", true, "reject");
+            mk(`${T.accept}: ${T.onlyHere}`, "accept", false, "accept-one");
+            mk(`${T.reject}: ${T.onlyHere}`, "reject", false, "reject-one");
+            if (p.decision !== "pending" && p.source === "engine") mk(T.undo, "reset", false, "reset");
             li.append(btns);
           }
           li.addEventListener("click", () => select(p.id, true));
@@ -132,7 +132,7 @@
   function report(data, decision) {
     const box = document.getElementById("last-action");
     if (!box) return;
-    const verb = decision === "accepted" ? T.redacted : decision === "rejected" ? T.kept : T.reset;
+    const verb = decision === "accept" ? T.redacted : decision === "reject" ? T.kept : T.reset;
     const forms = (data.forms || []).slice(0, 6).join(", ") + ((data.forms || []).length > 6 ? ", …" : "");
     box.innerHTML = "";
     box.append(el("span", { id: "last-count" }, `${verb}: ${data.affected.length} ${T.occurrences}`));
@@ -230,14 +230,14 @@
     const text = words.map((s) => s.textContent.trim()).join(" ");
     sel.removeAllRanges();
     post("review/manual/", { boxes, text, selection: true, learn: learn() }).then((data) => {
-      if (data) report({ ...data, forms: [text] }, "accepted");
+      if (data) report({ ...data, forms: [text] }, "accept");
     });
   });
 
   // -- buttons and keys ----------------------------------------------------------------------
   document.getElementById("accept-suggested")?.addEventListener("click", () => {
     const ids = proposals.filter((p) => p.suggestion === "redact" && p.decision === "pending").map((p) => p.id);
-    if (ids.length) decide(ids, "accepted", false);
+    if (ids.length) decide(ids, "accept", false);
   });
   document.addEventListener("keydown", (e) => {
     if (e.target.matches("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -247,10 +247,10 @@
     else if (e.key === "k" || e.key === "ArrowUp") { select(order[Math.max(0, at - 1)], true); e.preventDefault(); }
     else if (e.key === "p") { const c = document.getElementById("preview"); c.checked = !c.checked; refreshImages(c.checked); }
     else if (!cfg.editable || current === null) return;
-    else if (e.key === "a") decide([current], "accepted", true);
-    else if (e.key === "r") decide([current], "rejected", true);
-    else if (e.key === "A") decide([current], "accepted", false);
-    else if (e.key === "R") decide([current], "rejected", false);
+    else if (e.key === "a") decide([current], "accept", true);
+    else if (e.key === "r") decide([current], "reject", true);
+    else if (e.key === "A") decide([current], "accept", false);
+    else if (e.key === "R") decide([current], "reject", false);
   });
 
   render();

@@ -88,7 +88,7 @@ def _approve_api(c, contract):
 
 
 def _decide_web(c, contract, agency_id):
-    body = {"ids": [contract.proposals.first().pk], "decision": "accepted"}
+    body = {"ids": [contract.proposals.first().pk], "decision": "accept"}
     return c.post(_web_url("review_decide", contract, agency_id), body, content_type="application/json")
 
 

@@ -31,7 +31,7 @@ def test_one_click_decides_every_inflected_form_and_undo_restores_it(agency, rev
     assert {p.text for p in cluster} >= {"Jan Novák", "Janu Novákovi", "Novákem"}
 
     outcome = reviewing.proposals_decide(
-        contract=contract, user=reviewer, proposal_ids=[person.pk], decision="rejected", same_cluster=True
+        contract=contract, user=reviewer, proposal_ids=[person.pk], decision="reject", same_cluster=True
     )
 
     assert sorted(outcome.affected) == sorted(p.pk for p in cluster)
@@ -55,7 +55,7 @@ def test_only_this_occurrence_leaves_the_others(agency, reviewer, inflected_pdf)
     contract = process(agency, reviewer, inflected_pdf)
     person = _proposal(contract, "Novákem")
     outcome = reviewing.proposals_decide(
-        contract=contract, user=reviewer, proposal_ids=[person.pk], decision="rejected", same_cluster=False
+        contract=contract, user=reviewer, proposal_ids=[person.pk], decision="reject", same_cluster=False
     )
     assert outcome.affected == [person.pk]
     assert _proposal(contract, "Jan Novák").decision == DecisionState.PENDING
@@ -65,10 +65,10 @@ def test_undo_refuses_when_a_later_action_changed_the_same_proposals(agency, rev
     contract = process(agency, reviewer, inflected_pdf)
     person = _proposal(contract, "Jan Novák")
     first = reviewing.proposals_decide(
-        contract=contract, user=reviewer, proposal_ids=[person.pk], decision="rejected", same_cluster=True
+        contract=contract, user=reviewer, proposal_ids=[person.pk], decision="reject", same_cluster=True
     )
     second = reviewing.proposals_decide(
-        contract=contract, user=reviewer, proposal_ids=[person.pk], decision="accepted", same_cluster=True
+        contract=contract, user=reviewer, proposal_ids=[person.pk], decision="accept", same_cluster=True
     )
     with pytest.raises(ValidationError) as refused:
         reviewing.decision_undo(contract=contract, user=reviewer, batch=first.batch)
@@ -106,7 +106,7 @@ def test_confirming_the_engine_teaches_nothing(agency, reviewer, inflected_pdf):
     contract = process(agency, reviewer, inflected_pdf)
     birth = _proposal(contract, "750403/1238")
     assert birth.suggestion == Suggestion.REDACT
-    reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=[birth.pk], decision="accepted")
+    reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=[birth.pk], decision="accept")
     assert not AgencyRule.objects.exists()
 
 
@@ -116,7 +116,7 @@ def _keep_the_technician(agency, reviewer, data):
     suspicious = _proposal(contract, "Xaver Qwertz")
     assert suspicious.suggestion == Suggestion.REVIEW and suspicious.category == 0
     reviewing.proposals_decide(
-        contract=contract, user=reviewer, proposal_ids=[suspicious.pk], decision="rejected", same_cluster=True
+        contract=contract, user=reviewer, proposal_ids=[suspicious.pk], decision="reject", same_cluster=True
     )
     return contract
 
@@ -155,7 +155,7 @@ def test_a_decision_on_an_occurrence_beats_the_rule_and_votes_against_it(agency,
     kept = _proposal(later, "Xaver Qwertz")
     assert kept.suggestion == Suggestion.KEEP
 
-    reviewing.proposals_decide(contract=later, user=reviewer, proposal_ids=[kept.pk], decision="accepted")
+    reviewing.proposals_decide(contract=later, user=reviewer, proposal_ids=[kept.pk], decision="accept")
     kept.refresh_from_db()
     assert kept.will_redact  # the reviewer's decision wins over the rule's keep
     rule = AgencyRule.objects.get(agency=agency, pattern="Xaver Qwertz")
@@ -163,7 +163,7 @@ def test_a_decision_on_an_occurrence_beats_the_rule_and_votes_against_it(agency,
 
     # the published file of the contract has the occurrence burned in
     for p in Proposal.objects.filter(contract=later, suggestion=Suggestion.REVIEW, decision=DecisionState.PENDING):
-        reviewing.proposals_decide(contract=later, user=reviewer, proposal_ids=[p.pk], decision="rejected", learn=False)
+        reviewing.proposals_decide(contract=later, user=reviewer, proposal_ids=[p.pk], decision="reject", learn=False)
     from tests.web.conftest import run_latest_job
 
     publishing.contract_approve(contract=later, user=reviewer)

@@ -24,7 +24,7 @@ def taught(agency, reviewer, inflected_pdf):
     item = Proposal.objects.get(contract=contract, text="Xaver Qwertz")
     url = f"/a/{agency.pk}/contracts/{contract.pk}/review/decide/"
     response = logged_in(reviewer).post(
-        url, {"ids": [item.pk], "decision": "rejected", "same_cluster": True}, content_type="application/json"
+        url, {"ids": [item.pk], "decision": "reject", "same_cluster": True}, content_type="application/json"
     )
     assert response.status_code == 200
     return contract, response.json()

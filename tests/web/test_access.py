@@ -102,7 +102,7 @@ def test_decisions_cannot_touch_another_agencys_proposals(processed, outsider, o
     url = reverse("contracts:review_decide", kwargs={"agency_id": other_agency.pk, "contract_id": processed.pk})
     assert (
         logged_in(outsider)
-        .post(url, {"ids": [target.pk], "decision": "rejected"}, content_type="application/json")
+        .post(url, {"ids": [target.pk], "decision": "reject"}, content_type="application/json")
         .status_code
         == 404
     )

@@ -103,7 +103,7 @@ def test_a_real_sideways_scan_can_be_reviewed(agency, clerk, reviewer, data_dir)
     chosen = next(p for p in proposals if p["suggestion"] == "redact")
     response = client.post(
         f"/a/{agency.pk}/contracts/{contract.pk}/review/decide/",
-        {"ids": [chosen["id"]], "decision": "rejected"},
+        {"ids": [chosen["id"]], "decision": "reject"},
         content_type="application/json",
     )
     assert response.status_code == 200

@@ -85,7 +85,7 @@ def test_decide_same_cluster_covers_every_occurrence(processed, reviewer):
     client = logged_in(reviewer)
     response = client.post(
         url("review_decide", processed),
-        {"ids": [novak[0].pk], "decision": "rejected", "same_cluster": True},
+        {"ids": [novak[0].pk], "decision": "reject", "same_cluster": True},
         content_type="application/json",
     )
     assert response.status_code == 200
@@ -99,7 +99,7 @@ def test_full_review_publishes_a_verified_pdf(processed, reviewer):
     ids = list(Proposal.objects.filter(contract=processed, suggestion="redact").values_list("pk", flat=True))
     assert (
         client.post(
-            url("review_decide", processed), {"ids": ids, "decision": "accepted"}, content_type="application/json"
+            url("review_decide", processed), {"ids": ids, "decision": "accept"}, content_type="application/json"
         ).status_code
         == 200
     )
