@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from .models import Agency, ApiToken, Membership
+from .services import api_token_revoke
 
 
 class MembershipInline(admin.TabularInline):
@@ -39,7 +40,5 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke the selected tokens")
     def revoke(self, request, queryset):
-        from .services import api_token_revoke
-
         for token in queryset:
             api_token_revoke(token=token, revoked_by=request.user)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hmac
+
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 
-from .models import Agency, ApiToken, Membership, Role
+from .models import TOKEN_SCHEME, Agency, ApiToken, Membership, Role, token_hash
 
 
 def memberships_for_user(*, user: AbstractBaseUser) -> QuerySet[Membership]:
@@ -22,8 +25,6 @@ def membership_get(*, user: AbstractBaseUser, agency_id: int, role: Role | str =
     Raises ``Http404`` when the user is not a member (another agency's id looks exactly like an
     id that does not exist) and ``PermissionDenied`` when the member's role is weaker than ``role``.
     """
-    from django.core.exceptions import PermissionDenied
-
     membership = memberships_for_user(user=user).filter(agency_id=agency_id).first()
     if membership is None:
         raise Http404("no such agency")
@@ -56,10 +57,6 @@ def api_token_authenticate(*, raw: str) -> ApiToken | None:
     The row is returned even when revoked or expired (the caller says which); the secret is
     compared in constant time.
     """
-    import hmac
-
-    from .services import TOKEN_SCHEME, token_hash
-
     parts = raw.split("_", 2)
     if len(parts) != 3 or parts[0] != TOKEN_SCHEME:
         return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from django.contrib.auth import get_user_model
@@ -12,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Agency, ApiToken, Membership, Role
+from .models import TOKEN_SCHEME, Agency, ApiToken, Membership, Role, token_hash
 
 
 @transaction.atomic
@@ -82,14 +81,6 @@ def member_remove(*, membership: Membership) -> None:
 
 
 # -- API tokens -----------------------------------------------------------------------------------
-TOKEN_SCHEME = "rdk"  # "redactor key": makes a leaked token recognisable to secret scanners
-
-
-def token_hash(raw: str) -> str:
-    """SHA-256 (hex) of a raw token, as stored in :attr:`ApiToken.key_sha256`."""
-    return hashlib.sha256(raw.encode()).hexdigest()
-
-
 @transaction.atomic
 def api_token_create(
     *, agency: Agency, name: str, role: Role | str, created_by: AbstractBaseUser | None, expires_at=None

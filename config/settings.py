@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from .env import env, env_bool, env_int, env_list
 
@@ -19,8 +20,6 @@ VAR_DIR = Path(env("VAR_DIR", str(BASE_DIR / "var")))
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = env("SECRET_KEY", "insecure-development-key-change-me" if DEBUG else None)
 if not SECRET_KEY:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

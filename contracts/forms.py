@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
@@ -28,8 +29,6 @@ class UploadForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        from django.conf import settings
-
         if upload.size > settings.REDACTOR_MAX_UPLOAD_BYTES:
             # refuse before reading a huge file into memory
             raise ValidationError(

@@ -8,6 +8,7 @@ from django.db import close_old_connections, connection
 from django.utils.translation import gettext as _
 
 from contracts.services import processing, publishing, runs, webhooks
+from redactor.core.errors import RedactionError
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,6 @@ def _guarded(body, run_id: int) -> None:
 
 
 def _describe(exc: Exception) -> str:
-    from redactor.core.errors import RedactionError
-
     if type(exc).__name__ == "JobTimeoutException":
         return _("Processing took too long and was stopped. Retry, or split the document.")
     if isinstance(exc, RedactionError):

@@ -13,6 +13,7 @@ from contracts import selectors
 from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent
 from redactor.core.category_map import CategoryMap
 from redactor.core.extraction import extract_text_layer
+from redactor.core.ocr import OcrPage, StoredOcr
 from redactor.core.rebuild import open_rebuilt
 from redactor.core.rules import apply_rules
 from redactor.i18n import reason_fields
@@ -30,8 +31,6 @@ def contract_text_layer(contract: Contract, data: bytes, progress=None):
     """The contract's text layer as processing saw it: born-digital text as extracted, scanned
     pages from the OCR words stored at processing (never read again, so the proposals' offsets
     stay valid). ``data`` is the original (:func:`_read_original`)."""
-    from redactor.core.ocr import OcrPage, StoredOcr
-
     stored = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
     doc, rebuilt = open_rebuilt(data)
     try:

@@ -20,11 +20,21 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import pdfplumber
 import pymupdf
 
 from .errors import ActiveContentError, EncryptedPdfError, InvalidPdfError, PdfTooLargeError
 from .model import Box, PageInfo, Span
-from .ocr import picture_regions
+from .ocr import (
+    GARBAGE_MAX_QUALITY,
+    LAYER_MIN_AGREEMENT,
+    SCAN_MIN_IMAGE_COVERAGE,
+    OcrWord,
+    layer_agrees,
+    picture_regions,
+    text_quality,
+)
+from .parties import role_of
 
 CharBox = tuple[int, float, float, float, float]  # page (from 1), x0, y0, x1, y1 in points
 
@@ -107,8 +117,6 @@ class TextLayer:
         """The words of every scanned page (``PageInfo.is_scan``) as
         :class:`~redactor.core.ocr.OcrWord` values, one box per word, lines numbered in text
         order: what burn-in writes back as the page's invisible text layer."""
-        from .ocr import OcrWord
-
         out: dict[int, list] = {}
         for info in self.pages:
             if not info.is_scan:
@@ -276,8 +284,6 @@ class _Tables:
         if self.pdf is None:
             return None
         if self._plumber is None:
-            import pdfplumber
-
             self._plumber = pdfplumber.open(io.BytesIO(self.pdf))
         for table in self._plumber.pages[page_number - 1].find_tables():
             x0, top, x1, bottom = table.bbox
@@ -394,8 +400,6 @@ def _party_columns(lines: list[Line], tables: _Tables, page: pymupdf.Page) -> li
     pdfplumber finds it (or, without ruling lines, to the first line that crosses a column
     boundary), are reordered column by column, each column under its label.
     """
-    from .parties import role_of  # parties depends on this module's output, not the reverse
-
     labels = [ln for ln in lines if (m := _LABEL_CELL.match(_line_text(ln))) and role_of(m.group(1))]
     drawn: list[pymupdf.Rect] | None = None  # the area the page's drawings cover, read once when needed
     for first in labels:
@@ -491,8 +495,6 @@ def _without_invisible(lines: list[Line], regions: list[pymupdf.Rect]) -> list[L
 def _scan_with_text_layer(page: pymupdf.Page, coverage: float, text: str) -> bool:
     """True for a scanned page that carries a text layer of another OCR tool: images cover
     most of it and its text is mostly invisible (render mode 3) or reads as garbage."""
-    from .ocr import GARBAGE_MAX_QUALITY, SCAN_MIN_IMAGE_COVERAGE, text_quality
-
     if coverage < SCAN_MIN_IMAGE_COVERAGE or not text.strip():
         return False
     return _invisible_share(page) >= 0.5 or text_quality(text) < GARBAGE_MAX_QUALITY
@@ -575,8 +577,6 @@ def extract_text_layer(
         result = ocr.recognize(page) if use_ocr and (needs_ocr or replaced) else None
         kept_layer = False
         if result is not None and replaced:
-            from .ocr import GARBAGE_MAX_QUALITY, LAYER_MIN_AGREEMENT, layer_agrees, text_quality
-
             existing = [w[:5] for w in page.get_text("words")]
             page_text = " ".join(w[4] for w in existing)
             # another tool's layer that reads well and sits on the image is better kept (it often

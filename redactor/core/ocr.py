@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
+from .errors import OcrUnavailableError
+
 #: Resolution at which pages are rendered for Tesseract (dots per inch).
 OCR_DPI = 300
-#: Mean word confidence (0..100) under which an OCR page is flagged for a check by eye.
-OCR_MIN_CONFIDENCE = 70.0
 #: Share of a page covered by images from which its text layer is treated as a scan's.
 SCAN_MIN_IMAGE_COVERAGE = 0.5
 #: Share of word-like tokens under which a text layer counts as garbage (see :func:`text_quality`).
@@ -210,7 +210,7 @@ class TesseractOcr:
         if self._available is None:
             self._available = False
             if shutil.which("tesseract"):
-                import pytesseract
+                import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
 
                 try:
                     langs = set(pytesseract.get_languages(config=""))
@@ -222,10 +222,8 @@ class TesseractOcr:
     def recognize(self, page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> OcrPage:
         """Read ``page`` (or only its ``clip``, a rectangle of an unrotated page in points);
         word boxes in PDF points (PyMuPDF page space, y down), page from 1."""
-        import pytesseract
-        from PIL import Image
-
-        from .errors import OcrUnavailableError
+        import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
+        from PIL import Image  # noqa: PLC0415 - only with OCR
 
         if not self.available():
             raise OcrUnavailableError(f"Tesseract with the '{self.language}' model is not installed")
