@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import review_views, views
 
 app_name = "contracts"
 urlpatterns = [
@@ -10,12 +10,12 @@ urlpatterns = [
     path("<int:contract_id>/status.json", views.contract_status, name="status"),
     path("<int:contract_id>/retry/", views.contract_retry, name="retry"),
     path("<int:contract_id>/delete/", views.contract_delete, name="delete"),
-    path("<int:contract_id>/review/", views.review, name="review"),
-    path("<int:contract_id>/review/state.json", views.review_state, name="review_state"),
-    path("<int:contract_id>/review/decide/", views.review_decide, name="review_decide"),
-    path("<int:contract_id>/review/manual/", views.review_manual, name="review_manual"),
-    path("<int:contract_id>/review/undo/", views.review_undo, name="review_undo"),
-    path("<int:contract_id>/approve/", views.contract_approve, name="approve"),
+    path("<int:contract_id>/review/", review_views.review, name="review"),
+    path("<int:contract_id>/review/state.json", review_views.review_state, name="review_state"),
+    path("<int:contract_id>/review/decide/", review_views.review_decide, name="review_decide"),
+    path("<int:contract_id>/review/manual/", review_views.review_manual, name="review_manual"),
+    path("<int:contract_id>/review/undo/", review_views.review_undo, name="review_undo"),
+    path("<int:contract_id>/approve/", review_views.contract_approve, name="approve"),
     path("<int:contract_id>/pages/<int:page>.png", views.page_image, name="page_image"),
     path("<int:contract_id>/pages/<int:page>/words.json", views.page_text, name="page_text"),
     path("<int:contract_id>/download/", views.download_redacted, name="download"),

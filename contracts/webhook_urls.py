@@ -1,11 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import webhook_views
 
 app_name = "webhooks"
 urlpatterns = [
-    path("", views.webhook_list, name="list"),
-    path("<int:webhook_id>/", views.webhook_detail, name="detail"),
-    path("<int:webhook_id>/delete/", views.webhook_remove, name="delete"),
-    path("deliveries/<int:delivery_id>/redeliver/", views.webhook_redeliver, name="redeliver"),
+    path("", webhook_views.webhook_list, name="list"),
+    path("<int:webhook_id>/", webhook_views.webhook_detail, name="detail"),
+    path("<int:webhook_id>/delete/", webhook_views.webhook_remove, name="delete"),
+    path("deliveries/<int:delivery_id>/redeliver/", webhook_views.webhook_redeliver, name="redeliver"),
 ]

@@ -15,13 +15,15 @@ PAGES = [
     ("versions/", views.versions, "versions"),
     ("export.json", views.export, "export"),
     ("import/", views.import_, "import"),
-    ("preview/", views.preview, "preview"),
 ]
 
 app_name = "map"
 urlpatterns = [path(f"platform/map/{route}", pair[0], name=f"platform_{name}") for route, pair, name in PAGES] + [
     path(f"a/<int:agency_id>/map/{route}", pair[1], name=f"agency_{name}") for route, pair, name in PAGES
 ]
+# the agency's preview runs on its contracts, which only the contracts app reads (config/urls.py
+# mounts contracts.views.map_preview at a/<agency_id>/map/preview/)
+urlpatterns.append(path("platform/map/preview/", views.platform_preview, name="platform_preview"))
 
 from . import rule_views  # noqa: E402
 

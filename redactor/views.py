@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -34,9 +35,19 @@ class Owner:
     agency: Agency | None
     can_edit: bool
 
+    def url(self, page: str, *args) -> str:
+        """The URL of console ``page`` (a name in :data:`redactor.urls.PAGES`, or ``preview``)
+        for this owner, with the page's own ``args`` (a category id)."""
+        if self.agency is None:
+            return reverse(f"map:platform_{page}", args=args)
+        if page == "preview":  # served by the contracts app, which reads the agency's contracts
+            return reverse("agency_map_preview", args=(self.agency.pk,))
+        return reverse(f"map:agency_{page}", args=(self.agency.pk, *args))
+
     @property
     def base(self) -> str:
-        return f"/a/{self.agency.pk}/map/" if self.agency else "/platform/map/"
+        """The console's home page for this owner (other pages' URLs start with it)."""
+        return self.url("home")
 
     @property
     def label(self) -> str:
@@ -135,7 +146,7 @@ def _category(request, owner: Owner, category: int):
             _error(request, exc)
         else:
             messages.success(request, _("Saved in the draft."))
-        return redirect(f"{owner.base}category/{category}/")
+        return redirect(owner.url("category", category))
     row = rows[category]
     deps = [{**d, "name": rows[d["category"]]["name_cs"]} for d in row.get("depends_on", [])]
     context = {"owner": owner, "row": row, "deps": deps, "types": TYPES, "scopes": SCOPES, "draft": draft}
@@ -273,57 +284,46 @@ def _import(request, owner: Owner):
     return redirect(owner.base)
 
 
-def _preview_sources(owner: Owner) -> list[tuple[str, str]]:
-    if owner.agency is not None:
-        from contracts.selectors import contracts_for_agency
-
-        return [(f"c{c.pk}", c.title) for c in contracts_for_agency(agency=owner.agency).exclude(original="")[:200]]
+def _preview_documents(source: str) -> list[tuple[str, bytes]]:
+    """The platform preview's PDFs as (name, bytes) from ``REDACTOR_PREVIEW_DIR``: ``dall`` is
+    every PDF there, ``d<name>`` one of them (only names listed in the folder, never a path from
+    the request)."""
     folder = Path(settings.REDACTOR_PREVIEW_DIR)
-    if not folder.is_dir():
-        return []
-    files = [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))]
-    return ([("dall", _("all %(n)d documents (takes a while)") % {"n": len(files)})] if files else []) + files
+    files = sorted(folder.glob("*.pdf")) if folder.is_dir() else []
+    if source == "dall":
+        return [(p.name, p.read_bytes()) for p in files]
+    return [("", p.read_bytes()) for p in files if source == f"d{p.name}"]
 
 
-def _preview_pdfs(owner: Owner, source: str) -> list[tuple[str, bytes]]:
-    """The chosen PDF(s) as (name, bytes); ``dall`` is every PDF of the preview folder."""
-    if owner.agency is None and source == "dall":
-        folder = Path(settings.REDACTOR_PREVIEW_DIR)
-        return [(p.name, p.read_bytes()) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []
-    pdf = _preview_pdf(owner, source)
-    return [] if pdf is None else [("", pdf)]
-
-
-def _preview_pdf(owner: Owner, source: str) -> bytes | None:
-    if owner.agency is not None and source.startswith("c") and source[1:].isdigit():
-        from contracts.selectors import contract_get
-
-        contract = contract_get(agency=owner.agency, contract_id=int(source[1:]))
-        with contract.original.open("rb") as fh:
-            return fh.read()
-    if owner.agency is None and source.startswith("d"):
-        folder = Path(settings.REDACTOR_PREVIEW_DIR)
-        names = {p.name for p in folder.glob("*.pdf")} if folder.is_dir() else set()
-        if source[1:] in names:  # only files listed in the folder, never a path from the request
-            return (folder / source[1:]).read_bytes()
-    return None
-
-
-def _preview(request, owner: Owner):
-    """Run the draft and the version in force on one contract (a dev document for the platform
-    default) and show the proposals whose action changes, side by side."""
-    draft = _working(owner)[1]
-    sources = _preview_sources(owner)
+@login_required
+def platform_preview(request):
+    """The platform default's preview, on the development documents (``REDACTOR_PREVIEW_DIR``).
+    An agency's preview runs on its own contracts: :func:`contracts.views.map_preview` reads them
+    and calls :func:`preview_page`, so this app never reads contracts."""
+    folder = Path(settings.REDACTOR_PREVIEW_DIR)
+    files = [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []
+    sources = ([("dall", _("all %(n)d documents (takes a while)") % {"n": len(files)})] if files else []) + files
     source = request.GET.get("source", "")
+    owner = Owner(None, request.user.is_staff)
+    return preview_page(request, owner, sources, source, _preview_documents(source) if source else [])
+
+
+def preview_page(
+    request, owner: Owner, sources: list[tuple[str, str]], source: str, pdfs: list[tuple[str, bytes]]
+) -> HttpResponse:
+    """Run the draft and the version in force on ``pdfs`` ((document name, PDF bytes) pairs,
+    chosen as ``source`` from ``sources``, (value, label) pairs) and show the proposals whose
+    action changes, side by side. An empty ``pdfs`` for a chosen source says so."""
+    draft = _working(owner)[1]
     result = None
     if draft is not None and source:
-        pdfs = _preview_pdfs(owner, source)
         if not pdfs:
             messages.error(request, _("Choose a contract from the list."))
         else:
             rows, total = [], 0
+            in_force = selectors.map_version_in_force(agency=owner.agency).data
             for name, pdf in pdfs:
-                changed, count = map_preview(pdf, selectors.map_version_in_force(agency=owner.agency).data, draft.data)
+                changed, count = map_preview(pdf, in_force, draft.data)
                 rows += [(name, row) for row in changed]
                 total += count
             result = {"rows": rows, "total": total, "source": dict(sources).get(source, source), "many": len(pdfs) > 1}
@@ -341,4 +341,3 @@ discard = console(_discard)
 versions = console(_versions)
 export = console(_export)
 import_ = console(_import)
-preview = console(_preview)

@@ -34,6 +34,16 @@ def test_members_read_their_agencys_map_but_only_admins_change_it(agency, clerk,
     assert selectors.map_draft(agency=agency) is None
 
 
+def test_the_agency_preview_reads_only_its_own_agencys_contracts(agency, other_agency, processed, outsider):
+    own = f"/a/{other_agency.pk}/map/preview/"
+    assert f"c{processed.pk}" not in dict(logged_in(outsider).get(own).context["sources"])
+    logged_in(outsider).post(
+        f"/a/{other_agency.pk}/map/dependency/", {"category": DOB, "depends_on": 4, "action": "toggle"}
+    )
+    assert logged_in(outsider).get(own, {"source": f"c{processed.pk}"}).status_code == 404  # another agency's id
+    assert logged_in(outsider).get(f"/a/{agency.pk}/map/preview/").status_code == 404
+
+
 def test_only_platform_staff_change_the_default(admin_user, staff):
     assert logged_in(admin_user).get("/platform/map/").status_code == 200  # everyone reads it
     post = {"category": DOB, "depends_on": 4, "action": "toggle"}

@@ -1,0 +1,244 @@
+"""The review page and the JSON endpoints its script talks to (session authentication and CSRF
+like any form): proposals with reasons, decisions, manual redactions, undo, approval."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.access import member_required
+from accounts.models import Role
+from contracts.services import publishing, reviewing
+from redactor.selectors import rules_for_agency
+
+from . import selectors
+from .forms import ApproveForm
+from .models import Status, box_from_list
+from .views import contract_of
+
+
+def _proposal_json(p, names: dict[int, str]) -> dict:
+    return {
+        "id": p.pk,
+        "page": p.page,
+        "boxes": p.boxes,
+        "text": p.text,
+        "category": p.category,
+        "category_name": names.get(p.category, p.category_name),
+        "category_type": p.category_type,
+        "suggestion": p.suggestion,
+        "decision": p.decision,
+        "redact": p.will_redact,
+        "reason": p.reason_display(),
+        "score": p.score,
+        "source": p.source,
+        "cluster": p.cluster,
+        "party": p.party_display(),
+        "rule": p.rule_id,
+    }
+
+
+def _category_names(contract) -> dict[int, str]:
+    """Category names in the interface's language, from the map version the proposals came from."""
+    if contract.map_version is None:
+        return {}
+    key = "name_cs" if (get_language() or "").startswith("cs") else "name_en"
+    return {int(row["id"]): row.get(key) or row["name_en"] for row in contract.map_version.data["categories"]}
+
+
+def _review_state(contract) -> dict:
+    proposals = list(selectors.proposals_for_contract(contract=contract))
+    names = _category_names(contract)
+    return {"status": contract.status, "proposals": [_proposal_json(p, names) for p in proposals]}
+
+
+@member_required(Role.REVIEWER)
+def review(request, membership, contract_id: int):
+    """The review page: page images with proposal boxes, the grouped side list, approval."""
+    contract = contract_of(membership, contract_id)
+    if contract.status not in (Status.NEEDS_REVIEW, Status.APPROVED, Status.PUBLISHED):
+        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+    base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
+    return render(
+        request,
+        "contracts/review.html",
+        {
+            "contract": contract,
+            "membership": membership,
+            "approve_form": ApproveForm(),
+            "words": _review_words(),
+            "editable": contract.status == Status.NEEDS_REVIEW,
+            "config": {
+                "base": base,
+                "editable": contract.status == Status.NEEDS_REVIEW,
+                "pages": contract.pages,
+                "state": _review_state(contract),
+            },
+        },
+    )
+
+
+def _review_words() -> dict[str, str]:
+    """The review script's words, in the interface's language (static/js/review.js reads them
+    from the page through ``json_script``)."""
+    return {
+        "redact": _("redact"),
+        "keep": _("keep"),
+        "review": _("needs review"),
+        "accept": _("Redact"),
+        "reject": _("Keep"),
+        "all": _("all occurrences"),
+        "page": _("page"),
+        "manual": _("Manual redaction"),
+        "undo": _("Reset"),
+        "toRedact": _("to redact"),
+        "toKeep": _("kept"),
+        "undecided": _("need a decision"),
+        "noParty": _("outside party blocks"),
+        "changed": _("changed"),
+        "onlyHere": _("only here"),
+        "redacted": _("Redacted"),
+        "kept": _("Kept"),
+        "reset": _("Back to the suggestion"),
+        "occurrences": _("occurrences"),
+        "undoAction": _("Undo"),
+        "undone": _("Undone"),
+        "ruleLearned": _("Agency rule"),
+        "decisions": _("decisions"),
+    }
+
+
+def _refused(exc: Exception) -> JsonResponse:
+    """A 400 answer for the review page's scripts, with the message the reviewer sees."""
+    return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+
+
+def _json_body(request) -> dict:
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        raise ValidationError(_("The request is not valid JSON.")) from None
+    if not isinstance(body, dict):
+        raise ValidationError(_("The request is not valid JSON."))
+    return body
+
+
+@require_GET
+@member_required(Role.REVIEWER)
+def review_state(request, membership, contract_id: int):
+    """All proposals of the contract with their decisions (JSON)."""
+    return JsonResponse(_review_state(contract_of(membership, contract_id)))
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def review_decide(request, membership, contract_id: int):
+    """``{"ids": [...], "decision": "accept"|"reject"|"reset", "same_cluster": bool, "learn": bool}``
+    → new state plus what the action did: ``changed``, ``affected`` (every occurrence it
+    covered), ``forms`` (their texts), ``batch`` (for undo) and ``rules`` (rules it voted on)."""
+    contract = contract_of(membership, contract_id)
+    try:
+        body = _json_body(request)
+        ids = [int(i) for i in body.get("ids", [])]
+        outcome = reviewing.proposals_decide(
+            contract=contract,
+            user=request.user,
+            proposal_ids=ids,
+            decision=str(body.get("decision")),
+            same_cluster=bool(body.get("same_cluster")),
+            learn=bool(body.get("learn", True)),
+        )
+    except (ValidationError, TypeError, ValueError) as exc:
+        return _refused(exc)
+    return JsonResponse(
+        {
+            "changed": outcome.changed,
+            "affected": outcome.affected,
+            "forms": outcome.forms,
+            "batch": str(outcome.batch),
+            "rules": outcome.rules,
+            "rule_info": _rule_info(membership, outcome.rules),
+            **_review_state(contract),
+        }
+    )
+
+
+def _rule_info(membership, rule_ids: list[int]) -> list[dict]:
+    """What the reviewer is told about the rules an action voted on."""
+    labels = {"keep": _("keep"), "redact": _("redact"), "review": _("needs review")}
+    return [
+        {"id": r.pk, "pattern": r.pattern, "action": labels[r.action], "decisions": r.decisions}
+        for r in rules_for_agency(agency=membership.agency).filter(pk__in=rule_ids)
+    ]
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def review_undo(request, membership, contract_id: int):
+    """``{"batch": "<uuid>"}`` → undo that reviewer action (decisions, added boxes, rule votes); new state."""
+    contract = contract_of(membership, contract_id)
+    try:
+        body = _json_body(request)
+        restored = reviewing.decision_undo(
+            contract=contract, user=request.user, batch=uuid.UUID(str(body.get("batch")))
+        )
+    except (ValidationError, TypeError, ValueError) as exc:
+        return _refused(exc)
+    return JsonResponse({"restored": restored, **_review_state(contract)})
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def review_manual(request, membership, contract_id: int):
+    """``{"boxes": [[page, x0, y0, x1, y1], ...], "text": "...", "selection": bool}`` (points) → new state."""
+    contract = contract_of(membership, contract_id)
+    try:
+        body = _json_body(request)
+        boxes = [box_from_list(b) for b in body.get("boxes", [])]
+        outcome = reviewing.proposal_add_manual(
+            contract=contract,
+            user=request.user,
+            boxes=boxes,
+            text=str(body.get("text", "")),
+            from_selection=bool(body.get("selection")),
+            learn=bool(body.get("learn", True)),
+        )
+    except (ValidationError, TypeError, ValueError, IndexError) as exc:
+        return _refused(exc)
+    return JsonResponse(
+        {
+            "changed": [outcome.proposal.pk, *outcome.added],
+            "affected": [outcome.proposal.pk, *outcome.added],
+            "batch": str(outcome.batch),
+            "rules": outcome.rules,
+            "rule_info": _rule_info(membership, outcome.rules),
+            **_review_state(contract),
+        }
+    )
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def contract_approve(request, membership, contract_id: int):
+    """Approve the decisions and start publishing."""
+    contract = contract_of(membership, contract_id)
+    form = ApproveForm(request.POST)
+    form.is_valid()
+    try:
+        publishing.contract_approve(
+            contract=contract, user=request.user, ocr_pages_checked=form.cleaned_data.get("ocr_pages_checked", False)
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("contracts:review", agency_id=membership.agency_id, contract_id=contract.pk)
+    messages.success(request, _("Approved. The redacted PDF is being produced and verified."))
+    return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
