@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -26,7 +27,7 @@ ACTIONS = ("keep", "redact", "review")
 
 
 def _base(membership) -> str:
-    return f"/a/{membership.agency_id}/rules/"
+    return reverse("map:rules", kwargs={"agency_id": membership.agency_id})
 
 
 def _require_admin(membership) -> None:
@@ -58,7 +59,6 @@ def rule_list(request, membership):
         "redactor/rules_list.html",
         {
             "membership": membership,
-            "base": _base(membership),
             "rules": rows[:PAGE_SIZE],
             "total": len(rows),
             "more": len(rows) > PAGE_SIZE,
@@ -98,13 +98,12 @@ def rule_detail(request, membership, rule_id: int | None = None):
             messages.error(request, " ".join(exc.messages))
         else:
             messages.success(request, _("Rule saved."))
-            return redirect(f"{_base(membership)}{rule.pk}/")
+            return redirect("map:rule", agency_id=membership.agency_id, rule_id=rule.pk)
     return render(
         request,
         "redactor/rule_detail.html",
         {
             "membership": membership,
-            "base": _base(membership),
             "rule": rule,
             "votes": list(selectors.rule_votes(rule=rule)[:100]) if rule else [],
             "kinds": RuleKind.choices,
