@@ -64,3 +64,11 @@ def api_token_authenticate(*, raw: str) -> ApiToken | None:
     if token is None or not hmac.compare_digest(token.key_sha256, token_hash(raw)):
         return None
     return token
+
+
+def actor_name(user) -> str | None:
+    """A user's username, or ``api:<token name>`` for an API token's service user."""
+    if user is None:
+        return None
+    token = getattr(user, "api_token", None)
+    return f"api:{token.name}" if token is not None else user.get_username()

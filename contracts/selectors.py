@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import timedelta
+from collections import Counter
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Agency
+from accounts.selectors import actor_name
 from redactor.core.errors import InvalidPdfError
 
 from .models import AuditEvent, Contract, DecisionState, Proposal, Run, Status, Suggestion, Webhook, WebhookDelivery
@@ -20,6 +22,30 @@ from .models import AuditEvent, Contract, DecisionState, Proposal, Run, Status, 
 def contracts_for_agency(*, agency: Agency) -> QuerySet[Contract]:
     """The agency's contracts, newest first; deleted ones are left out."""
     return Contract.objects.filter(agency=agency).exclude(status=Status.DELETED)
+
+
+def contract_list(
+    *,
+    agency: Agency,
+    status: str | None = None,
+    q: str = "",
+    created_after: datetime | None = None,
+    created_before: datetime | None = None,
+) -> QuerySet[Contract]:
+    """The agency's contracts filtered, newest first, each with its runs prefetched newest
+    first: ``status`` exactly, ``q`` in the title or counterparty (case-insensitive),
+    ``created_after`` inclusive, ``created_before`` exclusive."""
+    qs = contracts_for_agency(agency=agency)
+    if status:
+        qs = qs.filter(status=status)
+    if q:
+        qs = qs.filter(Q(title__icontains=q) | Q(counterparty__icontains=q))
+    if created_after is not None:
+        qs = qs.filter(created_at__gte=created_after)
+    if created_before is not None:
+        qs = qs.filter(created_at__lt=created_before)
+    newest_first = Run.objects.order_by("-created_at", "-id")
+    return qs.order_by("-created_at", "-id").prefetch_related(Prefetch("runs", queryset=newest_first))
 
 
 def contract_get(*, agency: Agency, contract_id: int) -> Contract:
@@ -106,3 +132,58 @@ def contract_original(contract: Contract) -> bytes:
     if hashlib.sha256(data).hexdigest() != contract.original_sha256:
         raise InvalidPdfError(_("the stored original is damaged: it no longer matches the uploaded file"))
     return data
+
+
+def contract_report(*, contract: Contract) -> dict:
+    """The redaction report of a published contract, in the shape of the API's
+    ``ReportSerializer``: what was redacted by category and by whom (a reviewer, or the engine's
+    suggestion left as it was), the verification result, the blacked-out share per page (pages
+    from 1) and the SHA-256 of the published file."""
+    proposals = list(proposals_for_contract(contract=contract).select_related("decided_by__api_token"))
+    redacted = Counter()
+    kept = Counter()
+    names = {}
+    for p in proposals:
+        key = p.category
+        names.setdefault(key, p.category_name)
+        (redacted if p.will_redact else kept)[key] += 1
+    with contract.redacted.open("rb") as fh:
+        sha = hashlib.sha256(fh.read()).hexdigest()
+    report = {
+        "contract": contract.pk,
+        "title": contract.title,
+        "status": contract.status,
+        "category_map": contract.category_map,
+        "approved_by": actor_name(contract.approved_by),
+        "approved_at": contract.approved_at,
+        "published_at": contract.published_at,
+        "pages_needing_ocr": contract.pages_needing_ocr,
+        "pages_to_check": contract.pages_to_check,
+        "ocr_confirmed_by": actor_name(contract.ocr_confirmed_by),
+        "by_category": [
+            {"category": k, "category_name": names[k], "redacted": redacted[k], "kept": kept[k]}
+            for k in sorted(names, key=lambda k: (k is None, k or 0))
+        ],
+        "redactions": [
+            {
+                "proposal": p.pk,
+                "page": p.page,
+                "boxes": p.boxes,
+                "category": p.category,
+                "category_name": p.category_name,
+                "source": p.source,
+                "decided": "suggestion" if p.decision == DecisionState.PENDING else "reviewer",
+                "decided_by": actor_name(p.decided_by),
+                "decided_at": p.decided_at,
+            }
+            for p in proposals
+            if p.will_redact
+        ],
+        "pages": [
+            {"page": int(n), "blacked_out": share}
+            for n, share in sorted(contract.page_coverage.items(), key=lambda kv: int(kv[0]))
+        ],
+        "verification": contract.verification,
+        "redacted_sha256": sha,
+    }
+    return report

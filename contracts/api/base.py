@@ -8,7 +8,8 @@ through the scoped selector (another agency's id is a 404). (PostHog ``TeamAndOr
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from rest_framework import generics, permissions
+from rest_framework import generics, pagination, permissions
+from rest_framework.exceptions import ValidationError
 from rest_framework.views import APIView
 
 from accounts.models import ApiToken, Role
@@ -52,3 +53,35 @@ class AgencyAPIView(AgencyScoped, APIView):
 
 class AgencyListAPIView(AgencyScoped, generics.ListAPIView):
     """Base of paginated list views; ``get_queryset`` must start from a scoped selector."""
+
+
+class ContractPagination(pagination.LimitOffsetPagination):
+    """``limit`` (1–200, default 50) and ``offset``; unlike DRF's, a malformed value is a 400, not ignored."""
+
+    default_limit = 50
+    max_limit = 200
+
+    def _integer(self, request, name: str, minimum: int) -> int | None:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return None
+        try:
+            value = int(raw)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise ValidationError({name: [f"An integer of at least {minimum}."]})
+        return value
+
+    def get_limit(self, request) -> int:
+        value = self._integer(request, self.limit_query_param, 1)
+        return self.default_limit if value is None else min(value, self.max_limit)
+
+    def get_offset(self, request) -> int:
+        return self._integer(request, self.offset_query_param, 0) or 0
+
+    def get_schema_operation_parameters(self, view):
+        params = super().get_schema_operation_parameters(view)
+        for p in params:
+            p["schema"]["minimum"] = 1 if p["name"] == self.limit_query_param else 0
+        return params

@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.selectors import actor_name
 from contracts import selectors
 from contracts.models import DECISION_STATE, Contract, DecisionState, Proposal, Run, Source, Status, Suggestion
 
@@ -210,14 +211,6 @@ class ProposalSerializer(serializers.ModelSerializer):
             "keep_votes": obj.rule.keep_votes,
             "redact_votes": obj.rule.redact_votes,
         }
-
-
-def actor_name(user) -> str | None:
-    """A user's username, or ``api:<token name>`` for an API token's service user."""
-    if user is None:
-        return None
-    token = getattr(user, "api_token", None)
-    return f"api:{token.name}" if token is not None else user.get_username()
 
 
 class DecisionItemSerializer(serializers.Serializer):

@@ -6,32 +6,30 @@ decisions, manual redactions, approve, delete.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import uuid
-from collections import Counter
 
 from django.core.exceptions import ValidationError as DomainError
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch, Q
 from django.http import FileResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import pagination, status
+from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from accounts.models import Role
+from accounts.selectors import actor_name
 from contracts import selectors
-from contracts.models import DecisionState, Run, box_from_list
+from contracts.models import box_from_list
 from contracts.services import publishing, reviewing, runs, uploads
 from contracts.services.common import require_published
 
 from . import serializers as s
-from .base import AgencyAPIView, AgencyListAPIView
+from .base import AgencyAPIView, AgencyListAPIView, ContractPagination
 
 
 def errors(*codes: int) -> dict:
@@ -58,38 +56,6 @@ ERROR_EXAMPLE = OpenApiExample(
 )
 
 
-class ContractPagination(pagination.LimitOffsetPagination):
-    """``limit`` (1–200, default 50) and ``offset``; unlike DRF's, a malformed value is a 400, not ignored."""
-
-    default_limit = 50
-    max_limit = 200
-
-    def _integer(self, request, name: str, minimum: int) -> int | None:
-        raw = request.query_params.get(name)
-        if raw is None:
-            return None
-        try:
-            value = int(raw)
-        except ValueError:
-            value = None
-        if value is None or value < minimum:
-            raise ValidationError({name: [f"An integer of at least {minimum}."]})
-        return value
-
-    def get_limit(self, request) -> int:
-        value = self._integer(request, self.limit_query_param, 1)
-        return self.default_limit if value is None else min(value, self.max_limit)
-
-    def get_offset(self, request) -> int:
-        return self._integer(request, self.offset_query_param, 0) or 0
-
-    def get_schema_operation_parameters(self, view):
-        params = super().get_schema_operation_parameters(view)
-        for p in params:
-            p["schema"]["minimum"] = 1 if p["name"] == self.limit_query_param else 0
-        return params
-
-
 class ContractListCreateView(AgencyListAPIView):
     """GET: the agency's contracts; POST: upload one."""
 
@@ -114,18 +80,7 @@ class ContractListCreateView(AgencyListAPIView):
         if blank:  # DRF would read a blank query parameter as "not given"; the schema says it must not be blank
             raise ValidationError(blank)
         query.is_valid(raise_exception=True)
-        f = query.validated_data
-        qs = selectors.contracts_for_agency(agency=self.agency)
-        if "status" in f:
-            qs = qs.filter(status=f["status"])
-        if f.get("q"):
-            qs = qs.filter(Q(title__icontains=f["q"]) | Q(counterparty__icontains=f["q"]))
-        if "created_after" in f:
-            qs = qs.filter(created_at__gte=f["created_after"])
-        if "created_before" in f:
-            qs = qs.filter(created_at__lt=f["created_before"])
-        newest_first = Run.objects.order_by("-created_at", "-id")
-        return qs.order_by("-created_at", "-id").prefetch_related(Prefetch("runs", queryset=newest_first))
+        return selectors.contract_list(agency=self.agency, **query.validated_data)
 
     @extend_schema(
         operation_id="contracts_list",
@@ -440,54 +395,7 @@ class ReportView(AgencyAPIView):
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
         require_published(contract)
-        proposals = list(selectors.proposals_for_contract(contract=contract).select_related("decided_by__api_token"))
-        redacted = Counter()
-        kept = Counter()
-        names = {}
-        for p in proposals:
-            key = p.category
-            names.setdefault(key, p.category_name)
-            (redacted if p.will_redact else kept)[key] += 1
-        with contract.redacted.open("rb") as fh:
-            sha = hashlib.sha256(fh.read()).hexdigest()
-        report = {
-            "contract": contract.pk,
-            "title": contract.title,
-            "status": contract.status,
-            "category_map": contract.category_map,
-            "approved_by": s.actor_name(contract.approved_by),
-            "approved_at": contract.approved_at,
-            "published_at": contract.published_at,
-            "pages_needing_ocr": contract.pages_needing_ocr,
-            "pages_to_check": contract.pages_to_check,
-            "ocr_confirmed_by": s.actor_name(contract.ocr_confirmed_by),
-            "by_category": [
-                {"category": k, "category_name": names[k], "redacted": redacted[k], "kept": kept[k]}
-                for k in sorted(names, key=lambda k: (k is None, k or 0))
-            ],
-            "redactions": [
-                {
-                    "proposal": p.pk,
-                    "page": p.page,
-                    "boxes": p.boxes,
-                    "category": p.category,
-                    "category_name": p.category_name,
-                    "source": p.source,
-                    "decided": "suggestion" if p.decision == DecisionState.PENDING else "reviewer",
-                    "decided_by": s.actor_name(p.decided_by),
-                    "decided_at": p.decided_at,
-                }
-                for p in proposals
-                if p.will_redact
-            ],
-            "pages": [
-                {"page": int(n), "blacked_out": share}
-                for n, share in sorted(contract.page_coverage.items(), key=lambda kv: int(kv[0]))
-            ],
-            "verification": contract.verification,
-            "redacted_sha256": sha,
-        }
-        return Response(s.ReportSerializer(report).data)
+        return Response(s.ReportSerializer(selectors.contract_report(contract=contract)).data)
 
 
 class EventListView(AgencyAPIView):
@@ -503,7 +411,7 @@ class EventListView(AgencyAPIView):
         contract = self.get_contract(contract_id)
         events = selectors.audit_events(contract=contract).select_related("user__api_token")
         data = [
-            {"action": e.action, "user": s.actor_name(e.user), "detail": e.detail, "created_at": e.created_at}
+            {"action": e.action, "user": actor_name(e.user), "detail": e.detail, "created_at": e.created_at}
             for e in events
         ]
         return Response(s.AuditEventSerializer(data, many=True).data)
