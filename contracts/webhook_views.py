@@ -56,6 +56,7 @@ def webhook_detail(request, membership, webhook_id: int):
         try:
             webhooks.webhook_update(
                 webhook=hook,
+                user=request.user,
                 url=form.cleaned_data["url"],
                 events=form.cleaned_data["events"],
                 active=form.cleaned_data["active"],
@@ -78,7 +79,7 @@ def webhook_detail(request, membership, webhook_id: int):
 def webhook_remove(request, membership, webhook_id: int):
     """Remove a webhook and its delivery log."""
     hook = selectors.webhook_get(agency=membership.agency, webhook_id=webhook_id)
-    webhooks.webhook_delete(webhook=hook)
+    webhooks.webhook_delete(webhook=hook, user=request.user)
     messages.success(request, _("The webhook was removed."))
     return redirect("webhooks:list", agency_id=membership.agency.pk)
 
@@ -88,6 +89,6 @@ def webhook_remove(request, membership, webhook_id: int):
 def webhook_redeliver(request, membership, delivery_id: int):
     """Send a delivery again (as a new delivery with the same content)."""
     delivery = selectors.webhook_delivery_get(agency=membership.agency, delivery_id=delivery_id)
-    webhooks.webhook_redeliver(delivery=delivery)
+    webhooks.webhook_redeliver(delivery=delivery, user=request.user)
     messages.success(request, _("The event will be sent again."))
     return redirect("webhooks:detail", agency_id=membership.agency.pk, webhook_id=delivery.webhook_id)

@@ -13,7 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Agency
+from accounts.access import require_role
+from accounts.models import Agency, Role
 from contracts import queue
 from contracts.models import Contract, Webhook, WebhookDelivery, WebhookEvent
 from contracts.webhooks import send_signed, url_problem
@@ -61,8 +62,10 @@ def _enqueue_delivery(delivery_id: int, delay_seconds: float = 0) -> None:
 def webhook_create(*, agency: Agency, url: str, events: list[str], created_by: AbstractBaseUser) -> Webhook:
     """Register ``url`` for ``events`` (values of :class:`WebhookEvent`); generates the signing secret.
 
-    Raises ``ValidationError`` for an invalid URL, a URL that is not http(s), or no or unknown events.
+    Raises ``PermissionDenied`` unless ``created_by`` is an agency admin, ``ValidationError``
+    for an invalid URL, a URL that is not http(s), or no or unknown events.
     """
+    require_role(created_by, agency, Role.ADMIN)
     hook = Webhook(agency=agency, url=url, events=sorted(set(events)), created_by=created_by)
     hook.secret = secrets.token_hex(32)
     _webhook_clean(hook)
@@ -80,8 +83,9 @@ def _webhook_clean(hook: Webhook) -> None:
 
 
 @transaction.atomic
-def webhook_update(*, webhook: Webhook, url: str, events: list[str], active: bool) -> Webhook:
-    """Change a webhook's URL, events or active flag. Raises ``ValidationError`` as :func:`webhook_create`."""
+def webhook_update(*, webhook: Webhook, user: AbstractBaseUser, url: str, events: list[str], active: bool) -> Webhook:
+    """Change a webhook's URL, events or active flag (agency admins). Raises as :func:`webhook_create`."""
+    require_role(user, webhook.agency, Role.ADMIN)
     webhook.url, webhook.events, webhook.active = url, sorted(set(events)), active
     _webhook_clean(webhook)
     webhook.save(update_fields=["url", "events", "active"])
@@ -89,8 +93,9 @@ def webhook_update(*, webhook: Webhook, url: str, events: list[str], active: boo
 
 
 @transaction.atomic
-def webhook_delete(*, webhook: Webhook) -> None:
-    """Remove a webhook and its delivery log."""
+def webhook_delete(*, webhook: Webhook, user: AbstractBaseUser) -> None:
+    """Remove a webhook and its delivery log (agency admins; else ``PermissionDenied``)."""
+    require_role(user, webhook.agency, Role.ADMIN)
     webhook.delete()
 
 
@@ -131,8 +136,10 @@ def webhook_deliver(*, delivery_id: int) -> None:
 
 
 @transaction.atomic
-def webhook_redeliver(*, delivery: WebhookDelivery) -> WebhookDelivery:
-    """Send a delivery again now (a new delivery with the same payload and a new id)."""
+def webhook_redeliver(*, delivery: WebhookDelivery, user: AbstractBaseUser) -> WebhookDelivery:
+    """Send a delivery again now (a new delivery with the same payload and a new id); agency
+    admins only (else ``PermissionDenied``)."""
+    require_role(user, delivery.agency, Role.ADMIN)
     again = WebhookDelivery(
         agency=delivery.agency,
         webhook=delivery.webhook,

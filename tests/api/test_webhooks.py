@@ -228,3 +228,24 @@ def test_platform_admin_sees_tokens_without_their_hash_and_can_revoke(agency, ad
     )
     webhooks.webhooks_notify(contract=processed, event=WebhookEvent.PUBLISHED)
     assert client.get("/admin/contracts/webhookdelivery/").status_code == 200
+
+
+def test_only_an_agency_admin_manages_webhooks_whichever_door_calls(agency, admin_user, clerk, reviewer):
+    from django.core.exceptions import PermissionDenied
+
+    hook = webhooks.webhook_create(
+        agency=agency, url="https://dms.example.gov/h", events=["contract.published"], created_by=admin_user
+    )
+    for user in (clerk, reviewer):
+        with pytest.raises(PermissionDenied):
+            webhooks.webhook_create(
+                agency=agency, url="https://dms.example.gov/x", events=["contract.published"], created_by=user
+            )
+        with pytest.raises(PermissionDenied):
+            webhooks.webhook_update(webhook=hook, user=user, url=hook.url, events=hook.events, active=False)
+        with pytest.raises(PermissionDenied):
+            webhooks.webhook_delete(webhook=hook, user=user)
+    hook.refresh_from_db()
+    assert hook.active
+    webhooks.webhook_delete(webhook=hook, user=admin_user)
+    assert not agency.webhooks.exists()
