@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from . import categories as cat
 from .burn import burn_in
 from .category_map import CategoryMap
-from .decisions import Assessment, Person, decide, resolve_overlaps
+from .decisions import Assessment, decide, resolve_overlaps
 from .errors import VerificationError
 from .extraction import TextLayer, extract_text_layer
+from .linking import Person
 from .model import Action, Box, Finding, PageInfo, Party, ProposedRedaction, Span, VerificationResult
 from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
 from .ocr import TesseractOcr

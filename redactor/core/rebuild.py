@@ -52,7 +52,6 @@ import functools
 import io
 import re
 import threading
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -60,8 +59,9 @@ import pikepdf
 import pymupdf
 
 from .errors import InvalidPdfError
-from .extraction import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_coverage, open_pdf, refuse_active_content
-from .ocr import GARBAGE_MAX_QUALITY, text_quality
+from .extraction import open_pdf, refuse_active_content
+from .optional_content import OptionalContent
+from .page_repair import apply_redaction_marks, finish_pages
 
 _N = pikepdf.Name
 #: Keys a rebuilt page keeps (ISO 32000-1 Table 30); everything else is dropped.
@@ -119,61 +119,11 @@ class Rebuilt:
             self.removed[kind] = self.removed.get(kind, 0) + count
 
 
-class _OptionalContent:
-    """Visibility of optional-content groups in the document's default configuration (/D):
-    an OCG is OFF when listed in /OFF, or when /BaseState is /OFF and it is not in /ON; a
-    membership dictionary (OCMD) follows its /VE expression or its /P policy over /OCGs."""
-
-    def __init__(self, pdf: pikepdf.Pdf):
-        self.off: set[tuple[int, int]] = set()
-        props = pdf.Root.get("/OCProperties")
-        config = props.get("/D") if isinstance(props, pikepdf.Dictionary) else None
-        if not isinstance(config, pikepdf.Dictionary):
-            return
-        on = {o.objgen for o in config.get("/ON", []) if isinstance(o, pikepdf.Object)}
-        if config.get("/BaseState") == _N.OFF:
-            self.off = {o.objgen for o in props.get("/OCGs", []) if o.objgen not in on}
-        self.off |= {o.objgen for o in config.get("/OFF", []) if isinstance(o, pikepdf.Object)}
-
-    def hidden(self, oc) -> bool:
-        """True when the OCG or OCMD ``oc`` is hidden (not drawn) by default."""
-        if not isinstance(oc, pikepdf.Dictionary):
-            return False
-        if oc.get("/Type") == _N.OCMD:
-            if "/VE" in oc:
-                return not self._expression(oc.VE)
-            groups = oc.get("/OCGs")
-            groups = [groups] if isinstance(groups, pikepdf.Dictionary) else list(groups or [])
-            if not groups:
-                return False
-            shown = [g.objgen not in self.off for g in groups]
-            policy = oc.get("/P", _N.AnyOn)
-            visible = {
-                "/AllOn": all(shown),
-                "/AnyOff": not all(shown),
-                "/AllOff": not any(shown),
-            }.get(str(policy), any(shown))
-            return not visible
-        return oc.objgen in self.off
-
-    def _expression(self, ve) -> bool:
-        if isinstance(ve, pikepdf.Dictionary):
-            return ve.objgen not in self.off
-        if not isinstance(ve, pikepdf.Array) or not len(ve):
-            return True
-        op, args = str(ve[0]), [self._expression(a) for a in list(ve)[1:]]
-        if op == "/Not":
-            return not args[0] if args else True
-        if op == "/And":
-            return all(args)
-        return any(args)
-
-
 class _Rebuilder:
     def __init__(self, src: pikepdf.Pdf, result: Rebuilt):
         self.src = src
         self.result = result
-        self.oc = _OptionalContent(src)
+        self.oc = OptionalContent(src)
         self.done: dict[tuple[int, int], bool] = {}  # objgen of a rewritten stream -> hidden?
 
     # -- content streams ------------------------------------------------------------------
@@ -372,24 +322,6 @@ def _has_redaction_marks(pdf: pikepdf.Pdf) -> bool:
     )
 
 
-def _apply_redaction_marks(data: bytes, result: Rebuilt) -> bytes:
-    """Apply the redaction annotations a clerk left in the file unapplied (they express an
-    intent to redact: the text and pixels under them go, the boxes are black), before the
-    rebuild drops every annotation."""
-    doc = pymupdf.open(stream=data, filetype="pdf")
-    try:
-        for page in doc:
-            marks = [a for a in page.annots() or [] if a.type[0] == pymupdf.PDF_ANNOT_REDACT]
-            if marks:
-                for mark in marks:
-                    mark.update(fill_color=(0, 0, 0))
-                page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_PIXELS)
-                result.note("redaction marks applied", len(marks))
-        return doc.tobytes(garbage=3, deflate=True)
-    finally:
-        doc.close()
-
-
 def _properties(res) -> pikepdf.Dictionary | None:
     props = res.get("/Properties") if isinstance(res, pikepdf.Dictionary) else None
     return props if isinstance(props, pikepdf.Dictionary) else None
@@ -430,7 +362,7 @@ def _rebuild(data: bytes, *, keep_open: bool) -> tuple[Rebuilt, pymupdf.Document
         raise InvalidPdfError(f"the PDF is damaged and cannot be opened ({exc})") from exc
     if _has_redaction_marks(src):
         src.close()
-        data = _apply_redaction_marks(data, result)
+        data = apply_redaction_marks(data, result)
         src = pikepdf.open(io.BytesIO(data))
     with src:
         annotated = sum(len(p.obj.get("/Annots", [])) for p in src.pages)
@@ -448,107 +380,8 @@ def _rebuild(data: bytes, *, keep_open: bool) -> tuple[Rebuilt, pymupdf.Document
             out.pages.append(page)
         buffer = io.BytesIO()
         out.save(buffer, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
-    result.pdf, doc = _finish_pages(buffer.getvalue(), result, keep_open=keep_open)
+    result.pdf, doc = finish_pages(buffer.getvalue(), result, keep_open=keep_open)
     return result, doc
-
-
-#: Resolution (dpi) at which a page whose text cannot be read is turned into a picture for OCR.
-PICTURE_DPI = 200
-#: Share of a page's characters that map to nothing (control, private-use, U+FFFD) from which
-#: its text layer is taken to be glyphs without meaning.
-UNMAPPED_MIN_SHARE = 0.05
-#: Small filled paths (glyph-sized) on a page without text from which it is taken to show
-#: text drawn as outlines.
-OUTLINE_MIN_GLYPHS = 100
-
-
-def _unreadable_text(page: pymupdf.Page, log: list) -> str | None:
-    """Why the visible text of ``page`` cannot be read from its text layer, or None: glyphs
-    whose font maps them to no or to meaningless characters (no ToUnicode, Type3 with opaque
-    names), or text drawn as vector outlines. ``log`` is the page's ``get_bboxlog()``. A
-    scanned page (mostly image) is left to extraction, which replaces a garbled OCR layer
-    itself."""
-    if image_coverage(page, image_boxes(page, log)) >= OCR_MIN_IMAGE_COVERAGE:
-        return None
-    text = "".join(page.get_text("text").split())
-    if len(text) >= 20:
-        unmapped = sum(1 for c in text if c == "\ufffd" or unicodedata.category(c) in ("Cc", "Co"))
-        if unmapped >= UNMAPPED_MIN_SHARE * len(text):
-            return "glyphs without meaning"
-        if text_quality(page.get_text("text")) < GARBAGE_MAX_QUALITY:
-            return "glyphs without meaning"
-    if len(text) < 100:
-        glyphs = sum(
-            1 for kind, (x0, y0, x1, y1) in log if kind == "fill-path" and 0 < x1 - x0 < 40 and 0 < y1 - y0 < 40
-        )
-        if glyphs >= OUTLINE_MIN_GLYPHS:
-            return "text drawn as outlines"
-    return None
-
-
-def _as_picture(doc: pymupdf.Document, page: pymupdf.Page) -> None:
-    """Replace ``page`` by a picture of itself (``PICTURE_DPI``), same size and rotation: it is
-    then read by OCR and redacted like a scan, and keeps its look."""
-    number, rotation = page.number, page.rotation
-    page.set_rotation(0)
-    pix = page.get_pixmap(dpi=PICTURE_DPI, alpha=False)
-    area = page.rect
-    new = doc.new_page(number, width=area.width, height=area.height)
-    new.insert_image(new.rect, pixmap=pix)
-    new.set_rotation(rotation)
-    doc.delete_page(number + 1)
-
-
-def _finish_pages(data: bytes, result: Rebuilt, *, keep_open: bool = False) -> tuple[bytes, pymupdf.Document | None]:
-    """MuPDF's part of the rebuild: remove text drawn outside each page's visible area
-    (redaction of the four bands around it), and turn pages whose visible text cannot be read
-    (:func:`_unreadable_text`) into pictures. ``data`` is returned unchanged when no page
-    needs either, then with ``keep_open`` also the open document that read it (else None)."""
-    doc = pymupdf.open(stream=data, filetype="pdf")
-    try:
-        changed = False
-        for number in range(doc.page_count):
-            page = doc[number]
-            log = page.get_bboxlog()
-            reason = _unreadable_text(page, log)
-            if reason:
-                _as_picture(doc, page)
-                result.note(reason)
-                result.pictured.append(number + 1)
-                changed = True
-                continue
-            area = (page.rect * page.derotation_matrix).normalize()
-            x0, y0, x1, y1 = area
-            outside = sum(
-                1
-                for kind, (bx0, by0, bx1, by1) in log
-                if kind.endswith("-text")
-                and ((bx0 + bx1) / 2 < x0 or (bx0 + bx1) / 2 > x1 or (by0 + by1) / 2 < y0 or (by0 + by1) / 2 > y1)
-            )
-            if not outside:
-                continue
-            far = 1e5
-            for band in (
-                pymupdf.Rect(-far, -far, area.x0, far),
-                pymupdf.Rect(area.x1, -far, far, far),
-                pymupdf.Rect(-far, -far, far, area.y0),
-                pymupdf.Rect(-far, area.y1, far, far),
-            ):
-                page.add_redact_annot(band, fill=False, cross_out=False)
-            page.apply_redactions(
-                images=pymupdf.PDF_REDACT_IMAGE_NONE,
-                graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-                text=pymupdf.PDF_REDACT_TEXT_REMOVE,
-            )
-            result.note("text outside the page", outside)
-            changed = True
-        if changed:
-            return doc.tobytes(garbage=3, deflate=True), None
-        kept, doc = (doc, None) if keep_open else (None, doc)
-        return data, kept
-    finally:
-        if doc is not None:
-            doc.close()
 
 
 class _Recent:
