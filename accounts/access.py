@@ -1,14 +1,16 @@
 """Who may do what: the role a user acts with in an agency (:func:`role_in`), the check every
-service makes (:func:`require_role`), and the web door's view decorator (:func:`member_required`).
+service makes (:func:`require_role`), and the web door's view decorator (:func:`member_required`)
+and form-action helper (:func:`form_action`).
 """
 
 from __future__ import annotations
 
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from .models import ROLE_RANK, Agency, ApiToken, Membership, Role
 from .selectors import membership_get
@@ -58,3 +60,17 @@ def member_required(role: Role | str = Role.CLERK):
         return wrapper
 
     return decorator
+
+
+def form_action(request, action, success: str = "") -> bool:
+    """Run ``action()`` (one service call) for an HTML form post: a ``ValidationError`` it
+    raises becomes an error message the clerk reads, else ``success`` (if any) a success
+    message. Returns whether it succeeded, so the view picks where to redirect."""
+    try:
+        action()
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return False
+    if success:
+        messages.success(request, success)
+    return True

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from .models import WebhookEvent
-from .services.uploads import RegistryMetadata, pdf_check
+from .services.uploads import RegistryMetadata, pdf_check, upload_size_check
 
 
 class UploadForm(forms.Form):
@@ -29,12 +27,7 @@ class UploadForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > settings.REDACTOR_MAX_UPLOAD_BYTES:
-            # refuse before reading a huge file into memory
-            raise ValidationError(
-                _("The file has %(size).1f MB; the limit is %(limit).0f MB.")
-                % {"size": upload.size / 1e6, "limit": settings.REDACTOR_MAX_UPLOAD_BYTES / 1e6}
-            )
+        upload_size_check(upload.size)  # before reading a huge file into memory
         data = upload.read()
         pdf_check(data)
         self.data_bytes = data

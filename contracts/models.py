@@ -25,6 +25,11 @@ def box_from_list(value: list) -> Box:
     return Box(int(value[0]), float(value[1]), float(value[2]), float(value[3]), float(value[4]))
 
 
+def box_to_list(box: Box) -> list:
+    """``box`` as stored: ``[page, x0, y0, x1, y1]``, coordinates rounded to 0.01 point."""
+    return [box.page, round(box.x0, 2), round(box.y0, 2), round(box.x1, 2), round(box.y1, 2)]
+
+
 def _original_path(instance: Contract, filename: str) -> str:
     # Unguessable and never derived from user input; MEDIA_ROOT is not served by any URL.
     return f"originals/{instance.agency_id}/{uuid.uuid4().hex}.pdf"

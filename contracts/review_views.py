@@ -122,6 +122,15 @@ def _refused(exc: Exception) -> JsonResponse:
     return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
 
 
+def _posted(request, act):
+    """``(act(body), None)`` for the request's JSON object ``body``, or ``(None, a 400 answer)``
+    when the body or the service refuses (bad JSON, a wrong type, a rule of the operation)."""
+    try:
+        return act(_json_body(request)), None
+    except (ValidationError, TypeError, ValueError, IndexError) as exc:
+        return None, _refused(exc)
+
+
 def _json_body(request) -> dict:
     try:
         body = json.loads(request.body or b"{}")
@@ -146,39 +155,37 @@ def review_decide(request, membership, contract_id: int):
     → new state plus what the action did: ``changed``, ``affected`` (every occurrence it
     covered), ``forms`` (their texts), ``batch`` (for undo) and ``rules`` (rules it voted on)."""
     contract = contract_of(membership, contract_id)
-    try:
-        body = _json_body(request)
-        ids = [int(i) for i in body.get("ids", [])]
-        outcome = reviewing.proposals_decide(
+    outcome, refused = _posted(
+        request,
+        lambda body: reviewing.proposals_decide(
             contract=contract,
             user=request.user,
-            proposal_ids=ids,
+            proposal_ids=[int(i) for i in body.get("ids", [])],
             decision=str(body.get("decision")),
             same_cluster=bool(body.get("same_cluster")),
             learn=bool(body.get("learn", True)),
-        )
-    except (ValidationError, TypeError, ValueError) as exc:
-        return _refused(exc)
-    return JsonResponse(
-        {
-            "changed": outcome.changed,
-            "affected": outcome.affected,
-            "forms": outcome.forms,
-            "batch": str(outcome.batch),
-            "rules": outcome.rules,
-            "rule_info": _rule_info(membership, outcome.rules),
-            **_review_state(contract),
-        }
+        ),
+    )
+    if refused:
+        return refused
+    return _action_answer(
+        membership, contract, outcome.changed, outcome.affected, outcome.batch, outcome.rules, outcome.forms
     )
 
 
-def _rule_info(membership, rule_ids: list[int]) -> list[dict]:
-    """What the reviewer is told about the rules an action voted on."""
+def _action_answer(membership, contract, changed, affected, batch, rules, forms=None) -> JsonResponse:
+    """What a reviewer action did (``changed`` and ``affected`` proposal ids, the undo
+    ``batch``, the ``rules`` it voted on with what the reviewer is told about them, the
+    ``forms`` it covered) plus the new state."""
     labels = {"keep": _("keep"), "redact": _("redact"), "review": _("needs review")}
-    return [
+    rule_info = [
         {"id": r.pk, "pattern": r.pattern, "action": labels[r.action], "decisions": r.decisions}
-        for r in rules_for_agency(agency=membership.agency).filter(pk__in=rule_ids)
+        for r in rules_for_agency(agency=membership.agency).filter(pk__in=rules)
     ]
+    answer = {"changed": changed, "affected": affected, "batch": str(batch), "rules": rules, "rule_info": rule_info}
+    if forms is not None:
+        answer["forms"] = forms
+    return JsonResponse({**answer, **_review_state(contract)})
 
 
 @require_POST
@@ -186,13 +193,14 @@ def _rule_info(membership, rule_ids: list[int]) -> list[dict]:
 def review_undo(request, membership, contract_id: int):
     """``{"batch": "<uuid>"}`` → undo that reviewer action (decisions, added boxes, rule votes); new state."""
     contract = contract_of(membership, contract_id)
-    try:
-        body = _json_body(request)
-        restored = reviewing.decision_undo(
+    restored, refused = _posted(
+        request,
+        lambda body: reviewing.decision_undo(
             contract=contract, user=request.user, batch=uuid.UUID(str(body.get("batch")))
-        )
-    except (ValidationError, TypeError, ValueError) as exc:
-        return _refused(exc)
+        ),
+    )
+    if refused:
+        return refused
     return JsonResponse({"restored": restored, **_review_state(contract)})
 
 
@@ -201,29 +209,21 @@ def review_undo(request, membership, contract_id: int):
 def review_manual(request, membership, contract_id: int):
     """``{"boxes": [[page, x0, y0, x1, y1], ...], "text": "...", "selection": bool}`` (points) → new state."""
     contract = contract_of(membership, contract_id)
-    try:
-        body = _json_body(request)
-        boxes = [box_from_list(b) for b in body.get("boxes", [])]
-        outcome = reviewing.proposal_add_manual(
+    outcome, refused = _posted(
+        request,
+        lambda body: reviewing.proposal_add_manual(
             contract=contract,
             user=request.user,
-            boxes=boxes,
+            boxes=[box_from_list(b) for b in body.get("boxes", [])],
             text=str(body.get("text", "")),
             from_selection=bool(body.get("selection")),
             learn=bool(body.get("learn", True)),
-        )
-    except (ValidationError, TypeError, ValueError, IndexError) as exc:
-        return _refused(exc)
-    return JsonResponse(
-        {
-            "changed": [outcome.proposal.pk, *outcome.added],
-            "affected": [outcome.proposal.pk, *outcome.added],
-            "batch": str(outcome.batch),
-            "rules": outcome.rules,
-            "rule_info": _rule_info(membership, outcome.rules),
-            **_review_state(contract),
-        }
+        ),
     )
+    if refused:
+        return refused
+    ids = [outcome.proposal.pk, *outcome.added]
+    return _action_answer(membership, contract, ids, ids, outcome.batch, outcome.rules)
 
 
 @require_POST

@@ -19,10 +19,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.access import member_required
+from accounts.access import form_action, member_required
 from accounts.models import Role
 from contracts.services import publishing, runs, uploads
 from redactor import views as map_console
+from redactor.core.errors import RedactionError
 from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
 
 from . import selectors
@@ -129,13 +130,10 @@ def contract_status(request, membership, contract_id: int):
 def contract_delete(request, membership, contract_id: int):
     """Delete the contract's files and proposals (the audit trail stays); reviewers, as in the API."""
     contract = contract_of(membership, contract_id)
-    try:
-        publishing.contract_delete(contract=contract, user=request.user)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
-    messages.success(request, _("The data of “%(title)s” was deleted.") % {"title": contract.title})
-    return redirect("contracts:list", agency_id=membership.agency_id)
+    deleted = _("The data of “%(title)s” was deleted.") % {"title": contract.title}
+    if form_action(request, lambda: publishing.contract_delete(contract=contract, user=request.user), deleted):
+        return redirect("contracts:list", agency_id=membership.agency_id)
+    return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
 
 
 @require_POST
@@ -143,43 +141,36 @@ def contract_delete(request, membership, contract_id: int):
 def contract_retry(request, membership, contract_id: int):
     """Run the failed stage again (the service decides who may: publishing again needs a reviewer)."""
     contract = contract_of(membership, contract_id)
-    try:
-        runs.contract_retry(contract=contract, user=request.user)
-        messages.success(request, _("The job was started again."))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    form_action(
+        request, lambda: runs.contract_retry(contract=contract, user=request.user), _("The job was started again.")
+    )
     return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+
+
+def _download(request, membership, contract_id: int, which: str):
+    contract = contract_of(membership, contract_id)
+    try:
+        file = publishing.contract_download(contract=contract, user=request.user, which=which)
+    except (ValidationError, RedactionError) as exc:  # not published yet; a damaged original
+        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+    return FileResponse(
+        io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type="application/pdf"
+    )
 
 
 @require_GET
 @member_required(Role.CLERK)
 def download_redacted(request, membership, contract_id: int):
     """The published, redacted PDF as an attachment named after the title."""
-    contract = contract_of(membership, contract_id)
-    try:
-        data = publishing.contract_download(contract=contract, user=request.user, which="redacted")
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
-    return FileResponse(
-        io.BytesIO(data),
-        as_attachment=True,
-        filename=contract.download_name("-anonymizovano"),
-        content_type="application/pdf",
-    )
+    return _download(request, membership, contract_id, "redacted")
 
 
 @require_GET
 @member_required(Role.CLERK)
 def download_original(request, membership, contract_id: int):
     """The original upload (members only; never published)."""
-    contract = contract_of(membership, contract_id)
-    return FileResponse(
-        io.BytesIO(publishing.contract_download(contract=contract, user=request.user, which="original")),
-        as_attachment=True,
-        filename=contract.download_name("-original"),
-        content_type="application/pdf",
-    )
+    return _download(request, membership, contract_id, "original")
 
 
 @require_GET

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import member_required
+from accounts.access import form_action, member_required
 from accounts.models import Role
 from contracts.services import webhooks
 
@@ -79,8 +79,9 @@ def webhook_detail(request, membership, webhook_id: int):
 def webhook_remove(request, membership, webhook_id: int):
     """Remove a webhook and its delivery log."""
     hook = selectors.webhook_get(agency=membership.agency, webhook_id=webhook_id)
-    webhooks.webhook_delete(webhook=hook, user=request.user)
-    messages.success(request, _("The webhook was removed."))
+    form_action(
+        request, lambda: webhooks.webhook_delete(webhook=hook, user=request.user), _("The webhook was removed.")
+    )
     return redirect("webhooks:list", agency_id=membership.agency.pk)
 
 
@@ -89,6 +90,6 @@ def webhook_remove(request, membership, webhook_id: int):
 def webhook_redeliver(request, membership, delivery_id: int):
     """Send a delivery again (as a new delivery with the same content)."""
     delivery = selectors.webhook_delivery_get(agency=membership.agency, delivery_id=delivery_id)
-    webhooks.webhook_redeliver(delivery=delivery, user=request.user)
-    messages.success(request, _("The event will be sent again."))
+    again = _("The event will be sent again.")
+    form_action(request, lambda: webhooks.webhook_redeliver(delivery=delivery, user=request.user), again)
     return redirect("webhooks:detail", agency_id=membership.agency.pk, webhook_id=delivery.webhook_id)

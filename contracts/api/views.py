@@ -374,12 +374,9 @@ class DownloadView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        data = publishing.contract_download(contract=contract, user=request.user, which="redacted")
+        file = publishing.contract_download(contract=contract, user=request.user, which="redacted")
         return FileResponse(
-            io.BytesIO(data),
-            as_attachment=True,
-            filename=contract.download_name("-anonymizovano"),
-            content_type="application/pdf",
+            io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type="application/pdf"
         )
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from contracts import selectors
-from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent
+from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent, box_to_list
 from redactor.core.category_map import CategoryMap
 from redactor.core.extraction import extract_text_layer
 from redactor.core.ocr import OcrPage, StoredOcr
@@ -99,7 +99,7 @@ def contract_process(*, run_id: int) -> None:
                     contract=contract,
                     source=Source.ENGINE,
                     page=p.page,
-                    boxes=[[b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)] for b in p.boxes],
+                    boxes=[box_to_list(b) for b in p.boxes],
                     text=p.text,
                     category=p.category,
                     category_name=p.category_name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -155,7 +156,16 @@ def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_ch
     return run_start(contract, Run.Kind.PUBLISHING)
 
 
-def contract_download(*, contract: Contract, user: AbstractBaseUser | None, which: str) -> bytes:
+@dataclass(frozen=True)
+class Download:
+    """A PDF to send: its file name (the title as a slug, ``-anonymizovano`` or ``-original``)
+    and its bytes."""
+
+    filename: str
+    data: bytes
+
+
+def contract_download(*, contract: Contract, user: AbstractBaseUser | None, which: str) -> Download:
     """The ``redacted`` (published) or ``original`` file of ``contract``, its download recorded
     in the audit trail. Raises ``PermissionDenied`` for a user without the clerk role,
     ``ValidationError`` (code ``not_published``) for the redacted file of a contract that is not
@@ -168,7 +178,7 @@ def contract_download(*, contract: Contract, user: AbstractBaseUser | None, whic
     else:
         data = selectors.contract_original(contract)
     audit(contract, user, f"downloaded_{which}")
-    return data
+    return Download(contract.download_name("-anonymizovano" if which == "redacted" else "-original"), data)
 
 
 DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.FAILED)

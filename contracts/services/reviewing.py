@@ -25,6 +25,7 @@ from contracts.models import (
     Status,
     Suggestion,
     box_from_list,
+    box_to_list,
 )
 from redactor.core import categories as cat
 from redactor.core.czech import NameGazetteer
@@ -255,7 +256,7 @@ def _clean_boxes(contract: Contract, boxes: list[Box]) -> list[list[float]]:
         )
         if x1 - x0 < 1 or y1 - y0 < 1:
             raise ValidationError(_("The box is too small."), code="bad_box")
-        clean.append([b.page, round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)])
+        clean.append(box_to_list(Box(b.page, x0, y0, x1, y1)))
     if not clean:
         raise ValidationError(_("Draw a box or select some text first."), code="bad_box")
     return clean
@@ -356,7 +357,7 @@ def proposal_add_manual(
     if from_selection and text and propagate:
         for span, found, occurrence in _other_occurrences(contract, text, clean):
             other = make(
-                [[b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)] for b in found],
+                [box_to_list(b) for b in found],
                 occurrence,
                 span,
                 "manual_occurrence",

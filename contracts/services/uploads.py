@@ -25,6 +25,17 @@ from .common import audit
 from .runs import run_start
 
 
+def upload_size_check(size: int) -> None:
+    """Refuse an upload of ``size`` bytes over ``REDACTOR_MAX_UPLOAD_BYTES`` (``ValidationError``
+    ``too_large``, with both sizes in MB); a form asks before it reads the file into memory."""
+    limit = settings.REDACTOR_MAX_UPLOAD_BYTES
+    if size > limit:
+        raise ValidationError(
+            _("The file has %(size).1f MB; the limit is %(limit).0f MB.") % {"size": size / 1e6, "limit": limit / 1e6},
+            code="too_large",
+        )
+
+
 def pdf_check(data: bytes) -> PdfFacts:
     """Check an upload before anything is stored; returns its page count (see :func:`pdf_facts`).
 
@@ -32,15 +43,9 @@ def pdf_check(data: bytes) -> PdfFacts:
     non-PDF, damaged, password-protected or over-long file and for a PDF with active content
     (JavaScript, launch or submit actions).
     """
-    limit = settings.REDACTOR_MAX_UPLOAD_BYTES
     if not data:
         raise ValidationError(_("The file is empty."), code="empty")
-    if len(data) > limit:
-        raise ValidationError(
-            _("The file has %(size).1f MB; the limit is %(limit).0f MB.")
-            % {"size": len(data) / 1e6, "limit": limit / 1e6},
-            code="too_large",
-        )
+    upload_size_check(len(data))
     if b"%PDF-" not in data[:1024]:
         raise ValidationError(_("The file is not a PDF. Upload the contract as a PDF file."), code="not_pdf")
     try:

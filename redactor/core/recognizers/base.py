@@ -115,6 +115,11 @@ class PatternRecognizer(Recognizer):
     context_chars: int = 40
     folded: bool = False
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "category" in cls.__dict__ and "categories" not in cls.__dict__:
+            cls.categories = (cls.category,)  # the one category it emits
+
     @abstractmethod
     def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
         """The checks a candidate must pass (checksum, register, format); None rejects it."""

@@ -9,32 +9,29 @@ import re
 from .. import categories as cat
 from ..czech import NameGazetteer
 from ..model import Finding
-from .base import AnalysisContext, Recognizer
+from .base import AnalysisContext, PatternRecognizer, Recognizer, Validated
 
 _MONTHS = "ledna|února|března|dubna|května|června|července|srpna|září|října|listopadu|prosince"
 DATE = rf"\d{{1,2}}\.[ \n]?(?:\d{{1,2}}\.|(?:{_MONTHS}))[ \n]?\d{{4}}"
 
 
-class DateOfBirthRecognizer(Recognizer):
+class DateOfBirthRecognizer(PatternRecognizer):
     """A date after "nar.", "nar. dne", "narozen", "narozen/a", "narozen(a) dne", "datum narození",
     "dat. nar.", "r. nar." (ministry methodology: the date of birth of a private person is
     personal data)."""
 
     name = "date_of_birth"
-    categories = (cat.DATE_OF_BIRTH,)
-    _pattern = re.compile(
+    category = cat.DATE_OF_BIRTH
+    group = 1
+    score = 0.95
+    pattern = re.compile(
         rf"(?:\bnar\.|\bnarozen[aáéýí]?(?:\s*/\s*a|\s*\(a\))?|\bdatum narození|\bdat(?:um|\.)\s*nar\.|\br\.\s*nar\.)"
         rf"(?:\s+dne)?\s*:?\s*({DATE})",
         re.I,
     )
 
-    def analyze(self, context: AnalysisContext) -> list[Finding]:
-        return [
-            self.finding(
-                cat.DATE_OF_BIRTH, m.start(1), m.end(1), context.text, 0.95, f"date after {m.group().split()[0]!r}"
-            )
-            for m in self._pattern.finditer(context.text)
-        ]
+    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+        return Validated(f"date after {match.group().split()[0]!r}")
 
 
 class DocumentNumberRecognizer(Recognizer):
@@ -135,26 +132,23 @@ class VehicleRecognizer(Recognizer):
         return out
 
 
-class DataBoxRecognizer(Recognizer):
+class DataBoxRecognizer(PatternRecognizer):
     """ID of a data box (datová schránka, Act 300/2008 Sb.): seven lower-case letters and digits
     after "ID DS", "datová schránka" or "ID datové schránky"."""
 
     name = "data_box"
-    categories = (cat.DATA_BOX,)
-    _pattern = re.compile(
+    category = cat.DATA_BOX
+    group = 1
+    score = 0.9
+    pattern = re.compile(
         r"(?:\bID\s?DS\b|datov(?:á|é|ou) schránk(?:a|y|u)|ID datové schránky|\bDS\b)\s*(?:ID)?\s*:?\s*"
         r"\b([a-z0-9]{7})\b",
         re.I,
     )
 
-    def analyze(self, context: AnalysisContext) -> list[Finding]:
-        out = []
-        for m in self._pattern.finditer(context.text):
-            value = m.group(1)
-            if value.isdigit() or value.isalpha():
-                continue
-            out.append(self.finding(cat.DATA_BOX, m.start(1), m.end(1), context.text, 0.9, "data-box ID after its cue"))
-        return out
+    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+        value = match.group(1)
+        return None if value.isdigit() or value.isalpha() else Validated("data-box ID after its cue")
 
 
 class NetworkRecognizer(Recognizer):

@@ -32,7 +32,6 @@ class BirthNumberRecognizer(PatternRecognizer):
     """
 
     name = "birth_number"
-    categories = (cat.BIRTH_NUMBER,)
     category = cat.BIRTH_NUMBER
     pattern = re.compile(r"(?<![\w/-])(\d{6})(?:[ ]?/[ \n]?(\d{3,4})|(\d{3,4}))(?![\w/]|-\d)")
     context_score = 0.95
@@ -60,7 +59,6 @@ class BankAccountRecognizer(PatternRecognizer):
     accounts older contracts still carry. Score 0.95 after a context word, else 0.8."""
 
     name = "bank_account"
-    categories = (cat.BANK_ACCOUNT,)
     category = cat.BANK_ACCOUNT
     pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ \n]?)?(\d{2,10})[ ]?/[ \n]?(\d{4})(?![\w/])")
     score = 0.8
@@ -132,7 +130,6 @@ class DicRecognizer(PatternRecognizer):
     ``natural_person`` because the number itself is a rodné číslo."""
 
     name = "dic"
-    categories = (cat.DIC,)
     category = cat.DIC
     pattern = re.compile(r"(?<![A-Z0-9])CZ[ ]?(\d(?:[ /]?\d){7,9})(?!\d)")
     score = 0.95
@@ -160,7 +157,6 @@ class IcoRecognizer(PatternRecognizer):
     private life."""
 
     name = "ico"
-    categories = (cat.ICO,)
     category = cat.ICO
     pattern = re.compile(r"\bICO?\b[ ]?:?[ \n]?((?:\d[ ]?){7}\d)(?!\d)")  # on text without diacritics
     group = 1
@@ -179,7 +175,6 @@ class PaymentCardRecognizer(PatternRecognizer):
     context word ("karta", "Visa")."""
 
     name = "payment_card"
-    categories = (cat.PAYMENT_CARD,)
     category = cat.PAYMENT_CARD
     pattern = re.compile(r"(?<![\d/-])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}(?![\d/])")
     context_score = 0.9
