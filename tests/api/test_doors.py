@@ -1,7 +1,9 @@
 """The web UI and the REST API are two doors to the same services: for the same user (or a
 token of the same role) and the same state they give the same answer, per operation family
 (issue 15). Each case is asked at both doors, from the same starting state, and the answers are
-reduced to one verdict: done, refused for the role, refused for the state, or not found."""
+reduced to one verdict: done, refused for the role, refused (the state or the input does not
+allow it), or not found. Webhooks have no API door; their services' role check is tested in
+tests/api/test_webhooks.py."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.contrib.messages import get_messages
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
@@ -22,14 +25,14 @@ from tests.web.conftest import logged_in
 def _web(response) -> str:
     if response.status_code in (403, 404):
         return {403: "role", 404: "not found"}[response.status_code]
-    if response.status_code == 400:  # the review page's JSON endpoints
-        return "state"
+    if response.status_code == 400:  # a form with errors, the review page's JSON endpoints
+        return "refused"
     errors = [m for m in get_messages(response.wsgi_request) if m.level_tag == "error"]
-    return "state" if errors else "done"
+    return "refused" if errors else "done"
 
 
 def _api(response) -> str:
-    return {403: "role", 404: "not found", 400: "state", 409: "state"}.get(response.status_code, "done")
+    return {403: "role", 404: "not found", 400: "refused", 409: "refused"}.get(response.status_code, "done")
 
 
 def _failed_publishing(contract: Contract) -> None:
@@ -97,6 +100,19 @@ def _decide_api(c, contract):
     return c.post(_api_url("decisions", contract), body, format="json")
 
 
+NOT_A_PDF = b"<html><body>%PDF-1.7 is not at the start</body></html>"
+
+
+def _upload_web(c, contract, agency_id):
+    file = SimpleUploadedFile("contract.pdf", NOT_A_PDF, content_type="application/pdf")
+    return c.post(reverse("contracts:upload", kwargs={"agency_id": agency_id}), {"title": "x", "file": file})
+
+
+def _upload_api(c, contract):
+    file = SimpleUploadedFile("contract.pdf", NOT_A_PDF, content_type="application/pdf")
+    return c.post(reverse("api:contracts"), {"title": "x", "file": file}, format="multipart")
+
+
 def _delete_web(c, contract, agency_id):
     return c.post(_web_url("delete", contract, agency_id))
 
@@ -106,22 +122,24 @@ def _delete_api(c, contract):
 
 
 CASES = {
+    # uploads
+    "upload, not a PDF": Case("clerk", Role.CLERK, _upload_web, _upload_api, "refused"),
     # runs: publishing again publishes, so it is the reviewer's, whichever door asks
     "retry publishing, clerk": Case("clerk", Role.CLERK, _retry_web, _retry_api, "role", _failed_publishing),
     "retry publishing, reviewer": Case("reviewer", Role.REVIEWER, _retry_web, _retry_api, "done", _failed_publishing),
     "retry processing, clerk": Case("clerk", Role.CLERK, _retry_web, _retry_api, "done", _failed),
-    "retry, nothing failed": Case("clerk", Role.CLERK, _retry_web, _retry_api, "state"),
+    "retry, nothing failed": Case("clerk", Role.CLERK, _retry_web, _retry_api, "refused"),
     # reviewing
     "decide, clerk": Case("clerk", Role.CLERK, _decide_web, _decide_api, "role"),
     # publishing
     "approve, clerk": Case("clerk", Role.CLERK, _approve_web, _approve_api, "role"),
-    "approve, not in review": Case("reviewer", Role.REVIEWER, _approve_web, _approve_api, "state", _failed),
+    "approve, not in review": Case("reviewer", Role.REVIEWER, _approve_web, _approve_api, "refused", _failed),
     "download, not published": Case(
         "clerk",
         Role.CLERK,
         lambda c, contract, agency_id: c.get(_web_url("download", contract, agency_id)),
         lambda c, contract: c.get(_api_url("download", contract)),
-        "state",
+        "refused",
     ),
     "delete, clerk": Case("clerk", Role.CLERK, _delete_web, _delete_api, "role"),
     "delete, another agency": Case("outsider", Role.ADMIN, _delete_web, _delete_api, "not found"),
@@ -133,6 +151,7 @@ def test_both_doors_give_the_same_answer(processed, request, case):
     user = request.getfixturevalue(case.who)
     agency = user.memberships.get().agency
     before = Contract.objects.filter(pk=processed.pk).values().get()
+    contracts_before = Contract.objects.count()
     answers = []
     for door in ("web", "api"):
         Contract.objects.filter(pk=processed.pk).update(**{k: v for k, v in before.items() if k != "id"})
@@ -145,4 +164,5 @@ def test_both_doors_give_the_same_answer(processed, request, case):
     assert answers == [case.expected, case.expected]
     processed.refresh_from_db()
     if case.expected != "done":  # a refusal changes nothing
+        assert Contract.objects.count() == contracts_before
         assert processed.status == (Status.FAILED if case.prepare else Status.NEEDS_REVIEW)
