@@ -8,7 +8,7 @@ RUN pip wheel --no-cache-dir --wheel-dir /wheels -r requirements.txt -c constrai
 
 # Runtime stage: no compilers, a non-root user, nothing downloaded at start-up.
 FROM python:3.11-slim-bookworm
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings \
+ENV DEBUG=0 PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings \
     VAR_DIR=/var/lib/redactor
 RUN apt-get update && apt-get install -y --no-install-recommends libpoppler-cpp0v5 poppler-utils gettext curl tesseract-ocr tesseract-ocr-ces && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /home/redactor redactor \

@@ -1,8 +1,9 @@
 """Django settings, one module, driven by the environment.
 
 Embedded defaults (no variable set) run the service locally: SQLite in ``var/``, media in
-``var/media``, Redis on 127.0.0.1:6379. Production sets ``SECRET_KEY``, ``DEBUG=0``,
-``ALLOWED_HOSTS``, ``DATABASE_URL``, ``REDIS_URL`` and ``MEDIA_ROOT``.
+``var/media``, Redis on 127.0.0.1:6379, DEBUG off, HTTPS required (bin/start, which serves plain
+HTTP on loopback, sets ``SECURE_HTTPS=0``). Production sets ``SECRET_KEY``, ``ALLOWED_HOSTS``,
+``DATABASE_URL``, ``REDIS_URL`` and ``MEDIA_ROOT``.
 """
 
 from __future__ import annotations
@@ -17,10 +18,19 @@ from .env import env, env_bool, env_int, env_list
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env("VAR_DIR", str(BASE_DIR / "var")))
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env("SECRET_KEY", "insecure-development-key-change-me" if DEBUG else None)
+# Off unless DEBUG is set: a deployment that forgets the variable must not run with debug pages,
+# a public key or webhooks into its own network.
+DEBUG = env_bool("DEBUG", False)
+# SECRET_KEY from the environment, else from SECRET_KEY_FILE (bin/setup writes var/secret_key once
+# for the quick start and the command line); only DEBUG may fall back to a fixed development key.
+SECRET_KEY_FILE = Path(env("SECRET_KEY_FILE", str(VAR_DIR / "secret_key")))
+SECRET_KEY = env("SECRET_KEY") or (
+    SECRET_KEY_FILE.read_text(encoding="utf-8").strip() if SECRET_KEY_FILE.is_file() else None
+)
 if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    if not DEBUG:
+        raise ImproperlyConfigured(f"SECRET_KEY must be set (or written to {SECRET_KEY_FILE}) when DEBUG is off")
+    SECRET_KEY = "insecure-development-key-change-me"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -36,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_rq",
     "axes",
+    "csp",
     "accounts",
     "contracts",
     "redactor",
@@ -51,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # last, as django-axes asks: locks out a username + address after repeated failed logins
     "axes.middleware.AxesMiddleware",
 ]
@@ -145,8 +157,8 @@ REDACTOR_WEBHOOK_RETRY_DELAYS = [
     int(x) for x in env_list("REDACTOR_WEBHOOK_RETRY_DELAYS", ["30", "120", "600", "3600", "21600"])
 ]
 REDACTOR_WEBHOOK_TIMEOUT = env_int("REDACTOR_WEBHOOK_TIMEOUT", 10)
-# Allow webhook URLs on loopback and private networks (development, an on-premises DMS).
-REDACTOR_WEBHOOK_ALLOW_PRIVATE = env_bool("REDACTOR_WEBHOOK_ALLOW_PRIVATE", DEBUG)
+# Allow webhook URLs on loopback and private networks (an on-premises DMS); off unless set.
+REDACTOR_WEBHOOK_ALLOW_PRIVATE = env_bool("REDACTOR_WEBHOOK_ALLOW_PRIVATE", False)
 
 LANGUAGE_CODE = "cs"
 LANGUAGES = [("cs", "Čeština"), ("en", "English")]
@@ -197,7 +209,31 @@ LOGGING = {
     "loggers": {"pikepdf": {"level": "WARNING"}},
 }
 
+# HTTPS: on unless DEBUG; SECURE_HTTPS=0 only where the service is reached over plain HTTP on
+# loopback (bin/start). Behind a reverse proxy that terminates TLS, X-Forwarded-Proto says https.
+SECURE_HTTPS = env_bool("SECURE_HTTPS", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", SECURE_HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", SECURE_HTTPS)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SECURE_HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container's HEALTHCHECK asks over plain HTTP
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if SECURE_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts and styles from our own static files only, no
+# inline code anywhere (templates carry data in json_script, code in static/js/); page images are
+# same-origin. The API docs page (Swagger UI) alone adds inline styles (contracts/api/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}

@@ -12,3 +12,5 @@ os.environ["DATABASE_URL"] = os.environ.get("TEST_DATABASE_URL", "postgres://127
 os.environ["REDIS_URL"] = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 os.environ["MEDIA_ROOT"] = tempfile.mkdtemp(prefix="redactor-test-media-")
 os.environ.setdefault("DEBUG", "1")
+# the tests' webhook receiver listens on loopback, which deployments refuse by default
+os.environ.setdefault("REDACTOR_WEBHOOK_ALLOW_PRIVATE", "1")

@@ -11,6 +11,8 @@
   const pages = {};
   document.querySelectorAll("figure.page").forEach((fig) => {
     pages[fig.dataset.page] = { fig, w: parseFloat(fig.dataset.width), h: parseFloat(fig.dataset.height) };
+    // set here, not in a style attribute: the Content-Security-Policy allows no inline styles
+    fig.querySelector(".sheet").style.aspectRatio = `${fig.dataset.width} / ${fig.dataset.height}`;
   });
   const mode = () => (document.querySelector("input[name=mode]:checked") || { value: "select" }).value;
 

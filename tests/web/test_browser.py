@@ -53,9 +53,13 @@ def browser_page():
         page.on("console", lambda msg: print("CONSOLE", msg.type, msg.text))
         page.on("pageerror", lambda exc: print("PAGEERROR", exc))
         page.on("response", lambda r: r.status >= 400 and print("HTTP", r.status, r.url))
+        # the Content-Security-Policy allows no inline script or style: Chromium reports what it blocked
+        blocked = []
+        page.on("console", lambda msg: "Content Security Policy" in msg.text and blocked.append(msg.text))
         yield page
         context.close()
         browser.close()
+        assert blocked == [], "the Content-Security-Policy blocked part of a page"
 
 
 @pytest.fixture
