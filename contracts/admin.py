@@ -1,11 +1,12 @@
 """Platform admin: read-only views of contracts and their audit trail, with a CSV export."""
 
-import csv
 import json
 
 from django.contrib import admin
 from django.http import HttpResponse
 from django.utils.translation import gettext_lazy as _
+
+from redactor.spreadsheet import SafeWriter
 
 from .models import AuditEvent, Contract, Run, WebhookDelivery
 
@@ -14,7 +15,7 @@ from .models import AuditEvent, Contract, Run, WebhookDelivery
 def export_audit(modeladmin, request, queryset):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="audit.csv"'
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     writer.writerow(["agency", "contract", "time", "user", "action", "detail"])
     events = (
         AuditEvent.objects.filter(contract__in=queryset)

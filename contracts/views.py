@@ -8,7 +8,6 @@ in :mod:`contracts.webhook_views`; the public REST API for document-management s
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 
@@ -25,6 +24,7 @@ from contracts.services import publishing, runs, uploads
 from redactor import views as map_console
 from redactor.core.errors import RedactionError
 from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
+from redactor.spreadsheet import SafeWriter
 
 from . import selectors
 from .forms import UploadForm
@@ -211,7 +211,7 @@ def audit_trail(request, membership, contract_id: int):
     if request.GET.get("format") == "csv":
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="audit-{contract.pk}.csv"'
-        writer = csv.writer(response)
+        writer = SafeWriter(response)
         writer.writerow(["time", "user", "action", "detail"])
         for e in events:
             writer.writerow(

@@ -24,6 +24,7 @@ from redactor.core.rules import PERSON, PHRASE, name_tokens, person_match, phras
 
 from . import selectors
 from .models import AgencyRule, MapChange, MapDraft, MapVersion, RuleKind, RuleVote
+from .spreadsheet import SafeWriter, cell_unescape
 
 
 def map_check(data: dict) -> CategoryMap:
@@ -382,9 +383,10 @@ def rule_delete(*, rule: AgencyRule) -> None:
 
 
 def rules_export_csv(*, agency: Agency) -> str:
-    """The agency's rules as CSV (:data:`RULE_CSV_COLUMNS`, one rule per row, by pattern)."""
+    """The agency's rules as CSV (:data:`RULE_CSV_COLUMNS`, one rule per row, by pattern), cells
+    escaped against spreadsheet formulas (:mod:`redactor.spreadsheet`; the import undoes it)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out, lineterminator="\n")
     writer.writerow(RULE_CSV_COLUMNS)
     for r in selectors.rules_for_agency(agency=agency).order_by("kind", "key", "id"):
         writer.writerow(
@@ -446,7 +448,7 @@ def rules_import_csv(*, agency: Agency, user: AbstractBaseUser, data: bytes) -> 
                 % {"line": line, "n": len(row), "m": len(RULE_CSV_COLUMNS)},
                 code="bad_csv",
             )
-        kind, pattern, category, keep, redact, enabled, note = (c.strip() for c in row)
+        kind, pattern, category, keep, redact, enabled, note = (cell_unescape(c.strip()) for c in row)
         if kind not in RuleKind.values:
             raise ValidationError(
                 _("Line %(line)d: kind must be “phrase” or “person”.") % {"line": line}, code="bad_csv"
