@@ -159,6 +159,12 @@ REDACTOR_WEBHOOK_RETRY_DELAYS = [
 REDACTOR_WEBHOOK_TIMEOUT = env_int("REDACTOR_WEBHOOK_TIMEOUT", 10)
 # Allow webhook URLs on loopback and private networks (an on-premises DMS); off unless set.
 REDACTOR_WEBHOOK_ALLOW_PRIVATE = env_bool("REDACTOR_WEBHOOK_ALLOW_PRIVATE", False)
+# Ports a webhook URL may use ("any" lifts the limit, e.g. for a receiver on a high port).
+REDACTOR_WEBHOOK_PORTS = (
+    None
+    if env("REDACTOR_WEBHOOK_PORTS", "") == "any"
+    else [int(p) for p in env_list("REDACTOR_WEBHOOK_PORTS", ["80", "443"])]
+)
 
 LANGUAGE_CODE = "cs"
 LANGUAGES = [("cs", "Čeština"), ("en", "English")]

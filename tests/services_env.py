@@ -14,3 +14,4 @@ os.environ["MEDIA_ROOT"] = tempfile.mkdtemp(prefix="redactor-test-media-")
 os.environ.setdefault("DEBUG", "1")
 # the tests' webhook receiver listens on loopback, which deployments refuse by default
 os.environ.setdefault("REDACTOR_WEBHOOK_ALLOW_PRIVATE", "1")
+os.environ.setdefault("REDACTOR_WEBHOOK_PORTS", "any")  # on a random port
