@@ -194,6 +194,13 @@ MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
 # Redaction engine
 REDACTOR_MAX_UPLOAD_BYTES = env_int("REDACTOR_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
 REDACTOR_MAX_PAGES = env_int("REDACTOR_MAX_PAGES", 2000)
+# Longest page side (points; 3456 pt = 122 cm, above A0) checked at upload, and the most pixels one
+# page image may have (the review page's 1.5× zoom is lowered to fit): a bigger page would cost
+# the web worker gigabytes per request.
+REDACTOR_MAX_PAGE_POINTS = env_int("REDACTOR_MAX_PAGE_POINTS", 3456)
+REDACTOR_MAX_RENDER_PIXELS = env_int("REDACTOR_MAX_RENDER_PIXELS", 20_000_000)
+# Rendered page images stay in the shared cache this long (seconds); deleting a contract drops them.
+REDACTOR_PAGE_CACHE_SECONDS = env_int("REDACTOR_PAGE_CACHE_SECONDS", 3600)
 REDACTOR_NLP = env("REDACTOR_NLP", "spacy")  # "spacy" or "rules"
 REDACTOR_SPACY_MODEL = env("REDACTOR_SPACY_MODEL", "cs_core_news_sm")
 # PDFs the platform default map can be previewed on (the development set next to the checkout)

@@ -7,7 +7,7 @@ import logging
 from django.db import close_old_connections, connection
 from django.utils.translation import gettext as _
 
-from contracts.services import processing, publishing, runs, webhooks
+from contracts.services import processing, publishing, runs, uploads, webhooks
 from redactor.core.errors import RedactionError
 
 log = logging.getLogger(__name__)
@@ -24,18 +24,23 @@ def _guarded(body, run_id: int) -> None:
     try:
         body(run_id=run_id)
     except Exception as exc:  # includes rq's JobTimeoutException: the contract must not stay "processing"
-        log.exception("run %s failed", run_id)
-        runs.run_fail(run_id=run_id, message=_describe(exc))
+        log.exception("run %s failed", run_id)  # the operator's log keeps the type, text and traceback
+        runs.run_fail(run_id=run_id, message=_describe(exc, run_id))
     finally:
         _fresh_connections()
 
 
-def _describe(exc: Exception) -> str:
+def _describe(exc: Exception, run_id: int) -> str:
+    """What the clerk reads about a failed run: a sentence in their language, never an exception
+    type or a library's message (those may quote the document and mean nothing to a clerk)."""
     if type(exc).__name__ == "JobTimeoutException":
         return _("Processing took too long and was stopped. Retry, or split the document.")
     if isinstance(exc, RedactionError):
-        return _("The PDF could not be processed: %(reason)s") % {"reason": exc}
-    return _("Unexpected error (%(type)s): %(reason)s") % {"type": type(exc).__name__, "reason": exc}
+        return uploads.pdf_problem(exc)[1]
+    return _(
+        "Processing stopped because of an internal error (reference: run %(run)d); the details are in the "
+        "operator's log. Retry; if it fails again, tell the operator."
+    ) % {"run": run_id}
 
 
 def process_contract(run_id: int) -> None:
@@ -50,7 +55,14 @@ def publish_contract(run_id: int) -> None:
 
 def on_job_failure(job, connection, type, value, traceback) -> None:
     """rq failure callback: the work horse died (killed, out of memory) outside our own handler."""
-    runs.run_fail(run_id=job.args[0], message=_("The job stopped unexpectedly: %(reason)s") % {"reason": value})
+    log.error("run %s: the work horse died: %s", job.args[0], value)
+    runs.run_fail(
+        run_id=job.args[0],
+        message=_(
+            "The job stopped unexpectedly (its worker process ended, e.g. out of memory). Retry; if it fails "
+            "again, split the document."
+        ),
+    )
 
 
 def fail_stale_runs() -> int:

@@ -7,6 +7,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Agency
 from accounts.selectors import actor_name
 from redactor.core.errors import InvalidPdfError
+from redactor.core.review import render_page
 
 from .models import AuditEvent, Contract, DecisionState, Proposal, Run, Status, Suggestion, Webhook, WebhookDelivery
 
@@ -132,6 +134,24 @@ def contract_original(contract: Contract) -> bytes:
     if hashlib.sha256(data).hexdigest() != contract.original_sha256:
         raise InvalidPdfError(_("the stored original is damaged: it no longer matches the uploaded file"))
     return data
+
+
+def page_image_key(contract: Contract, page: int) -> str:
+    """The cache key of the rendered page ``page`` (from 1) of ``contract``'s original."""
+    return f"page-png:{contract.pk}:{contract.original_sha256}:{page}"
+
+
+def contract_page_image(contract: Contract, page: int) -> bytes:
+    """PNG of page ``page`` (from 1) of the original, as the review page shows it (1.5 × 72 dpi,
+    at most ``REDACTOR_MAX_RENDER_PIXELS``), rendered once and then served from the shared cache
+    for ``REDACTOR_PAGE_CACHE_SECONDS``; the contract's deletion removes it. Raises
+    ``IndexError`` for a page out of range and ``InvalidPdfError`` for a page MuPDF cannot render."""
+    key = page_image_key(contract, page)
+    png = cache.get(key)
+    if png is None:
+        png = render_page(contract_original(contract), page, zoom=1.5, max_pixels=settings.REDACTOR_MAX_RENDER_PIXELS)
+        cache.set(key, png, timeout=settings.REDACTOR_PAGE_CACHE_SECONDS)
+    return png
 
 
 def contract_report(*, contract: Contract) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
@@ -176,17 +177,34 @@ def download_original(request, membership, contract_id: int):
 @require_GET
 @member_required(Role.CLERK)
 def page_image(request, membership, contract_id: int, page: int):
-    """PNG of one page; ``?preview=1`` shows it with the current redactions burned in."""
+    """PNG of one page; ``?preview=1`` shows it with the current redactions burned in. A page
+    MuPDF cannot render is answered 422 with a sentence; the browser keeps no copy (no-store:
+    the unredacted page is personal data), the server caches the plain render."""
     contract = contract_of(membership, contract_id)
-    boxes = None
-    if request.GET.get("preview"):
-        boxes = [b for p in selectors.proposals_for_contract(contract=contract) if p.will_redact for b in p.box_list()]
     try:
-        png = render_page(selectors.contract_original(contract), page, zoom=1.5, redact=boxes)
+        if request.GET.get("preview"):
+            boxes = [
+                b for p in selectors.proposals_for_contract(contract=contract) if p.will_redact for b in p.box_list()
+            ]
+            png = render_page(
+                selectors.contract_original(contract),
+                page,
+                zoom=1.5,
+                redact=boxes,
+                max_pixels=settings.REDACTOR_MAX_RENDER_PIXELS,
+            )
+        else:
+            png = selectors.contract_page_image(contract, page)
     except IndexError:
         raise Http404("no such page") from None
+    except RedactionError:
+        return HttpResponse(
+            _("This page cannot be shown as an image. Open the original PDF to check it."),
+            status=422,
+            content_type="text/plain; charset=utf-8",
+        )
     response = HttpResponse(png, content_type="image/png")
-    response["Cache-Control"] = "private, no-store" if boxes is not None else "private, max-age=3600"
+    response["Cache-Control"] = "private, no-store"
     return response
 
 
@@ -199,6 +217,10 @@ def page_text(request, membership, contract_id: int, page: int):
         words = page_words(selectors.contract_original(contract), page)
     except IndexError:
         raise Http404("no such page") from None
+    except RedactionError:
+        return JsonResponse(
+            {"page": page, "words": [], "error": _("The words of this page cannot be read.")}, status=422
+        )
     return JsonResponse({"page": page, "words": [[w[0], *(round(v, 2) for v in w[1:])] for w in words]})
 
 

@@ -113,10 +113,14 @@ class ContractListCreateView(AgencyListAPIView):
         },
     )
     def post(self, request, *args, **kwargs):
+        # sizes first: the header before the body is parsed, the parsed file (streamed to a
+        # temporary file by Django above 2.5 MB) before it is read into memory
+        uploads.upload_request_check(request.META.get("CONTENT_LENGTH"))
         form = s.ContractUploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
         upload = data["file"]
+        uploads.upload_size_check(upload.size)
         content = upload.read()
         metadata = uploads.RegistryMetadata(
             counterparty=data["counterparty"],

@@ -6,6 +6,7 @@ import hashlib
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -20,6 +21,7 @@ from redactor.core.errors import VerificationError
 from redactor.core.model import Action, ProposedRedaction, Span
 from redactor.core.reasons import Reason
 from redactor.core.review import page_coverage, spans_in_boxes
+from redactor.core.verify import normalize
 from redactor.runtime import get_engine
 
 from .common import audit, require_published, require_status
@@ -60,6 +62,14 @@ def _core_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
     return out
 
 
+def _leaking_proposals(proposals: list[ProposedRedaction], leaked: list[str]) -> list[str]:
+    """Where the values verification found readable were proposed ("page 2: birth number"), so
+    that the reviewer finds them without the value being written into any message or log."""
+    values = set(leaked)
+    places = {(p.page, p.category_name) for p in proposals if p.text and normalize(p.text) in values}
+    return [_("page %(page)d: %(category)s") % {"page": page, "category": name} for page, name in sorted(places)]
+
+
 def contract_publish(*, run_id: int) -> None:
     """Job body: burn in the accepted redactions, verify, and publish.
 
@@ -80,6 +90,9 @@ def contract_publish(*, run_id: int) -> None:
     except VerificationError as exc:
         problems = exc.result.problems if exc.result else [str(exc)]
         message = _("Verification failed, nothing was published: %(problems)s") % {"problems": "; ".join(problems[:5])}
+        concerned = _leaking_proposals(proposals, exc.result.leaked if exc.result else [])
+        if concerned:
+            message += " " + _("Check the redactions on: %(where)s.") % {"where": "; ".join(concerned)}
         with transaction.atomic():
             Run.objects.filter(pk=run.pk).update(state=Run.State.FAILED, error=message, finished_at=timezone.now())
             contract.status, contract.error_message = Status.NEEDS_REVIEW, message
@@ -201,6 +214,7 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
     Proposal.objects.filter(agency=contract.agency, contract=contract).delete()  # cascades to decisions
     IdempotencyKey.objects.filter(agency=contract.agency, contract=contract).delete()
     names = [f.name for f in files]
+    cache.delete_many([selectors.page_image_key(contract, n) for n in range(1, len(contract.pages) + 1)])
     contract.original, contract.redacted = "", ""
     contract.persons, contract.parties, contract.verification, contract.error_message = [], [], {}, ""
     contract.ocr_pages = {}

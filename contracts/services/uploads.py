@@ -18,11 +18,32 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts.models import Contract, IdempotencyKey, Run
-from redactor.core.errors import ActiveContentError, EncryptedPdfError, InvalidPdfError, PdfTooLargeError
-from redactor.core.extraction import open_pdf, refuse_active_content, scan_pages
+from redactor.core.errors import (
+    ActiveContentError,
+    CategoryMapError,
+    EncryptedPdfError,
+    OcrUnavailableError,
+    PdfTooLargeError,
+    RedactionError,
+)
+from redactor.core.extraction import open_pdf, page_size_check, refuse_active_content, scan_pages
 
 from .common import audit
 from .runs import run_start
+
+#: Bytes a multipart request may carry besides the file (the form fields and the part headers).
+UPLOAD_FORM_OVERHEAD = 64 * 1024
+
+
+def upload_request_check(content_length: str | None) -> None:
+    """Refuse a request whose ``Content-Length`` header already says the file is over the limit,
+    before any of its body is read (``ValidationError`` ``too_large``, :func:`upload_size_check`).
+    A missing or malformed header passes: the file's own size is checked once it is parsed."""
+    try:
+        length = int(content_length or 0)
+    except ValueError:
+        return
+    upload_size_check(length - UPLOAD_FORM_OVERHEAD)
 
 
 def upload_size_check(size: int) -> None:
@@ -36,50 +57,61 @@ def upload_size_check(size: int) -> None:
         )
 
 
+def pdf_problem(exc: RedactionError) -> tuple[str, str]:
+    """``(code, sentence)`` for an engine error about the file itself, in the clerk's language;
+    the engine's own text (English, with MuPDF's messages) stays in the log. One place for the
+    upload check and for the jobs, so a clerk reads the same sentence for the same file."""
+    if isinstance(exc, EncryptedPdfError):
+        return "encrypted", _("The PDF is password-protected. Save it without a password and upload it again.")
+    if isinstance(exc, PdfTooLargeError):
+        return "page_limit", _(
+            "The PDF is too large to process: at most %(pages)d pages of at most %(side).0f × %(side).0f cm."
+        ) % {"pages": settings.REDACTOR_MAX_PAGES, "side": settings.REDACTOR_MAX_PAGE_POINTS * 2.54 / 72}
+    if isinstance(exc, ActiveContentError):
+        return "active_content", _(
+            "The PDF contains active content (%(kinds)s). Save it without scripts, e.g. by printing it "
+            "to PDF, and upload it again."
+        ) % {"kinds": ", ".join(exc.kinds)}
+    if isinstance(exc, OcrUnavailableError):
+        return "ocr_unavailable", _(
+            "Scanned pages cannot be read: OCR is not installed on the server. Tell the operator."
+        )
+    if isinstance(exc, CategoryMapError):
+        return "category_map", _("The agency's category map cannot be used. An agency admin must correct it.")
+    return "damaged", _("The PDF is damaged and cannot be opened. Export it again from the program that created it.")
+
+
 def pdf_check(data: bytes) -> PdfFacts:
     """Check an upload before anything is stored; returns its page count (see :func:`pdf_facts`).
 
     Raises ``ValidationError`` with a message a clerk understands for an empty, oversized,
-    non-PDF, damaged, password-protected or over-long file and for a PDF with active content
-    (JavaScript, launch or submit actions).
+    non-PDF (the file must start with ``%PDF-``: a file with HTML or anything else in front is a
+    polyglot that browsers may run), damaged or password-protected file, one with too many or
+    too large pages (``REDACTOR_MAX_PAGES``, ``REDACTOR_MAX_PAGE_POINTS``) and a PDF with active
+    content (JavaScript, launch or submit actions).
     """
     if not data:
         raise ValidationError(_("The file is empty."), code="empty")
     upload_size_check(len(data))
-    if b"%PDF-" not in data[:1024]:
+    if not data.startswith(b"%PDF-"):
+        if b"%PDF-" in data[:1024]:
+            raise ValidationError(
+                _("The file has other content before the PDF begins. Export the contract again as a PDF file."),
+                code="not_pdf",
+            )
         raise ValidationError(_("The file is not a PDF. Upload the contract as a PDF file."), code="not_pdf")
     try:
         doc = open_pdf(data, max_pages=settings.REDACTOR_MAX_PAGES)
-    except EncryptedPdfError:
-        raise ValidationError(
-            _("The PDF is password-protected. Save it without a password and upload it again."), code="encrypted"
-        ) from None
-    except PdfTooLargeError:
-        raise ValidationError(
-            _("The PDF has more than %(max)d pages, the most one contract may have.")
-            % {"max": settings.REDACTOR_MAX_PAGES},
-            code="too_many_pages",
-        ) from None
-    except InvalidPdfError:
-        raise ValidationError(
-            _("The PDF is damaged and cannot be opened. Export it again from the program that created it."),
-            code="damaged",
-        ) from None
-    try:
-        refuse_active_content(doc)
-        pages = doc.page_count
-        scans = scan_pages(doc)
-    except ActiveContentError as exc:
-        raise ValidationError(
-            _(
-                "The PDF contains active content (%(kinds)s). Save it without scripts, e.g. by printing it "
-                "to PDF, and upload it again."
-            )
-            % {"kinds": ", ".join(exc.kinds)},
-            code="active_content",
-        ) from None
-    finally:
-        doc.close()
+        try:
+            refuse_active_content(doc)
+            page_size_check(doc, settings.REDACTOR_MAX_PAGE_POINTS)
+            pages = doc.page_count
+            scans = scan_pages(doc)
+        finally:
+            doc.close()
+    except RedactionError as exc:
+        code, message = pdf_problem(exc)
+        raise ValidationError(message, code=code) from None
     return PdfFacts(pages, scans)
 
 

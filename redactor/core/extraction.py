@@ -166,6 +166,10 @@ def open_pdf(data: bytes, *, max_pages: int | None = None) -> pymupdf.Document:
         raise InvalidPdfError("the file is empty")
     if b"%PDF-" not in data[:1024]:
         raise InvalidPdfError("the file is not a PDF")
+    if not data.startswith(b"%PDF-"):
+        # readers accept a header anywhere in the first 1024 bytes, but a file with HTML or a
+        # script in front of it is a polyglot that a browser may run: refused
+        raise InvalidPdfError("the file has other content before the PDF header")
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # PyMuPDF raises several types for broken files
@@ -181,6 +185,22 @@ def open_pdf(data: bytes, *, max_pages: int | None = None) -> pymupdf.Document:
         doc.close()
         raise PdfTooLargeError(f"the PDF has {count} pages; the limit is {max_pages}")
     return doc
+
+
+#: Longest page side accepted, in points (48 in, 122 cm: ISO A0 is 84 × 119 cm); larger pages
+#: cost gigabytes to render and MuPDF refuses some of them outright.
+MAX_PAGE_POINTS = 3456.0
+
+
+def page_size_check(doc: pymupdf.Document, max_points: float = MAX_PAGE_POINTS) -> None:
+    """Raise :class:`PdfTooLargeError` when a page of ``doc`` has a side longer than
+    ``max_points`` (points; the MediaBox as displayed)."""
+    for page in doc:
+        width, height = page.rect.width, page.rect.height
+        if max(width, height) > max_points:
+            raise PdfTooLargeError(
+                f"page {page.number + 1} measures {width:.0f} × {height:.0f} pt; the limit is {max_points:.0f} pt"
+            )
 
 
 def page_area(page: pymupdf.Page) -> pymupdf.Rect:

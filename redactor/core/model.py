@@ -198,11 +198,18 @@ class PageInfo:
 
 @dataclass
 class VerificationResult:
-    """Outcome of re-reading a redacted PDF; ``ok`` is False when anything could leak."""
+    """Outcome of re-reading a redacted PDF; ``ok`` is False when anything could leak.
+
+    ``problems`` and ``checks`` never quote a redacted value (they go to logs, the CLI's output
+    and the contract's stored report): a leak names the value by its number and length.
+    ``leaked`` holds the values themselves, in memory only, so that the caller can point the
+    reviewer to the proposals concerned; :meth:`to_dict` leaves it out.
+    """
 
     ok: bool
     problems: list[str]
     checks: dict[str, object]
+    leaked: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         """JSON-ready dictionary."""

@@ -11,6 +11,7 @@ from collections import defaultdict
 
 import pymupdf
 
+from .errors import InvalidPdfError
 from .extraction import TextLayer
 from .model import Box, Span
 from .rebuild import open_rebuilt
@@ -21,15 +22,33 @@ COVERAGE_WARN = 0.05
 COVERAGE_ALERT = 0.20
 
 
-def render_page(pdf: bytes, page: int, *, zoom: float = 1.5, redact: list[Box] | None = None) -> bytes:
-    """PNG of page ``page`` (from 1) at ``zoom`` × 72 dpi.
+#: Pixels one rendered page may have unless the caller says otherwise (an A0 page at 1.5× has 18 M).
+MAX_RENDER_PIXELS = 20_000_000
+
+
+def render_zoom(width: float, height: float, zoom: float, max_pixels: int = MAX_RENDER_PIXELS) -> float:
+    """``zoom``, lowered so that a ``width`` × ``height`` pt page gives at most ``max_pixels``."""
+    pixels = width * height * zoom * zoom
+    return zoom if pixels <= max_pixels else zoom * (max_pixels / pixels) ** 0.5
+
+
+def render_page(
+    pdf: bytes,
+    page: int,
+    *,
+    zoom: float = 1.5,
+    redact: list[Box] | None = None,
+    max_pixels: int = MAX_RENDER_PIXELS,
+) -> bytes:
+    """PNG of page ``page`` (from 1) at ``zoom`` × 72 dpi, or less when the page would have more
+    than ``max_pixels`` pixels (:func:`render_zoom`).
 
     With ``redact``, the boxes on that page are burned into a one-page copy first (PyMuPDF
     redaction, text and image pixels removed), so the picture is what publication will show.
     The picture shows the page **unrotated** (as stored, /Rotate ignored), because proposal
     boxes and page words are in unrotated page coordinates (see
     :func:`~redactor.core.extraction.page_area`). Raises ``InvalidPdfError`` for unreadable
-    input and ``IndexError`` for a page out of range.
+    input or a page MuPDF cannot render, and ``IndexError`` for a page out of range.
     """
     doc, _rebuilt = open_rebuilt(pdf)
     try:
@@ -46,7 +65,11 @@ def render_page(pdf: bytes, page: int, *, zoom: float = 1.5, redact: list[Box] |
             target = doc[page - 1]
         if target.rotation:
             target.set_rotation(0)
-        return target.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False).tobytes("png")
+        scale = render_zoom(target.rect.width, target.rect.height, zoom, max_pixels)
+        try:
+            return target.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+        except Exception as exc:  # MuPDF's limits and damaged content streams raise several types
+            raise InvalidPdfError(f"page {page} cannot be rendered ({exc})") from exc
     finally:
         doc.close()
 

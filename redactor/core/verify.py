@@ -171,10 +171,7 @@ def _unanalysed(texts: dict[str, list[str]], analysed_pages: dict[int, str]) -> 
                 continue
             extra = unseen_words(text, analysed_pages[number])
             if extra:
-                sample = " ".join(extra[:3])
-                problems.append(
-                    f"page {number}: {name} reads text that was not analysed ({len(extra)} words, e.g. {sample!r})"
-                )
+                problems.append(f"page {number}: {name} reads text that was not analysed ({len(extra)} words)")
     return problems
 
 
@@ -294,7 +291,7 @@ def _glyphs_under_boxes(doc: pymupdf.Document, boxes: Iterable[Box]) -> list[str
                         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
                         for b in page_boxes:
                             if b.x0 + 0.5 < cx < b.x1 - 0.5 and b.y0 < cy < b.y1:
-                                found.append(f"page {number}: {ch['c']!r} at ({cx:.1f}, {cy:.1f})")
+                                found.append(f"page {number} at ({cx:.1f}, {cy:.1f}) pt")
                                 break
     return found
 
@@ -344,17 +341,20 @@ def verify(
     with doc:
         checks["extractors"] = sorted(texts)
         leaks = []
+        leaked: set[str] = set()
         for name, text in texts.items():
             digits = re.sub(r"\D", "", text)
             for s in strings:
                 allowed = count_word(residual, s)
                 seen = count_word(text, s)
                 if seen > allowed:
-                    leaks.append(f"{name}: {s!r} readable {seen}x (allowed {allowed})")
+                    leaks.append(f"{name}: {_ref(s, strings)} readable {seen}x (allowed {allowed})")
+                    leaked.add(s)
                     continue
                 run = _longest_digits(s)
                 if len(run) >= 6 and run in digits and run not in residual_digits:
-                    leaks.append(f"{name}: digits {run!r} of {s!r} readable")
+                    leaks.append(f"{name}: {len(run)} digits of {_ref(s, strings)} readable")
+                    leaked.add(s)
         checks["text_leaks"] = leaks
         problems += leaks
         under = _glyphs_under_boxes(doc, boxes)
@@ -362,7 +362,9 @@ def verify(
         if under:
             problems.append(f"{len(under)} characters remain under redaction boxes, e.g. {under[0]}")
         layers = _hidden_layers(doc)
-        hidden = [f"{layer}: {s!r}" for layer, value in layers.items() for s in strings if count_word(value, s)]
+        hidden_pairs = [(layer, s) for layer, value in layers.items() for s in strings if count_word(value, s)]
+        hidden = [f"{layer}: {_ref(s, strings)}" for layer, s in hidden_pairs]
+        leaked.update(s for _layer, s in hidden_pairs)
         checks["hidden_layer_leaks"] = hidden
         problems += [f"hidden layer {h}" for h in hidden]
         checks["annotations"] = sum(len(list(page.annots() or [])) for page in doc)
@@ -371,7 +373,14 @@ def verify(
         checks["xmp_bytes"] = len(doc.get_xml_metadata() or "")
         raw = _raw_objects(doc)
         raw_leaks = [s for s in strings if s.isascii() and len(s) >= 6 and s in raw and count_word(residual, s) == 0]
-        checks["raw_object_leaks"] = raw_leaks
-        problems += [f"raw PDF object contains {s!r}" for s in raw_leaks]
+        checks["raw_object_leaks"] = [_ref(s, strings) for s in raw_leaks]
+        problems += [f"raw PDF object contains {_ref(s, strings)}" for s in raw_leaks]
+        leaked.update(raw_leaks)
         checks["pages"] = doc.page_count
-    return VerificationResult(not problems, problems, checks)
+    return VerificationResult(not problems, problems, checks, sorted(leaked))
+
+
+def _ref(value: str, strings: list[str]) -> str:
+    """How a problem names a redacted value without quoting it (logs and reports must not
+    carry personal data): its number among the redacted values and its length."""
+    return f"redacted value {strings.index(value) + 1} ({len(value)} characters)"

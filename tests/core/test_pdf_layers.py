@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pymupdf
 import pytest
@@ -148,7 +149,10 @@ def test_verification_catches_a_box_drawn_over_live_text():
     result = verify(bad, ["830623/4849"], boxes=boxes)
     assert not result.ok
     assert result.checks["glyphs_under_boxes"] > 0
-    assert any("830623/4849" in leak for leak in result.checks["text_leaks"])
+    assert result.checks["text_leaks"] and result.leaked == ["830623/4849"]
+    # the report goes to logs, the CLI and the stored contract: it names the value, never quotes it
+    report = json.dumps(result.to_dict(), ensure_ascii=False)
+    assert "830623" not in report and "4849" not in report and "redacted value 1 (11 characters)" in report
 
 
 def test_verification_catches_an_incremental_save_and_metadata(tmp_path):
@@ -232,7 +236,8 @@ def test_text_that_was_not_analysed_fails_verification_and_names_its_page():
     analysed = {1: "Objednatel: Mesto Kyjov\nZhotovitel:"}  # the analysis never saw the name
     result = verify(data, [], analysed_pages=analysed)
     assert not result.ok
-    assert any(p.startswith("page 1:") and "Vomacka" in p for p in result.checks["unanalysed_text"])
+    assert any(p.startswith("page 1:") and "(2 words)" in p for p in result.checks["unanalysed_text"])
+    assert "Vomacka" not in json.dumps(result.to_dict())  # the text unseen may be personal data: never quoted
     assert verify(data, [], analysed_pages={1: "Objednatel: Mesto Kyjov Zhotovitel: Karel Vomacka"}).ok
 
 

@@ -4,6 +4,7 @@ manual boxes, approval, publishing with verification, download, retry."""
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pymupdf
 import pytest
@@ -165,7 +166,19 @@ def test_verification_failure_blocks_publication_and_names_the_leak(processed, r
     publishing.contract_approve(contract=processed, user=reviewer)
     run_latest_job(processed)
     assert processed.status == Status.NEEDS_REVIEW
-    assert processed.verification["ok"] is False and "Novák" in processed.error_message
+    assert processed.verification["ok"] is False
+    # the reviewer is pointed to the proposal (page and category); the value itself is written
+    # nowhere: not in the message, the stored report, the run or the audit trail (issue 16)
+    with translation.override("cs"):
+        place = translation.gettext("page %(page)d: %(category)s") % {
+            "page": novak.page,
+            "category": novak.category_name,
+        }
+    assert place in processed.error_message
+    run = Run.objects.filter(contract=processed).order_by("-id").first()
+    stored = [processed.error_message, json.dumps(processed.verification), run.error]
+    stored += [json.dumps(e.detail) for e in AuditEvent.objects.filter(contract=processed)]
+    assert not any("Novák" in text or "Novak" in text for text in stored)
     assert not processed.redacted
     assert Run.objects.filter(contract=processed).order_by("-id").first().state == Run.State.FAILED
 

@@ -1,0 +1,134 @@
+"""Bounded resources and what a clerk reads when something fails (issue 16): page size and
+rendered pixels limited, page images rendered once and never kept by the browser, sizes checked
+before a body is read, polyglot files refused, job failures without exception text."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import translation
+
+from accounts.models import Role
+from contracts import jobs, selectors
+from contracts.models import Run, Status
+from contracts.services import publishing, uploads
+from redactor.core.review import render_zoom
+from tests.api.conftest import api, make_token
+from tests.pdfs import pdf_from_paragraphs
+
+from .conftest import logged_in
+
+pytestmark = pytest.mark.django_db
+
+
+def _one_page(width: float, height: float) -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page(width=width, height=height)
+    page.insert_text((72, 72), "Smlouva o dílo", fontsize=12)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def _upload_api(agency, data: bytes, **extra):
+    file = SimpleUploadedFile("smlouva.pdf", data, content_type="application/pdf")
+    return api(make_token(agency, Role.CLERK)[1]).post(
+        reverse("api:contracts"), {"title": "x", "file": file}, format="multipart", **extra
+    )
+
+
+def test_a_page_larger_than_the_limit_is_refused_at_both_doors(agency, clerk):
+    huge = _one_page(9000, 9000)  # the review's probe: 3.4 s and 1.2 GB per page image before
+    answer = _upload_api(agency, huge)
+    assert answer.status_code == 400 and answer.json()["extra"]["code"] == "page_limit"
+    assert "cm" in answer.json()["message"]
+    form = logged_in(clerk).post(
+        reverse("contracts:upload", kwargs={"agency_id": agency.pk}),
+        {"title": "x", "file": SimpleUploadedFile("smlouva.pdf", huge, content_type="application/pdf")},
+    )
+    assert form.status_code == 400 and form.context["form"].errors["file"] == [answer.json()["message"]]
+    assert not agency.contracts.exists()
+
+
+def test_a_file_with_anything_before_the_pdf_header_is_refused(agency):
+    polyglot = b"<html><script>alert(1)</script></html>\n" + pdf_from_paragraphs(["Smlouva."])
+    answer = _upload_api(agency, polyglot)
+    assert answer.status_code == 400 and answer.json()["extra"]["code"] == "not_pdf"
+    with translation.override("cs"):  # the API answers in the default language without Accept-Language
+        expected = translation.gettext(
+            "The file has other content before the PDF begins. Export the contract again as a PDF file."
+        )
+    assert answer.json()["message"] == expected
+
+
+def test_the_declared_size_is_refused_before_the_body_is_parsed(agency, settings):
+    settings.REDACTOR_MAX_UPLOAD_BYTES = 100_000
+    answer = _upload_api(agency, b"x", CONTENT_LENGTH="500000000")
+    assert answer.status_code == 413 and answer.json()["extra"]["code"] == "too_large"
+    # without a usable header, the parsed file's size is checked before it is read
+    big = pdf_from_paragraphs(["Smlouva."]) + b"%" + b"0" * 200_000
+    assert _upload_api(agency, big).status_code == 413
+
+
+def test_rendering_is_bounded_in_pixels():
+    assert render_zoom(595, 842, 1.5) == 1.5
+    zoom = render_zoom(9000, 9000, 1.5, max_pixels=20_000_000)
+    assert zoom < 1.5 and 9000 * zoom * 9000 * zoom <= 20_000_000 * 1.0001
+
+
+def test_page_images_are_rendered_once_never_stored_by_the_browser_and_dropped_with_the_contract(
+    processed, clerk, reviewer
+):
+    url = reverse(
+        "contracts:page_image", kwargs={"agency_id": processed.agency_id, "contract_id": processed.pk, "page": 1}
+    )
+    key = selectors.page_image_key(processed, 1)
+    cache.delete(key)
+    first = logged_in(clerk).get(url)
+    assert first.status_code == 200 and first["Content-Type"] == "image/png"
+    assert first["Cache-Control"] == "private, no-store"
+    assert cache.get(key) == first.content
+    preview = logged_in(clerk).get(url + "?preview=1")
+    assert preview.status_code == 200 and preview.content != first.content  # burned-in boxes, not cached
+
+    publishing.contract_delete(contract=processed, user=reviewer)
+    assert cache.get(key) is None
+    assert logged_in(clerk).get(url).status_code == 404
+
+
+def test_a_page_mupdf_cannot_render_is_a_sentence_not_a_500(processed, clerk, settings):
+    settings.REDACTOR_MAX_RENDER_PIXELS = 0  # no pixmap possible: MuPDF raises
+    cache.delete(selectors.page_image_key(processed, 1))
+    url = reverse(
+        "contracts:page_image", kwargs={"agency_id": processed.agency_id, "contract_id": processed.pk, "page": 1}
+    )
+    response = logged_in(clerk).get(url)
+    assert response.status_code == 422 and response["Content-Type"].startswith("text/plain")
+    assert "Error" not in response.content.decode()
+
+
+def test_a_failed_job_tells_the_clerk_a_sentence_and_the_log_the_details(uploaded, caplog):
+    run = Run.objects.filter(contract=uploaded).latest("id")
+
+    def boom(*, run_id):
+        raise ValueError("MuPDF error: code=7: Jan Novák 750403/1238")
+
+    jobs._guarded(boom, run.pk)
+
+    uploaded.refresh_from_db()
+    assert uploaded.status == Status.FAILED
+    for text in (uploaded.error_message, Run.objects.get(pk=run.pk).error):
+        assert str(run.pk) in text
+        assert "ValueError" not in text and "MuPDF" not in text and "750403" not in text
+    assert "ValueError" in caplog.text  # the operator's log keeps the traceback
+
+
+def test_engine_errors_read_the_same_at_upload_and_in_a_job():
+    from redactor.core.errors import EncryptedPdfError, InvalidPdfError
+
+    assert uploads.pdf_problem(EncryptedPdfError("x"))[0] == "encrypted"
+    code, sentence = uploads.pdf_problem(InvalidPdfError("the PDF is damaged (MuPDF: format error)"))
+    assert code == "damaged" and "MuPDF" not in sentence
