@@ -109,6 +109,16 @@ DATABASES = {
         env("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"), conn_max_age=env_int("DB_CONN_MAX_AGE", 60)
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The quick start's SQLite under concurrent uploads and jobs: write-ahead logging lets readers
+    # run beside the one writer, transactions take the write lock when they begin (IMMEDIATE), so
+    # two writers queue instead of failing half-way with "database is locked", and a writer waits
+    # up to 30 s for the lock (Django 5.1+ options).
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=30000;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 30,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", "redis://127.0.0.1:6379/0")
