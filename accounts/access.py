@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
@@ -74,3 +75,18 @@ def form_action(request, action, success: str = "") -> bool:
     if success:
         messages.success(request, success)
     return True
+
+
+def client_ip(request) -> str:
+    """The client's address: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXY_COUNT`` reverse proxies
+    the address the outermost of them saw, i.e. the N-th entry from the right of
+    ``X-Forwarded-For`` (each proxy appends the address it received from; anything further left
+    was sent by the client and may be forged). Login lockout (django-axes) and the password-reset
+    limit count per this address, so one attacker behind the shared proxy address cannot lock
+    out everyone."""
+    count = settings.TRUSTED_PROXY_COUNT
+    if count:
+        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+        if len(hops) >= count:
+            return hops[-count]
+    return request.META.get("REMOTE_ADDR", "")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.exceptions import ValidationError
@@ -13,11 +15,36 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_ratelimit.core import is_ratelimited
 
 from . import selectors, services
 from .access import member_required
 from .forms import AgencyForm, ApiTokenForm, MemberAddForm, MemberRoleForm
 from .models import Membership, Role
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, limited per client address (:func:`~accounts.access.client_ip`)
+    and per e-mail address entered (``REDACTOR_PASSWORD_RESET_RATE_IP`` / ``_EMAIL``): over the
+    limit the form says so (HTTP 429) and sends nothing, whether or not the address has an
+    account, so the limit tells nothing about who is registered."""
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"].strip().lower()
+        limits = (
+            ("ip", settings.REDACTOR_PASSWORD_RESET_RATE_IP),
+            (lambda group, request: email, settings.REDACTOR_PASSWORD_RESET_RATE_EMAIL),
+        )
+        over = [
+            is_ratelimited(self.request, group="password_reset", key=key, rate=rate, method="POST", increment=True)
+            for key, rate in limits
+        ]
+        if any(over):
+            form.add_error(None, _("Too many password reset requests. Try again later."))
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        return super().form_valid(form)
 
 
 @login_required

@@ -77,6 +77,16 @@ AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Reverse proxies in front of the web processes (0: clients connect directly). The client address
+# for the lockout and the password-reset limit is then read from X-Forwarded-For
+# (accounts.access.client_ip); behind a proxy, leaving this at 0 makes every client one address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "accounts.access.client_ip"
+RATELIMIT_IP_META_KEY = "accounts.access.client_ip"
+# Password-reset e-mails (django-ratelimit, counted in the shared cache): per client address and
+# per e-mail address entered, "<n>/<s|m|h|d>".
+REDACTOR_PASSWORD_RESET_RATE_IP = env("REDACTOR_PASSWORD_RESET_RATE_IP", "10/h")
+REDACTOR_PASSWORD_RESET_RATE_EMAIL = env("REDACTOR_PASSWORD_RESET_RATE_EMAIL", "3/h")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

@@ -1,0 +1,60 @@
+"""Login lockout and password reset behind a reverse proxy (issue 16): the client address comes
+from X-Forwarded-For for TRUSTED_PROXY_COUNT proxies, so one attacker behind the proxy's shared
+address cannot lock out everybody; password-reset e-mails are limited per address and per e-mail."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from accounts.access import client_ip
+
+from .factories import PASSWORD
+
+pytestmark = pytest.mark.django_db
+PROXY = "10.0.0.2"  # every request reaches the service from the proxy
+
+
+def test_the_client_address_is_the_one_the_trusted_proxy_saw(settings):
+    request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 93.184.216.34", REMOTE_ADDR=PROXY)
+    settings.TRUSTED_PROXY_COUNT = 0
+    assert client_ip(request) == PROXY
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert client_ip(request) == "93.184.216.34"  # 6.6.6.6 was written by the client: not trusted
+    settings.TRUSTED_PROXY_COUNT = 2
+    assert client_ip(request) == "6.6.6.6"
+
+
+def test_an_attacker_behind_the_proxy_locks_out_only_himself(clerk, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    url = reverse("login")
+    attacker, colleague = Client(), Client()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        attacker.post(url, {"username": clerk.username, "password": "wrong"}, REMOTE_ADDR=PROXY,
+                      HTTP_X_FORWARDED_FOR="198.51.100.7")  # fmt: skip
+    locked = attacker.post(url, {"username": clerk.username, "password": PASSWORD}, REMOTE_ADDR=PROXY,
+                           HTTP_X_FORWARDED_FOR="198.51.100.7")  # fmt: skip
+    assert locked.status_code == 429
+    response = colleague.post(url, {"username": clerk.username, "password": PASSWORD}, REMOTE_ADDR=PROXY,
+                              HTTP_X_FORWARDED_FOR="203.0.113.20")  # fmt: skip
+    assert response.status_code == 302 and "_auth_user_id" in colleague.session
+
+
+def test_password_reset_is_limited_per_email_and_per_address(clerk, reviewer, settings, mailoutbox):
+    cache.clear()
+    settings.REDACTOR_PASSWORD_RESET_RATE_EMAIL = "2/h"
+    settings.REDACTOR_PASSWORD_RESET_RATE_IP = "3/h"
+    url = reverse("password_reset")
+
+    def ask(email, address="192.0.2.1"):
+        return Client().post(url, {"email": email}, REMOTE_ADDR=address)
+
+    assert [ask(clerk.email).status_code for _ in range(3)] == [302, 302, 429]
+    assert len(mailoutbox) == 2
+    assert ask(clerk.email, address="192.0.2.99").status_code == 429  # per e-mail, from anywhere
+    assert ask(reviewer.email).status_code == 429  # this address has asked 3 times
+    assert ask(reviewer.email, address="192.0.2.50").status_code == 302
+    assert ask("nobody@example.org", address="192.0.2.51").status_code == 302  # same answer as for a member
+    assert len(mailoutbox) == 3
