@@ -54,13 +54,27 @@ class Owner:
         return self.agency.name if self.agency else _("Platform default")
 
 
-def console(view):
-    """Make ``view(request, owner, ...)`` into a platform view and an agency view (a pair)."""
+def staff_required(view):
+    """Platform pages: platform staff only (``is_staff``); anyone else logged in gets 403, as
+    the default map and the preview documents are no agency's business."""
 
     @login_required
     @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_staff:
+            raise PermissionDenied("platform staff only")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def console(view):
+    """Make ``view(request, owner, ...)`` into a platform view and an agency view (a pair)."""
+
+    @staff_required
+    @wraps(view)
     def platform(request, *args, **kwargs):
-        return view(request, Owner(None, request.user.is_staff), *args, **kwargs)
+        return view(request, Owner(None, True), *args, **kwargs)
 
     @member_required(Role.CLERK)
     @wraps(view)
@@ -295,7 +309,7 @@ def _preview_documents(source: str) -> list[tuple[str, bytes]]:
     return [("", p.read_bytes()) for p in files if source == f"d{p.name}"]
 
 
-@login_required
+@staff_required
 def platform_preview(request):
     """The platform default's preview, on the development documents (``REDACTOR_PREVIEW_DIR``).
     An agency's preview runs on its own contracts: :func:`contracts.views.map_preview` reads them
@@ -304,7 +318,7 @@ def platform_preview(request):
     files = [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []
     sources = ([("dall", _("all %(n)d documents (takes a while)") % {"n": len(files)})] if files else []) + files
     source = request.GET.get("source", "")
-    owner = Owner(None, request.user.is_staff)
+    owner = Owner(None, True)
     return preview_page(request, owner, sources, source, _preview_documents(source) if source else [])
 
 

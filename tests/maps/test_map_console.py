@@ -45,7 +45,11 @@ def test_the_agency_preview_reads_only_its_own_agencys_contracts(agency, other_a
 
 
 def test_only_platform_staff_change_the_default(admin_user, staff):
-    assert logged_in(admin_user).get("/platform/map/").status_code == 200  # everyone reads it
+    # the platform console and its preview are staff pages (issue 16); an agency reads the default
+    # through its own map page, which shows how it differs
+    for path in ("/platform/map/", "/platform/map/versions/", "/platform/map/export.json", "/platform/map/preview/"):
+        assert logged_in(admin_user).get(path).status_code == 403, path
+        assert logged_in(staff).get(path).status_code == 200, path
     post = {"category": DOB, "depends_on": 4, "action": "toggle"}
     assert logged_in(admin_user).post("/platform/map/dependency/", post).status_code == 403
     assert (
