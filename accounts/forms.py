@@ -16,12 +16,19 @@ class AgencyForm(forms.ModelForm):
         fields = ["name", "ico", "data_box_id"]
 
 
-class MemberAddForm(forms.Form):
-    """Add a member: an existing user by username, or a new one who sets a password by reset e-mail."""
+class InvitationForm(forms.Form):
+    """Invite a person by e-mail; they accept through the link (with their account or a new one)."""
+
+    email = forms.EmailField(label=_("E-mail"))
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.CLERK)
+
+
+class MemberCreateForm(forms.Form):
+    """Create a new account for the agency; the person sets a password through the reset e-mail."""
 
     username = forms.CharField(label=_("Username"), max_length=150)
-    email = forms.EmailField(label=_("E-mail"), required=False)
-    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+    email = forms.EmailField(label=_("E-mail"))
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.CLERK)
 
 
 class MemberRoleForm(forms.Form):

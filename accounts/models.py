@@ -65,6 +65,9 @@ class Membership(models.Model):
     agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.CLERK)
+    # the e-mail address this agency gave (an invitation's, or a new account's): the only address
+    # of the user the agency's admins see; their account's own e-mail stays theirs
+    invited_email = models.EmailField(_("e-mail"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -79,6 +82,43 @@ class Membership(models.Model):
     def allows(self, role: Role | str) -> bool:
         """True when this membership's role is ``role`` or a stronger one."""
         return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]
+
+
+class Invitation(models.Model):
+    """An agency admin's invitation of a person, by e-mail, to join the agency with a role.
+
+    The link carries a random token that is stored only as its SHA-256 (like API tokens); whoever
+    opens it either joins with the account they are logged in with or creates a new one. It is
+    good for ``REDACTOR_INVITATION_DAYS`` days and once. Admins never attach an existing account
+    by name: the person must accept.
+    """
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(_("e-mail"))
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.CLERK)
+    key_sha256 = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.email} → {self.agency} ({self.role})"
+
+    def is_pending(self, now=None) -> bool:
+        """Neither accepted nor revoked, and not expired at ``now``."""
+        return self.accepted_at is None and self.revoked_at is None and (now or timezone.now()) < self.expires_at
 
 
 TOKEN_SCHEME = "rdk"  # "redactor key": makes a leaked token recognisable to secret scanners

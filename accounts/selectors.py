@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 
-from .models import TOKEN_SCHEME, Agency, ApiToken, Membership, Role, token_hash
+from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, Role, token_hash
 
 
 def memberships_for_user(*, user: AbstractBaseUser) -> QuerySet[Membership]:
@@ -72,3 +72,25 @@ def actor_name(user) -> str | None:
         return None
     token = getattr(user, "api_token", None)
     return f"api:{token.name}" if token is not None else user.get_username()
+
+
+def invitation_for_link(*, raw: str) -> Invitation | None:
+    """The invitation behind a link's token (any state), or None."""
+    return Invitation.objects.select_related("agency").filter(key_sha256=token_hash(raw)).first()
+
+
+def invitations_pending(*, agency: Agency) -> list[Invitation]:
+    """The agency's invitations still waiting for their person, newest first."""
+    return [
+        i
+        for i in Invitation.objects.filter(agency=agency, accepted_at__isnull=True, revoked_at__isnull=True)
+        if i.is_pending()
+    ]
+
+
+def invitation_get(*, agency: Agency, invitation_id: int) -> Invitation:
+    """The agency's invitation ``invitation_id``. Raises ``Http404`` for another agency's."""
+    invitation = Invitation.objects.filter(agency=agency, pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("no such invitation")
+    return invitation

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -11,7 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import TOKEN_SCHEME, Agency, ApiToken, Membership, Role, token_hash
+from .access import require_role
+from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, Role, token_hash
 
 
 @transaction.atomic
@@ -32,29 +35,121 @@ def agency_update(*, agency: Agency, name: str, ico: str, data_box_id: str) -> A
     return agency
 
 
-@transaction.atomic
-def member_add(
-    *, agency: Agency, username: str, email: str = "", role: Role | str, password: str | None = None
-) -> Membership:
-    """Give ``username`` a role in ``agency``, creating the user when it does not exist.
+#: Usernames of API tokens' service users start so; nobody may take one.
+SERVICE_USER_PREFIX = "api-"
 
-    A new user gets ``password`` or, without one, a random password nobody knows (they set
-    theirs through the password-reset e-mail; Django only sends it to usable passwords).
-    Raises ``ValidationError`` when the user is already a member.
+
+@transaction.atomic
+def member_create(
+    *,
+    agency: Agency,
+    username: str,
+    email: str,
+    role: Role | str,
+    by: AbstractBaseUser | None,
+    password: str | None = None,
+) -> Membership:
+    """Create a **new** account with a role in ``agency`` (agency admins; ``by=None`` is the
+    system, e.g. the demo command).
+
+    The account gets ``password`` or, without one, a random password nobody knows (the person
+    sets theirs through the password-reset e-mail). A person who already has an account is
+    invited instead (:func:`invitation_create`): an admin never attaches an existing account, which
+    may be another agency's member. Raises ``PermissionDenied`` for a non-admin and
+    ``ValidationError`` for a username that is taken or reserved for API tokens.
     """
+    require_role(by, agency, Role.ADMIN)
     User = get_user_model()
-    user = User.objects.filter(username=username).first()
-    if user is None:
-        user = User(username=username, email=email)
-        user.set_password(password or secrets.token_urlsafe(32))
-        user.full_clean()
-        user.save()
-    if Membership.objects.filter(agency=agency, user=user).exists():
-        raise ValidationError(_("%(user)s is already a member of this agency.") % {"user": username})
-    membership = Membership(agency=agency, user=user, role=role)
+    if username.lower().startswith(SERVICE_USER_PREFIX) or User.objects.filter(username__iexact=username).exists():
+        raise ValidationError(
+            {"username": _("This username is taken. A person who already has an account is invited by e-mail instead.")}
+        )
+    user = User(username=username, email=email)
+    user.set_password(password or secrets.token_urlsafe(32))
+    user.full_clean()
+    user.save()
+    membership = Membership(agency=agency, user=user, role=role, invited_email=email)
     membership.full_clean()
     membership.save()
     return membership
+
+
+@transaction.atomic
+def invitation_create(
+    *, agency: Agency, email: str, role: Role | str, by: AbstractBaseUser | None
+) -> tuple[Invitation, str]:
+    """Invite ``email`` to join ``agency`` with ``role`` (agency admins); returns the row and the
+    raw token for the link (it exists only in the return value). A pending invitation of the same
+    address is revoked (the newest link counts). Raises ``PermissionDenied`` and
+    ``ValidationError`` (an invalid address or role)."""
+    require_role(by, agency, Role.ADMIN)
+    email = email.strip()
+    now = timezone.now()
+    Invitation.objects.filter(
+        agency=agency, email__iexact=email, accepted_at__isnull=True, revoked_at__isnull=True
+    ).update(revoked_at=now)
+    raw = secrets.token_urlsafe(32)
+    invitation = Invitation(
+        agency=agency,
+        email=email,
+        role=role,
+        key_sha256=token_hash(raw),
+        invited_by=by if by is not None and by.is_authenticated else None,
+        expires_at=now + timedelta(days=settings.REDACTOR_INVITATION_DAYS),
+    )
+    invitation.full_clean()
+    invitation.save()
+    return invitation, raw
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, by: AbstractBaseUser | None) -> Invitation:
+    """Withdraw a pending invitation (agency admins); its link stops working. Idempotent."""
+    require_role(by, invitation.agency, Role.ADMIN)
+    if invitation.accepted_at is None and invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, raw: str, user: AbstractBaseUser) -> Membership:
+    """The person behind the link joins with ``user`` (logged in): a membership with the
+    invitation's role and e-mail. Raises ``ValidationError`` for an unknown, used, revoked or
+    expired link, for an API token's service user and for a user who is already a member."""
+    invitation = (
+        Invitation.objects.select_for_update().select_related("agency").filter(key_sha256=token_hash(raw)).first()
+    )
+    if invitation is None or not invitation.is_pending():
+        raise ValidationError(_("This invitation is no longer valid. Ask the agency's admin for a new one."))
+    if ApiToken.objects.filter(user=user).exists():
+        raise ValidationError(_("An API token's account cannot join an agency."))
+    if Membership.objects.filter(agency=invitation.agency, user=user).exists():
+        raise ValidationError(_("You are already a member of this agency."))
+    membership = Membership(agency=invitation.agency, user=user, role=invitation.role, invited_email=invitation.email)
+    membership.full_clean()
+    membership.save()
+    invitation.accepted_at, invitation.accepted_by = timezone.now(), user
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    return membership
+
+
+@transaction.atomic
+def invitation_accept_new_account(*, raw: str, username: str, password: str) -> Membership:
+    """Create an account (the invitation's e-mail, ``username``, ``password``) and accept with it
+    (:func:`invitation_accept`). Raises ``ValidationError`` as that does, and for a username that
+    is taken or reserved."""
+    invitation = Invitation.objects.filter(key_sha256=token_hash(raw)).first()
+    if invitation is None or not invitation.is_pending():
+        raise ValidationError(_("This invitation is no longer valid. Ask the agency's admin for a new one."))
+    User = get_user_model()
+    if username.lower().startswith(SERVICE_USER_PREFIX) or User.objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": _("This username is taken.")})
+    user = User(username=username, email=invitation.email)
+    user.set_password(password)
+    user.full_clean()
+    user.save()
+    return invitation_accept(raw=raw, user=user)
 
 
 def _admins_left(agency: Agency, without: Membership) -> int:

@@ -6,12 +6,14 @@ import datetime
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -19,7 +21,7 @@ from django_ratelimit.core import is_ratelimited
 
 from . import selectors, services
 from .access import member_required
-from .forms import AgencyForm, ApiTokenForm, MemberAddForm, MemberRoleForm
+from .forms import AgencyForm, ApiTokenForm, InvitationForm, MemberCreateForm, MemberRoleForm
 from .models import Membership, Role
 
 
@@ -58,32 +60,103 @@ def home(request):
 
 @member_required(Role.ADMIN)
 def members(request, membership):
-    """List members; add one (a new user gets a password-reset e-mail)."""
+    """List members and pending invitations; invite a person by e-mail, or create a new account
+    (which gets a password-reset e-mail). Existing accounts are never attached by name."""
     agency = membership.agency
-    form = MemberAddForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        new_user = not get_user_model().objects.filter(username=form.cleaned_data["username"]).exists()
+    which = request.POST.get("form") if request.method == "POST" else None
+    invite_form = InvitationForm(request.POST if which == "invite" else None, prefix="invite")
+    create_form = MemberCreateForm(request.POST if which == "create" else None, prefix="create")
+    if which == "invite" and invite_form.is_valid():
         try:
-            added = services.member_add(
+            invitation, raw = services.invitation_create(
                 agency=agency,
-                username=form.cleaned_data["username"],
-                email=form.cleaned_data["email"],
-                role=form.cleaned_data["role"],
+                email=invite_form.cleaned_data["email"],
+                role=invite_form.cleaned_data["role"],
+                by=request.user,
             )
         except ValidationError as exc:
-            form.add_error(None, exc)
+            invite_form.add_error(None, exc)
         else:
-            if new_user and added.user.email:
-                reset = PasswordResetForm({"email": added.user.email})
-                if reset.is_valid():
-                    reset.save(request=request, use_https=request.is_secure())
+            _send_invitation(request, invitation, raw)
+            messages.success(request, _("An invitation was sent to %(email)s.") % {"email": invitation.email})
+            return redirect("accounts:members", agency_id=agency.pk)
+    if which == "create" and create_form.is_valid():
+        try:
+            added = services.member_create(agency=agency, by=request.user, **create_form.cleaned_data)
+        except ValidationError as exc:
+            create_form.add_error("username" if "username" in getattr(exc, "message_dict", {}) else None, exc.messages)
+        else:
+            reset = PasswordResetForm({"email": added.user.email})
+            if reset.is_valid():
+                reset.save(request=request, use_https=request.is_secure())
             messages.success(request, _("%(user)s was added.") % {"user": added.user.username})
             return redirect("accounts:members", agency_id=agency.pk)
-    return render(
-        request,
-        "accounts/members.html",
-        {"agency": agency, "members": selectors.agency_members(agency=agency), "form": form, "roles": Role.choices},
-    )
+    context = {
+        "agency": agency,
+        "members": selectors.agency_members(agency=agency),
+        "invitations": selectors.invitations_pending(agency=agency),
+        "invite_form": invite_form,
+        "create_form": create_form,
+        "roles": Role.choices,
+    }
+    return render(request, "accounts/members.html", context, status=400 if which and request.method == "POST" else 200)
+
+
+def _send_invitation(request, invitation, raw: str) -> None:
+    link = request.build_absolute_uri(reverse("invitation", kwargs={"token": raw}))
+    body = _(
+        "%(admin)s invites you to %(agency)s in Redactor as %(role)s.\n\n"
+        "Accept here (valid for %(days)d days):\n%(link)s\n"
+    ) % {
+        "admin": request.user.get_full_name() or request.user.get_username(),
+        "agency": invitation.agency.name,
+        "role": invitation.get_role_display(),
+        "days": settings.REDACTOR_INVITATION_DAYS,
+        "link": link,
+    }
+    send_mail(_("Invitation to %(agency)s") % {"agency": invitation.agency.name}, body, None, [invitation.email])
+
+
+@require_POST
+@member_required(Role.ADMIN)
+def invitation_revoke(request, membership, invitation_id: int):
+    """Withdraw a pending invitation."""
+    invitation = selectors.invitation_get(agency=membership.agency, invitation_id=invitation_id)
+    services.invitation_revoke(invitation=invitation, by=request.user)
+    messages.success(request, _("The invitation of %(email)s was withdrawn.") % {"email": invitation.email})
+    return redirect("accounts:members", agency_id=membership.agency_id)
+
+
+def invitation(request, token: str):
+    """The invited person's page: join with the account they are logged in with, or create one.
+    The link is the proof: it went to the invited address only."""
+    found = selectors.invitation_for_link(raw=token)
+    if found is None or not found.is_pending():
+        response = render(request, "accounts/invitation.html", {"invitation": None}, status=404)
+        response["Cache-Control"] = "no-store"
+        return response
+    signup = UserCreationForm(request.POST if request.method == "POST" and not request.user.is_authenticated else None)
+    if request.method == "POST":
+        try:
+            if request.user.is_authenticated:
+                joined = services.invitation_accept(raw=token, user=request.user)
+            elif signup.is_valid():
+                joined = services.invitation_accept_new_account(
+                    raw=token, username=signup.cleaned_data["username"], password=signup.cleaned_data["password1"]
+                )
+                login(request, joined.user, backend="django.contrib.auth.backends.ModelBackend")
+            else:
+                joined = None
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+            joined = None
+        if joined is not None:
+            messages.success(request, _("You are now a member of %(agency)s.") % {"agency": joined.agency.name})
+            return redirect("contracts:list", agency_id=joined.agency_id)
+    response = render(request, "accounts/invitation.html", {"invitation": found, "signup": signup, "token": token})
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"  # the token is in the URL
+    return response
 
 
 @require_POST

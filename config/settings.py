@@ -87,6 +87,8 @@ RATELIMIT_IP_META_KEY = "accounts.access.client_ip"
 # per e-mail address entered, "<n>/<s|m|h|d>".
 REDACTOR_PASSWORD_RESET_RATE_IP = env("REDACTOR_PASSWORD_RESET_RATE_IP", "10/h")
 REDACTOR_PASSWORD_RESET_RATE_EMAIL = env("REDACTOR_PASSWORD_RESET_RATE_EMAIL", "3/h")
+# Days an agency admin's invitation link stays valid.
+REDACTOR_INVITATION_DAYS = env_int("REDACTOR_INVITATION_DAYS", 7)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.http import HttpResponse
 from django.urls import include, path
 
-from accounts.views import PasswordResetView, home
+from accounts.views import PasswordResetView, home, invitation
 from contracts.views import map_preview
 
 
@@ -16,6 +16,7 @@ def healthz(request):
 urlpatterns = [
     path("", home, name="home"),
     path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),  # rate-limited
+    path("accounts/invitation/<str:token>/", invitation, name="invitation"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("a/<int:agency_id>/contracts/", include("contracts.urls")),

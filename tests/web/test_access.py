@@ -139,7 +139,16 @@ def test_admin_adds_and_removes_members(agency, admin_user, mailoutbox):
     client = logged_in(admin_user)
     url = reverse("accounts:members", kwargs={"agency_id": agency.pk})
     assert (
-        client.post(url, {"username": "novy", "email": "novy@example.invalid", "role": "reviewer"}).status_code == 302
+        client.post(
+            url,
+            {
+                "form": "create",
+                "create-username": "novy",
+                "create-email": "novy@example.invalid",
+                "create-role": "reviewer",
+            },
+        ).status_code
+        == 302
     )
     m = Membership.objects.get(agency=agency, user__username="novy")
     assert m.role == "reviewer" and len(mailoutbox) == 1 and "novy@example.invalid" in mailoutbox[0].to

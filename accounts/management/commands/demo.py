@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts.models import Agency, Membership, Role
-from accounts.services import agency_create, api_token_create, api_token_revoke, member_add
+from accounts.services import agency_create, api_token_create, api_token_revoke, member_create
 
 DEMO_AGENCY = {"name": "Obec Horní Lhota (demo)", "ico": "00000001", "data_box_id": "demo123"}
 DEMO_USERS = [("urednik", Role.CLERK), ("kontrolor", Role.REVIEWER), ("spravce", Role.ADMIN)]
@@ -27,11 +27,12 @@ class Command(BaseCommand):
         for username, role in DEMO_USERS:
             user = User.objects.filter(username=username).first()
             if user is None:
-                member_add(
+                member_create(
                     agency=agency,
                     username=username,
                     email=f"{username}@example.invalid",
                     role=role,
+                    by=None,
                     password=DEMO_PASSWORD,
                 )
             else:
