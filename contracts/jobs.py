@@ -7,8 +7,11 @@ import logging
 from django.db import close_old_connections, connection
 from django.utils.translation import gettext as _
 
+from accounts.models import Agency
+from contracts import selectors
 from contracts.services import processing, publishing, runs, uploads, webhooks
 from redactor.core.errors import RedactionError
+from redactor.preview_jobs import preview_documents
 
 log = logging.getLogger(__name__)
 
@@ -81,5 +84,18 @@ def deliver_webhook(delivery_id: int) -> None:
     _fresh_connections()
     try:
         webhooks.webhook_deliver(delivery_id=delivery_id)
+    finally:
+        _fresh_connections()
+
+
+def preview_contract(agency_id: int, contract_id: int, current: dict, draft: dict) -> dict:
+    """The agency map console's preview of ``draft`` against ``current`` (maps in JSON form) on
+    one of the agency's contracts: the original is read here, checked against its SHA-256
+    (:func:`contracts.selectors.contract_original`), and analysed by
+    :func:`redactor.preview_jobs.preview_documents`."""
+    _fresh_connections()
+    try:
+        contract = selectors.contract_get(agency=Agency.objects.get(pk=agency_id), contract_id=contract_id)
+        return preview_documents([(contract.title, lambda: selectors.contract_original(contract))], 1, current, draft)
     finally:
         _fresh_connections()

@@ -25,6 +25,7 @@ from contracts.services import publishing, runs, uploads
 from redactor import views as map_console
 from redactor.core.errors import RedactionError
 from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
+from redactor.preview_jobs import preview_start
 from redactor.spreadsheet import SafeWriter
 
 from . import selectors
@@ -248,18 +249,24 @@ def audit_trail(request, membership, contract_id: int):
     return render(request, "contracts/audit.html", {"contract": contract, "events": events, "membership": membership})
 
 
-@require_GET
 @member_required(Role.CLERK)
 def map_preview(request, membership):
     """The agency map console's preview (``/a/<agency_id>/map/preview/``) on one of the agency's
-    contracts (``?source=c<id>``): this app reads the original, checked against its SHA-256,
-    and hands the bytes to :func:`redactor.views.preview_page`, so the map console never reads
-    contracts."""
+    contracts (``source=c<id>``): this app offers the contracts and queues the job
+    (:func:`contracts.jobs.preview_contract`) that reads the original, checked against its
+    SHA-256; :func:`redactor.views.preview_page` shows it, so the map console never reads
+    contracts. Another agency's contract id is a 404."""
     agency = membership.agency
     owner = map_console.Owner(agency, membership.allows(Role.ADMIN))
     sources = [(f"c{c.pk}", c.title) for c in selectors.contracts_for_agency(agency=agency).exclude(original="")[:200]]
-    source = request.GET.get("source", "")
-    pdfs = []
-    if source.startswith("c") and source[1:].isdigit():
-        pdfs = [("", selectors.contract_original(contract_of(membership, int(source[1:]))))]
-    return map_console.preview_page(request, owner, sources, source, pdfs)
+
+    def start(source: str, current: dict, draft: dict) -> str | None:
+        if not (source.startswith("c") and source[1:].isdigit()):
+            return None
+        contract = contract_of(membership, int(source[1:]))
+        if not contract.original:
+            return None
+        args = (agency.pk, contract.pk, current, draft)
+        return preview_start(f"agency:{agency.pk}", "contracts.jobs.preview_contract", *args)
+
+    return map_console.preview_page(request, owner, sources, start)

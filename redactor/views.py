@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -27,7 +28,7 @@ from accounts.models import Agency, Role
 from redactor.core.category_map import ROLES, SCOPES, TYPES, CategoryMap
 
 from . import selectors, services
-from .preview import map_preview
+from .preview_jobs import preview_files, preview_start, preview_state
 
 
 @dataclass
@@ -298,50 +299,52 @@ def _import(request, owner: Owner):
     return redirect(owner.base)
 
 
-def _preview_documents(source: str) -> list[tuple[str, bytes]]:
-    """The platform preview's PDFs as (name, bytes) from ``REDACTOR_PREVIEW_DIR``: ``dall`` is
-    every PDF there, ``d<name>`` one of them (only names listed in the folder, never a path from
-    the request)."""
-    folder = Path(settings.REDACTOR_PREVIEW_DIR)
-    files = sorted(folder.glob("*.pdf")) if folder.is_dir() else []
-    if source == "dall":
-        return [(p.name, p.read_bytes()) for p in files]
-    return [("", p.read_bytes()) for p in files if source == f"d{p.name}"]
-
-
 @staff_required
 def platform_preview(request):
-    """The platform default's preview, on the development documents (``REDACTOR_PREVIEW_DIR``).
-    An agency's preview runs on its own contracts: :func:`contracts.views.map_preview` reads them
-    and calls :func:`preview_page`, so this app never reads contracts."""
+    """The platform default's preview, on the development documents (``REDACTOR_PREVIEW_DIR``),
+    as a job (:func:`redactor.jobs.preview_platform`). An agency's preview runs on its own
+    contracts: :func:`contracts.views.map_preview` offers them and queues their job, so this app
+    never reads contracts."""
     folder = Path(settings.REDACTOR_PREVIEW_DIR)
     files = [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []
-    sources = ([("dall", _("all %(n)d documents (takes a while)") % {"n": len(files)})] if files else []) + files
-    source = request.GET.get("source", "")
-    owner = Owner(None, True)
-    return preview_page(request, owner, sources, source, _preview_documents(source) if source else [])
+    sources = ([("dall", _("all %(n)d documents") % {"n": len(files)})] if files else []) + files
+
+    def start(source: str, current: dict, draft: dict) -> str | None:
+        if not preview_files(source):
+            return None
+        return preview_start("platform", "redactor.jobs.preview_platform", source, current, draft)
+
+    return preview_page(request, Owner(None, True), sources, start)
 
 
-def preview_page(
-    request, owner: Owner, sources: list[tuple[str, str]], source: str, pdfs: list[tuple[str, bytes]]
-) -> HttpResponse:
-    """Run the draft and the version in force on ``pdfs`` ((document name, PDF bytes) pairs,
-    chosen as ``source`` from ``sources``, (value, label) pairs) and show the proposals whose
-    action changes, side by side. An empty ``pdfs`` for a chosen source says so."""
+def preview_page(request, owner: Owner, sources: list[tuple[str, str]], start) -> HttpResponse:
+    """The preview page: a POST of a ``source`` (one of ``sources``, (value, label) pairs) queues
+    the job that runs the draft and the version in force on it – ``start(source, current, draft)``
+    returns the job id, or None for a source that cannot be previewed – and redirects to the page
+    of that job, which shows its progress until it shows the proposals whose action changes, side
+    by side. Another owner's or an expired job id is a 404."""
     draft = _working(owner)[1]
-    result = None
-    if draft is not None and source:
-        if not pdfs:
-            messages.error(request, _("Choose a contract from the list."))
-        else:
-            rows, total = [], 0
+    key = "platform" if owner.agency is None else f"agency:{owner.agency.pk}"
+    if request.method == "POST":
+        source = request.POST.get("source", "")
+        job_id = None
+        if draft is not None:
             in_force = selectors.map_version_in_force(agency=owner.agency).data
-            for name, pdf in pdfs:
-                changed, count = map_preview(pdf, in_force, draft.data)
-                rows += [(name, row) for row in changed]
-                total += count
-            result = {"rows": rows, "total": total, "source": dict(sources).get(source, source), "many": len(pdfs) > 1}
-    context = {"owner": owner, "draft": draft, "sources": sources, "source": source, "result": result}
+            job_id = start(source, in_force, draft.data)
+        if job_id is None:
+            messages.error(request, _("Choose a contract from the list."))
+            return redirect(owner.url("preview"))
+        return redirect(f"{owner.url('preview')}?{urlencode({'source': source, 'job': job_id})}")
+    source, job_id = request.GET.get("source", ""), request.GET.get("job", "")
+    state = preview_state(key, job_id) if job_id else None
+    if job_id and state is None:
+        raise Http404("no such preview")
+    result = None
+    if state is not None and state.state == "finished":
+        found = state.result
+        label = dict(sources).get(source, source)
+        result = {"rows": found["rows"], "total": found["total"], "source": label, "many": found["documents"] > 1}
+    context = {"owner": owner, "draft": draft, "sources": sources, "source": source, "state": state, "result": result}
     return render(request, "redactor/map_preview.html", context)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -34,14 +35,25 @@ def test_members_read_their_agencys_map_but_only_admins_change_it(agency, clerk,
     assert selectors.map_draft(agency=agency) is None
 
 
-def test_the_agency_preview_reads_only_its_own_agencys_contracts(agency, other_agency, processed, outsider):
+def test_the_agency_preview_reads_only_its_own_agencys_contracts(
+    agency, other_agency, processed, outsider, admin_user, preview_worker
+):
     own = f"/a/{other_agency.pk}/map/preview/"
     assert f"c{processed.pk}" not in dict(logged_in(outsider).get(own).context["sources"])
     logged_in(outsider).post(
         f"/a/{other_agency.pk}/map/dependency/", {"category": DOB, "depends_on": 4, "action": "toggle"}
     )
-    assert logged_in(outsider).get(own, {"source": f"c{processed.pk}"}).status_code == 404  # another agency's id
+    assert logged_in(outsider).post(own, {"source": f"c{processed.pk}"}).status_code == 404  # another agency's id
     assert logged_in(outsider).get(f"/a/{agency.pk}/map/preview/").status_code == 404
+    # a preview job is shown only to the agency that started it
+    logged_in(admin_user).post(
+        f"/a/{agency.pk}/map/dependency/", {"category": DOB, "depends_on": 4, "action": "toggle"}
+    )
+    started = logged_in(admin_user).post(f"/a/{agency.pk}/map/preview/", {"source": f"c{processed.pk}"})
+    job = parse_qs(urlsplit(started["Location"]).query)["job"][0]
+    preview_worker()
+    assert logged_in(admin_user).get(started["Location"]).context["result"] is not None
+    assert logged_in(outsider).get(own, {"source": f"c{processed.pk}", "job": job}).status_code == 404
 
 
 def test_only_platform_staff_change_the_default(admin_user, staff):
@@ -60,7 +72,7 @@ def test_only_platform_staff_change_the_default(admin_user, staff):
     assert selectors.platform_version_current().number == 2
 
 
-def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, processed, contract_pdf):
+def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, processed, contract_pdf, preview_worker):
     client = logged_in(admin_user)
     base = f"/a/{agency.pk}/map/"
     for depends_on in (2, 4):  # two clicks: date of birth no longer depends on the surname or the full name
@@ -71,8 +83,13 @@ def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, pro
         assert response.status_code == 302 and response["Location"] == base + "matrix/"
     home = client.get(base)
     assert "56 Date of birth: no longer depends on 4" in home.context["draft_diff"]
-    preview = client.get(base + "preview/", {"source": f"c{processed.pk}"})
-    rows = preview.context["result"]["rows"]
+    started = client.post(base + "preview/", {"source": f"c{processed.pk}"})
+    assert started.status_code == 302
+    waiting = client.get(started["Location"])
+    assert waiting.context["state"].state == "running" and waiting.context["result"] is None
+    assert '<meta http-equiv="refresh"' in waiting.content.decode()  # the page polls without script
+    preview_worker()
+    rows = client.get(started["Location"]).context["result"]["rows"]
     assert [(r.text, r.current, r.draft) for _, r in rows] == [("3. 4. 1975", "redact", "keep")]
     assert client.post(base + "publish/", {"note": "DOB only with a name"}).status_code == 302
     version = selectors.map_version_in_force(agency=agency)
@@ -154,7 +171,7 @@ def test_an_exported_agency_map_drives_manage_py_redact(agency, admin_user, cont
     assert dob.strip().startswith("keep") and "3. 4. 1975" in dob
 
 
-def test_platform_preview_runs_on_the_dev_documents(staff, settings):
+def test_platform_preview_runs_on_the_dev_documents_as_a_job(staff, settings, preview_worker):
     from tests.conftest import DATA
 
     settings.REDACTOR_PREVIEW_DIR = str(DATA / "dev")
@@ -163,13 +180,23 @@ def test_platform_preview_runs_on_the_dev_documents(staff, settings):
     client.post("/platform/map/dependency/", {"category": 38, "depends_on": 2, "action": "toggle"})
     sources = dict(client.get("/platform/map/preview/").context["sources"])
     assert "dkupni_auto_1.pdf" in sources and "dall" in sources
-    one = client.get("/platform/map/preview/", {"source": "dkupni_auto_1.pdf"}).context["result"]
+
+    def run(source):
+        started = client.post("/platform/map/preview/", {"source": source})
+        assert started.status_code == 302
+        preview_worker()
+        return client.get(started["Location"]).context["result"]
+
+    one = run("dkupni_auto_1.pdf")
     assert [(r.text, r.current, r.draft) for _, r in one["rows"]] == [("TMBM2GCKP5TAYV1EE", "redact", "keep")]
-    everything = client.get("/platform/map/preview/", {"source": "dall"}).context["result"]
+    everything = run("dall")
+    assert everything["many"]
     changed = {document for document, _ in everything["rows"]}
     assert {"kupni_auto_1.pdf", "kupni_auto_2.pdf", "kupni_auto_3.pdf"} <= changed
     assert all(r.current == "redact" and r.draft == "keep" and r.category == "VIN" for _, r in everything["rows"])
-    assert client.get("/platform/map/preview/", {"source": "d../../etc/passwd"}).context["result"] is None
+    refused = client.post("/platform/map/preview/", {"source": "d../../etc/passwd"})
+    assert refused.status_code == 302 and "job=" not in refused["Location"]
+    assert client.get("/platform/map/preview/", {"job": "not-a-job"}).status_code == 404
 
 
 @pytest.mark.parametrize(
