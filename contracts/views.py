@@ -156,9 +156,12 @@ def _download(request, membership, contract_id: int, which: str):
     except (ValidationError, RedactionError) as exc:  # not published yet; a damaged original
         messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
-    return FileResponse(
+    response = FileResponse(
         io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type="application/pdf"
     )
+    if which == "original":  # personal data: no copy in the browser's cache
+        response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @require_GET
@@ -222,7 +225,9 @@ def page_text(request, membership, contract_id: int, page: int):
         return JsonResponse(
             {"page": page, "words": [], "error": _("The words of this page cannot be read.")}, status=422
         )
-    return JsonResponse({"page": page, "words": [[w[0], *(round(v, 2) for v in w[1:])] for w in words]})
+    response = JsonResponse({"page": page, "words": [[w[0], *(round(v, 2) for v in w[1:])] for w in words]})
+    response["Cache-Control"] = "private, no-store"  # the page's words are the unredacted text
+    return response
 
 
 @require_GET

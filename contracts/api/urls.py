@@ -1,6 +1,7 @@
 from csp.decorators import csp_update
 from django.urls import path, re_path
 from django.utils import translation
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import schema, views  # noqa: F401  (schema registers the auth extension)
@@ -10,6 +11,7 @@ class SchemaView(SpectacularAPIView):
     """The OpenAPI document, in English unless ``?lang=cs`` asks otherwise: the contract with
     integrators must not change with the browser's language."""
 
+    @extend_schema(exclude=True)  # the schema's own endpoint is not an operation of the API
     def get(self, request, *args, **kwargs):
         with translation.override(request.GET.get("lang") or "en"):
             return super().get(request, *args, **kwargs)

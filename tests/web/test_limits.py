@@ -132,3 +132,11 @@ def test_engine_errors_read_the_same_at_upload_and_in_a_job():
     assert uploads.pdf_problem(EncryptedPdfError("x"))[0] == "encrypted"
     code, sentence = uploads.pdf_problem(InvalidPdfError("the PDF is damaged (MuPDF: format error)"))
     assert code == "damaged" and "MuPDF" not in sentence
+
+
+def test_words_and_originals_are_not_kept_by_the_browser(processed, clerk):
+    kwargs = {"agency_id": processed.agency_id, "contract_id": processed.pk}
+    words = logged_in(clerk).get(reverse("contracts:page_text", kwargs={**kwargs, "page": 1}))
+    original = logged_in(clerk).get(reverse("contracts:original", kwargs=kwargs))
+    assert words.status_code == original.status_code == 200
+    assert words["Cache-Control"] == original["Cache-Control"] == "private, no-store"
