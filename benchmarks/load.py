@@ -1,0 +1,138 @@
+#!/usr/bin/env python
+"""Concurrent API uploads against a running service: upload → needs_review latency and failures.
+
+usage: python3 benchmarks/load.py --url http://127.0.0.1:8000 --token rdk_… [--uploads 10]
+                                  [--dir ../shared/data/dev] [--workers 2] [--timeout 600]
+
+Starts nothing itself: point it at ``./bin/start`` (which prints a demo token; start it with
+``REDACTOR_API_RATE=100000/minute``, as the polling of many contracts by one token would otherwise
+be throttled) or any deployment.
+Sends ``--uploads`` uploads of the PDFs in ``--dir`` (round robin) through
+``POST /api/v1/contracts/`` all at once, one thread each, then polls each contract until it is
+``needs_review`` or ``failed``. Reports failed requests (any answer but 201), failed jobs,
+timeouts, the upload → needs_review time (p50, p95, max, seconds) and pages per second per worker
+(``--workers``: how many RQ workers the service runs). Standard library only, so it runs
+anywhere ``python3`` does. Timing lives here, never in a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _multipart(fields: dict[str, str], filename: str, data: bytes) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        for name, value in fields.items()
+    ]
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\n'
+        "Content-Type: application/pdf\r\n\r\n".encode()
+        + data
+        + b"\r\n"
+    )
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def _call(url: str, token: str, *, body: bytes | None = None, content_type: str = "") -> tuple[int, dict]:
+    request = urllib.request.Request(url, data=body, method="POST" if body is not None else "GET")
+    request.add_header("Authorization", f"Bearer {token}")
+    request.add_header("Accept", "application/json")
+    if content_type:
+        request.add_header("Content-Type", content_type)
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as exc:
+        text = exc.read()
+        try:
+            return exc.code, json.loads(text)
+        except ValueError:
+            return exc.code, {"message": text[:200].decode(errors="replace")}
+    except OSError as exc:
+        return 0, {"message": str(exc)}
+
+
+def one_upload(base: str, token: str, pdf: Path, timeout: float, out: dict) -> None:
+    """Upload ``pdf`` and wait for its outcome; fills ``out`` with status, seconds and pages."""
+    body, content_type = _multipart({"title": f"load {pdf.stem}"}, pdf.name, pdf.read_bytes())
+    start = time.monotonic()
+    status, answer = _call(f"{base}/api/v1/contracts/", token, body=body, content_type=content_type)
+    out.update(http=status, answer=answer if status != 201 else None)
+    if status != 201:
+        return
+    url = f"{base}/api/v1/contracts/{answer['id']}/"
+    while time.monotonic() - start < timeout:
+        status, contract = _call(url, token)
+        if status == 200 and contract["status"] in ("needs_review", "failed"):
+            out.update(
+                outcome=contract["status"],
+                seconds=time.monotonic() - start,
+                pages=contract["page_count"],
+                error=contract.get("error_message", ""),
+            )
+            return
+        time.sleep(0.5)
+    out.update(outcome="timeout", seconds=time.monotonic() - start)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--uploads", type=int, default=10)
+    parser.add_argument("--dir", default=str(ROOT.parent / "shared" / "data" / "dev"))
+    parser.add_argument("--workers", type=int, default=2, help="RQ workers the service runs (for pages/s per worker)")
+    parser.add_argument("--timeout", type=float, default=600)
+    args = parser.parse_args()
+    pdfs = sorted(Path(args.dir).glob("*.pdf"))
+    if not pdfs:
+        parser.error(f"no PDFs in {args.dir}")
+    results = [{} for _ in range(args.uploads)]
+    threads = [
+        threading.Thread(
+            target=one_upload, args=(args.url.rstrip("/"), args.token, pdfs[i % len(pdfs)], args.timeout, results[i])
+        )
+        for i in range(args.uploads)
+    ]
+    began = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.monotonic() - began
+    failed_requests = [r for r in results if r.get("http") != 201]
+    failed_jobs = [r for r in results if r.get("outcome") == "failed"]
+    timeouts = [r for r in results if r.get("outcome") == "timeout"]
+    done = sorted(r["seconds"] for r in results if r.get("outcome") == "needs_review")
+    pages = sum(r.get("pages", 0) for r in results if r.get("outcome") == "needs_review")
+    print(f"uploads: {args.uploads} of {len(pdfs)} PDFs from {args.dir}, at once; wall {wall:.1f} s")
+    print(f"failed requests: {len(failed_requests)}  failed jobs: {len(failed_jobs)}  timeouts: {len(timeouts)}")
+    for r in failed_requests[:3]:
+        print(f"  HTTP {r.get('http')}: {r.get('answer')}")
+    for r in failed_jobs[:3]:
+        print(f"  job failed: {r.get('error')}")
+    if done:
+        p95 = done[min(len(done) - 1, max(0, round(0.95 * len(done)) - 1))]
+        print(
+            f"upload → needs_review: p50 {statistics.median(done):.1f} s, p95 {p95:.1f} s, max {done[-1]:.1f} s "
+            f"({len(done)} contracts, {pages} pages)"
+        )
+        print(f"pages/s: {pages / wall:.2f} in all, {pages / wall / args.workers:.2f} per worker ({args.workers})")
+    return 1 if failed_requests or failed_jobs or timeouts else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
