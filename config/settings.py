@@ -234,6 +234,12 @@ REDACTOR_JOB_STALE_SECONDS = env_int("REDACTOR_JOB_STALE_SECONDS", 300)
 # Uploads above 2.5 MB go to a temporary file rather than memory; the request may carry the file plus form fields.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# A file over REDACTOR_MAX_UPLOAD_BYTES is stored nowhere, even without a Content-Length.
+FILE_UPLOAD_HANDLERS = [
+    "contracts.upload_handlers.UploadLimitHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 LOGGING = {
     "version": 1,

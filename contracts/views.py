@@ -48,7 +48,10 @@ def contract_list(request, membership):
 def contract_upload(request, membership):
     """Upload a PDF with registry metadata; a refused file creates nothing and says why."""
     form = UploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
+    if getattr(request, "upload_too_large", False):  # stopped on its way in (contracts.upload_handlers)
+        form.is_valid()
+        form.errors["file"] = form.error_class(uploads.upload_too_large_error().messages)
+    elif request.method == "POST" and form.is_valid():
         try:
             contract = uploads.contract_upload(
                 agency=membership.agency,

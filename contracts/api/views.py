@@ -117,6 +117,8 @@ class ContractListCreateView(AgencyListAPIView):
         # temporary file by Django above 2.5 MB) before it is read into memory
         uploads.upload_request_check(request.META.get("CONTENT_LENGTH"))
         form = s.ContractUploadSerializer(data=request.data)
+        if getattr(request._request, "upload_too_large", False):
+            raise uploads.upload_too_large_error()
         form.is_valid(raise_exception=True)
         data = form.validated_data
         upload = data["file"]

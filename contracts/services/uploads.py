@@ -35,6 +35,16 @@ from .runs import run_start
 UPLOAD_FORM_OVERHEAD = 64 * 1024
 
 
+def upload_too_large_error() -> ValidationError:
+    """The ``too_large`` error for a file stopped on its way in (its size is not known, only
+    that it passed the limit; :class:`contracts.upload_handlers.UploadLimitHandler`)."""
+    return ValidationError(
+        _("The file is larger than allowed; the limit is %(limit).0f MB.")
+        % {"limit": settings.REDACTOR_MAX_UPLOAD_BYTES / 1e6},
+        code="too_large",
+    )
+
+
 def upload_request_check(content_length: str | None) -> None:
     """Refuse a request whose ``Content-Length`` header already says the file is over the limit,
     before any of its body is read (``ValidationError`` ``too_large``, :func:`upload_size_check`).
