@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils import timezone
 
 from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, Role, token_hash
 
@@ -81,11 +82,11 @@ def invitation_for_link(*, raw: str) -> Invitation | None:
 
 def invitations_pending(*, agency: Agency) -> list[Invitation]:
     """The agency's invitations still waiting for their person, newest first."""
-    return [
-        i
-        for i in Invitation.objects.filter(agency=agency, accepted_at__isnull=True, revoked_at__isnull=True)
-        if i.is_pending()
-    ]
+    return list(
+        Invitation.objects.filter(
+            agency=agency, accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        )
+    )
 
 
 def invitation_get(*, agency: Agency, invitation_id: int) -> Invitation:

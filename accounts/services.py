@@ -39,6 +39,12 @@ def agency_update(*, agency: Agency, name: str, ico: str, data_box_id: str) -> A
 SERVICE_USER_PREFIX = "api-"
 
 
+def _username_free(username: str) -> bool:
+    """No account has ``username`` in any case, and it is not in the API tokens' ``api-`` range."""
+    taken = get_user_model().objects.filter(username__iexact=username).exists()
+    return not taken and not username.lower().startswith(SERVICE_USER_PREFIX)
+
+
 @transaction.atomic
 def member_create(
     *,
@@ -60,7 +66,7 @@ def member_create(
     """
     require_role(by, agency, Role.ADMIN)
     User = get_user_model()
-    if username.lower().startswith(SERVICE_USER_PREFIX) or User.objects.filter(username__iexact=username).exists():
+    if not _username_free(username):
         raise ValidationError(
             {"username": _("This username is taken. A person who already has an account is invited by e-mail instead.")}
         )
@@ -143,7 +149,7 @@ def invitation_accept_new_account(*, raw: str, username: str, password: str) -> 
     if invitation is None or not invitation.is_pending():
         raise ValidationError(_("This invitation is no longer valid. Ask the agency's admin for a new one."))
     User = get_user_model()
-    if username.lower().startswith(SERVICE_USER_PREFIX) or User.objects.filter(username__iexact=username).exists():
+    if not _username_free(username):
         raise ValidationError({"username": _("This username is taken.")})
     user = User(username=username, email=invitation.email)
     user.set_password(password)
