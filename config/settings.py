@@ -140,8 +140,9 @@ RQ_QUEUES = {
     # hold up other agencies' born-digital contracts; bin/start runs one worker per queue
     "ocr": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": env_int("RQ_DEFAULT_TIMEOUT", 900)},
 }
-# the services enqueue in transaction.on_commit themselves; django-rq must not defer a second time
-RQ = {"COMMIT_MODE": "auto"}
+# the services enqueue in transaction.on_commit themselves; django-rq must not defer a second time.
+# The worker loads the engine once, before its first job, and forks every job from it (contracts.worker).
+RQ = {"COMMIT_MODE": "auto", "WORKER_CLASS": "contracts.worker.EngineWorker"}
 
 # Shared by every web process: the API's per-token request counts live here.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -224,6 +225,8 @@ REDACTOR_MAX_RENDER_PIXELS = env_int("REDACTOR_MAX_RENDER_PIXELS", 20_000_000)
 # Rendered page images stay in the shared cache this long (seconds); deleting a contract drops them.
 REDACTOR_PAGE_CACHE_SECONDS = env_int("REDACTOR_PAGE_CACHE_SECONDS", 3600)
 REDACTOR_NLP = env("REDACTOR_NLP", "spacy")  # "spacy" or "rules"
+# Pages of one scanned document read by Tesseract at once (one core each); 1 where a worker runs per core.
+REDACTOR_OCR_PARALLEL = env_int("REDACTOR_OCR_PARALLEL", 1)
 REDACTOR_SPACY_MODEL = env("REDACTOR_SPACY_MODEL", "cs_core_news_sm")
 # PDFs the platform default map can be previewed on (the development set next to the checkout)
 REDACTOR_PREVIEW_DIR = env("REDACTOR_PREVIEW_DIR", str(BASE_DIR.parent / "shared" / "data" / "dev"))

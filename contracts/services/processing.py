@@ -61,7 +61,9 @@ def contract_process(*, run_id: int) -> None:
     Contract.objects.filter(pk=contract.pk).update(status=Status.PROCESSING, error_message="")
     run_progress(run, "loading")
     engine = get_engine()
-    engine.load()
+    if not engine.loaded:  # a worker other than contracts.worker.EngineWorker (or the CLI): load it here
+        log.info("run %s: the engine is loaded in the job", run_id)
+        engine.load()
     data = selectors.contract_original(contract)
     version = map_version_in_force(agency=contract.agency)
     run_progress(run, "extracting")

@@ -147,12 +147,15 @@ class RedactionEngine:
         self.registry = registry or default_registry(nlp_enabled=not isinstance(self.nlp, RuleOnlyNlpEngine))
         self.category_map = category_map or CategoryMap.default()
         self.max_pages = max_pages
+        self.loaded = False
 
     def load(self) -> float:
-        """Load the NLP model and recognizer resources; returns the seconds it took."""
+        """Load the NLP model and recognizer resources (once; ``loaded`` is then True); returns the
+        seconds it took."""
         started = time.perf_counter()
         self.nlp.load()
         self.registry.load()
+        self.loaded = True
         return time.perf_counter() - started
 
     # -- analysis ---------------------------------------------------------------------------

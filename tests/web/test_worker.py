@@ -34,6 +34,25 @@ def test_worker_processes_an_upload(agency, clerk, contract_pdf):
     assert contract.proposals.filter(text="750403/1238").exists()
 
 
+def test_worker_loads_the_engine_once_and_forks_every_job_from_it(agency, clerk, contract_pdf, tmp_path):
+    from tests.pdfs import scan_of
+
+    flush_queue()
+    first = uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+    second = uploads.contract_upload(agency=agency, user=clerk, data=scan_of(contract_pdf), filename="sken.pdf")
+    log_path = tmp_path / "worker.log"
+    with log_path.open("w") as output:
+        worker = start_worker(burst=True, output=output)
+        assert worker.wait(timeout=120) == 0
+    log = log_path.read_text()
+    for contract in (first, second):
+        contract.refresh_from_db()
+        assert contract.status == Status.NEEDS_REVIEW, contract.error_message
+    assert log.count("engine loaded in") == 1, log  # once, in the worker, before the fork
+    assert "the engine is loaded in the job" not in log, log  # no job loaded it again
+    assert log.count("Job OK") == 2, log  # two jobs, each in its own work horse
+
+
 def test_worker_reads_a_scan_from_the_ocr_queue_with_progress_by_page(agency, clerk, contract_pdf):
     from tests.pdfs import scan_of
 

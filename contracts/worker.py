@@ -1,0 +1,74 @@
+"""The RQ worker of the product: the engine is loaded once, in the worker, before any job.
+
+RQ's default worker forks a work horse for every job, and the horse dies with the job: whatever
+the job loaded (the engine's modules, gazetteers, the spaCy model when one is configured, MuPDF's
+and PDFium's fonts) was loaded again by the next job, 1–2 s of a 2-page contract's job. This worker
+loads the engine in its own process before it takes the first job and runs one small contract
+through it, so every horse forks from a warm process and shares those pages copy-on-write. The
+horse is still a separate process, so RQ's job timeout still kills it, and a crash or an
+out-of-memory kill of one job leaves the worker and its engine intact.
+
+The category map and the agency's learned rules are not part of the loaded engine: each job reads
+the ones in force from the database (two small queries), so a change applies to the next job
+without restarting workers. A change of the engine itself (a new release, other settings) needs a
+restart of the workers, as any code change does.
+
+Selected in settings (``RQ["WORKER_CLASS"]``), so ``manage.py rqworker`` uses it everywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from rq import Worker
+
+log = logging.getLogger(__name__)
+
+#: The warm-up contract: one page with a person's name, birth number, address and account, so that
+#: every recognizer, the decisions, the burn-in and the verification run once (made up values).
+WARM_UP_TEXT = (
+    "Kupni smlouva c. 1/2020\n"
+    "Prodavajici: Jan Novak, nar. 3. 4. 1975, rodne cislo 750403/1238,\n"
+    "bytem Hlavni 12, 110 00 Praha 1, cislo uctu 19-2000145399/0800.\n"
+    "Kupujici: Mesto Dolni Lhota, ICO 00231151, zastoupene starostou.\n"
+)
+
+
+def warm_up_pdf() -> bytes:
+    """A one-page PDF (A4, Helvetica) with :data:`WARM_UP_TEXT`, made in memory."""
+    import pymupdf  # noqa: PLC0415 - the worker's parent only; the web never warms an engine
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), WARM_UP_TEXT, fontsize=11)
+    try:
+        return doc.tobytes()
+    finally:
+        doc.close()
+
+
+def warm_engine() -> float:
+    """Load the process-wide engine (:func:`redactor.runtime.get_engine`) and the job modules,
+    then analyse, burn in and verify :func:`warm_up_pdf` once; returns the seconds it took."""
+    started = time.perf_counter()
+    import contracts.jobs  # noqa: F401, PLC0415 - the modules every job imports, loaded before the fork
+    from redactor.runtime import get_engine  # noqa: PLC0415
+
+    engine = get_engine()
+    engine.load()
+    data = warm_up_pdf()
+    analysis = engine.analyze(data)
+    engine.redact(data, analysis.to_redact(), analysis.text_layer)
+    return time.perf_counter() - started
+
+
+class EngineWorker(Worker):
+    """An RQ worker that loads the engine before its first job (:func:`warm_engine`); otherwise
+    RQ's forking worker, job timeouts and all."""
+
+    def work(self, *args, **kwargs):
+        """Warm the engine, then take jobs as :meth:`rq.Worker.work` does."""
+        seconds = warm_engine()
+        log.info("worker %s: engine loaded in %.2f s; its jobs share it", self.name, seconds)
+        return super().work(*args, **kwargs)
