@@ -76,6 +76,27 @@ def scan_of(pdf: bytes, *, dpi: int = 150, text_layer: str | None = None) -> byt
     return data
 
 
+def sideways_scan_of(pdf: bytes, turn: int, *, dpi: int = 150) -> bytes:
+    """An image-only copy of ``pdf`` whose sheets were fed the wrong way: each page's image lies
+    turned ``turn`` degrees counter-clockwise (90, 180 or 270) on a page of the turned size,
+    with no /Rotate to say so; a viewer shows the text on its side or upside down."""
+    from PIL import Image
+
+    src = pymupdf.open(stream=pdf, filetype="pdf")
+    out = pymupdf.open()
+    for page in src:
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+        image = Image.frombytes("L", (pix.width, pix.height), pix.samples).rotate(turn, expand=True)
+        buf = io.BytesIO()
+        image.save(buf, format="PNG")
+        w, h = (page.rect.height, page.rect.width) if turn in (90, 270) else (page.rect.width, page.rect.height)
+        out.new_page(width=w, height=h).insert_image(pymupdf.Rect(0, 0, w, h), stream=buf.getvalue())
+    data = out.tobytes(garbage=3, deflate=True)
+    out.close()
+    src.close()
+    return data
+
+
 def rotated_scan_of(pdf: bytes, rotation: int, *, dpi: int = 150) -> bytes:
     """An image-only copy of ``pdf`` stored the way many scanners store a page: the image lies
     turned by ``rotation`` degrees (90, 180 or 270) on a page whose /Rotate turns it upright

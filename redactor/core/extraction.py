@@ -38,6 +38,7 @@ from .ocr import (
     SCAN_MIN_IMAGE_COVERAGE,
     OcrWord,
     layer_agrees,
+    layer_sample,
     picture_regions,
     text_quality,
 )
@@ -301,7 +302,10 @@ def _add_ocr_words(builder: _Builder, number: int, result, page: pymupdf.Page) -
         for w in line[1:]:
             box |= pymupdf.Rect(w.x0, w.y0, w.x1, w.y1)
         rects.append((box * shown).normalize())
-    groups = form_rows(rects, [" ".join(w.text for w in line) for line in lines]) or [[i] for i in range(len(lines))]
+    upright = not any(w.angle for w in result.words)  # a page scanned on its side has no form columns
+    groups = (upright and form_rows(rects, [" ".join(w.text for w in line) for line in lines])) or [
+        [i] for i in range(len(lines))
+    ]
     count = 0
     for group in groups:
         words = [w for i in group for w in lines[i]]
@@ -309,9 +313,8 @@ def _add_ocr_words(builder: _Builder, number: int, result, page: pymupdf.Page) -
         for k, w in enumerate(words):
             if k:
                 builder.add(" ", None)
-            step = (w.x1 - w.x0) / max(1, len(w.text))
             for i, ch in enumerate(w.text):
-                builder.add(ch, (number, w.x0 + i * step, w.y0, w.x0 + (i + 1) * step, w.y1))
+                builder.add(ch, (number, *w.char_box(i)))
                 count += 1
     return count
 
@@ -334,10 +337,30 @@ def extract_text_layer(
     the layer (``PageInfo.ocr``, ``ocr_replaced``, ``ocr_confidence``); without it the page is
     marked ``needs_ocr``. ``progress(done, total)`` is called after each page (pages from 1).
     """
-    builder = _Builder()
-    pages: list[PageInfo] = []
     tables = Tables(pdf)
     use_ocr = ocr is not None and ocr.available()
+    ahead = None
+    if use_ocr and getattr(ocr, "parallel", 1) > 1:  # pages without text under a page-sized image: read ahead
+        ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)])
+    try:
+        return _extract(doc, tables, ocr if use_ocr else None, ahead, progress)
+    finally:
+        if ahead is not None:
+            ahead.close()
+        tables.close()
+
+
+def _bare_scan(page: pymupdf.Page) -> bool:
+    """A page that is an image with (almost) no text: OCR will read it in full."""
+    return len(page.get_text().strip()) < OCR_MIN_CHARS and image_coverage(page) >= OCR_MIN_IMAGE_COVERAGE
+
+
+def _extract(doc, tables, ocr, ahead, progress) -> TextLayer:
+    """:func:`extract_text_layer`'s page loop; ``ocr`` is None when no OCR is available, ``ahead``
+    the pages read ahead (:class:`~redactor.core.ocr.ReadAhead`) or None."""
+    builder = _Builder()
+    pages: list[PageInfo] = []
+    use_ocr = ocr is not None
     ocr_pages: dict = {}
     unread: dict[int, list[tuple]] = {}
     for page in doc:
@@ -354,16 +377,24 @@ def extract_text_layer(
         coverage = image_coverage(page, images)
         needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
         replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(line_text(ln) for ln in lines))
-        result = ocr.recognize(page) if use_ocr and (needs_ocr or replaced) else None
-        kept_layer = False
-        if result is not None and replaced:
-            existing = [w[:5] for w in page.get_text("words")]
-            page_text = " ".join(w[4] for w in existing)
+        result, kept_layer = None, False
+        if use_ocr and replaced:
             # another tool's layer that reads well and sits on the image is better kept (it often
             # reads tables Tesseract misses, and it is the text the agency published, diacritics
-            # or not); one that is garbled or shifted is replaced
-            if text_quality(page_text) >= GARBAGE_MAX_QUALITY and layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT:
-                kept_layer, replaced = True, False
+            # or not); one that is garbled or shifted is replaced. Where it sits is checked on a
+            # band of the page first; only a layer the band does not confirm costs a full read.
+            existing = [w[:5] for w in page.get_text("words")]
+            if text_quality(" ".join(w[4] for w in existing)) >= GARBAGE_MAX_QUALITY:
+                band = layer_sample(existing, page.rect) if not page.rotation else None
+                sample = ocr.check_layer(page, band) if band is not None else None
+                if sample is not None and layer_agrees(existing, sample) >= LAYER_MIN_AGREEMENT:
+                    result, kept_layer, replaced = sample, True, False
+                else:
+                    result = ocr.recognize(page)
+                    if result is not None and layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT:
+                        kept_layer, replaced = True, False
+        if result is None and use_ocr and (needs_ocr or replaced):
+            result = (ahead.take(number) if ahead is not None else None) or ocr.recognize(page)
         if result is not None:
             ocr_pages[number] = result
         pictures = None
@@ -415,7 +446,6 @@ def extract_text_layer(
         )
         if progress is not None:
             progress(number, doc.page_count)
-    tables.close()
     return TextLayer(
         text="".join(builder.chars), boxes=builder.boxes, pages=pages, ocr_pages=ocr_pages, unread_layers=unread
     )

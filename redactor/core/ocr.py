@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -53,6 +54,57 @@ class OcrWord:
     y1: float
     confidence: float
     line: tuple[int, int, int]
+    #: Clockwise turn (0, 90, 180, 270 degrees) that makes the word upright: a page scanned on
+    #: its side or upside down (:meth:`TesseractOcr.recognize`); its letters run along that axis.
+    angle: int = 0
+
+    def char_box(self, i: int) -> tuple[float, float, float, float]:
+        """The box ``(x0, y0, x1, y1)`` in points of character ``i`` (from 0): an equal share of
+        the word's box in the word's reading direction (left to right when upright, bottom to top
+        when turned 90°, right to left upside down, top to bottom at 270°)."""
+        n = max(1, len(self.text))
+        if self.angle == 90:
+            step = (self.y1 - self.y0) / n
+            return self.x0, self.y1 - (i + 1) * step, self.x1, self.y1 - i * step
+        if self.angle == 180:
+            step = (self.x1 - self.x0) / n
+            return self.x1 - (i + 1) * step, self.y0, self.x1 - i * step, self.y1
+        if self.angle == 270:
+            step = (self.y1 - self.y0) / n
+            return self.x0, self.y0 + i * step, self.x1, self.y0 + (i + 1) * step
+        step = (self.x1 - self.x0) / n
+        return self.x0 + i * step, self.y0, self.x0 + (i + 1) * step, self.y1
+
+
+#: A whole page read with a lower mean word confidence (0..100) gets its orientation checked ...
+ORIENTATION_MIN_CONFIDENCE = 50.0
+#: ... and is turned when Tesseract's orientation detection is at least this confident.
+ORIENTATION_MIN_OSD = 2.0
+
+
+def _mean(found: list[tuple]) -> float:
+    """Mean confidence of words found by :meth:`TesseractOcr._read` (0.0 for none)."""
+    return sum(w[1] for w in found) / len(found) if found else 0.0
+
+
+def _vertical(found: list[tuple]) -> bool:
+    """True when most words of three or more characters found by :meth:`TesseractOcr._read` are
+    taller than wide: Tesseract read a page lying on its side line by line down the page."""
+    long = [w for w in found if len(w[0]) >= 3]
+    tall = sum(1 for w in long if (w[5] - w[3]) > 1.5 * (w[4] - w[2]))
+    return bool(long) and tall > len(long) / 2
+
+
+def _turned_back(box, turn: int, size: tuple[int, int]) -> tuple[float, float, float, float]:
+    """A box ``(x0, y0, x1, y1)`` read in an image turned ``turn`` degrees clockwise, in the
+    pixels of the image as it was (``size``: its width and height)."""
+    width, height = size
+    x0, y0, x1, y1 = box
+    if turn == 90:  # (x, y) -> (height - y, x) when turning; back: x = v, y = height - u
+        return y0, height - x1, y1, height - x0
+    if turn == 180:
+        return width - x1, height - y1, width - x0, height - y0
+    return width - y1, x0, width - y0, x1  # 270: (x, y) -> (y, width - x); back: x = width - v, y = u
 
 
 #: A picture on a text page is read by OCR from this size on (points) ...
@@ -73,6 +125,9 @@ class OcrPage:
     number: int
     words: list[OcrWord] = field(default_factory=list)
     seconds: float = 0.0
+    #: The band that was read, ``(x0, y0, x1, y1)`` in points, when only a sample of the page was
+    #: read to check another tool's text layer (:meth:`TesseractOcr.check_layer`); None: whole page.
+    clip: tuple[float, float, float, float] | None = None
 
     @property
     def mean_confidence(self) -> float:
@@ -82,21 +137,30 @@ class OcrPage:
         return sum(w.confidence for w in self.words) / len(self.words)
 
     def to_dict(self) -> dict:
-        """JSON-ready: ``{"number", "seconds", "words": [[text, x0, y0, x1, y1, confidence, b, p, l], ...]}``."""
-        return {
+        """JSON-ready: ``{"number", "seconds", "words": [[text, x0, y0, x1, y1, confidence, b, p, l], ...]}``
+        (a turned word adds its angle), plus ``"clip": [x0, y0, x1, y1]`` for a sample."""
+        out = {
             "number": self.number,
             "seconds": round(self.seconds, 3),
             "words": [
                 [w.text, round(w.x0, 2), round(w.y0, 2), round(w.x1, 2), round(w.y1, 2), w.confidence, *w.line]
+                + ([w.angle] if w.angle else [])
                 for w in self.words
             ],
         }
+        if self.clip is not None:
+            out["clip"] = list(self.clip)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> OcrPage:
         """The inverse of :meth:`to_dict`."""
-        words = [OcrWord(t, x0, y0, x1, y1, c, (b, p, ln)) for t, x0, y0, x1, y1, c, b, p, ln in data["words"]]
-        return cls(int(data["number"]), words, float(data.get("seconds", 0.0)))
+        words = [
+            OcrWord(t, x0, y0, x1, y1, c, (b, p, ln), *angle)
+            for t, x0, y0, x1, y1, c, b, p, ln, *angle in data["words"]
+        ]
+        clip = tuple(data["clip"]) if data.get("clip") else None
+        return cls(int(data["number"]), words, float(data.get("seconds", 0.0)), clip)
 
     def lines(self) -> list[list[OcrWord]]:
         """Words grouped by text line, lines in Tesseract's reading order."""
@@ -151,6 +215,34 @@ def layer_agrees(existing: list[tuple[float, float, float, float, str]], ocr: Oc
 
 #: Share of Tesseract's words another tool's OCR layer must have at the same place to be kept.
 LAYER_MIN_AGREEMENT = 0.3
+#: Words of another tool's layer in the sample that checks it (:func:`layer_sample`): a band of
+#: whole lines from the middle of the page holding about this many words ...
+SAMPLE_WORDS = 60
+#: ... and at least this many, or the whole page is read.
+SAMPLE_MIN_WORDS = 15
+
+
+def layer_sample(existing: list[tuple[float, float, float, float, str]], page_rect) -> pymupdf.Rect | None:
+    """The band of a scanned page read to check another tool's text layer: whole lines of the
+    layer's ``existing`` words (PyMuPDF words ``(x0, y0, x1, y1, text)``, points) from the middle of
+    the page down, about :data:`SAMPLE_WORDS` words, the page's full width; None when the layer
+    has fewer than :data:`SAMPLE_MIN_WORDS` words (the page is then read in full). A layer that is
+    shifted or describes other pixels disagrees in any band as well as on the whole page; a band
+    costs Tesseract a fraction of the page."""
+    if len(existing) < SAMPLE_MIN_WORDS:
+        return None
+    centres = sorted((y0 + y1) / 2 for _x0, y0, _x1, y1, _t in existing)
+    first = max(0, min(len(centres) // 2 - SAMPLE_WORDS // 2, len(centres) - SAMPLE_WORDS))
+    low, high = centres[first], centres[min(len(centres), first + SAMPLE_WORDS) - 1]
+    # whole lines: every word whose centre is in the band, then a margin up to the next line
+    inside = [w for w in existing if low <= (w[1] + w[3]) / 2 <= high]
+    y0, y1 = min(w[1] for w in inside), max(w[3] for w in inside)
+    above = [w[3] for w in existing if (w[1] + w[3]) / 2 < low and w[3] < y0]
+    below = [w[1] for w in existing if (w[1] + w[3]) / 2 > high and w[1] > y1]
+    y0 = max(page_rect.y0, (max(above) + y0) / 2 if above else y0 - 6)
+    y1 = min(page_rect.y1, (min(below) + y1) / 2 if below else y1 + 6)
+    return pymupdf.Rect(page_rect.x0, y0, page_rect.x1, y1)
+
 
 #: How Tesseract misreads the "@" of an e-mail address: "©", "©A", "(A", "®" (seen on scanned
 #: registry contracts: "blesno©Ablesno.cz", "tender.ec(Aeltodo.cz", "jan.oresky ©Aih21.org").
@@ -195,14 +287,18 @@ class TesseractOcr:
 
     ``language`` is a Tesseract model name (``ces`` by default; ``ces+eng`` reads both).
     ``threads`` caps Tesseract's OpenMP threads (1: one page on one core, and a worker does not
-    starve the other jobs). Raises ``OcrUnavailableError`` from :meth:`recognize` when
-    Tesseract or the model is missing; :meth:`available` tells beforehand.
+    starve the other jobs); ``parallel`` pages of a document are read at once (one core each,
+    :meth:`read_ahead`; 1 by default, since a machine runs a worker per core). Raises
+    ``OcrUnavailableError`` from :meth:`recognize` when Tesseract or the model is missing;
+    :meth:`available` tells beforehand.
     """
 
-    def __init__(self, language: str = "ces", dpi: int = OCR_DPI, threads: int = 1):
+    def __init__(self, language: str = "ces", dpi: int = OCR_DPI, threads: int = 1, parallel: int = 1):
         self.language = language
         self.dpi = dpi
         self.threads = threads
+        #: Pages of one document read at the same time (one Tesseract process each); 1: one after another.
+        self.parallel = max(1, parallel)
         self._available: bool | None = None
 
     def available(self) -> bool:
@@ -221,8 +317,19 @@ class TesseractOcr:
 
     def recognize(self, page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> OcrPage:
         """Read ``page`` (or only its ``clip``, a rectangle of an unrotated page in points);
-        word boxes in PDF points (PyMuPDF page space, y down), page from 1."""
-        import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
+        word boxes in PDF points (PyMuPDF page space, y down), page from 1.
+
+        A whole page read with a mean confidence under :data:`ORIENTATION_MIN_CONFIDENCE`, or
+        read as mostly vertical words, may lie on its side or upside down (a sheet fed the wrong
+        way, with no /Rotate to say so): its
+        orientation is then detected once (Tesseract's OSD, ``osd`` model) and, when it is turned,
+        the page is read again upright; the better read is kept, its words carry the angle
+        (:attr:`OcrWord.angle`) and boxes on the page as it is."""
+        return self.start(page, clip)()
+
+    def start(self, page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> Callable[[], OcrPage]:
+        """Render ``page`` now (MuPDF, in the calling thread) and return the call that reads it
+        (Tesseract, a separate program: any thread may make the call, see :meth:`read_ahead`)."""
         from PIL import Image  # noqa: PLC0415 - only with OCR
 
         if not self.available():
@@ -230,35 +337,95 @@ class TesseractOcr:
         started = time.perf_counter()
         pix = page.get_pixmap(dpi=self.dpi, colorspace=pymupdf.csGRAY, alpha=False, clip=clip)
         image = Image.frombytes("L", (pix.width, pix.height), pix.samples)
+        turnable, number = clip is None and not page.rotation, page.number + 1
+        # pixel -> point: the page was rendered from its rect (rotation included) at self.dpi
+        to_page = ~page.rotation_matrix if page.rotation else None
+        area = page.rect if clip is None else pymupdf.Rect(clip) & page.rect
+        sx, sy = area.width / pix.width, area.height / pix.height
+        rendering = time.perf_counter() - started
+
+        def read() -> OcrPage:
+            reading = time.perf_counter()
+            found, turn = self._read(image), 0
+            sideways = _vertical(found)
+            if turnable and (sideways or _mean(found) < ORIENTATION_MIN_CONFIDENCE):
+                turn = self._orientation(image)
+                if turn:
+                    upright = self._read(image.rotate(-turn, expand=True))  # PIL turns counter-clockwise
+                    if sideways or _mean(upright) > _mean(found):
+                        found = [(t, c, *_turned_back(box, turn, image.size), line) for t, c, *box, line in upright]
+                    else:
+                        turn = 0
+            result = OcrPage(number)
+            for text, conf, x0, y0, x1, y1, line in found:
+                rect = pymupdf.Rect(x0 * sx, y0 * sy, x1 * sx, y1 * sy) + (area.x0, area.y0, area.x0, area.y0)
+                if to_page is not None:
+                    rect = rect * to_page
+                result.words.append(OcrWord(text, rect.x0, rect.y0, rect.x1, rect.y1, conf, line, turn))
+            result.words = repair_emails(result.words)
+            result.seconds = rendering + time.perf_counter() - reading
+            return result
+
+        return read
+
+    def read_ahead(self, doc: pymupdf.Document, numbers: list[int]) -> ReadAhead | None:
+        """Pages ``numbers`` (from 1) of ``doc`` read :attr:`parallel` at a time in threads (each
+        thread waits on its own Tesseract process), in order, at most :attr:`parallel` rendered
+        pages held ahead; None when :attr:`parallel` is 1 or fewer than two pages are to be read."""
+        if self.parallel <= 1 or len(numbers) < 2 or not self.available():
+            return None
+        return ReadAhead(self, doc, numbers)
+
+    def _tesseract(self, call, image, **kwargs):
+        """Run one pytesseract ``call`` on ``image`` with Tesseract capped at ``threads`` threads."""
         env = os.environ.get("OMP_THREAD_LIMIT")
+        if env == str(self.threads):  # set already (by ReadAhead for its threads): leave it alone
+            return call(image, lang=self.language if call.__name__ != "image_to_osd" else "osd", **kwargs)
         os.environ["OMP_THREAD_LIMIT"] = str(self.threads)
         try:
-            data = pytesseract.image_to_data(
-                image, lang=self.language, config="--psm 3", output_type=pytesseract.Output.DICT
-            )
+            return call(image, lang=self.language if call.__name__ != "image_to_osd" else "osd", **kwargs)
         finally:
             if env is None:
                 os.environ.pop("OMP_THREAD_LIMIT", None)
             else:
                 os.environ["OMP_THREAD_LIMIT"] = env
-        # pixel -> point: the page was rendered from its rect (rotation included) at self.dpi
-        to_page = ~page.rotation_matrix if page.rotation else pymupdf.Identity
-        area = page.rect if clip is None else pymupdf.Rect(clip) & page.rect
-        sx, sy = area.width / pix.width, area.height / pix.height
-        result = OcrPage(page.number + 1)
+
+    def _read(self, image) -> list[tuple]:
+        """Tesseract's words of ``image``: ``(text, confidence, x0, y0, x1, y1, (block, par, line))``
+        in the image's pixels, empty and unrecognised (negative confidence) entries left out."""
+        import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
+
+        data = self._tesseract(pytesseract.image_to_data, image, config="--psm 3", output_type=pytesseract.Output.DICT)
+        out = []
         for i, text in enumerate(data["text"]):
-            text = (text or "").strip()
-            conf = float(data["conf"][i])
+            text, conf = (text or "").strip(), float(data["conf"][i])
             if not text or conf < 0:
                 continue
             x, y, w, h = data["left"][i], data["top"][i], data["width"][i], data["height"][i]
-            rect = pymupdf.Rect(x * sx, y * sy, (x + w) * sx, (y + h) * sy) + (area.x0, area.y0, area.x0, area.y0)
-            if page.rotation:
-                rect = rect * to_page
-            line = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
-            result.words.append(OcrWord(text, rect.x0, rect.y0, rect.x1, rect.y1, conf, line))
-        result.words = repair_emails(result.words)
-        result.seconds = time.perf_counter() - started
+            out.append(
+                (text, conf, x, y, x + w, y + h, (data["block_num"][i], data["par_num"][i], data["line_num"][i]))
+            )
+        return out
+
+    def _orientation(self, image) -> int:
+        """Clockwise degrees (0, 90, 180, 270) that turn ``image`` upright, by Tesseract's OSD on a
+        half-resolution copy; 0 when it finds too little text to tell or is not sure."""
+        import pytesseract  # noqa: PLC0415
+
+        try:
+            osd = self._tesseract(
+                pytesseract.image_to_osd, image.reduce(2), config="--psm 0", output_type=pytesseract.Output.DICT
+            )
+        except pytesseract.TesseractError:  # "Too few characters": nothing to turn
+            return 0
+        turn = int(osd.get("rotate", 0)) % 360
+        return turn if turn in (90, 180, 270) and float(osd.get("orientation_conf", 0)) >= ORIENTATION_MIN_OSD else 0
+
+    def check_layer(self, page: pymupdf.Page, band: pymupdf.Rect) -> OcrPage:
+        """Read only ``band`` (:func:`layer_sample`) of scanned page ``page``, to check another
+        tool's text layer against it; the result remembers the band (``clip``)."""
+        result = self.recognize(page, clip=band)
+        result.clip = tuple(round(v, 2) for v in band)
         return result
 
     def read_pictures(self, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPage | None:
@@ -313,6 +480,47 @@ def read_pictures(ocr, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPa
     return result
 
 
+class ReadAhead:
+    """Whole pages of one document read by Tesseract in threads ahead of extraction
+    (:meth:`TesseractOcr.read_ahead`): :meth:`take` a page's result in page order; pages are
+    rendered in the caller's thread (MuPDF is not thread-safe), :attr:`~TesseractOcr.parallel`
+    at most ahead. :meth:`close` ends it (also after an error)."""
+
+    def __init__(self, ocr: TesseractOcr, doc: pymupdf.Document, numbers: list[int]):
+        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - only with parallel OCR
+
+        self.ocr, self.doc, self.waiting = ocr, doc, sorted(numbers)
+        self.pool = ThreadPoolExecutor(ocr.parallel, thread_name_prefix="ocr")
+        self.pending: dict[int, object] = {}
+        self.env = os.environ.get("OMP_THREAD_LIMIT")
+        os.environ["OMP_THREAD_LIMIT"] = str(ocr.threads)  # once for every thread's Tesseract
+
+    def _fill(self) -> None:
+        while self.waiting and len(self.pending) < self.ocr.parallel:
+            number = self.waiting.pop(0)
+            self.pending[number] = self.pool.submit(self.ocr.start(self.doc[number - 1]))
+
+    def take(self, number: int) -> OcrPage | None:
+        """The read of page ``number``, or None when it was not among the pages read ahead."""
+        for skipped in [k for k in self.pending if k < number]:  # extraction found text there after all
+            self.pending.pop(skipped).cancel()
+        self._fill()
+        future = self.pending.pop(number, None)
+        if future is None:
+            return None
+        result = future.result()
+        self._fill()
+        return result
+
+    def close(self) -> None:
+        """Stop reading ahead and put the thread limit back."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.env is None:
+            os.environ.pop("OMP_THREAD_LIMIT", None)
+        else:
+            os.environ["OMP_THREAD_LIMIT"] = self.env
+
+
 class StoredOcr:
     """OCR results read earlier (``{page number: OcrPage}``), replayed so that a later
     extraction of the same file (publishing) gives exactly the text the proposals index."""
@@ -327,6 +535,12 @@ class StoredOcr:
     def recognize(self, page: pymupdf.Page) -> OcrPage | None:
         """The stored result of ``page``, or None when it was not read by OCR."""
         return self.pages.get(page.number + 1)
+
+    def check_layer(self, page: pymupdf.Page, band: pymupdf.Rect) -> OcrPage | None:
+        """The stored sample of ``page`` when its layer was checked on a sample (and kept), else
+        None (the page was read in full, and :meth:`recognize` replays that)."""
+        stored = self.pages.get(page.number + 1)
+        return stored if stored is not None and stored.clip is not None else None
 
     def read_pictures(self, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPage | None:
         """The stored words of the pictures of text page ``page``, or None."""

@@ -11,8 +11,8 @@ from PIL import Image
 
 from redactor.core.engine import RedactionEngine
 from redactor.core.nlp import RuleOnlyNlpEngine
-from redactor.core.ocr import TesseractOcr, text_quality
-from tests.pdfs import pdf_from_paragraphs, rotated_scan_of, scan_of
+from redactor.core.ocr import StoredOcr, TesseractOcr, text_quality
+from tests.pdfs import pdf_from_paragraphs, rotated_scan_of, scan_of, sideways_scan_of
 
 PARAGRAPHS = [
     "Kupní smlouva č. 2026/15",
@@ -43,6 +43,33 @@ def test_ocr_reads_a_scan_into_words_with_boxes_in_points():
     assert result.mean_confidence > 80
     novak = next(w for w in result.words if w.text.startswith("Novák"))
     assert 0 < novak.x0 < novak.x1 < doc[0].rect.width and 0 < novak.y0 < novak.y1 < 300  # points, top of A4
+
+
+@pytest.mark.parametrize("turn", [90, 180, 270])
+def test_a_sheet_scanned_on_its_side_is_turned_once_read_and_its_boxes_cover_the_right_pixels(engine, turn):
+    """A sheet fed sideways or upside down, without /Rotate: the first read is poor, the page's
+    orientation is detected once, the page is read upright, and each character's box lies where
+    that character is on the page as it is (so a part of a word is blacked out where it is)."""
+    scan = sideways_scan_of(pdf_from_paragraphs(PARAGRAPHS), turn)
+    doc = pymupdf.open(stream=scan)
+    result = TesseractOcr().recognize(doc[0])
+    text = " ".join(w.text for w in result.words)
+    assert "750403/1238" in text and "Horní" in text and result.mean_confidence > 80
+    assert {w.angle for w in result.words} == {turn}  # turned counter-clockwise: the fix is clockwise
+
+    analysis = engine.analyze(scan)
+    assert analysis.pages[0].ocr
+    redact = analysis.to_redact()
+    assert {"750403/1238", "19-2000145399/0800"} <= {p.text for p in redact}
+    result = engine.redact(scan, redact, analysis.text_layer)  # raises VerificationError on any leak
+    out = pymupdf.open(stream=result.pdf)
+    for box in result.boxes:
+        pixels = _image_pixels_under(out, out[0], pymupdf.Rect(box.x0, box.y0, box.x1, box.y1))
+        assert pixels and max(pixels) == 0, box
+    # nothing of the birth number can be read from the published page's pixels, turned upright
+    page = TesseractOcr().recognize(out[0])
+    assert "750403" not in " ".join(w.text for w in page.words)
+    assert "Horní" in " ".join(w.text for w in page.words)
 
 
 def _image_pixels_under(doc: pymupdf.Document, page: pymupdf.Page, rect: pymupdf.Rect) -> list[int]:
@@ -87,6 +114,47 @@ def test_a_scan_is_redacted_in_the_pixels_and_keeps_a_searchable_layer(engine, l
         pixels = _image_pixels_under(out, out[0], pymupdf.Rect(box.x0, box.y0, box.x1, box.y1))
         assert pixels and max(pixels) == 0, box
     assert all(span["type"] == 3 for span in out[0].get_texttrace())  # the layer is invisible
+
+
+def test_another_tools_layer_is_checked_on_a_band_and_read_in_full_only_when_the_band_disagrees(engine):
+    clauses = [f"Článek {i}. Smluvní strany se dohodly na podmínkách uvedených v této smlouvě." for i in range(1, 30)]
+    contract = pdf_from_paragraphs(PARAGRAPHS + clauses)
+
+    kept = engine.analyze(scan_of(contract, text_layer="invisible"))
+    page, sample = kept.pages[0], kept.text_layer.ocr_pages[1]
+    assert page.scan_layer and not page.ocr and sample.clip is not None
+    x0, y0, x1, y1 = sample.clip
+    assert (x0, x1) == (0, page.width) and 0 < y1 - y0 < 0.35 * page.height  # a band, not the page
+    assert all(y0 <= (w.y0 + w.y1) / 2 <= y1 for w in sample.words)
+
+    shifted = engine.analyze(scan_of(contract, text_layer="shifted"))
+    page, full = shifted.pages[0], shifted.text_layer.ocr_pages[1]
+    assert page.ocr and page.ocr_replaced and full.clip is None  # the band disagreed: the page was read
+    assert "750403/1238" in " ".join(w.text for w in full.words)
+
+    # publishing replays the stored reads and gets the text the proposals point into
+    for analysis, scan in ((kept, "invisible"), (shifted, "shifted")):
+        stored = {n: type(p).from_dict(p.to_dict()) for n, p in analysis.text_layer.ocr_pages.items()}
+        replay = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=StoredOcr(stored))
+        assert replay.analyze(scan_of(contract, text_layer=scan)).text_layer.text == analysis.text_layer.text
+
+
+def test_pages_read_in_parallel_give_the_text_of_pages_read_one_after_another():
+    clauses = [f"Článek {i}. Smluvní strany se dohodly na podmínkách této smlouvy." for i in range(1, 8)]
+    doc = pymupdf.open()
+    for k in range(3):  # three scanned pages and a text page between them
+        page = pymupdf.open(stream=scan_of(pdf_from_paragraphs(PARAGRAPHS[k:] + clauses)))
+        doc.insert_pdf(page)
+        if k == 1:
+            doc.insert_pdf(pymupdf.open(stream=pdf_from_paragraphs(clauses)))
+    scan = doc.tobytes()
+    one = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=TesseractOcr()).analyze(scan)
+    three = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=TesseractOcr(parallel=3)).analyze(scan)
+    assert [p.ocr for p in three.pages] == [True, True, False, True]
+    assert three.text_layer.text == one.text_layer.text and "750403/1238" in three.text_layer.text
+    assert [p.to_dict()["words"] for p in three.text_layer.ocr_pages.values()] == [
+        p.to_dict()["words"] for p in one.text_layer.ocr_pages.values()
+    ]
 
 
 def test_without_tesseract_a_scan_is_reported_not_guessed():
