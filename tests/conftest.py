@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from redactor.core.engine import RedactionEngine
-from redactor.core.nlp import RuleOnlyNlpEngine
+from redactor.core.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The shared data and tools live next to the checkout (``../shared``) unless SHARED_DIR says otherwise.
@@ -19,8 +19,9 @@ SCORER = SHARED / "tools" / "score_redaction.py"
 
 @pytest.fixture(scope="session")
 def engine() -> RedactionEngine:
-    """The production engine: default recognizers, spaCy cs_core_news_sm, default map."""
-    eng = RedactionEngine()
+    """The engine with the optional statistical model: default recognizers, spaCy
+    cs_core_news_sm, default map (the product's default is :func:`rules_engine`'s pipeline)."""
+    eng = RedactionEngine(nlp=SpacyNlpEngine())
     eng.load()
     return eng
 

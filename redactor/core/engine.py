@@ -2,7 +2,7 @@
 
 Usage::
 
-    engine = RedactionEngine()                     # default recognizers, spaCy, default map
+    engine = RedactionEngine()                     # default recognizers, rules only, default map
     analysis = engine.analyze(pdf_bytes)            # proposals with action redact/keep/review
     result = engine.redact(pdf_bytes, analysis.to_redact())   # burned in and verified
 
@@ -25,7 +25,7 @@ from .errors import VerificationError
 from .extraction import TextLayer, extract_text_layer
 from .linking import Person
 from .model import Action, Box, Finding, PageInfo, Party, ProposedRedaction, Span, VerificationResult
-from .nlp import NlpEngine, RuleOnlyNlpEngine, SpacyNlpEngine
+from .nlp import NlpEngine, RuleOnlyNlpEngine
 from .ocr import TesseractOcr
 from .parties import find_parties
 from .reasons import Reason
@@ -127,10 +127,11 @@ class RedactionResult:
 class RedactionEngine:
     """Finds personal data, decides with a category map, burns in and verifies.
 
-    ``registry`` defaults to :func:`~redactor.core.recognizers.registry.default_registry`, ``nlp`` to the spaCy engine
-    with ``cs_core_news_sm``, ``category_map`` to the platform default map, ``ocr`` to
-    Tesseract with the Czech model (``False``: no OCR; scanned pages are then only reported). Models load
-    lazily on first use (:meth:`load` forces it).
+    ``registry`` defaults to :func:`~redactor.core.recognizers.registry.default_registry`, ``nlp`` to
+    :class:`~redactor.core.nlp.RuleOnlyNlpEngine` (no statistical model; pass a
+    :class:`~redactor.core.nlp.SpacyNlpEngine` for ``cs_core_news_sm``), ``category_map`` to the
+    platform default map, ``ocr`` to Tesseract with the Czech model (``False``: no OCR; scanned
+    pages are then only reported). Models load lazily on first use (:meth:`load` forces it).
     """
 
     def __init__(
@@ -141,7 +142,7 @@ class RedactionEngine:
         max_pages: int = MAX_PAGES,
         ocr: TesseractOcr | bool | None = True,
     ):
-        self.nlp = nlp if nlp is not None else SpacyNlpEngine()
+        self.nlp = nlp if nlp is not None else RuleOnlyNlpEngine()
         # True: Tesseract when installed (scanned pages are reported as needing OCR otherwise)
         self.ocr = TesseractOcr() if ocr is True else (ocr or None)
         self.registry = registry or default_registry(nlp_enabled=not isinstance(self.nlp, RuleOnlyNlpEngine))
