@@ -186,6 +186,13 @@ class PaymentCardRecognizer(PatternRecognizer):
         return Validated("Luhn-valid card number")
 
 
+class _Shifted:
+    """A libphonenumber match found in a window of the text, with offsets into the whole text."""
+
+    def __init__(self, match, offset: int):
+        self.number, self.start, self.end = match.number, match.start + offset, match.end + offset
+
+
 class PhoneRecognizer(Recognizer):
     """Telephone numbers as libphonenumber reads them for region CZ (+420 and nine digits in
     any spacing, foreign numbers with their country code), leniency VALID.
@@ -201,15 +208,32 @@ class PhoneRecognizer(Recognizer):
     _money_after = re.compile(r"^\s*(?:,-|,--|\.-|-\s*kč|kč|czk|eur|,\d\d|korun|mil\.|tis\.)", re.I)
     _money_before = re.compile(r"(?:cen[auyě]|částk[auyě]|výši|hodnot[auyě]|činí|celkem|kč)\W{0,3}$", re.I)
     _heading = re.compile(ITEM_START)
+    #: Where a phone number can be: a run of digits and separators with at least seven digits.
+    _digits = re.compile(r"[+(]?\d(?:[\d \t().\-/]*\d){6,}")
+    #: Characters around such a run that libphonenumber sees too (it looks at a number's neighbours).
+    _margin = 12
+
+    def _matches(self, flat: str):
+        """libphonenumber's matches in ``flat``, each with ``start``/``end`` offsets into it: the
+        matcher reads only the windows around runs of seven or more digits, the only places a
+        number can be (on a contract it otherwise walks every character of the text)."""
+        windows: list[list[int]] = []
+        for run in self._digits.finditer(flat):
+            a, b = max(0, run.start() - self._margin), min(len(flat), run.end() + self._margin)
+            if windows and a <= windows[-1][1]:
+                windows[-1][1] = b
+            else:
+                windows.append([a, b])
+        for a, b in windows:
+            for match in phonenumbers.PhoneNumberMatcher(flat[a:b], "CZ", leniency=phonenumbers.Leniency.VALID):
+                yield _Shifted(match, a)
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         text = context.text
         # a line break is a space, except before a numbered heading, where a number must end
-        flat = "".join(
-            (";" if self._heading.match(text, i + 1) else " ") if c == "\n" else c for i, c in enumerate(text)
-        )
+        flat = re.sub("\n", lambda m: ";" if self._heading.match(text, m.end()) else " ", text)
         out = []
-        for match in phonenumbers.PhoneNumberMatcher(flat, "CZ", leniency=phonenumbers.Leniency.VALID):
+        for match in self._matches(flat):
             end = match.end
             if self._money_after.match(flat[end : end + 8]) or self._money_before.search(
                 flat[max(0, match.start - 25) : match.start]
