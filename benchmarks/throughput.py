@@ -1,16 +1,18 @@
 #!/usr/bin/env python
 """End-to-end throughput of the engine on one CPU core.
 
-usage: .venv/bin/python benchmarks/throughput.py [PDF_DIR] [--rounds N] [--nlp spacy|rules]
+usage: .venv/bin/python benchmarks/throughput.py [PDF_DIR] [--rounds N] [--nlp rules|spacy]
        .venv/bin/python benchmarks/throughput.py ../shared/data/dev/scanned --rounds 1   # scans: OCR
 
 Pins the process to one core and one BLAS thread (Tesseract to one OpenMP thread), loads the
 engine (model load time is reported separately), then runs analyze + burn-in + verification on
 every PDF of PDF_DIR (default ../shared/data/dev) ROUNDS times and reports pages per second, with
 the share of each stage (rebuild, extraction, NLP, decisions, burn-in, verification) and, for
-scanned pages, OCR pages per second. ``--nlp rules`` measures the engine without the spaCy
-model. Timing lives here, never
-in a test.
+scanned pages, OCR pages per second. ``--nlp`` picks the pipeline (default: the product's default,
+``REDACTOR_NLP``'s, rules). In the same run, spaCy's ``cs_core_news_sm`` NER alone (its tok2vec
+and ner components, nothing else) reads the same documents' text as often, and the ratio of the
+two costs is printed: what the product costs against NER alone. Timing lives here, never in a
+test.
 """
 
 import os
@@ -33,11 +35,34 @@ from redactor.core.engine import RedactionEngine  # noqa: E402
 from redactor.core.nlp import RuleOnlyNlpEngine  # noqa: E402
 
 
+def ner_alone(texts: list[tuple[str, int]], rounds: int) -> tuple[int, float, float]:
+    """spaCy's Czech NER alone over ``texts`` ((text, pages) per document), ``rounds`` times, in the
+    chunks the product would hand it: (pages, seconds, model load seconds)."""
+    import spacy  # only this measurement needs the model
+
+    from redactor.core.nlp import CHUNK_CHARS, text_chunks
+
+    started = time.perf_counter()
+    nlp = spacy.load("cs_core_news_sm", exclude=["morphologizer", "parser", "trainable_lemmatizer", "lemmatizer"])
+    load = time.perf_counter() - started
+    nlp.max_length = CHUNK_CHARS * 2
+    list(nlp.pipe([texts[0][0]]))  # warm
+    pages, seconds = 0, 0.0
+    for _ in range(rounds):
+        for text, count in texts:
+            t = time.perf_counter()
+            for doc in nlp.pipe(chunk for _, chunk in text_chunks(text, CHUNK_CHARS)):
+                _ = doc.ents
+            seconds += time.perf_counter() - t
+            pages += count
+    return pages, seconds, load
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("pdf_dir", nargs="?", type=Path, default=ROOT.parent / "shared" / "data" / "dev")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--nlp", choices=["spacy", "rules"], default="spacy")
+    parser.add_argument("--nlp", choices=["spacy", "rules"], default="rules")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
@@ -65,6 +90,7 @@ def main() -> int:
     analyze = redact = ocr_seconds = 0.0
     stages: dict[str, float] = {}
     per_round: list[float] = []
+    texts: list[tuple[str, int]] = []  # each document's analysed text and page count, for NER alone
     for _ in range(args.rounds):
         round_started, round_pages = time.perf_counter(), pages
         for data in documents:
@@ -76,12 +102,15 @@ def main() -> int:
             analyze += t1 - t0
             redact += t2 - t1
             pages += len(analysis.pages)
+            if len(texts) < len(documents):
+                texts.append((analysis.text_layer.text, len(analysis.pages)))
             for key, value in analysis.timings.items():
                 stages[key] = stages.get(key, 0.0) + value
             ocr_pages += len(analysis.text_layer.ocr_pages)
             ocr_seconds += sum(p.seconds for p in analysis.text_layer.ocr_pages.values())
         per_round.append((pages - round_pages) / (time.perf_counter() - round_started))
     total = analyze + redact
+    ner_pages, ner_seconds, ner_load = ner_alone(texts, args.rounds)
     per_round.sort()
     print(f"documents: {len(files)} x {args.rounds} rounds, {pages} pages, one core, NLP: {args.nlp}")
     print(f"model and resources load: {load_seconds:.2f} s")
@@ -92,6 +121,11 @@ def main() -> int:
         print(f"  rounds: median {median:.1f}, slowest {per_round[0]:.1f}, fastest {per_round[-1]:.1f} pages/s")
     print(f"  analyse: {analyze / total:.0%} (" + ", ".join(f"{k} {v / total:.0%}" for k, v in stages.items()) + ")")
     print(f"  burn-in: {(redact - verifying[0]) / total:.0%}, verification: {verifying[0] / total:.0%}")
+    print(
+        f"spaCy cs_core_news_sm NER alone (tok2vec + ner, loaded in {ner_load:.2f} s) on the same text: "
+        f"{ner_pages / ner_seconds:.1f} pages/s ({ner_seconds / ner_pages * 1000:.0f} ms per page); "
+        f"end to end costs {total / pages / (ner_seconds / ner_pages):.2f}x NER alone"
+    )
     if ocr_pages:
         print(
             f"OCR (Tesseract, ces, {engine.ocr.dpi} dpi, one thread): {ocr_pages} pages, "
