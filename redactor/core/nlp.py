@@ -66,8 +66,9 @@ class RuleOnlyNlpEngine:
         return NlpArtifacts()
 
 
-def _chunks(text: str, size: int) -> list[tuple[int, str]]:
-    """Cut ``text`` at line breaks into pieces of at most about ``size`` characters."""
+def text_chunks(text: str, size: int) -> list[tuple[int, str]]:
+    """Cut ``text`` at line breaks into pieces of at most about ``size`` characters:
+    ``[(offset, piece), ...]``."""
     pieces, start = [], 0
     while start < len(text):
         end = min(len(text), start + size)
@@ -108,7 +109,7 @@ class SpacyNlpEngine:
         """Run tagger and NER over ``text`` in chunks; offsets refer to the whole text."""
         self.load()
         artifacts = NlpArtifacts()
-        chunks = _chunks(text, CHUNK_CHARS)
+        chunks = text_chunks(text, CHUNK_CHARS)
         for (offset, _), doc in zip(chunks, self._nlp.pipe(chunk for _, chunk in chunks)):
             for ent in doc.ents:
                 artifacts.entities.append(
