@@ -35,6 +35,7 @@ from .model import Box, PageInfo, Span
 from .ocr import (
     GARBAGE_MAX_QUALITY,
     LAYER_MIN_AGREEMENT,
+    SAMPLE_MIN_AGREEMENT,
     SCAN_MIN_IMAGE_COVERAGE,
     OcrWord,
     layer_agrees,
@@ -382,12 +383,13 @@ def _extract(doc, tables, ocr, ahead, progress) -> TextLayer:
             # another tool's layer that reads well and sits on the image is better kept (it often
             # reads tables Tesseract misses, and it is the text the agency published, diacritics
             # or not); one that is garbled or shifted is replaced. Where it sits is checked on a
-            # band of the page first; only a layer the band does not confirm costs a full read.
+            # band of the page first; only a layer the band does not clearly confirm costs a full
+            # read, and then the page's words decide as they always did.
             existing = [w[:5] for w in page.get_text("words")]
             if text_quality(" ".join(w[4] for w in existing)) >= GARBAGE_MAX_QUALITY:
                 band = layer_sample(existing, page.rect) if not page.rotation else None
                 sample = ocr.check_layer(page, band) if band is not None else None
-                if sample is not None and layer_agrees(existing, sample) >= LAYER_MIN_AGREEMENT:
+                if sample is not None and layer_agrees(existing, sample) >= SAMPLE_MIN_AGREEMENT:
                     result, kept_layer, replaced = sample, True, False
                 else:
                     result = ocr.recognize(page)

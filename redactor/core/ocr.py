@@ -215,6 +215,10 @@ def layer_agrees(existing: list[tuple[float, float, float, float, str]], ocr: Oc
 
 #: Share of Tesseract's words another tool's OCR layer must have at the same place to be kept.
 LAYER_MIN_AGREEMENT = 0.3
+#: Share of the band's words that must agree for the band alone to keep a layer: it sees fewer
+#: words than the page, so it must agree more clearly; below it the whole page is read and
+#: :data:`LAYER_MIN_AGREEMENT` decides, so a band never keeps a layer the page would reject.
+SAMPLE_MIN_AGREEMENT = 0.5
 #: Words of another tool's layer in the sample that checks it (:func:`layer_sample`): a band of
 #: whole lines from the middle of the page holding about this many words ...
 SAMPLE_WORDS = 60
