@@ -381,13 +381,13 @@ class TesseractOcr:
         return ReadAhead(self, doc, numbers)
 
     def _tesseract(self, call, image, **kwargs):
-        """Run one pytesseract ``call`` on ``image`` with Tesseract capped at ``threads`` threads."""
+        """Run one pytesseract ``call`` on ``image`` (``kwargs`` passed on) with Tesseract capped at
+        ``threads`` threads. Under :class:`ReadAhead` the limit is already this value, so what each
+        thread puts back is the same and threads cannot undo one another's setting."""
         env = os.environ.get("OMP_THREAD_LIMIT")
-        if env == str(self.threads):  # set already (by ReadAhead for its threads): leave it alone
-            return call(image, lang=self.language if call.__name__ != "image_to_osd" else "osd", **kwargs)
         os.environ["OMP_THREAD_LIMIT"] = str(self.threads)
         try:
-            return call(image, lang=self.language if call.__name__ != "image_to_osd" else "osd", **kwargs)
+            return call(image, **kwargs)
         finally:
             if env is None:
                 os.environ.pop("OMP_THREAD_LIMIT", None)
@@ -399,7 +399,9 @@ class TesseractOcr:
         in the image's pixels, empty and unrecognised (negative confidence) entries left out."""
         import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
 
-        data = self._tesseract(pytesseract.image_to_data, image, config="--psm 3", output_type=pytesseract.Output.DICT)
+        data = self._tesseract(
+            pytesseract.image_to_data, image, lang=self.language, config="--psm 3", output_type=pytesseract.Output.DICT
+        )
         out = []
         for i, text in enumerate(data["text"]):
             text, conf = (text or "").strip(), float(data["conf"][i])
@@ -418,7 +420,11 @@ class TesseractOcr:
 
         try:
             osd = self._tesseract(
-                pytesseract.image_to_osd, image.reduce(2), config="--psm 0", output_type=pytesseract.Output.DICT
+                pytesseract.image_to_osd,
+                image.reduce(2),
+                lang="osd",
+                config="--psm 0",
+                output_type=pytesseract.Output.DICT,
             )
         except pytesseract.TesseractError:  # "Too few characters": nothing to turn
             return 0
