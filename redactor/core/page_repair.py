@@ -54,12 +54,13 @@ def unreadable_text(page: pymupdf.Page, log: list) -> str | None:
     itself."""
     if image_coverage(page, image_boxes(page, log)) >= OCR_MIN_IMAGE_COVERAGE:
         return None
-    text = "".join(page.get_text("text").split())
+    read = page.get_text("text")
+    text = "".join(read.split())
     if len(text) >= 20:
         unmapped = sum(1 for c in text if c == "\ufffd" or unicodedata.category(c) in ("Cc", "Co"))
         if unmapped >= UNMAPPED_MIN_SHARE * len(text):
             return "glyphs without meaning"
-        if text_quality(page.get_text("text")) < GARBAGE_MAX_QUALITY:
+        if text_quality(read) < GARBAGE_MAX_QUALITY:
             return "glyphs without meaning"
     if len(text) < 100:
         glyphs = sum(

@@ -26,6 +26,7 @@ its own. Checks, each recorded in ``VerificationResult.checks``:
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import unicodedata
@@ -48,10 +49,18 @@ def normalize(text: str) -> str:
 
 def count_word(haystack: str, needle: str) -> int:
     """Whole-word occurrences of ``needle`` in ``haystack`` (both normalised)."""
+    pattern = _word_pattern(needle)
+    return len(pattern.findall(haystack)) if pattern is not None else 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_pattern(needle: str) -> re.Pattern | None:
+    """The compiled whole-word pattern of ``needle`` (normalised), None for an empty one:
+    verification asks for the same values against every extractor's text and every layer."""
     needle = normalize(needle)
     if not needle:
-        return 0
-    return len(re.findall(r"(?<![\w])" + re.escape(needle) + r"(?![\w])", haystack))
+        return None
+    return re.compile(r"(?<![\w])" + re.escape(needle) + r"(?![\w])")
 
 
 def _longest_digits(text: str) -> str:
@@ -342,10 +351,11 @@ def verify(
         checks["extractors"] = sorted(texts)
         leaks = []
         leaked: set[str] = set()
+        allowances = {s: count_word(residual, s) for s in strings}
         for name, text in texts.items():
             digits = re.sub(r"\D", "", text)
             for s in strings:
-                allowed = count_word(residual, s)
+                allowed = allowances[s]
                 seen = count_word(text, s)
                 if seen > allowed:
                     leaks.append(f"{name}: {_ref(s, strings)} readable {seen}x (allowed {allowed})")
@@ -372,7 +382,7 @@ def verify(
         checks["attachments"] = doc.embfile_count()
         checks["xmp_bytes"] = len(doc.get_xml_metadata() or "")
         raw = _raw_objects(doc)
-        raw_leaks = [s for s in strings if s.isascii() and len(s) >= 6 and s in raw and count_word(residual, s) == 0]
+        raw_leaks = [s for s in strings if s.isascii() and len(s) >= 6 and s in raw and allowances[s] == 0]
         checks["raw_object_leaks"] = [_ref(s, strings) for s in raw_leaks]
         problems += [f"raw PDF object contains {_ref(s, strings)}" for s in raw_leaks]
         leaked.update(raw_leaks)
