@@ -23,11 +23,11 @@ def _score(gold_dir, out_dir) -> tuple[dict[str, str], str]:
 
 
 @pytest.mark.slow
-def test_dev_set_meets_the_registry_targets(tmp_path, data_dir):
+def test_dev_set_meets_the_registry_targets(tmp_path, shared_data):
     """manage.py redact on ../shared/data/dev, scored by the independent shared scorer."""
-    sources = sorted((data_dir / "dev").glob("*.pdf"))
+    sources = sorted((shared_data / "dev").glob("*.pdf"))
     call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
-    values, out = _score(data_dir / "dev", tmp_path)
+    values, out = _score(shared_data / "dev", tmp_path)
     assert values["missing"] == "0", out
     assert float(values["leak_rate"]) == 0.0, out
     assert float(values["over_redaction"]) == 0.0, out
@@ -35,11 +35,11 @@ def test_dev_set_meets_the_registry_targets(tmp_path, data_dir):
 
 
 @pytest.mark.slow
-def test_scanned_dev_set_meets_the_scan_targets(tmp_path, data_dir):
+def test_scanned_dev_set_meets_the_scan_targets(tmp_path, shared_data):
     """The dev set as image-only scans: OCR, pixel redaction, an invisible text layer."""
-    sources = sorted((data_dir / "dev" / "scanned").glob("*.pdf"))
+    sources = sorted((shared_data / "dev" / "scanned").glob("*.pdf"))
     call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
-    values, out = _score(data_dir / "dev" / "scanned", tmp_path)
+    values, out = _score(shared_data / "dev" / "scanned", tmp_path)
     assert values["missing"] == "0", out
     assert float(values["leak_rate"]) <= 1.0, out
     # over-redaction counts kept strings that cannot be found in the output's text: the OCR layer
@@ -48,8 +48,8 @@ def test_scanned_dev_set_meets_the_scan_targets(tmp_path, data_dir):
 
 
 @pytest.mark.slow
-def test_every_real_contract_is_processed(tmp_path, data_dir, capsys):
-    sources = sorted((data_dir / "real").glob("*.pdf"))
+def test_every_real_contract_is_processed(tmp_path, shared_data, capsys):
+    sources = sorted((shared_data / "real").glob("*.pdf"))
     call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
     out = capsys.readouterr().out
     assert out.count(": ok, ") == len(sources), out
@@ -65,13 +65,13 @@ def test_every_real_contract_is_processed(tmp_path, data_dir, capsys):
     assert pages_622[1]["scan_layer"] and not pages_622[1]["ocr"]
     assert any(p["text"] for p in reports["TestData_668"]["proposals"])
     # the registry's targets on real contracts (issue 13), by the independent shared scorer
-    values, out = _score(data_dir / "real", tmp_path)
+    values, out = _score(shared_data / "real", tmp_path)
     assert values["missing"] == "0", out
     assert float(values["leak_rate"]) <= 2.0, out
     assert float(values["over_redaction"]) <= 2.0, out
     assert values["hidden_leaks"] == values["raw_leaks"] == values["unsafe_saves"] == "0", out
     # reviewers see only real doubts: at most three review items per contract on average
-    scored = [reports[p.stem] for p in sorted((data_dir / "real").glob("*.json")) if p.stem in reports]
+    scored = [reports[p.stem] for p in sorted((shared_data / "real").glob("*.json")) if p.stem in reports]
     review = sum(1 for r in scored for p in r["proposals"] if p["action"] == "review")
     assert review / len(scored) <= 3.0, review
     # the address in a table row belongs to a company owner named only in the page image: no
