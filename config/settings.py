@@ -224,9 +224,11 @@ REDACTOR_MAX_PAGE_POINTS = env_int("REDACTOR_MAX_PAGE_POINTS", 3456)
 REDACTOR_MAX_RENDER_PIXELS = env_int("REDACTOR_MAX_RENDER_PIXELS", 20_000_000)
 # Rendered page images stay in the shared cache this long (seconds); deleting a contract drops them.
 REDACTOR_PAGE_CACHE_SECONDS = env_int("REDACTOR_PAGE_CACHE_SECONDS", 3600)
-# "rules" (default): gazetteers, titles, functions and cue words; "spacy" adds the statistical model
-# REDACTOR_SPACY_MODEL (cs_core_news_sm: CC BY-NC-SA 3.0, non-commercial). Measured on the dev, real
-# and scanned sets, the model changes no score; it adds review items for unconfirmed NER names.
+# "rules" (default): gazetteers, titles, functions and cue words, no statistical model; "spacy" adds
+# the model REDACTOR_SPACY_MODEL, and the name of a model package (cs_core_news_sm) picks it directly.
+# cs_core_news_sm is CC BY-NC-SA 3.0 (non-commercial) and only requirements-nc.txt installs it.
+# Measured on the dev, real and scanned sets (README), the model changes no score; it adds review
+# items for unconfirmed NER names.
 REDACTOR_NLP = env("REDACTOR_NLP", "rules")
 REDACTOR_SPACY_MODEL = env("REDACTOR_SPACY_MODEL", "cs_core_news_sm")
 # Pages of one scanned document read by Tesseract at once (one core each); 1 where a worker runs per core.

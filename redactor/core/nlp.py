@@ -100,7 +100,13 @@ class SpacyNlpEngine:
         import spacy  # noqa: PLC0415 - 0.8 s to import; only pipelines that run a model need it
 
         started = time.perf_counter()
-        nlp = spacy.load(self.model, exclude=["parser", "trainable_lemmatizer", "lemmatizer"])
+        try:
+            nlp = spacy.load(self.model, exclude=["parser", "trainable_lemmatizer", "lemmatizer"])
+        except OSError as exc:
+            raise OSError(
+                f"the spaCy model {self.model!r} is not installed (cs_core_news_sm: pip install -r "
+                "requirements-nc.txt, licence CC BY-NC-SA 3.0), or set REDACTOR_NLP=rules"
+            ) from exc
         nlp.max_length = CHUNK_CHARS * 2
         self._nlp = nlp
         self.load_seconds = time.perf_counter() - started
