@@ -1,4 +1,5 @@
-"""Redact PDF files on disk: the shared implementation of ``manage.py redact`` and ``evaluate``."""
+"""Redact PDF files on disk: the shared implementation of ``manage.py redact``, ``evaluate`` and
+``export_text``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from redactor.core.category_map import CategoryMap
 from redactor.core.engine import Analysis, RedactionEngine
 from redactor.core.errors import RedactionError, VerificationError
+from redactor.core.text_export import TextExport, export_layer
 from redactor.i18n import reason_texts
 
 
@@ -34,6 +36,17 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _read(source: Path, max_bytes: int | None) -> tuple[bytes | None, str]:
+    """The bytes of ``source``, or None and why not (too large, unreadable)."""
+    try:
+        size = source.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            return None, f"the file has {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB"
+        return source.read_bytes(), ""
+    except OSError as exc:
+        return None, f"cannot read the file ({exc.strerror or exc})"
+
+
 def redact_file(
     engine: RedactionEngine,
     source: Path,
@@ -53,15 +66,9 @@ def redact_file(
     json_path = out_dir / f"{source.stem}.json"
     if _same_file(source, pdf_path) or _same_file(source, json_path):
         return FileOutcome(source, False, "the output would overwrite the input; choose another --out-dir")
-    try:
-        size = source.stat().st_size
-        if max_bytes is not None and size > max_bytes:
-            return FileOutcome(
-                source, False, f"the file has {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB"
-            )
-        data = source.read_bytes()
-    except OSError as exc:
-        return FileOutcome(source, False, f"cannot read the file ({exc.strerror or exc})")
+    data, problem = _read(source, max_bytes)
+    if data is None:
+        return FileOutcome(source, False, problem)
     try:
         analysis = engine.analyze(data, category_map=category_map)
     except RedactionError as exc:
@@ -105,3 +112,25 @@ def redact_file(
         f" ({', '.join(result.verification.checks.get('extractors', []))}){note}"
     )
     return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts)
+
+
+def export_file(
+    engine: RedactionEngine,
+    source: Path,
+    modes: list[str],
+    *,
+    category_map: CategoryMap | None = None,
+    max_bytes: int | None = None,
+) -> tuple[dict[str, TextExport], str]:
+    """Analyse ``source`` and export its text in each of ``modes`` from the decisions
+    :func:`redact_file` would burn in (every proposal whose action is redact):
+    ``({mode: TextExport}, "")``, or ``({}, why)`` for a bad input. Never raises for one."""
+    data, problem = _read(source, max_bytes)
+    if data is None:
+        return {}, problem
+    try:
+        analysis = engine.analyze(data, category_map=category_map)
+    except RedactionError as exc:
+        return {}, str(exc)
+    decided = analysis.to_redact()
+    return {mode: export_layer(analysis.text_layer, decided, mode) for mode in modes}, ""

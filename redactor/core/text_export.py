@@ -1,0 +1,205 @@
+"""Text exports of a decided contract: the analysed text without personal data, for research.
+
+Built from the decisions that the published PDF was made from, never from a second detection
+run, on the analysed text layer (OCR text of scans included). Two modes:
+
+- ``removed``: every decided span becomes ``[…]``;
+- ``tagged``: every decided span becomes its category's tag with a per-document index,
+  ``[JMÉNO_1]``, ``[ADRESA_2]``, ``[RČ_1]``. One person (the engine's person cluster) has one
+  index in every occurrence and inflected form; a value without a person has one index per
+  value (a name without a cluster per nominative, :func:`~redactor.core.czech.nominative_candidates`).
+
+Spans that touch or are separated only by spaces and belong to the same person and tag become
+one marker (a given name and a surname, ``[JMÉNO_1]``, not ``[JMÉNO_1] [JMÉNO_1]``). Pages are
+separated by a form feed (``\\f``), as ``pdftotext`` separates them. Everything else, kept
+organisations, officials and prices included, is the analysed text unchanged.
+
+The tag names follow the Polish Inforex corpora's tag-per-category scheme and Czech usage for
+the identifiers' names (RČ = rodné číslo, OP = občanský průkaz, ŘP = řidičský průkaz, RZ =
+registrační značka).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from redactor.core import categories as cat
+from redactor.core.czech import nominative_candidates
+
+MODES = ("removed", "tagged")
+#: What a removed span becomes.
+REMOVED_MARKER = "[…]"
+#: Category id -> tag of the tagged export (categories of ``redactor.core.categories``).
+TAGS: dict[int, str] = {
+    cat.GIVEN_NAME: "JMÉNO",
+    cat.SURNAME: "JMÉNO",
+    cat.FULL_NAME: "JMÉNO",
+    cat.ACADEMIC_TITLE: "TITUL",
+    cat.EMAIL_PERSONAL: "EMAIL",
+    cat.EMAIL_GENERIC: "EMAIL",
+    cat.LOGIN: "LOGIN",
+    cat.BIRTH_NUMBER: "RČ",
+    cat.ID_CARD: "OP",
+    cat.PASSPORT: "PAS",
+    cat.PAYMENT_CARD: "KARTA",
+    cat.BANK_ACCOUNT: "ÚČET",
+    cat.IBAN: "IBAN",
+    cat.PHONE: "TELEFON",
+    cat.DRIVING_LICENCE: "ŘP",
+    cat.SIPO: "SIPO",
+    cat.VEHICLE_PLATE: "RZ",
+    cat.MAC_ADDRESS: "MAC",
+    cat.IP_ADDRESS: "IP",
+    cat.VIN: "VIN",
+    cat.DIC: "DIČ",
+    cat.ADDRESS_RESIDENCE: "ADRESA",
+    cat.ADDRESS_SEAT: "ADRESA",
+    cat.DATE_OF_BIRTH: "DATUM_NAROZENÍ",
+    cat.DATA_BOX: "DATOVÁ_SCHRÁNKA",
+}
+#: The tag of a category without its own (a suspicious span, a category an agency added).
+OTHER_TAG = "ÚDAJ"
+_NAMES = frozenset({cat.GIVEN_NAME, cat.SURNAME, cat.FULL_NAME})
+
+
+@dataclass(frozen=True)
+class DecidedSpan:
+    """One span of the analysed text decided for redaction: character offsets ``start``..``end``
+    in the text, its category id, and the engine's cluster (``person:N`` for a person's data,
+    None or ``value:…`` otherwise)."""
+
+    start: int
+    end: int
+    category: int
+    cluster: str | None = None
+
+
+@dataclass
+class TextExport:
+    """An export: ``text`` (UTF-8, pages separated by ``\\f``) and ``spans``, the markers in it as
+    ``(start, end, label)`` character offsets into ``text`` with the label the tag (``JMÉNO``;
+    ``REMOVED`` in the removed mode), ``index`` the per-document index of each marker (0 in the
+    removed mode) and ``origins`` the ``(start, end)`` each marker replaces in the analysed text."""
+
+    mode: str
+    text: str
+    spans: list[tuple[int, int, str]] = field(default_factory=list)
+    indexes: list[int] = field(default_factory=list)
+    origins: list[tuple[int, int]] = field(default_factory=list)
+
+    def to_jsonl_record(self, document: str) -> str:
+        """One JSON line: ``{"document", "mode", "text", "label": [[start, end, label], …]}`` (the
+        Doccano layout; spaCy builds a ``Doc`` from it with ``doc.char_span``)."""
+        return json.dumps(
+            {
+                "document": document,
+                "mode": self.mode,
+                "text": self.text,
+                "label": [[s, e, label] for s, e, label in self.spans],
+            },
+            ensure_ascii=False,
+        )
+
+
+def tag_of(category: int) -> str:
+    """The tagged export's tag of ``category`` (:data:`TAGS`, else :data:`OTHER_TAG`)."""
+    return TAGS.get(category, OTHER_TAG)
+
+
+def _identity(text: str, span: DecidedSpan) -> tuple[str, str]:
+    """What makes two spans the same entity for the index: the person for a person's name, the
+    nominative of a name without a person, the value (letters and digits) otherwise."""
+    tag = tag_of(span.category)
+    value = text[span.start : span.end]
+    if span.category in _NAMES:
+        if span.cluster and span.cluster.startswith("person:"):
+            return tag, span.cluster
+        words = re.findall(r"\w+", value)
+        return tag, " ".join(min(nominative_candidates(w), key=len).casefold() for w in words)
+    return tag, re.sub(r"\W", "", value).casefold()
+
+
+def _merged(text: str, spans: list[DecidedSpan]) -> list[tuple[int, int, DecidedSpan]]:
+    """Spans in text order, overlaps joined, neighbours of one person and tag (only spaces
+    between) joined: ``(start, end, first span)``."""
+    out: list[tuple[int, int, DecidedSpan]] = []
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if out:
+            start, end, first = out[-1]
+            same_entity = (
+                first.cluster is not None
+                and first.cluster == span.cluster
+                and tag_of(first.category) == tag_of(span.category)
+            )
+            if span.start < end or (same_entity and not text[end : span.start].strip(" ")):
+                out[-1] = (start, max(end, span.end), first)
+                continue
+        out.append((span.start, span.end, span))
+    return out
+
+
+def export_text(text: str, page_ranges: list[tuple[int, int]], spans: list[DecidedSpan], mode: str) -> TextExport:
+    """The ``mode`` export (:data:`MODES`) of ``text``, the analysed text of a document whose pages
+    are ``page_ranges`` (``(start, end)`` offsets, in page order), with ``spans`` decided.
+
+    Raises ``ValueError`` for an unknown mode or a span outside the text."""
+    if mode not in MODES:
+        raise ValueError(f"unknown export mode {mode!r}; one of {', '.join(MODES)}")
+    if any(s.start < 0 or s.end > len(text) or s.start >= s.end for s in spans):
+        raise ValueError("a decided span lies outside the text")
+    indexes: dict[tuple[str, str], int] = {}
+    per_tag: dict[str, int] = {}
+    markers: list[tuple[int, int, str, int]] = []  # start, end in text, marker label, index
+    for start, end, first in _merged(text, spans):
+        if mode == "removed":
+            markers.append((start, end, "REMOVED", 0))
+            continue
+        key = _identity(text, first)
+        if key not in indexes:
+            per_tag[key[0]] = per_tag.get(key[0], 0) + 1
+            indexes[key] = per_tag[key[0]]
+        markers.append((start, end, key[0], indexes[key]))
+    out = TextExport(mode, "")
+    pieces: list[str] = []
+    length = 0
+    queue = iter(markers)
+    marker = next(queue, None)
+    for number, (page_start, page_end) in enumerate(page_ranges):
+        if number:
+            pieces.append("\f")
+            length += 1
+        position = page_start
+        while marker is not None and marker[0] < page_end:
+            start, end, label, index = marker
+            start = max(start, position)
+            pieces.append(text[position:start])
+            length += start - position
+            shown = REMOVED_MARKER if mode == "removed" else f"[{label}_{index}]"
+            out.spans.append((length, length + len(shown), label))
+            out.indexes.append(index)
+            out.origins.append((start, min(end, page_end)))
+            pieces.append(shown)
+            length += len(shown)
+            position = min(end, page_end)
+            if end > page_end:  # a span across a page break goes on at the next page's start
+                marker = (page_end, end, label, index)
+                break
+            marker = next(queue, None)
+        pieces.append(text[position:page_end])
+        length += page_end - position
+    out.text = "".join(pieces)
+    return out
+
+
+def decided_spans(proposals) -> list[DecidedSpan]:
+    """:class:`DecidedSpan` of each decided proposal (anything with ``span``, ``category`` and
+    ``cluster``, e.g. :class:`~redactor.core.model.ProposedRedaction`)."""
+    return [DecidedSpan(p.span.start, p.span.end, p.category, p.cluster) for p in proposals]
+
+
+def export_layer(layer, proposals, mode: str) -> TextExport:
+    """:func:`export_text` of a :class:`~redactor.core.extraction.TextLayer` (its text and
+    pages) with ``proposals`` decided for redaction."""
+    return export_text(layer.text, [(p.start, p.end) for p in layer.pages], decided_spans(proposals), mode)
