@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import form_action, member_required
 from accounts.models import Role
-from contracts.services import publishing, runs, uploads
+from contracts.services import exports, publishing, runs, uploads
 from redactor import views as map_console
 from redactor.core.errors import RedactionError
 from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
@@ -179,6 +179,27 @@ def download_redacted(request, membership, contract_id: int):
 def download_original(request, membership, contract_id: int):
     """The original upload (members only; never published)."""
     return _download(request, membership, contract_id, "original")
+
+
+@require_GET
+@member_required(Role.CLERK)
+def text_export(request, membership, contract_id: int):
+    """The contract's text without the redacted data (``?mode=removed|tagged&format=txt|jsonl``),
+    as an attachment; refused with a message while its redactions are not decided."""
+    contract = contract_of(membership, contract_id)
+    try:
+        file = exports.contract_text_export(
+            contract=contract,
+            user=request.user,
+            mode=request.GET.get("mode", "tagged"),
+            fmt=request.GET.get("format", "txt"),
+        )
+    except (ValidationError, RedactionError) as exc:
+        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+    return FileResponse(
+        io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type=file.content_type
+    )
 
 
 @require_GET

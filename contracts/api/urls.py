@@ -40,6 +40,7 @@ urlpatterns = [
     path("contracts/<int:contract_id>/approve/", views.ApproveView.as_view(), name="approve"),
     path("contracts/<int:contract_id>/retry/", views.RetryView.as_view(), name="retry"),
     path("contracts/<int:contract_id>/download/", views.DownloadView.as_view(), name="download"),
+    path("contracts/<int:contract_id>/export/", views.TextExportView.as_view(), name="text_export"),
     path("contracts/<int:contract_id>/report/", views.ReportView.as_view(), name="report"),
     path("contracts/<int:contract_id>/events/", views.EventListView.as_view(), name="events"),
     re_path(r"", views.not_found),  # last: unknown paths and non-numeric ids get a JSON 404

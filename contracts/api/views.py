@@ -18,6 +18,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
@@ -25,7 +26,7 @@ from accounts.models import Role
 from accounts.selectors import actor_name
 from contracts import selectors
 from contracts.models import box_from_list
-from contracts.services import publishing, reviewing, runs, uploads
+from contracts.services import exports, publishing, reviewing, runs, uploads
 from contracts.services.common import require_published
 
 from . import serializers as s
@@ -383,6 +384,52 @@ class DownloadView(AgencyAPIView):
         file = publishing.contract_download(contract=contract, user=request.user, which="redacted")
         return FileResponse(
             io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type="application/pdf"
+        )
+
+
+class _FormatIsAParameter(DefaultContentNegotiation):
+    """``format`` is the text export's own parameter (txt, jsonl), not DRF's renderer override,
+    which would answer 404 to ``format=jsonl``: errors are rendered by the first renderer (JSON)."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+class TextExportView(AgencyAPIView):
+    required_role = Role.CLERK
+    content_negotiation_class = _FormatIsAParameter
+
+    @extend_schema(
+        operation_id="contracts_text_export",
+        summary="The contract's text without the redacted data",
+        description=(
+            "Built from the redactions the PDF is burned with (approved or published contracts). "
+            "`removed` replaces each by `[…]`, `tagged` by its category's tag with a per-document "
+            "index (`[JMÉNO_1]`), the same for every form of one person or value. `txt`: pages "
+            "separated by form feeds; `jsonl`: one line `{document, mode, text, label: [[start, "
+            "end, tag], …]}`."
+        ),
+        parameters=[
+            CONTRACT_ID,
+            OpenApiParameter("mode", OpenApiTypes.STR, enum=["removed", "tagged"], default="tagged"),
+            OpenApiParameter("format", OpenApiTypes.STR, enum=["txt", "jsonl"], default="txt"),
+        ],
+        responses={
+            (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The text (`format=txt`)."),
+            (200, "application/x-ndjson"): OpenApiResponse(OpenApiTypes.STR, description="One JSON line."),
+            **errors(400, 404, 409),
+        },
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        file = exports.contract_text_export(
+            contract=contract,
+            user=request.user,
+            mode=request.query_params.get("mode", "tagged"),
+            fmt=request.query_params.get("format", "txt"),
+        )
+        return FileResponse(
+            io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type=file.content_type
         )
 
 

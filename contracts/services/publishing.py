@@ -30,8 +30,10 @@ from .runs import run_claim, run_progress, run_start
 from .webhooks import webhooks_notify
 
 
-def _core_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
-    """The proposals to burn in, as engine value objects; manual boxes get the spans they cover."""
+def decided_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
+    """The proposals to burn in, as engine value objects; manual boxes get the spans they cover.
+    ``layer`` is :func:`~contracts.services.processing.contract_text_layer`'s. What publishing
+    burns in and what the text exports remove are this one list."""
     out = []
     for p in selectors.proposals_for_contract(contract=contract):
         if not p.will_redact:
@@ -57,6 +59,7 @@ def _core_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
                     recognizer=p.recognizer or p.source,
                     evidence="",
                     span=span or Span(0, 0),
+                    cluster=p.cluster or None,
                 )
             )
     return out
@@ -83,7 +86,7 @@ def contract_publish(*, run_id: int) -> None:
     data = selectors.contract_original(contract)
     run_progress(run, "extracting")
     layer = contract_text_layer(contract, data, progress=lambda d, t: run_progress(run, "extracting", d, t))
-    proposals = _core_proposals(contract, layer)
+    proposals = decided_proposals(contract, layer)
     run_progress(run, "burning", len(layer.pages), len(layer.pages))
     try:
         result = get_engine().redact(data, proposals, layer)

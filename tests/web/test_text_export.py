@@ -1,0 +1,68 @@
+"""Text exports of a decided contract at both doors: the redactions of the published PDF, the
+role and status rules of the service, the audit trail."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.messages import get_messages
+from django.urls import reverse
+
+from accounts.models import Role
+from contracts.models import AuditEvent, Proposal, Status
+from contracts.services import publishing, reviewing
+from tests.api.conftest import api, make_token
+from tests.web.conftest import logged_in, run_latest_job
+
+
+def _urls(contract):
+    web = reverse("contracts:text_export", kwargs={"agency_id": contract.agency_id, "contract_id": contract.pk})
+    return web, reverse("api:text_export", kwargs={"contract_id": contract.pk})
+
+
+def test_a_contract_in_review_has_no_export_yet(processed, clerk, admin_user):
+    web, rest = _urls(processed)
+    response = logged_in(clerk).get(web, {"mode": "tagged"})
+    assert response.status_code == 302
+    assert [m.level_tag for m in get_messages(response.wsgi_request)] == ["error"]
+    token = make_token(processed.agency, Role.CLERK, created_by=admin_user)[1]
+    refused = api(token).get(rest, {"mode": "tagged"})
+    assert refused.status_code == 409 and refused.json()["extra"]["code"] == "wrong_status"
+    assert not AuditEvent.objects.filter(action="exported_text").exists()
+
+
+def test_the_exports_follow_the_reviewers_decisions(processed, clerk, reviewer, admin_user):
+    # the reviewer keeps the account (a decision against the engine): the export keeps it too
+    account = Proposal.objects.get(contract=processed, text__contains="2000145399")
+    reviewing.proposals_decide(
+        contract=processed, user=reviewer, proposal_ids=[account.pk], decision="reject", learn=False
+    )
+    publishing.contract_approve(contract=processed, user=reviewer)
+    run_latest_job(processed)
+    assert processed.status == Status.PUBLISHED, processed.error_message
+    web, rest = _urls(processed)
+
+    tagged = logged_in(clerk).get(web, {"mode": "tagged", "format": "txt"})
+    assert tagged.status_code == 200 and tagged["Content-Type"].startswith("text/plain")
+    text = b"".join(tagged.streaming_content).decode("utf-8")
+    assert "Prodávající: [JMÉNO_1], nar. [DATUM_NAROZENÍ_1], rodné číslo [RČ_1], bytem [ADRESA_1]" in " ".join(
+        text.split()
+    )
+    assert "Prodávající [JMÉNO_1] prohlašuje" in " ".join(text.split())
+    assert "750403/1238" not in text and "Novák" not in text and "Lipová" not in text
+    # kept by the reviewer, kept in the export; the buyer and the price untouched
+    assert "19-2000145399/0800" in text and "Obec Horní Lhota" in text and "120 000 Kč" in text
+
+    token = make_token(processed.agency, Role.CLERK, created_by=admin_user)[1]
+    lines = api(token).get(rest, {"mode": "removed", "format": "jsonl"})
+    assert lines.status_code == 200 and lines["Content-Type"].startswith("application/x-ndjson")
+    record = json.loads(b"".join(lines.streaming_content).decode("utf-8"))
+    assert record["mode"] == "removed" and "Novák" not in record["text"]
+    assert record["label"] and all(record["text"][s:e] == "[…]" for s, e, _label in record["label"])
+
+    events = AuditEvent.objects.filter(contract=processed, action="exported_text").order_by("id")
+    assert [e.detail for e in events] == [{"mode": "tagged", "format": "txt"}, {"mode": "removed", "format": "jsonl"}]
+    assert events[0].user == clerk and events[1].user.username.startswith("api-")  # the token's user
+
+    bad = api(token).get(rest, {"mode": "pseudonymised"})
+    assert bad.status_code == 400 and bad.json()["extra"]["code"] == "invalid"
