@@ -121,10 +121,12 @@ def export_file(
     *,
     category_map: CategoryMap | None = None,
     max_bytes: int | None = None,
+    seed: bytes | None = None,
 ) -> tuple[dict[str, TextExport], str]:
     """Analyse ``source`` and export its text in each of ``modes`` from the decisions
     :func:`redact_file` would burn in (every proposal whose action is redact):
-    ``({mode: TextExport}, "")``, or ``({}, why)`` for a bad input. Never raises for one."""
+    ``({mode: TextExport}, "")``, or ``({}, why)`` for a bad input. Never raises for one.
+    ``seed`` makes the pseudonyms stable across files and runs (random per file without it)."""
     data, problem = _read(source, max_bytes)
     if data is None:
         return {}, problem
@@ -133,4 +135,4 @@ def export_file(
     except RedactionError as exc:
         return {}, str(exc)
     decided = analysis.to_redact()
-    return {mode: export_layer(analysis.text_layer, decided, mode) for mode in modes}, ""
+    return {mode: export_layer(analysis.text_layer, decided, mode, seed) for mode in modes}, ""

@@ -1,13 +1,15 @@
 """Text exports of a decided contract: the analysed text without personal data, for research.
 
 Built from the decisions that the published PDF was made from, never from a second detection
-run, on the analysed text layer (OCR text of scans included). Two modes:
+run, on the analysed text layer (OCR text of scans included). Three modes:
 
 - ``removed``: every decided span becomes ``[…]``;
 - ``tagged``: every decided span becomes its category's tag with a per-document index,
   ``[JMÉNO_1]``, ``[ADRESA_2]``, ``[RČ_1]``. One person (the engine's person cluster) has one
   index in every occurrence and inflected form; a value without a person has one index per
-  value (a name without a cluster per nominative, :func:`~redactor.core.czech.nominative_candidates`).
+  value (a name without a cluster per nominative, :func:`~redactor.core.czech.nominative_candidates`);
+- ``pseudonymised``: every decided span becomes a substitute of its kind, declined into the
+  original's case for names (:mod:`redactor.core.pseudonyms`), or its tag where none fits.
 
 Spans that touch or are separated only by spaces and belong to the same person and tag become
 one marker (a given name and a surname, ``[JMÉNO_1]``, not ``[JMÉNO_1] [JMÉNO_1]``). Pages are
@@ -23,12 +25,14 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from dataclasses import dataclass, field
 
 from redactor.core import categories as cat
 from redactor.core.czech import nominative_candidates
+from redactor.core.pseudonyms import Pseudonymiser
 
-MODES = ("removed", "tagged")
+MODES = ("removed", "tagged", "pseudonymised")
 #: What a removed span becomes.
 REMOVED_MARKER = "[…]"
 #: Category id -> tag of the tagged export (categories of ``redactor.core.categories``).
@@ -121,9 +125,9 @@ def _identity(text: str, span: DecidedSpan) -> tuple[str, str]:
     return tag, re.sub(r"\W", "", value).casefold()
 
 
-def _merged(text: str, spans: list[DecidedSpan]) -> list[tuple[int, int, DecidedSpan]]:
-    """Spans in text order, overlaps joined, neighbours of one person and tag (only spaces
-    between) joined: ``(start, end, first span)``."""
+def _merged(text: str, spans: list[DecidedSpan], neighbours: bool = True) -> list[tuple[int, int, DecidedSpan]]:
+    """Spans in text order, overlaps joined, with ``neighbours`` also neighbours of one person
+    and tag (only spaces between): ``(start, end, first span)``."""
     out: list[tuple[int, int, DecidedSpan]] = []
     for span in sorted(spans, key=lambda s: (s.start, -s.end)):
         if out:
@@ -133,18 +137,28 @@ def _merged(text: str, spans: list[DecidedSpan]) -> list[tuple[int, int, Decided
                 and first.cluster == span.cluster
                 and tag_of(first.category) == tag_of(span.category)
             )
-            if span.start < end or (same_entity and not text[end : span.start].strip(" ")):
+            if span.start < end or (neighbours and same_entity and not text[end : span.start].strip(" ")):
                 out[-1] = (start, max(end, span.end), first)
                 continue
         out.append((span.start, span.end, span))
     return out
 
 
-def export_text(text: str, page_ranges: list[tuple[int, int]], spans: list[DecidedSpan], mode: str) -> TextExport:
+def export_text(
+    text: str,
+    page_ranges: list[tuple[int, int]],
+    spans: list[DecidedSpan],
+    mode: str,
+    seed: bytes | None = None,
+) -> TextExport:
     """The ``mode`` export (:data:`MODES`) of ``text``, the analysed text of a document whose pages
     are ``page_ranges`` (``(start, end)`` offsets, in page order), with ``spans`` decided.
 
-    Raises ``ValueError`` for an unknown mode or a span outside the text."""
+    ``pseudonymised`` writes a substitute (:class:`~redactor.core.pseudonyms.Pseudonymiser`
+    seeded with ``seed``; a random one when None) in place of each span, or its tag where no
+    substitute of the right form exists; neighbouring spans stay apart there, so that a given
+    name and a surname each get their own. Raises ``ValueError`` for an unknown mode or a span
+    outside the text."""
     if mode not in MODES:
         raise ValueError(f"unknown export mode {mode!r}; one of {', '.join(MODES)}")
     if any(s.start < 0 or s.end > len(text) or s.start >= s.end for s in spans):
@@ -152,7 +166,11 @@ def export_text(text: str, page_ranges: list[tuple[int, int]], spans: list[Decid
     indexes: dict[tuple[str, str], int] = {}
     per_tag: dict[str, int] = {}
     markers: list[tuple[int, int, str, int]] = []  # start, end in text, marker label, index
-    for start, end, first in _merged(text, spans):
+    substitutes = (
+        Pseudonymiser(seed if seed is not None else secrets.token_bytes(16)) if mode == "pseudonymised" else None
+    )
+    shown_as: dict[int, str] = {}  # marker number -> substitute
+    for start, end, first in _merged(text, spans, neighbours=mode != "pseudonymised"):
         if mode == "removed":
             markers.append((start, end, "REMOVED", 0))
             continue
@@ -160,12 +178,18 @@ def export_text(text: str, page_ranges: list[tuple[int, int]], spans: list[Decid
         if key not in indexes:
             per_tag[key[0]] = per_tag.get(key[0], 0) + 1
             indexes[key] = per_tag[key[0]]
+        if substitutes is not None:
+            sub = substitutes.substitute(" ".join(text[start:end].split()), first.category)
+            if sub:
+                shown_as[len(markers)] = sub
         markers.append((start, end, key[0], indexes[key]))
     out = TextExport(mode, "")
     pieces: list[str] = []
     length = 0
-    queue = iter(markers)
-    marker = next(queue, None)
+    queue = iter(enumerate(markers))
+    number_marker = next(queue, None)
+    marker = number_marker[1] if number_marker else None
+    count = number_marker[0] if number_marker else 0
     for number, (page_start, page_end) in enumerate(page_ranges):
         if number:
             pieces.append("\f")
@@ -176,7 +200,7 @@ def export_text(text: str, page_ranges: list[tuple[int, int]], spans: list[Decid
             start = max(start, position)
             pieces.append(text[position:start])
             length += start - position
-            shown = REMOVED_MARKER if mode == "removed" else f"[{label}_{index}]"
+            shown = REMOVED_MARKER if mode == "removed" else shown_as.get(count, f"[{label}_{index}]")
             out.spans.append((length, length + len(shown), label))
             out.indexes.append(index)
             out.origins.append((start, min(end, page_end)))
@@ -186,7 +210,9 @@ def export_text(text: str, page_ranges: list[tuple[int, int]], spans: list[Decid
             if end > page_end:  # a span across a page break goes on at the next page's start
                 marker = (page_end, end, label, index)
                 break
-            marker = next(queue, None)
+            number_marker = next(queue, None)
+            marker = number_marker[1] if number_marker else None
+            count = number_marker[0] if number_marker else count
         pieces.append(text[position:page_end])
         length += page_end - position
     out.text = "".join(pieces)
@@ -199,7 +225,7 @@ def decided_spans(proposals) -> list[DecidedSpan]:
     return [DecidedSpan(p.span.start, p.span.end, p.category, p.cluster) for p in proposals]
 
 
-def export_layer(layer, proposals, mode: str) -> TextExport:
+def export_layer(layer, proposals, mode: str, seed: bytes | None = None) -> TextExport:
     """:func:`export_text` of a :class:`~redactor.core.extraction.TextLayer` (its text and
     pages) with ``proposals`` decided for redaction."""
-    return export_text(layer.text, [(p.start, p.end) for p in layer.pages], decided_spans(proposals), mode)
+    return export_text(layer.text, [(p.start, p.end) for p in layer.pages], decided_spans(proposals), mode, seed)

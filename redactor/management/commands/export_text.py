@@ -15,9 +15,10 @@ from redactor.runtime import get_engine
 
 class Command(BaseCommand):
     help = (
-        "Export the text of PDF contracts with the decided personal data removed ([…]) or tagged "
-        "([JMÉNO_1]); the decisions are those `redact` burns in. Writes NAME.MODE.txt per file "
-        "(pages separated by form feeds) or one export-MODE.jsonl per mode (text and spans)."
+        "Export the text of PDF contracts with the decided personal data removed ([…]), tagged "
+        "([JMÉNO_1]) or pseudonymised (other names in the same case, valid fake identifiers); the "
+        "decisions are those `redact` burns in. Writes NAME.MODE.txt per file (pages separated by "
+        "form feeds) or one export-MODE.jsonl per mode (text and spans)."
     )
 
     def add_arguments(self, parser):
@@ -26,6 +27,11 @@ class Command(BaseCommand):
         parser.add_argument("--mode", choices=[*MODES, "all"], default="all", help="export mode (default: all)")
         parser.add_argument("--format", choices=["txt", "jsonl"], default="txt", help="file format (default: txt)")
         parser.add_argument("--policy", metavar="MAP.json", help="category map (default: the platform map)")
+        parser.add_argument(
+            "--seed",
+            metavar="SECRET",
+            help="pseudonyms stay the same across files and runs with the same secret (default: new ones per file)",
+        )
 
     def handle(self, *args, **options):
         out_dir = Path(options["out_dir"])
@@ -38,7 +44,12 @@ class Command(BaseCommand):
         for name in options["files"]:
             source = Path(name)
             exports, problem = export_file(
-                engine, source, modes, category_map=category_map, max_bytes=settings.REDACTOR_MAX_UPLOAD_BYTES
+                engine,
+                source,
+                modes,
+                category_map=category_map,
+                max_bytes=settings.REDACTOR_MAX_UPLOAD_BYTES,
+                seed=options["seed"].encode("utf-8") if options["seed"] else None,
             )
             if not exports:
                 failed += 1
