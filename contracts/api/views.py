@@ -405,13 +405,15 @@ class TextExportView(AgencyAPIView):
         description=(
             "Built from the redactions the PDF is burned with (approved or published contracts). "
             "`removed` replaces each by `[…]`, `tagged` by its category's tag with a per-document "
-            "index (`[JMÉNO_1]`), the same for every form of one person or value. `txt`: pages "
+            "index (`[JMÉNO_1]`), the same for every form of one person or value; `pseudonymised` "
+            "by another name in the same case or a valid fake identifier, the same in all the "
+            "agency's exports. `txt`: pages "
             "separated by form feeds; `jsonl`: one line `{document, mode, text, label: [[start, "
             "end, tag], …]}`."
         ),
         parameters=[
             CONTRACT_ID,
-            OpenApiParameter("mode", OpenApiTypes.STR, enum=["removed", "tagged"], default="tagged"),
+            OpenApiParameter("mode", OpenApiTypes.STR, enum=["removed", "tagged", "pseudonymised"], default="tagged"),
             OpenApiParameter("format", OpenApiTypes.STR, enum=["txt", "jsonl"], default="txt"),
         ],
         responses={

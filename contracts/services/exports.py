@@ -3,8 +3,11 @@ built from the redactions its PDF is burned with."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.text import slugify
@@ -25,6 +28,13 @@ EXPORTABLE = (Status.APPROVED, Status.PUBLISHED)
 FORMATS = {"txt": "text/plain; charset=utf-8", "jsonl": "application/x-ndjson; charset=utf-8"}
 
 
+def agency_seed(agency_id: int) -> bytes:
+    """The agency's pseudonym seed: HMAC of the server's ``SECRET_KEY``, so one person or value
+    gets the same substitute in all of an agency's exports, other agencies' differ, and nobody
+    without the key can recompute them. Rotating ``SECRET_KEY`` changes every substitute."""
+    return hmac.new(settings.SECRET_KEY.encode("utf-8"), f"pseudonyms:{agency_id}".encode(), hashlib.sha256).digest()
+
+
 @dataclass(frozen=True)
 class TextFile:
     """An export to send: file name, bytes (UTF-8) and content type."""
@@ -35,7 +45,8 @@ class TextFile:
 
 
 def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, mode: str, fmt: str) -> TextFile:
-    """The ``mode`` export (``removed`` or ``tagged``) of ``contract``'s analysed text as ``fmt``
+    """The ``mode`` export (``removed``, ``tagged`` or ``pseudonymised``, with :func:`agency_seed`)
+    of ``contract``'s analysed text as ``fmt``
     (``txt``: pages separated by form feeds; ``jsonl``: one line with the text and the markers'
     character spans), recorded in the audit trail. Raises ``PermissionDenied`` for a user without
     the clerk role, ``ValidationError`` (code ``wrong_status``) for a contract whose redactions
@@ -51,7 +62,7 @@ def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, m
         )
     require_status(contract, *EXPORTABLE)
     layer = contract_text_layer(contract, selectors.contract_original(contract))
-    export = export_layer(layer, decided_proposals(contract, layer), mode)
+    export = export_layer(layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id))
     base = slugify(contract.title)[:80] or f"smlouva-{contract.pk}"
     text = export.to_jsonl_record(f"{base}.pdf") + "\n" if fmt == "jsonl" else export.text
     audit(contract, user, "exported_text", mode=mode, format=fmt)
