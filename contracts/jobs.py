@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from contracts import selectors
-from contracts.services import processing, publishing, runs, uploads, webhooks
+from contracts.services import exports, processing, publishing, runs, uploads, webhooks
 from redactor.core.errors import RedactionError
 from redactor.preview_jobs import preview_documents
 
@@ -84,6 +84,15 @@ def deliver_webhook(delivery_id: int) -> None:
     _fresh_connections()
     try:
         webhooks.webhook_deliver(delivery_id=delivery_id)
+    finally:
+        _fresh_connections()
+
+
+def export_agency(agency_id: int, user_id: int | None, mode: str, fmt: str) -> dict:
+    """The agency's bulk text export (:func:`contracts.services.exports.agency_export_build`)."""
+    _fresh_connections()
+    try:
+        return exports.agency_export_build(agency_id=agency_id, user_id=user_id, mode=mode, fmt=fmt)
     finally:
         _fresh_connections()
 

@@ -25,7 +25,7 @@ from contracts.services import exports, publishing, runs, uploads
 from redactor import views as map_console
 from redactor.core.errors import RedactionError
 from redactor.core.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
-from redactor.preview_jobs import preview_start
+from redactor.preview_jobs import owned_job_start
 from redactor.spreadsheet import SafeWriter
 
 from . import selectors
@@ -202,6 +202,43 @@ def text_export(request, membership, contract_id: int):
     )
 
 
+@member_required(Role.ADMIN)
+def agency_exports(request, membership):
+    """The agency's bulk text export (agency admins): a form that starts the job, then
+    (``?job=<id>``) its progress, refreshing itself, and the zip when it is ready."""
+    agency = membership.agency
+    if request.method == "POST":
+        try:
+            job_id = exports.agency_export_start(
+                agency=agency, user=request.user, mode=request.POST.get("mode", ""), fmt=request.POST.get("format", "")
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+            return redirect("contracts:exports", agency_id=agency.pk)
+        return redirect(f"{request.path}?job={job_id}")
+    job_id = request.GET.get("job", "")
+    state = exports.agency_export_state(agency=agency, user=request.user, job_id=job_id) if job_id else None
+    if job_id and state is None:
+        raise Http404
+    decided = selectors.contracts_for_agency(agency=agency).filter(status__in=exports.EXPORTABLE).count()
+    context = {"membership": membership, "state": state, "job_id": job_id, "decided": decided}
+    return render(request, "contracts/exports.html", context)
+
+
+@require_GET
+@member_required(Role.ADMIN)
+def agency_export_download(request, membership, job_id: str):
+    """The zip of a finished bulk export."""
+    try:
+        file = exports.agency_export_file(agency=membership.agency, user=request.user, job_id=job_id)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("contracts:exports", agency_id=membership.agency_id)
+    return FileResponse(
+        io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type=file.content_type
+    )
+
+
 @require_GET
 @member_required(Role.CLERK)
 def page_image(request, membership, contract_id: int, page: int):
@@ -296,6 +333,6 @@ def map_preview(request, membership):
         if not contract.original:
             return None
         args = (agency.pk, contract.pk, current, draft)
-        return preview_start(f"agency:{agency.pk}", "contracts.jobs.preview_contract", *args)
+        return owned_job_start(f"agency:{agency.pk}", "contracts.jobs.preview_contract", *args)
 
     return map_console.preview_page(request, owner, sources, start)

@@ -1,5 +1,5 @@
 """Background jobs of the map console; RQ runs them by dotted path (the page queues them through
-:func:`redactor.preview_jobs.preview_start`)."""
+:func:`redactor.preview_jobs.owned_job_start`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The category-map preview as a background job: analysing documents under two maps takes
-seconds per document (4.4 s for the development folder inside a web request before), so the
-page starts a job and shows its progress. The result stays in Redis for :data:`RESULT_TTL`
-seconds and is shown only to the owner (the platform, or one agency) that started it.
+"""Owned background jobs: a job a page (or an API client) starts and polls, whose progress and
+result stay in Redis for :data:`RESULT_TTL` seconds and are shown only to the owner (the platform,
+or one agency) that started it (:func:`owned_job_start`, :func:`owned_job_state`). Two kinds use
+them: the category-map preview (analysing documents under two maps takes seconds per document,
+4.4 s for the development folder inside a web request before) and the agency's bulk text export.
 
 The job bodies are :func:`redactor.jobs.preview_platform` (the development documents) and
 :func:`contracts.jobs.preview_contract` (an agency's contract, read by the contracts app); both
@@ -35,9 +36,9 @@ def preview_files(source: str) -> list[Path]:
     return files if source == "dall" else [p for p in files if source == f"d{p.name}"]
 
 
-def preview_start(owner_key: str, job: str, *args) -> str:
-    """Queue the preview job ``job`` (a dotted path) with ``args`` for ``owner_key`` ("platform"
-    or "agency:<id>"); returns the RQ job id the page then polls with :func:`preview_state`."""
+def owned_job_start(owner_key: str, job: str, *args) -> str:
+    """Queue the job ``job`` (a dotted path) with ``args`` for ``owner_key`` ("platform" or
+    "agency:<id>"); returns the RQ job id the page then polls with :func:`owned_job_state`."""
     queued = django_rq.get_queue("default").enqueue(
         job,
         *args,
@@ -50,8 +51,8 @@ def preview_start(owner_key: str, job: str, *args) -> str:
 
 
 @dataclass
-class PreviewState:
-    """A preview job as the page shows it: ``state`` is "running" (queued or started),
+class OwnedJobState:
+    """An owned job as the page shows it: ``state`` is "running" (queued or started),
     "finished" (``result`` set) or "failed"; ``done`` of ``total`` documents analysed."""
 
     state: str
@@ -60,8 +61,8 @@ class PreviewState:
     result: dict | None = None
 
 
-def preview_state(owner_key: str, job_id: str) -> PreviewState | None:
-    """The preview job ``job_id`` if ``owner_key`` started it, else None (unknown, expired, or
+def owned_job_state(owner_key: str, job_id: str) -> OwnedJobState | None:
+    """The job ``job_id`` if ``owner_key`` started it, else None (unknown, expired, or
     another owner's: the same answer, so ids tell nothing)."""
     try:
         job = Job.fetch(job_id, connection=django_rq.get_connection("default"))
@@ -72,10 +73,10 @@ def preview_state(owner_key: str, job_id: str) -> PreviewState | None:
     status = job.get_status(refresh=False)
     done, total = job.meta.get("done", 0), job.meta.get("total", 0)
     if status == JobStatus.FINISHED:
-        return PreviewState("finished", total, total, job.return_value())
+        return OwnedJobState("finished", total, total, job.return_value())
     if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
-        return PreviewState("failed", done, total)
-    return PreviewState("running", done, total)
+        return OwnedJobState("failed", done, total)
+    return OwnedJobState("running", done, total)
 
 
 def preview_documents(
@@ -84,13 +85,19 @@ def preview_documents(
     """Job body: run :func:`~redactor.preview.map_preview` on each ``(name, read)`` document
     (``read()`` gives its PDF bytes), reporting ``done``/``total`` in the job's meta; returns
     ``{"rows": [(name, PreviewRow), ...], "total": findings, "documents": count}``."""
-    job = get_current_job()
     rows, total = [], 0
     for done, (name, read) in enumerate(documents, start=1):
         changed, found = map_preview(read(), current, draft)
         rows += [(name, row) for row in changed]
         total += found
-        if job is not None:
-            job.meta.update(done=done, total=count)
-            job.save_meta()
+        report_progress(done, count)
     return {"rows": rows, "total": total, "documents": count}
+
+
+def report_progress(done: int, total: int) -> None:
+    """Inside an owned job: ``done`` of ``total`` items finished (what :func:`owned_job_state`
+    shows); nothing outside a job."""
+    job = get_current_job()
+    if job is not None:
+        job.meta.update(done=done, total=total)
+        job.save_meta()

@@ -28,7 +28,7 @@ from accounts.models import Agency, Role
 from redactor.core.category_map import ROLES, SCOPES, TYPES, CategoryMap
 
 from . import selectors, services
-from .preview_jobs import preview_files, preview_start, preview_state
+from .preview_jobs import owned_job_start, owned_job_state, preview_files
 
 
 @dataclass
@@ -312,7 +312,7 @@ def platform_preview(request):
     def start(source: str, current: dict, draft: dict) -> str | None:
         if not preview_files(source):
             return None
-        return preview_start("platform", "redactor.jobs.preview_platform", source, current, draft)
+        return owned_job_start("platform", "redactor.jobs.preview_platform", source, current, draft)
 
     return preview_page(request, Owner(None, True), sources, start)
 
@@ -336,7 +336,7 @@ def preview_page(request, owner: Owner, sources: list[tuple[str, str]], start) -
             return redirect(owner.url("preview"))
         return redirect(f"{owner.url('preview')}?{urlencode({'source': source, 'job': job_id})}")
     source, job_id = request.GET.get("source", ""), request.GET.get("job", "")
-    state = preview_state(key, job_id) if job_id else None
+    state = owned_job_state(key, job_id) if job_id else None
     if job_id and state is None:
         raise Http404("no such preview")
     result = None

@@ -327,3 +327,23 @@ class AuditEventSerializer(serializers.Serializer):
     user = serializers.CharField(allow_null=True)
     detail = serializers.DictField()
     created_at = serializers.DateTimeField()
+
+
+class TextExportRequestSerializer(serializers.Serializer):
+    """Start the agency's bulk text export."""
+
+    mode = serializers.ChoiceField(choices=["removed", "tagged", "pseudonymised"], default="tagged")
+    format = serializers.ChoiceField(choices=["txt", "jsonl"], default="txt")
+
+
+class TextExportJobSerializer(serializers.Serializer):
+    """A bulk text export job: ``state`` running, finished (the zip can be downloaded) or failed."""
+
+    id = serializers.CharField()
+    state = serializers.ChoiceField(choices=["running", "finished", "failed"])
+    done = serializers.IntegerField(help_text="Contracts exported so far.")
+    total = serializers.IntegerField(help_text="Decided (approved or published) contracts to export.")
+    contracts = serializers.IntegerField(allow_null=True, help_text="Contracts in the zip, once finished.")
+    failed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Contracts left out (unreadable original)."
+    )

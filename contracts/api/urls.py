@@ -41,6 +41,9 @@ urlpatterns = [
     path("contracts/<int:contract_id>/retry/", views.RetryView.as_view(), name="retry"),
     path("contracts/<int:contract_id>/download/", views.DownloadView.as_view(), name="download"),
     path("contracts/<int:contract_id>/export/", views.TextExportView.as_view(), name="text_export"),
+    path("exports/", views.TextExportsView.as_view(), name="exports"),
+    path("exports/<str:job_id>/", views.TextExportJobView.as_view(), name="export_job"),
+    path("exports/<str:job_id>/download/", views.TextExportDownloadView.as_view(), name="export_download"),
     path("contracts/<int:contract_id>/report/", views.ReportView.as_view(), name="report"),
     path("contracts/<int:contract_id>/events/", views.EventListView.as_view(), name="events"),
     re_path(r"", views.not_found),  # last: unknown paths and non-numeric ids get a JSON 404

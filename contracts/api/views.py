@@ -19,7 +19,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from accounts.models import Role
@@ -473,3 +473,72 @@ class EventListView(AgencyAPIView):
 def not_found(request, *args, **kwargs):
     """Any other URL under /api/v1/: a 404 in the API's error shape (not Django's HTML page)."""
     return JsonResponse({"message": _("Not found."), "extra": {"code": "not_found"}}, status=404)
+
+
+def _export_job(job_id: str, state) -> dict:
+    result = state.result or {}
+    return {
+        "id": job_id,
+        "state": state.state,
+        "done": state.done,
+        "total": state.total,
+        "contracts": result.get("contracts"),
+        "failed": result.get("failed", []),
+    }
+
+
+class TextExportsView(AgencyAPIView):
+    required_role = Role.ADMIN
+    parser_classes = [JSONParser]  # a JSON object; anything else is refused, not read as defaults
+
+    @extend_schema(
+        operation_id="exports_create",
+        summary="Start the agency's bulk text export",
+        description="Every approved or published contract's text without personal data, in one zip "
+        "(see the contract export for the modes); poll the job, then download the zip.",
+        request=s.TextExportRequestSerializer,
+        responses={202: s.TextExportJobSerializer, **errors(400)},
+    )
+    def post(self, request):
+        data = s.TextExportRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        job_id = exports.agency_export_start(
+            agency=self.agency, user=request.user, mode=data.validated_data["mode"], fmt=data.validated_data["format"]
+        )
+        state = exports.agency_export_state(agency=self.agency, user=request.user, job_id=job_id)
+        return Response(_export_job(job_id, state), status=status.HTTP_202_ACCEPTED)
+
+
+class TextExportJobView(AgencyAPIView):
+    required_role = Role.ADMIN
+
+    @extend_schema(
+        operation_id="exports_retrieve",
+        summary="A bulk text export job",
+        parameters=[OpenApiParameter("job_id", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        responses={200: s.TextExportJobSerializer, **errors(404)},
+    )
+    def get(self, request, job_id: str):
+        state = exports.agency_export_state(agency=self.agency, user=request.user, job_id=job_id)
+        if state is None:
+            raise NotFound()
+        return Response(_export_job(job_id, state))
+
+
+class TextExportDownloadView(AgencyAPIView):
+    required_role = Role.ADMIN
+
+    @extend_schema(
+        operation_id="exports_download",
+        summary="The zip of a finished bulk text export",
+        parameters=[OpenApiParameter("job_id", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        responses={
+            (200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY, description="The zip."),
+            **errors(404, 409),
+        },
+    )
+    def get(self, request, job_id: str):
+        file = exports.agency_export_file(agency=self.agency, user=request.user, job_id=job_id)
+        return FileResponse(
+            io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type=file.content_type
+        )

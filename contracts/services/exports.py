@@ -5,19 +5,26 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
+import zipfile
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from accounts.access import require_role
-from accounts.models import Role
+from accounts.models import Agency, Role
 from contracts import selectors
 from contracts.models import Contract, Status
-from redactor.core.text_export import MODES, export_layer
+from redactor.core.errors import RedactionError
+from redactor.core.text_export import MODES, TextExport, export_layer
+from redactor.preview_jobs import OwnedJobState, owned_job_start, owned_job_state, report_progress
 
 from .common import audit, require_status
 from .processing import contract_text_layer
@@ -44,26 +51,118 @@ class TextFile:
     content_type: str
 
 
-def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, mode: str, fmt: str) -> TextFile:
-    """The ``mode`` export (``removed``, ``tagged`` or ``pseudonymised``, with :func:`agency_seed`)
-    of ``contract``'s analysed text as ``fmt``
-    (``txt``: pages separated by form feeds; ``jsonl``: one line with the text and the markers'
-    character spans), recorded in the audit trail. Raises ``PermissionDenied`` for a user without
-    the clerk role, ``ValidationError`` (code ``wrong_status``) for a contract whose redactions
-    are not decided yet (approved or published), ``ValidationError`` (code ``invalid``) for an
-    unknown mode or format, and ``InvalidPdfError`` when the stored original no longer matches
-    its SHA-256."""
-    require_role(user, contract.agency, Role.CLERK)
+def _require_choice(mode: str, fmt: str) -> None:
     if mode not in MODES or fmt not in FORMATS:
         raise ValidationError(
             _("Choose the export mode (%(modes)s) and format (%(formats)s).")
             % {"modes": ", ".join(MODES), "formats": ", ".join(FORMATS)},
             code="invalid",
         )
-    require_status(contract, *EXPORTABLE)
+
+
+def _export(contract: Contract, mode: str) -> TextExport:
+    """The ``mode`` export of a decided ``contract``: its text layer as processing saw it, the
+    redactions publishing burns in, the agency's pseudonym seed."""
     layer = contract_text_layer(contract, selectors.contract_original(contract))
-    export = export_layer(layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id))
-    base = slugify(contract.title)[:80] or f"smlouva-{contract.pk}"
+    return export_layer(layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id))
+
+
+def _base_name(contract: Contract) -> str:
+    return slugify(contract.title)[:80] or f"smlouva-{contract.pk}"
+
+
+def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, mode: str, fmt: str) -> TextFile:
+    """The ``mode`` export (``removed``, ``tagged`` or ``pseudonymised``, with :func:`agency_seed`)
+    of ``contract``'s analysed text as ``fmt`` (``txt``: pages separated by form feeds;
+    ``jsonl``: one line with the text and the markers' character spans), recorded in the audit
+    trail. Raises ``PermissionDenied`` for a user without the clerk role, ``ValidationError``
+    (code ``wrong_status``) for a contract whose redactions are not decided yet (approved or
+    published), ``ValidationError`` (code ``invalid``) for an unknown mode or format, and
+    ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
+    require_role(user, contract.agency, Role.CLERK)
+    _require_choice(mode, fmt)
+    require_status(contract, *EXPORTABLE)
+    export = _export(contract, mode)
+    base = _base_name(contract)
     text = export.to_jsonl_record(f"{base}.pdf") + "\n" if fmt == "jsonl" else export.text
     audit(contract, user, "exported_text", mode=mode, format=fmt)
     return TextFile(f"{base}-{mode}.{fmt}", text.encode("utf-8"), FORMATS[fmt])
+
+
+# -- the agency's bulk export: an owned job (redactor.preview_jobs) with a zip as its result ------
+
+
+def _owner(agency: Agency) -> str:
+    return f"agency:{agency.pk}"
+
+
+def agency_export_start(*, agency: Agency, user: AbstractBaseUser | None, mode: str, fmt: str) -> str:
+    """Queue the bulk ``mode`` export of every decided (approved or published) contract of
+    ``agency`` as ``fmt``; returns the job id to poll with :func:`agency_export_state`. Raises
+    ``PermissionDenied`` for a user without the agency admin role and ``ValidationError`` (code
+    ``invalid``) for an unknown mode or format."""
+    require_role(user, agency, Role.ADMIN)
+    _require_choice(mode, fmt)
+    user_id = user.pk if user is not None else None
+    return owned_job_start(_owner(agency), "contracts.jobs.export_agency", agency.pk, user_id, mode, fmt)
+
+
+def agency_export_state(*, agency: Agency, user: AbstractBaseUser | None, job_id: str) -> OwnedJobState | None:
+    """The bulk export ``job_id`` of ``agency`` (running, finished with its zip, or failed), or
+    None for an unknown or expired id, another agency's, or a job that is no export. Raises
+    ``PermissionDenied`` for a user without the agency admin role."""
+    require_role(user, agency, Role.ADMIN)
+    state = owned_job_state(_owner(agency), job_id)
+    if state is None or (state.result is not None and state.result.get("kind") != "text_export"):
+        return None
+    return state
+
+
+def agency_export_file(*, agency: Agency, user: AbstractBaseUser | None, job_id: str) -> TextFile:
+    """The zip of a finished bulk export. Raises ``PermissionDenied`` (role), ``Http404``
+    (unknown id) and ``ValidationError`` (code ``wrong_status``) while it is not finished."""
+    state = agency_export_state(agency=agency, user=user, job_id=job_id)
+    if state is None:
+        raise Http404
+    if state.state != "finished":
+        raise ValidationError(_("The export is not finished yet."), code="wrong_status")
+    return TextFile(state.result["filename"], state.result["zip"], "application/zip")
+
+
+def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: str) -> dict:
+    """Job body of the bulk export: every decided contract of the agency in ``mode``, in a zip
+    (``txt``: one file per contract; ``jsonl``: one ``export-<mode>.jsonl`` with a line per
+    contract), each export recorded in the contract's audit trail (``bulk: true``). A contract
+    whose original cannot be read is left out and named in ``failed``. Returns ``{"kind":
+    "text_export", "zip": bytes, "filename", "contracts": exported, "failed": [contract ids]}``;
+    progress goes to the job's meta."""
+    agency = Agency.objects.get(pk=agency_id)
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+    contracts = list(Contract.objects.filter(agency=agency, status__in=EXPORTABLE).order_by("pk"))
+    buffer = io.BytesIO()
+    lines, failed = [], []
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for done, contract in enumerate(contracts, start=1):
+            try:
+                export = _export(contract, mode)
+            except RedactionError:
+                failed.append(contract.pk)
+                report_progress(done, len(contracts))
+                continue
+            name = f"{_base_name(contract)}-{contract.pk}"
+            if fmt == "jsonl":
+                lines.append(export.to_jsonl_record(f"{name}.pdf"))
+            else:
+                archive.writestr(f"{name}-{mode}.txt", export.text)
+            audit(contract, user, "exported_text", mode=mode, format=fmt, bulk=True)
+            report_progress(done, len(contracts))
+        if fmt == "jsonl":
+            archive.writestr(f"export-{mode}.jsonl", "".join(line + "\n" for line in lines))
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    return {
+        "kind": "text_export",
+        "zip": buffer.getvalue(),
+        "filename": f"{slugify(agency.name)[:60] or 'urad'}-texty-{mode}-{stamp}.zip",
+        "contracts": len(contracts) - len(failed),
+        "failed": failed,
+    }
