@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts.models import Role
 from contracts.models import AuditEvent, Proposal, Status
-from contracts.services import publishing, reviewing
+from contracts.services import exports, publishing, reviewing, uploads
 from tests.api.conftest import api, make_token
 from tests.web.conftest import logged_in, run_latest_job
 
@@ -73,3 +73,19 @@ def test_the_exports_follow_the_reviewers_decisions(processed, clerk, reviewer, 
 
     bad = api(token).get(rest, {"mode": "anonymised"})
     assert bad.status_code == 400 and bad.json()["extra"]["code"] == "invalid"
+
+
+def test_a_scanned_contract_is_exported_from_its_ocr_text(agency, clerk, reviewer, contract_pdf):
+    """The export reads the OCR words stored at processing (never OCR again), like publishing."""
+    from tests.pdfs import scan_of
+
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=scan_of(contract_pdf), filename="sken.pdf")
+    run_latest_job(contract)
+    assert contract.pages[0]["ocr"]
+    publishing.contract_approve(contract=contract, user=reviewer)
+    run_latest_job(contract)
+    assert contract.status == Status.PUBLISHED, contract.error_message
+    file = exports.contract_text_export(contract=contract, user=clerk, mode="tagged", fmt="txt")
+    text = " ".join(file.data.decode("utf-8").split())
+    assert "rodné číslo [RČ_1]" in text and "750403/1238" not in text and "Novák" not in text
+    assert "Obec Horní Lhota" in text and "120 000 Kč" in text
