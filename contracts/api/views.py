@@ -475,6 +475,9 @@ def not_found(request, *args, **kwargs):
     return JsonResponse({"message": _("Not found."), "extra": {"code": "not_found"}}, status=404)
 
 
+EXPORT_JOB_ID = OpenApiParameter("job_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="Export job id.")
+
+
 def _export_job(job_id: str, state) -> dict:
     result = state.result or {}
     return {
@@ -515,7 +518,7 @@ class TextExportJobView(AgencyAPIView):
     @extend_schema(
         operation_id="exports_retrieve",
         summary="A bulk text export job",
-        parameters=[OpenApiParameter("job_id", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        parameters=[EXPORT_JOB_ID],
         responses={200: s.TextExportJobSerializer, **errors(404)},
     )
     def get(self, request, job_id: str):
@@ -531,7 +534,7 @@ class TextExportDownloadView(AgencyAPIView):
     @extend_schema(
         operation_id="exports_download",
         summary="The zip of a finished bulk text export",
-        parameters=[OpenApiParameter("job_id", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        parameters=[EXPORT_JOB_ID],
         responses={
             (200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY, description="The zip."),
             **errors(404, 409),

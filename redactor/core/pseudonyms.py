@@ -144,7 +144,7 @@ class Pseudonymiser:
             return None
         chosen = self._names.get((str(surname), nominative))
         if chosen is None:
-            female = nominative.endswith(("á", "ová")) if surname else nominative in _FEMALE_GIVEN_SET
+            female = nominative.endswith("á") if surname else nominative in _FEMALE_GIVEN_SET
             if surname:
                 pool = _FEMALE_SURNAMES if female else _MALE_SURNAMES
             else:
@@ -161,7 +161,7 @@ class Pseudonymiser:
                     if n.endswith(nominative[-size:])
                     and n != nominative
                     and len(n) > size
-                    and (not between or n[-3] not in _VOWELS)
+                    and (not between or (len(n) >= 3 and n[-3] not in _VOWELS))
                     and (surname or (n in _FLEETING_EL) == (nominative in _FLEETING_EL))
                 ]
                 if options:
