@@ -8,13 +8,12 @@ in :mod:`contracts.webhook_views`; the public REST API for document-management s
 
 from __future__ import annotations
 
-import io
 import json
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -159,12 +158,7 @@ def _download(request, membership, contract_id: int, which: str):
     except (ValidationError, RedactionError) as exc:  # not published yet; a damaged original
         messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
-    response = FileResponse(
-        io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type="application/pdf"
-    )
-    if which == "original":  # personal data: no copy in the browser's cache
-        response["Cache-Control"] = "private, no-store"
-    return response
+    return file.response(private=which == "original")  # the original is personal data
 
 
 @require_GET
@@ -197,9 +191,7 @@ def text_export(request, membership, contract_id: int):
     except (ValidationError, RedactionError) as exc:
         messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
-    return FileResponse(
-        io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type=file.content_type
-    )
+    return file.response()
 
 
 @member_required(Role.ADMIN)
@@ -234,9 +226,7 @@ def agency_export_download(request, membership, job_id: str):
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect("contracts:exports", agency_id=membership.agency_id)
-    return FileResponse(
-        io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type=file.content_type
-    )
+    return file.response()
 
 
 @require_GET

@@ -6,12 +6,11 @@ decisions, manual redactions, approve, delete.
 
 from __future__ import annotations
 
-import io
 import uuid
 
 from django.core.exceptions import ValidationError as DomainError
 from django.db import IntegrityError, transaction
-from django.http import FileResponse, JsonResponse
+from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
@@ -382,9 +381,7 @@ class DownloadView(AgencyAPIView):
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
         file = publishing.contract_download(contract=contract, user=request.user, which="redacted")
-        return FileResponse(
-            io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type="application/pdf"
-        )
+        return file.response()
 
 
 class _FormatIsAParameter(DefaultContentNegotiation):
@@ -430,9 +427,7 @@ class TextExportView(AgencyAPIView):
             mode=request.query_params.get("mode", "tagged"),
             fmt=request.query_params.get("format", "txt"),
         )
-        return FileResponse(
-            io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type=file.content_type
-        )
+        return file.response()
 
 
 class ReportView(AgencyAPIView):
@@ -542,6 +537,4 @@ class TextExportDownloadView(AgencyAPIView):
     )
     def get(self, request, job_id: str):
         file = exports.agency_export_file(agency=self.agency, user=request.user, job_id=job_id)
-        return FileResponse(
-            io.BytesIO(file.data), as_attachment=True, filename=file.filename, content_type=file.content_type
-        )
+        return file.response()

@@ -7,7 +7,6 @@ import hashlib
 import hmac
 import io
 import zipfile
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -28,7 +27,7 @@ from redactor.preview_jobs import OwnedJobState, owned_job_start, owned_job_stat
 
 from .common import audit, require_status
 from .processing import contract_text_layer
-from .publishing import decided_proposals
+from .publishing import Download, decided_proposals
 
 #: Statuses whose redactions are decided: approved (publishing) and published.
 EXPORTABLE = (Status.APPROVED, Status.PUBLISHED)
@@ -40,15 +39,6 @@ def agency_seed(agency_id: int) -> bytes:
     gets the same substitute in all of an agency's exports, other agencies' differ, and nobody
     without the key can recompute them. Rotating ``SECRET_KEY`` changes every substitute."""
     return hmac.new(settings.SECRET_KEY.encode("utf-8"), f"pseudonyms:{agency_id}".encode(), hashlib.sha256).digest()
-
-
-@dataclass(frozen=True)
-class TextFile:
-    """An export to send: file name, bytes (UTF-8) and content type."""
-
-    filename: str
-    data: bytes
-    content_type: str
 
 
 def _require_choice(mode: str, fmt: str) -> None:
@@ -71,7 +61,7 @@ def _base_name(contract: Contract) -> str:
     return slugify(contract.title)[:80] or f"smlouva-{contract.pk}"
 
 
-def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, mode: str, fmt: str) -> TextFile:
+def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, mode: str, fmt: str) -> Download:
     """The ``mode`` export (``removed``, ``tagged`` or ``pseudonymised``, with :func:`agency_seed`)
     of ``contract``'s analysed text as ``fmt`` (``txt``: pages separated by form feeds;
     ``jsonl``: one line with the text and the markers' character spans), recorded in the audit
@@ -86,7 +76,7 @@ def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, m
     base = _base_name(contract)
     text = export.to_jsonl_record(f"{base}.pdf") + "\n" if fmt == "jsonl" else export.text
     audit(contract, user, "exported_text", mode=mode, format=fmt)
-    return TextFile(f"{base}-{mode}.{fmt}", text.encode("utf-8"), FORMATS[fmt])
+    return Download(f"{base}-{mode}.{fmt}", text.encode("utf-8"), FORMATS[fmt])
 
 
 # -- the agency's bulk export: an owned job (redactor.preview_jobs) with a zip as its result ------
@@ -118,7 +108,7 @@ def agency_export_state(*, agency: Agency, user: AbstractBaseUser | None, job_id
     return state
 
 
-def agency_export_file(*, agency: Agency, user: AbstractBaseUser | None, job_id: str) -> TextFile:
+def agency_export_file(*, agency: Agency, user: AbstractBaseUser | None, job_id: str) -> Download:
     """The zip of a finished bulk export. Raises ``PermissionDenied`` (role), ``Http404``
     (unknown id) and ``ValidationError`` (code ``wrong_status``) while it is not finished."""
     state = agency_export_state(agency=agency, user=user, job_id=job_id)
@@ -126,7 +116,7 @@ def agency_export_file(*, agency: Agency, user: AbstractBaseUser | None, job_id:
         raise Http404
     if state.state != "finished":
         raise ValidationError(_("The export is not finished yet."), code="wrong_status")
-    return TextFile(state.result["filename"], state.result["zip"], "application/zip")
+    return Download(state.result["filename"], state.result["zip"], "application/zip")
 
 
 def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: str) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,6 +11,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.http import FileResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -174,11 +176,22 @@ def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_ch
 
 @dataclass(frozen=True)
 class Download:
-    """A PDF to send: its file name (the title as a slug, ``-anonymizovano`` or ``-original``)
-    and its bytes."""
+    """A file to send: its file name, its bytes and its content type (a PDF unless said: the
+    title as a slug with ``-anonymizovano`` or ``-original``; text exports and their zips)."""
 
     filename: str
     data: bytes
+    content_type: str = "application/pdf"
+
+    def response(self, *, private: bool = False) -> FileResponse:
+        """The file as an attachment, for both doors; ``private`` (personal data, the original)
+        keeps it out of the browser's cache."""
+        response = FileResponse(
+            io.BytesIO(self.data), as_attachment=True, filename=self.filename, content_type=self.content_type
+        )
+        if private:
+            response["Cache-Control"] = "private, no-store"
+        return response
 
 
 def contract_download(*, contract: Contract, user: AbstractBaseUser | None, which: str) -> Download:
