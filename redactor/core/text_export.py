@@ -165,42 +165,37 @@ def export_text(
         raise ValueError("a decided span lies outside the text")
     indexes: dict[tuple[str, str], int] = {}
     per_tag: dict[str, int] = {}
-    markers: list[tuple[int, int, str, int]] = []  # start, end in text, marker label, index
+    markers: list[tuple[int, int, str, int, str]] = []  # start, end in text, label, index, what is shown
     substitutes = (
         Pseudonymiser(seed if seed is not None else secrets.token_bytes(16)) if mode == "pseudonymised" else None
     )
-    shown_as: dict[int, str] = {}  # marker number -> substitute
     for start, end, first in _merged(text, spans, neighbours=mode != "pseudonymised"):
         if mode == "removed":
-            markers.append((start, end, "REMOVED", 0))
+            markers.append((start, end, "REMOVED", 0, REMOVED_MARKER))
             continue
         key = _identity(text, first)
         if key not in indexes:
             per_tag[key[0]] = per_tag.get(key[0], 0) + 1
             indexes[key] = per_tag[key[0]]
+        shown = f"[{key[0]}_{indexes[key]}]"
         if substitutes is not None:
-            sub = substitutes.substitute(" ".join(text[start:end].split()), first.category)
-            if sub:
-                shown_as[len(markers)] = sub
-        markers.append((start, end, key[0], indexes[key]))
+            shown = substitutes.substitute(" ".join(text[start:end].split()), first.category) or shown
+        markers.append((start, end, key[0], indexes[key], shown))
     out = TextExport(mode, "")
     pieces: list[str] = []
     length = 0
-    queue = iter(enumerate(markers))
-    number_marker = next(queue, None)
-    marker = number_marker[1] if number_marker else None
-    count = number_marker[0] if number_marker else 0
+    queue = iter(markers)
+    marker = next(queue, None)
     for number, (page_start, page_end) in enumerate(page_ranges):
         if number:
             pieces.append("\f")
             length += 1
         position = page_start
         while marker is not None and marker[0] < page_end:
-            start, end, label, index = marker
+            start, end, label, index, shown = marker
             start = max(start, position)
             pieces.append(text[position:start])
             length += start - position
-            shown = REMOVED_MARKER if mode == "removed" else shown_as.get(count, f"[{label}_{index}]")
             out.spans.append((length, length + len(shown), label))
             out.indexes.append(index)
             out.origins.append((start, min(end, page_end)))
@@ -208,11 +203,9 @@ def export_text(
             length += len(shown)
             position = min(end, page_end)
             if end > page_end:  # a span across a page break goes on at the next page's start
-                marker = (page_end, end, label, index)
+                marker = (page_end, end, label, index, shown)
                 break
-            number_marker = next(queue, None)
-            marker = number_marker[1] if number_marker else None
-            count = number_marker[0] if number_marker else count
+            marker = next(queue, None)
         pieces.append(text[position:page_end])
         length += page_end - position
     out.text = "".join(pieces)
