@@ -127,6 +127,14 @@ class Contract(models.Model):
         """Page numbers (from 1) read by OCR with a mean word confidence under the threshold."""
         return [p["number"] for p in self.pages if p.get("needs_check")]
 
+    @property
+    def pages_as_pictures(self) -> list[int]:
+        """Page numbers (from 1) that publishing turned into pictures with the analysed words as
+        their text layer, because an extractor read their text other than it was analysed
+        (``RedactionEngine.redact``; the reasons are in ``verification``)."""
+        pictured = (self.verification or {}).get("checks", {}).get("pages_as_pictures") or {}
+        return sorted(int(n) for n in pictured)
+
 
 class Run(models.Model):
     """One execution of a background job on a contract: processing or publishing."""

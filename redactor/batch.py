@@ -107,6 +107,11 @@ def redact_file(
             + ")"
             + (f", check by eye: {', '.join(check)}" if check else "")
         )
+    if result.pictured:
+        note += (
+            f"; page(s) {', '.join(map(str, result.pictured))} published as pictures with the analysed words as"
+            " their text layer (an extractor read their text other than it was analysed)"
+        )
     message = (
         f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified"
         f" ({', '.join(result.verification.checks.get('extractors', []))}){note}"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import categories as cat
-from .burn import burn_in
+from .burn import WrittenText, burn_in, publish_as_pictures
 from .category_map import CategoryMap
 from .decisions import Assessment, decide, resolve_overlaps
 from .errors import VerificationError
@@ -122,6 +122,9 @@ class RedactionResult:
     pdf: bytes
     verification: VerificationResult
     boxes: list[Box]
+    #: ``{page number: problems}``: pages published as pictures with the analysed words as their
+    #: text layer, because the first verification could not explain their text (see :meth:`RedactionEngine.redact`)
+    pictured: dict[int, list[str]] = field(default_factory=dict)
 
 
 class RedactionEngine:
@@ -235,31 +238,102 @@ class RedactionEngine:
         """Burn the boxes of ``proposals`` into ``pdf`` and verify the result.
 
         ``text_layer`` (the one the proposals came from) lets verification allow strings that
-        legitimately remain elsewhere in the text. Raises :class:`VerificationError` when the
-        output still exposes a redacted string; the input bytes are never modified.
+        legitimately remain elsewhere in the text and check that every word outside the
+        redactions is still read. A page whose published text an extractor reads other than it
+        was analysed (a stray glyph no other reader sees, kept words it no longer reads as words)
+        is published the way a scan is: its picture, the boxes burned into the pixels, and the
+        analysed words outside the boxes as its invisible text layer
+        (:func:`~redactor.core.burn.publish_as_pictures`); ``RedactionResult.pictured`` names
+        those pages and why, and the whole result is verified again. Only when those are the
+        first verification's only problems: a leak is never turned into a picture. Raises
+        :class:`VerificationError` when the output still exposes a redacted string or fails
+        the second verification; the input bytes are never modified.
         """
         boxes = [b for p in proposals for b in p.boxes]
         texts = sorted({p.text for p in proposals})
         prepared = rebuilt(pdf, max_pages=self.max_pages)
         source = prepared.pdf
+        spans = [p.span for p in proposals if p.span.end > p.span.start]
+        pages = text_layer.written_pages() if text_layer is not None else {}
+        written, covered = _written(text_layer, pages, spans, boxes) if text_layer is not None else (None, [])
         output = burn_in(
             source,
             boxes,
             texts,
-            scan_words=text_layer.scan_words() if text_layer is not None else None,
+            written=written,
             unread_layers=text_layer.unread_layers if text_layer is not None else None,
         )
-        residual = analysed = None
-        if text_layer is not None:
-            residual = _residual_text(text_layer.text, [p.span for p in proposals])
-            analysed = {page.number: residual[page.start : page.end] for page in text_layer.pages}
         # the pixel check compares with the upload itself, so damage done by the rebuild is caught
         # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose
         looks = source if prepared.removed.get("redaction marks applied") else pdf
-        result = verify(output, texts, boxes=boxes, residual_text=residual, analysed_pages=analysed, source=looks)
+
+        def check(output: bytes, covered: list[Span], written: dict) -> VerificationResult:
+            residual = analysed = None
+            if text_layer is not None:
+                residual = _residual_text(text_layer.text, spans + covered)
+                analysed = {page.number: residual[page.start : page.end] for page in text_layer.pages}
+            return verify(
+                output,
+                texts,
+                boxes=boxes,
+                residual_text=residual,
+                analysed_pages=analysed,
+                source=looks,
+                written_pages=set(written or ()),
+                layer_source=source,
+                upside_down={n for n, text in (written or {}).items() if text.turn == 180},
+            )
+
+        result = check(output, covered, written)
+        pictured: dict[int, list[str]] = {}
+        if not result.ok and result.pages and text_layer is not None and _only_page_text(result):
+            pictured = dict(result.pages)
+            whole = dict.fromkeys(pictured)
+            redrawn, hidden = _written(text_layer, whole, spans, boxes)
+            output = publish_as_pictures(output, redrawn, boxes)
+            written = {**(written or {}), **redrawn}
+            kept = [c for c in covered if text_layer.page_of(c.start) not in pictured]
+            result = check(output, kept + hidden, written)
+            result.checks["pages_as_pictures"] = {str(n): problems for n, problems in pictured.items()}
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
-        return RedactionResult(output, result, boxes)
+        return RedactionResult(output, result, boxes, pictured)
+
+
+def _only_page_text(result: VerificationResult) -> bool:
+    """Whether every problem of ``result`` concerns one page's text layer (text that was not
+    analysed, kept words not read): a page published as a picture settles those. A leak, a
+    glyph under a box, a hidden layer or a changed picture is never settled that way: the
+    contract goes back to review."""
+    listed = {p for problems in result.pages.values() for p in problems}
+    return all(p in listed for p in result.problems)
+
+
+def _written(
+    layer: TextLayer, pages: dict[int, Span | None], redacted: list[Span], boxes: list[Box]
+) -> tuple[dict[int, WrittenText], list[Span]]:
+    """The words burn-in writes into the published text layer of ``pages`` (as
+    :meth:`TextLayer.written_pages` gives them: None for a whole page, which replaces the page's
+    text), without the ``redacted`` spans, and the spans of the words left out because their box
+    overlaps a redaction box (points): OCR boxes of a poor scan overlap their neighbours', and a
+    word written there would put its glyphs under the black box, hidden and still readable."""
+    written: dict[int, WrittenText] = {}
+    covered: list[Span] = []
+    for number, span in pages.items():
+        here = [b for b in boxes if b.page == number]
+        words = []
+        for word_span, word in layer.layer_words(number, span, redacted):
+            if any(_overlap(word, b) for b in here):
+                covered.append(word_span)
+            else:
+                words.append(word)
+        written[number] = WrittenText(words, replace=span is None)
+    return written, covered
+
+
+def _overlap(word, box: Box) -> bool:
+    """Whether a word's box and a redaction box overlap by more than half a point both ways."""
+    return min(word.x1, box.x1) - max(word.x0, box.x0) > 0.5 and min(word.y1, box.y1) - max(word.y0, box.y0) > 0.5
 
 
 def _unmapped_name(category: int) -> str:

@@ -77,6 +77,9 @@ class TextLayer:
     #: page number -> pictures (x0, y0, x1, y1 in points) read by OCR whose invisible text layer
     #: was not analysed (it gave way to the OCR words): burn-in removes that layer
     unread_layers: dict = field(default_factory=dict)
+    #: page number -> span of the words OCR read in the pictures of a text page (they follow the
+    #: page's own text): burn-in writes them into the published text layer
+    picture_spans: dict = field(default_factory=dict)
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -121,33 +124,67 @@ class TextLayer:
             rects.append(Box(current_page, *current))
         return rects
 
-    def scan_words(self) -> dict[int, list]:
-        """The words of every scanned page (``PageInfo.is_scan``) as
-        :class:`~redactor.core.ocr.OcrWord` values, one box per word, lines numbered in text
-        order: what burn-in writes back as the page's invisible text layer."""
-        out: dict[int, list] = {}
+    def page_of(self, offset: int) -> int:
+        """The number (from 1) of the page whose text holds ``offset`` of :attr:`text`."""
         for info in self.pages:
-            if not info.is_scan:
-                continue
-            words = out.setdefault(info.number, [])
-            offset = info.start
-            for line_no, line in enumerate(self.text[info.start : info.end].split("\n")):
-                start, offset = offset, offset + len(line) + 1
-                visual, last = 0, None  # a text line may join two printed lines (a number broken at "-")
-                for m in re.finditer(r"\S+", line):
-                    span = Span(start + m.start(), start + m.end())
-                    boxes = [b for b in self.span_boxes(span) if b.page == info.number]
-                    if not boxes:
-                        continue
+            if info.start <= offset < info.end:
+                return info.number
+        return self.pages[-1].number if self.pages else 0
+
+    def written_pages(self) -> dict[int, Span | None]:
+        """Where the product writes the published text layer itself, by page number (from 1):
+        ``None`` for a page read by OCR as a whole (its text is replaced), the span of the
+        picture words for a text page whose pictures were read by OCR (their text is added).
+        A kept layer (born-digital text, another tool's checked OCR layer) is not written: it
+        stays as it is outside the redactions."""
+        out: dict[int, Span | None] = {}
+        for info in self.pages:
+            if info.ocr:
+                out[info.number] = None
+            elif info.number in self.picture_spans:
+                out[info.number] = self.picture_spans[info.number]
+        return out
+
+    def layer_words(self, number: int, span: Span | None = None, redacted: list[Span] | None = None) -> list:
+        """The words of page ``number`` (from 1), or of its ``span``, as ``(Span, OcrWord)``
+        pairs: where the word is in :attr:`text`, and the word with one box (points, unrotated
+        page space), numbered by its line of the text (which may join two printed lines, a
+        number broken at "-"): what burn-in writes as an invisible text layer. Characters of the
+        ``redacted`` spans are left out, so a word is cut where a redaction ends ("Novákovi,"
+        keeps its comma)."""
+        info = self.pages[number - 1]
+        start, end = (info.start, info.end) if span is None else (span.start, span.end)
+        chars = list(self.text[start:end])
+        for r in redacted or ():
+            for i in range(max(r.start, start), min(r.end, end)):
+                chars[i - start] = " "
+        words = []
+        offset = start
+        for line_no, line in enumerate("".join(chars).split("\n")):
+            line_start, offset = offset, offset + len(line) + 1
+            for m in re.finditer(r"\S+", line):
+                here = Span(line_start + m.start(), line_start + m.end())
+                boxes = [b for b in self.span_boxes(here) if b.page == number]
+                if boxes:
                     x0, y0 = min(b.x0 for b in boxes), min(b.y0 for b in boxes)
                     x1, y1 = max(b.x1 for b in boxes), max(b.y1 for b in boxes)
-                    if last is not None and (
-                        abs((y0 + y1) / 2 - (last.y0 + last.y1) / 2) > (y1 - y0) / 2 or x0 < last.x0 - 1
-                    ):
-                        visual += 1  # a new printed line: lower down, or back to the left
-                    last = OcrWord(m.group(), x0, y0, x1, y1, 100.0, (line_no, visual, 0))
-                    words.append(last)
-        return out
+                    angle = self._direction(here)
+                    word = OcrWord(m.group(), x0, y0, x1, y1, 100.0, (line_no, 0, 0), angle)
+                    words.append((here, word))
+        return words
+
+    def _direction(self, span: Span) -> int:
+        """Which way the characters of ``span`` run, as :attr:`~redactor.core.ocr.OcrWord.angle`:
+        0 left to right, 90 upwards, 180 right to left (a sheet upside down), 270 downwards; 0 for
+        a single character."""
+        boxes = [b for b in self.boxes[span.start : span.end] if b is not None]
+        if len(boxes) < 2:
+            return 0
+        dx = (boxes[-1][1] + boxes[-1][3]) / 2 - (boxes[0][1] + boxes[0][3]) / 2
+        dy = (boxes[-1][2] + boxes[-1][4]) / 2 - (boxes[0][2] + boxes[0][4]) / 2
+        if abs(dx) >= abs(dy):
+            return 0 if dx >= 0 else 180
+        return 90 if dy < 0 else 270
 
     def words(self) -> list[Word]:
         """Every whitespace-separated word with its span and boxes, in reading order."""
@@ -364,6 +401,7 @@ def _extract(doc, tables, ocr, ahead, progress) -> TextLayer:
     use_ocr = ocr is not None
     ocr_pages: dict = {}
     unread: dict[int, list[tuple]] = {}
+    pictured_spans: dict[int, Span] = {}
     for page in doc:
         number = page.number + 1
         start = len(builder.chars)
@@ -423,7 +461,10 @@ def _extract(doc, tables, ocr, ahead, progress) -> TextLayer:
                     builder.add(c["c"], (number, x0, y0, x1, y1))
             if pictures is not None:
                 ocr_pages[number] = pictures
+                builder.break_line(pictures.words[0].text[:3])
+                first = len(builder.chars)
                 _add_ocr_words(builder, number, pictures, page)
+                pictured_spans[number] = Span(first, len(builder.chars))
         builder.strip_trailing_spaces()
         if builder.chars and builder.chars[-1] != "\n":
             builder.chars.append("\n")
@@ -449,7 +490,12 @@ def _extract(doc, tables, ocr, ahead, progress) -> TextLayer:
         if progress is not None:
             progress(number, doc.page_count)
     return TextLayer(
-        text="".join(builder.chars), boxes=builder.boxes, pages=pages, ocr_pages=ocr_pages, unread_layers=unread
+        text="".join(builder.chars),
+        boxes=builder.boxes,
+        pages=pages,
+        ocr_pages=ocr_pages,
+        unread_layers=unread,
+        picture_spans=pictured_spans,
     )
 
 

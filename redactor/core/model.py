@@ -185,8 +185,9 @@ class PageInfo:
 
     @property
     def is_scan(self) -> bool:
-        """True for a scanned page whose text is an OCR layer (Tesseract's or a checked one):
-        its published text layer is rewritten from the analysed words."""
+        """True for a scanned page whose text is an OCR layer: Tesseract's (the published text
+        layer is written from the analysed words) or another tool's checked one (kept as it is
+        outside the redactions)."""
         return self.ocr or self.scan_layer
 
     @property
@@ -210,6 +211,9 @@ class VerificationResult:
     problems: list[str]
     checks: dict[str, object]
     leaked: list[str] = field(default_factory=list)
+    #: ``{page number: problems}`` for the problems that concern one page's text layer (text
+    #: that was not analysed, kept words not read): such a page can be published as a picture.
+    pages: dict[int, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """JSON-ready dictionary."""

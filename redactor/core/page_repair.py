@@ -71,12 +71,12 @@ def unreadable_text(page: pymupdf.Page, log: list) -> str | None:
     return None
 
 
-def as_picture(doc: pymupdf.Document, page: pymupdf.Page) -> None:
-    """Replace ``page`` by a picture of itself (``PICTURE_DPI``), same size and rotation: it is
-    then read by OCR and redacted like a scan, and keeps its look."""
+def as_picture(doc: pymupdf.Document, page: pymupdf.Page, dpi: int = PICTURE_DPI) -> None:
+    """Replace ``page`` by a picture of itself (``dpi``), same size and rotation: it is then read
+    by OCR and redacted like a scan, and keeps its look."""
     number, rotation = page.number, page.rotation
     page.set_rotation(0)
-    pix = page.get_pixmap(dpi=PICTURE_DPI, alpha=False)
+    pix = page.get_pixmap(dpi=dpi, alpha=False)
     area = page.rect
     new = doc.new_page(number, width=area.width, height=area.height)
     new.insert_image(new.rect, pixmap=pix)

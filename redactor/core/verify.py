@@ -37,6 +37,7 @@ import pdftotext
 import pymupdf
 import pypdfium2
 
+from .fidelity import PageFidelity, compact, page_fidelity
 from .model import Box, VerificationResult
 
 _WS = re.compile(r"\s+")
@@ -119,38 +120,20 @@ def extract_texts(data: bytes) -> dict[str, str]:
     return texts
 
 
-def _compact(text: str) -> str:
-    """``text`` for comparing what two extractors read: NFKC, case folded, without whitespace,
-    hyphens, soft hyphens and characters that map to nothing (U+FFFD, private use, controls)."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    for c in set(text) - _SEEN:
-        keep = c.isalnum() or (not c.isspace() and c not in _NOT_TEXT and unicodedata.category(c)[0] in "PS")
-        if not keep:
-            _DROP[ord(c)] = None
-        _SEEN.add(c)  # after the table: a thread that sees it classified finds it there
-    return text.translate(_DROP)
-
-
-_NOT_TEXT = set("-\u00ad\u2010\u2011\ufffd")
-#: Characters :func:`_compact` has classified, and the translation table deleting those it drops.
-_SEEN: set[str] = set()
-_DROP: dict[int, None] = {}
-
-
 def unseen_words(read: str, analysed: str) -> list[str]:
     """Words of ``read`` (what an extractor reads on a page) that do not occur in ``analysed``
-    (the page's analysed text outside redactions). Compared by :func:`_compact`, so case,
+    (the page's analysed text outside redactions). Compared by :func:`~redactor.core.fidelity.compact`, so case,
     whitespace and line-end hyphens do not matter; a word is also seen when it is a run of
     whole analysed words that the other extractor read apart (``31.10.200831.10.2008``, a line
     read in another order). Words with fewer than ``UNSEEN_MIN_CHARS`` letters and digits are
     ignored: stray glyphs that two extractors assign to different words ("ia", "TWí") are not
     text that the analysis missed, and what it could miss (a name, a number) is longer."""
-    target = _compact(analysed)
-    pieces = {_compact(w) for w in analysed.split()} - {""}
+    target = compact(analysed)
+    pieces = {compact(w) for w in analysed.split()} - {""}
     longest = max((len(p) for p in pieces), default=0)
     out = []
     for word in read.split():
-        token = _compact(word)
+        token = compact(word)
         if sum(c.isalnum() for c in token) < UNSEEN_MIN_CHARS or token in target:
             continue
         if not _segments(token, pieces, longest):
@@ -172,16 +155,84 @@ def _segments(token: str, pieces: set[str], longest: int) -> bool:
     return reach[-1]
 
 
-def _unanalysed(texts: dict[str, list[str]], analysed_pages: dict[int, str]) -> list[str]:
-    problems = []
+def _unanalysed(texts: dict[str, list[str]], analysed_pages: dict[int, str]) -> dict[int, list[str]]:
+    """``{page number: problems}`` of the analysed-text check (:func:`unseen_words`)."""
+    problems: dict[int, list[str]] = {}
     for name, pages in texts.items():
         for number, text in enumerate(pages, start=1):
             if number not in analysed_pages:
                 continue
             extra = unseen_words(text, analysed_pages[number])
             if extra:
-                problems.append(f"page {number}: {name} reads text that was not analysed ({len(extra)} words)")
+                problems.setdefault(number, []).append(
+                    f"page {number}: {name} reads text that was not analysed ({len(extra)} words)"
+                )
     return problems
+
+
+#: A text layer the product wrote (OCR words, a page published as a picture) fails the fidelity
+#: check when an extractor misses, glues or reverses more of its words than this many ...
+WRITTEN_MAX_MISSES = 3
+#: ... and this share of them: OCR of a poor scan gives boxes that overlap or touch (a word read
+#: twice, a caron read as a letter), which no placement keeps apart; a writer that glues or
+#: reverses runs does it on every line.
+WRITTEN_MAX_SHARE = 0.03
+
+
+def _text_kept(
+    texts: dict[str, list[str]],
+    analysed_pages: dict[int, str],
+    written_pages: frozenset[int] | set[int],
+    source: bytes | None,
+    upside_down: frozenset[int] = frozenset(),
+) -> tuple[dict[int, list[str]], dict[str, dict]]:
+    """The fidelity check (:mod:`redactor.core.fidelity`): every analysed word of a page outside
+    the redactions must be read by each extractor as a word of its own; on ``written_pages``
+    (the product wrote their text layer) also in its printed order, up to
+    :data:`WRITTEN_MAX_MISSES` and :data:`WRITTEN_MAX_SHARE` of its words. A page whose own text layer
+    was kept (born-digital text, another tool's checked OCR layer) is held to what the same
+    extractor reads on ``source`` (the document the boxes were burned into): a word an
+    extractor already glued or missed there is the file's own, not lost in redaction.
+    Returns ``({page number: problems}, {extractor: totals, "by_page": {page: {extractor:
+    [words, lost, glued, disordered]}}})``; problems give counts, never words."""
+    problems: dict[int, list[str]] = {}
+    totals: dict[str, dict] = {}
+    by_page: dict[str, dict[str, list[int]]] = {}
+    before: dict[str, list[str]] | None = None
+    for name, pages in texts.items():
+        total = totals.setdefault(name, {"pages": 0, "words": 0, "lost": 0, "glued": 0, "disordered": 0})
+        for number, text in enumerate(pages, start=1):
+            if number not in analysed_pages:
+                continue
+            written = number in written_pages
+            # PDFium reads a line written upside down (a sheet scanned so, no /Rotate) in the
+            # page's left-to-right order, whatever the text's direction: poppler judges its order
+            order = written and not (name == "pdfium" and number in upside_down)
+            found = page_fidelity(analysed_pages[number], text, order=order)
+            failed = not found.ok
+            if written:  # the product's own layer: degenerate OCR boxes (a word read twice) aside
+                failed = found.lost + found.glued + found.disordered > max(
+                    WRITTEN_MAX_MISSES, WRITTEN_MAX_SHARE * found.words
+                )
+            elif failed and source is not None:
+                if before is None:
+                    before = page_texts(source)
+                was = page_fidelity(analysed_pages[number], before[name][number - 1])
+                found = PageFidelity(found.words, max(0, found.lost - was.lost), max(0, found.glued - was.glued))
+                failed = not found.ok
+            by_page.setdefault(str(number), {})[name] = [found.words, found.lost, found.glued, found.disordered]
+            total["pages"] += 1
+            total["words"] += found.words
+            total["lost"] += found.lost
+            total["glued"] += found.glued
+            total["disordered"] += found.disordered
+            if failed:
+                problems.setdefault(number, []).append(
+                    f"page {number}: {name} does not read every kept word as a word in its place "
+                    f"({found.lost} lost, {found.glued} glued to a neighbour, {found.disordered} lines out of order)"
+                )
+    totals["by_page"] = by_page
+    return problems, totals
 
 
 def render_changes(
@@ -313,6 +364,9 @@ def verify(
     residual_text: str | None = None,
     analysed_pages: dict[int, str] | None = None,
     source: bytes | None = None,
+    written_pages: Iterable[int] = (),
+    layer_source: bytes | None = None,
+    upside_down: Iterable[int] = (),
 ) -> VerificationResult:
     """Check a redacted PDF (``data``) against the strings that were redacted.
 
@@ -320,8 +374,13 @@ def verify(
     may appear in the output as often as it appears there (a surname redacted for a private
     person and kept for an official who shares it). Without it every occurrence is a leak.
     ``boxes`` (points, pages from 1) enable the glyphs-under-boxes check. ``analysed_pages``
-    (``{page number: analysed text outside the redactions}``) enables the analysed-text check,
-    ``source`` (the document the boxes were burned into) the pixel check.
+    (``{page number: analysed text outside the redactions}``) enables the analysed-text check
+    and the fidelity check (every such word still read, as a word; in its order on
+    ``written_pages``, whose text layer the product wrote; against what the extractors read on
+    ``layer_source``, the document the boxes were burned into, elsewhere; on ``upside_down`` pages
+    only poppler judges the order); ``source`` (the
+    upload) enables the pixel check. Problems that concern one page (text not analysed, kept
+    text not read) are also listed by page in ``VerificationResult.pages``.
     Never raises for a readable PDF; an unreadable one gives ``ok=False``.
     """
     boxes = list(boxes)
@@ -339,10 +398,18 @@ def verify(
     except Exception as exc:
         return VerificationResult(False, [f"the redacted PDF cannot be read: {exc}"], checks)
     texts = {name: normalize(" ".join(p)) for name, p in pages.items()}
+    by_page: dict[int, list[str]] = {}
     if analysed_pages is not None:
         unseen = _unanalysed(pages, analysed_pages)
-        checks["unanalysed_text"] = unseen
-        problems += unseen
+        checks["unanalysed_text"] = [p for number in sorted(unseen) for p in unseen[number]]
+        problems += checks["unanalysed_text"]
+        lost, checks["text_kept"] = _text_kept(
+            pages, analysed_pages, frozenset(written_pages), layer_source, frozenset(upside_down)
+        )
+        problems += [p for number in sorted(lost) for p in lost[number]]
+        for found in (unseen, lost):
+            for number, said in found.items():
+                by_page.setdefault(number, []).extend(said)
     if source is not None:
         damage = render_changes(source, doc, boxes)
         checks["pixels_changed"] = damage
@@ -357,12 +424,13 @@ def verify(
             for s in strings:
                 allowed = allowances[s]
                 seen = count_word(text, s)
+                run = _longest_digits(s)
+                digits_seen = len(run) >= 6 and run in digits and run not in residual_digits
                 if seen > allowed:
                     leaks.append(f"{name}: {_ref(s, strings)} readable {seen}x (allowed {allowed})")
                     leaked.add(s)
                     continue
-                run = _longest_digits(s)
-                if len(run) >= 6 and run in digits and run not in residual_digits:
+                if digits_seen:
                     leaks.append(f"{name}: {len(run)} digits of {_ref(s, strings)} readable")
                     leaked.add(s)
         checks["text_leaks"] = leaks
@@ -387,7 +455,7 @@ def verify(
         problems += [f"raw PDF object contains {_ref(s, strings)}" for s in raw_leaks]
         leaked.update(raw_leaks)
         checks["pages"] = doc.page_count
-    return VerificationResult(not problems, problems, checks, sorted(leaked))
+    return VerificationResult(not problems, problems, checks, sorted(leaked), dict(sorted(by_page.items())))
 
 
 def _ref(value: str, strings: list[str]) -> str:

@@ -199,7 +199,9 @@ class PhoneRecognizer(Recognizer):
 
     Not phones: amounts ("123 456 000,- Kč", "… 789,50 Kč", after "cena"/"částka" or before
     "Kč"), and a candidate that runs from one line into a numbered heading on the next ("… IČ:
-    73616842\n2. Objednatel"): such a line break ends the number. Score 0.95 after a context
+    73616842\n2. Objednatel"): such a line break ends the number; and digits from three lines or
+    more (cells down a column of a table: "327\n027\n827" in an inventory), since a number
+    written on paper breaks at most once. Score 0.95 after a context
     word ("tel."/"telefon"/"mobil"/"fax"), 0.7 otherwise. Whose number it is (a person's or an
     organisation's switchboard) is decided by the category map's holder rules, not here."""
 
@@ -235,6 +237,8 @@ class PhoneRecognizer(Recognizer):
         out = []
         for match in self._matches(flat):
             end = match.end
+            if text.count("\n", match.start, end) >= 2:
+                continue  # cells down a column, not one number
             if self._money_after.match(flat[end : end + 8]) or self._money_before.search(
                 flat[max(0, match.start - 25) : match.start]
             ):
