@@ -267,7 +267,7 @@ class RedactionEngine:
         # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose
         looks = source if prepared.removed.get("redaction marks applied") else pdf
 
-        def check(output: bytes, covered: list[Span], written: dict) -> VerificationResult:
+        def check(output: bytes, covered: list[Span], written: dict, pictures=()) -> VerificationResult:
             residual = analysed = None
             if text_layer is not None:
                 residual = _residual_text(text_layer.text, spans + covered)
@@ -282,6 +282,7 @@ class RedactionEngine:
                 written_pages=set(written or ()),
                 layer_source=source,
                 upside_down={n for n, text in (written or {}).items() if text.turn == 180},
+                pictures=pictures,
             )
 
         result = check(output, covered, written)
@@ -293,7 +294,7 @@ class RedactionEngine:
             output = publish_as_pictures(output, redrawn, boxes)
             written = {**(written or {}), **redrawn}
             kept = [c for c in covered if text_layer.page_of(c.start) not in pictured]
-            result = check(output, kept + hidden, written)
+            result = check(output, kept + hidden, written, pictured)
             result.checks["pages_as_pictures"] = {str(n): problems for n, problems in pictured.items()}
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)

@@ -75,6 +75,9 @@ UNSEEN_MIN_CHARS = 4
 RENDER_DPI = 36
 #: Grey-level difference (0..255) above which a pixel counts as changed.
 RENDER_TOLERANCE = 64
+#: The same for a page published as a picture of itself (``RedactionEngine.redact``): anti-aliased
+#: glyph edges rendered from a picture differ more from those rendered from outlines.
+PICTURE_TOLERANCE = 160
 #: Pixels around each box (at ``RENDER_DPI``) allowed to change: anti-aliasing and glyphs that
 #: touch the box and are removed whole.
 RENDER_MARGIN = 2
@@ -236,14 +239,22 @@ def _text_kept(
 
 
 def render_changes(
-    before: bytes, after: bytes | pymupdf.Document, boxes: Iterable[Box], *, dpi: int = RENDER_DPI
+    before: bytes,
+    after: bytes | pymupdf.Document,
+    boxes: Iterable[Box],
+    *,
+    dpi: int = RENDER_DPI,
+    pictures: Iterable[int] = (),
 ) -> list[str]:
     """Pages whose picture changed outside the redaction ``boxes`` (points, pages from 1) between
     ``before`` (the original upload, or the document that was redacted) and ``after`` (bytes,
     or the redacted document already open, which is left open): one message per page, naming it.
     Pages are rendered in grey at ``dpi``; a pixel counts as changed when its grey level moved
     by more than ``RENDER_TOLERANCE``, and a page fails when more than ``RENDER_MAX_SHARE`` of
-    its pixels outside the boxes (grown by ``RENDER_MARGIN`` pixels) changed."""
+    its pixels outside the boxes (grown by ``RENDER_MARGIN`` pixels) changed. On ``pictures``
+    (pages published as a picture of themselves) a pixel counts as changed from
+    ``PICTURE_TOLERANCE``: edges of text drawn from a picture fall a grey level or two apart from
+    text drawn from its outlines, a page made white or black does not."""
     by_page: dict[int, list[Box]] = {}
     for box in boxes:
         by_page.setdefault(box.page, []).append(box)
@@ -251,13 +262,15 @@ def render_changes(
     b = after if opened else pymupdf.open(stream=after, filetype="pdf")
     try:
         with pymupdf.open(stream=before, filetype="pdf") as a:
-            return _render_changes(a, b, by_page, dpi)
+            return _render_changes(a, b, by_page, dpi, frozenset(pictures))
     finally:
         if not opened:
             b.close()
 
 
-def _render_changes(a: pymupdf.Document, b: pymupdf.Document, by_page: dict[int, list[Box]], dpi: int) -> list[str]:
+def _render_changes(
+    a: pymupdf.Document, b: pymupdf.Document, by_page: dict[int, list[Box]], dpi: int, pictures: frozenset[int]
+) -> list[str]:
     """:func:`render_changes` of two open documents."""
     problems = []
     scale = dpi / 72
@@ -276,7 +289,8 @@ def _render_changes(a: pymupdf.Document, b: pymupdf.Document, by_page: dict[int,
         width, height = min(xa.width, xb.width), min(xa.height, xb.height)
         a_img = np.frombuffer(xa.samples, np.uint8).reshape(xa.height, xa.width)[:height, :width]
         b_img = np.frombuffer(xb.samples, np.uint8).reshape(xb.height, xb.width)[:height, :width]
-        diff = np.abs(a_img.astype(np.int16) - b_img) > RENDER_TOLERANCE
+        tolerance = PICTURE_TOLERANCE if pa.number + 1 in pictures else RENDER_TOLERANCE
+        diff = np.abs(a_img.astype(np.int16) - b_img) > tolerance
         shown = pb.rotation_matrix * pymupdf.Matrix(scale, scale)  # the output: MediaBox = CropBox
         for box in by_page.get(pa.number + 1, []):
             r = (pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * shown).normalize()
@@ -367,6 +381,7 @@ def verify(
     written_pages: Iterable[int] = (),
     layer_source: bytes | None = None,
     upside_down: Iterable[int] = (),
+    pictures: Iterable[int] = (),
 ) -> VerificationResult:
     """Check a redacted PDF (``data``) against the strings that were redacted.
 
@@ -379,7 +394,8 @@ def verify(
     ``written_pages``, whose text layer the product wrote; against what the extractors read on
     ``layer_source``, the document the boxes were burned into, elsewhere; on ``upside_down`` pages
     only poppler judges the order); ``source`` (the
-    upload) enables the pixel check. Problems that concern one page (text not analysed, kept
+    upload) enables the pixel check (with a wider tolerance on ``pictures``, pages published as
+    pictures of themselves). Problems that concern one page (text not analysed, kept
     text not read) are also listed by page in ``VerificationResult.pages``.
     Never raises for a readable PDF; an unreadable one gives ``ok=False``.
     """
@@ -411,7 +427,7 @@ def verify(
             for number, said in found.items():
                 by_page.setdefault(number, []).extend(said)
     if source is not None:
-        damage = render_changes(source, doc, boxes)
+        damage = render_changes(source, doc, boxes, pictures=pictures)
         checks["pixels_changed"] = damage
         problems += damage
     with doc:

@@ -1,0 +1,165 @@
+"""Issue 29: the published text layer keeps every word that is not redacted, as a word of its
+own and in its order, on every kind of page; a page whose text cannot be explained is published
+as a picture with the analysed words, never left unpublishable."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+
+import pdftotext
+import pymupdf
+import pypdfium2
+import pytest
+
+from redactor.core.engine import RedactionEngine
+from redactor.core.fidelity import page_fidelity, tokens
+from redactor.core.nlp import RuleOnlyNlpEngine
+from redactor.core.ocr import TesseractOcr
+from tests.adversarial import picture_of_text
+from tests.pdfs import pdf_from_paragraphs, rotated_scan_of, scan_of
+
+needs_tesseract = pytest.mark.skipif(not TesseractOcr().available(), reason="Tesseract with ces is not installed")
+
+PARAGRAPHS = [
+    "D O D A T E K",
+    "Kupní smlouva č. 2026/15",
+    "Prodávající: Jan Novák, nar. 3. 4. 1975, rodné číslo 750403/1238, bytem Lipová 12, 602 00 Brno",
+    "Kupující: Obec Horní Lhota, IČO: 00000001, se sídlem Náměstí 1, 679 01 Horní Lhota",
+    "Kupní cena 120 000 Kč bude zaplacena na účet prodávajícího č. 19-2000145399/0800.",
+    "Předmětem smlouvy je prodej osobního automobilu značky Škoda Octavia, rok výroby 2015.",
+]
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return RedactionEngine(nlp=RuleOnlyNlpEngine())
+
+
+@pytest.mark.parametrize(
+    ("expected", "read", "order", "lost", "glued", "disordered"),
+    [
+        ("Statutární město Brno", "Statutární město Brno", True, 0, 0, 0),
+        ("Statutární město Brno", "Statutárníměsto Brno", False, 0, 2, 0),
+        ("Statutární město Brno", "Statutární Brno", False, 1, 0, 0),
+        ("DODATEK č. 1", "D O DAT E K č. 1", True, 0, 0, 0),  # letter-spaced: spelled by pieces
+        ("Dodatek číslo jedna\nk smlouvě", "jedna číslo Dodatek k smlouvě", True, 0, 0, 1),
+        ("Dodatek číslo jedna", "jedna číslo Dodatek", False, 0, 0, 0),  # order only where asked
+        ("Brno Praha\nPraha Brno", "Brno Praha Praha Brno", True, 0, 0, 0),
+        ("• ( Brno", "Brno", True, 0, 0, 0),  # a bullet or bracket alone is not a word
+    ],
+)
+def test_page_fidelity_counts_lost_glued_and_reversed_words(expected, read, order, lost, glued, disordered):
+    found = page_fidelity(expected, read, order=order)
+    assert (found.lost, found.glued, found.disordered) == (lost, glued, disordered)
+    assert found.ok == (lost == glued == disordered == 0)
+
+
+def _readers(data: bytes, number: int = 1) -> dict[str, str]:
+    """Page ``number``'s text as pdftotext (the command line tool) and PDFium read it."""
+    poppler = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", "-f", str(number), "-l", str(number), "-", "-"],
+        input=data,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    pdf = pypdfium2.PdfDocument(data)
+    try:
+        pdfium = pdf[number - 1].get_textpage().get_text_range()
+    finally:
+        pdf.close()
+    return {"pdftotext": poppler, "pdfium": pdfium}
+
+
+def _kept_words(data: bytes, redacted: list[str]) -> str:
+    """The input page's own words (poppler) without those of the ``redacted`` strings."""
+    gone = {t.rstrip(".,;:") for r in redacted for t in tokens(r)}
+    text = next(iter(pdftotext.PDF(io.BytesIO(data))))
+    return "\n".join(
+        " ".join(w for w in line.split() if tokens(w) and tokens(w)[0].rstrip(".,;:") not in gone)
+        for line in text.split("\n")
+    )
+
+
+@needs_tesseract
+def test_a_scan_with_another_tools_layer_keeps_every_word_as_it_was(engine):
+    """Another tool's OCR layer that sits on the scan is kept outside the boxes, so every word of it
+    is still read as it was: none lost, none glued, the letter-spaced heading not turned around."""
+    scan = scan_of(pdf_from_paragraphs(PARAGRAPHS), text_layer="invisible")
+    analysis = engine.analyze(scan)
+    assert analysis.pages[0].scan_layer
+    redact = analysis.to_redact()
+    result = engine.redact(scan, redact, analysis.text_layer)
+    expected = _kept_words(scan, [p.text for p in redact])
+    for tool, text in _readers(result.pdf).items():
+        found = page_fidelity(expected, text)
+        assert found.ok and found.words > 40, (tool, found)
+        squashed = "".join(text.split())
+        assert "DODATEK" in squashed and "KETADOD" not in squashed, tool  # the heading not turned around
+        assert "750403" not in text and "Novák" not in text, tool
+    assert result.verification.checks["text_kept"]["poppler"]["lost"] == 0
+
+
+@needs_tesseract
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_the_products_own_ocr_layer_is_read_word_by_word_in_order(engine, rotation):
+    """A scan without a layer (upright, or stored with /Rotate 90): the OCR words outside the boxes
+    are written one by one, so PDFium and poppler read each as a word and every line in order."""
+    scan = rotated_scan_of(pdf_from_paragraphs(PARAGRAPHS), rotation)
+    analysis = engine.analyze(scan)
+    assert analysis.pages[0].ocr
+    redact = analysis.to_redact()
+    result = engine.redact(scan, redact, analysis.text_layer)
+    kept = result.verification.checks["text_kept"]
+    assert kept["pdfium"]["words"] > 40
+    for tool in ("pdfium", "poppler"):
+        assert (kept[tool]["lost"], kept[tool]["glued"], kept[tool]["disordered"]) == (0, 0, 0), tool
+    for tool, text in _readers(result.pdf).items():
+        flat = " ".join(text.split())
+        assert "Obec Horní Lhota" in flat and "120 000 Kč" in flat, tool
+        assert "750403" not in flat and "2000145399" not in flat, tool
+    assert result.pictured == {}
+
+
+@needs_tesseract
+def test_words_read_in_a_pasted_picture_are_written_into_the_published_file(engine):
+    """A text page with an ID card pasted as a picture: the picture's words are read by OCR, its
+    personal data redacted, and its other words become findable text of the published page."""
+    case = picture_of_text()
+    analysis = engine.analyze(case.pdf)
+    assert analysis.pages[0].pictures_read
+    for tool, text in _readers(case.pdf).items():
+        assert "OBCANSKY" not in text, tool  # the input holds the card's words as pixels only
+    result = engine.redact(case.pdf, analysis.to_redact(), analysis.text_layer)
+    for tool, text in _readers(result.pdf).items():
+        flat = " ".join(text.split())
+        assert "OBCANSKY PRUKAZ" in flat, tool
+        for secret in case.secrets:
+            assert secret not in flat, tool
+        assert "Město Kyjov" in flat, tool  # the page's own text stays
+
+
+def test_a_page_whose_text_cannot_be_explained_is_published_as_a_picture_with_the_analysed_words(engine):
+    """A word on the page that the analysis never had (here: taken out of the analysed text, as a
+    glyph only one extractor reads would be) no longer sends the contract back to review for
+    ever: that page is published as its picture, with the analysed words as its text layer, the
+    reviewer is told which page and why, and the result is verified again."""
+    contract = pdf_from_paragraphs(PARAGRAPHS[1:] + ["Druhá strana."])
+    analysis = engine.analyze(contract)
+    layer = analysis.text_layer
+    at = layer.text.index("osobního")
+    layer.text = layer.text[:at] + " " * len("osobního") + layer.text[at + len("osobního") :]
+    redact = analysis.to_redact()
+
+    result = engine.redact(contract, redact, layer)
+
+    assert list(result.pictured) == [1]
+    assert any("not analysed" in p for p in result.pictured[1])
+    assert result.verification.ok and result.verification.checks["pages_as_pictures"]
+    page = pymupdf.open(stream=result.pdf)[0]
+    assert page.get_images() and all(span["type"] == 3 for span in page.get_texttrace())
+    for tool, text in _readers(result.pdf).items():
+        flat = " ".join(text.split())
+        assert "osobního" not in flat, tool  # what was not analysed is not published as text
+        assert "Obec Horní Lhota" in flat and "Škoda Octavia" in flat, tool
+        assert "750403" not in flat and "Novák" not in flat, tool
