@@ -37,6 +37,8 @@ import django  # noqa: E402
 
 django.setup()
 
+import itertools
+
 import pdftotext  # noqa: E402
 
 from redactor.core.errors import RedactionError, VerificationError  # noqa: E402
@@ -70,7 +72,7 @@ def input_comparison(source: list[str], output: list[str], redacted: set[str]) -
     have = collections.Counter(wanted)
     lost = sum(max(0, n - got[t]) for t, n in have.items())
     every = tokens(source)
-    pairs = {a + b for a, b in zip(every, every[1:], strict=False)}
+    pairs = {a + b for a, b in itertools.pairwise(every)}
     glued = sum(1 for t in got if t in pairs and t not in have)
     return len(wanted), lost, glued
 
@@ -127,8 +129,7 @@ def main() -> None:
         iw, il, ig = inputs.get(k, [0, 0, 0])
         share = f"{100 * il / iw:.2f} %" if iw else "–"
         print(
-            f"{k:14s} {pages:5d} | {words:6d} {lost:5d} {glued:5d} {disordered:5d}"
-            f" | {iw:6d} {il:5d} ({share}) {ig:4d}"
+            f"{k:14s} {pages:5d} | {words:6d} {lost:5d} {glued:5d} {disordered:5d} | {iw:6d} {il:5d} ({share}) {ig:4d}"
         )
 
 
