@@ -25,6 +25,7 @@ pages with a loss. Timing is not measured here (benchmarks/throughput.py does th
 import argparse
 import collections
 import io
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -36,8 +37,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django  # noqa: E402
 
 django.setup()
-
-import itertools
 
 import pdftotext  # noqa: E402
 
