@@ -341,6 +341,17 @@ def vector_outline_text() -> Adversarial:
     return Adversarial("vector_outline_text", doc.convert_to_pdf(), BODY_SECRETS, pictured=True)
 
 
+def outline_party_block() -> Adversarial:
+    """The contractor's line drawn as vector outlines on a page whose other text is ordinary
+    text (a party block pasted from another program as graphics)."""
+    line = pdf_from_paragraphs([f"Zhotovitel: {HIDDEN}, rodne cislo {HIDDEN_NUMBER}"])
+    svg = pymupdf.open(stream=line, filetype="pdf")[0].get_svg_image(text_as_path=True)
+    art = pymupdf.open(stream=pymupdf.open(stream=svg.encode(), filetype="svg").convert_to_pdf(), filetype="pdf")
+    doc = pymupdf.open(stream=_base([p for p in BODY if not p.startswith("Zhotovitel")]), filetype="pdf")
+    doc[0].show_pdf_page(pymupdf.Rect(0, 380, 595, 500), art, 0, clip=pymupdf.Rect(0, 0, 595, 120))
+    return Adversarial("outline_party_block", doc.tobytes(), [HIDDEN, HIDDEN_NUMBER], pictured=True)
+
+
 def font_without_unicode() -> Adversarial:
     """The contract's fonts stripped of their ToUnicode maps: glyphs without meaning."""
 
@@ -429,6 +440,7 @@ BUILDERS: list[Callable[[], Adversarial]] = [
     picture_of_text,
     picture_with_shifted_layer,
     vector_outline_text,
+    outline_party_block,
     font_without_unicode,
     type3_opaque_names,
 ]

@@ -34,7 +34,7 @@ def contract_text_layer(contract: Contract, data: bytes, progress=None):
     stored = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
     doc, rebuilt = open_rebuilt(data)
     try:
-        return extract_text_layer(doc, rebuilt.pdf, progress=progress, ocr=stored)
+        return extract_text_layer(doc, rebuilt.pdf, progress=progress, ocr=stored, regions=rebuilt.regions)
     finally:
         doc.close()
 

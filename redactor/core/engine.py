@@ -178,7 +178,7 @@ class RedactionEngine:
         doc, prepared = open_rebuilt(pdf, max_pages=self.max_pages)  # refuses active content too
         timings["rebuild"] = time.perf_counter() - t0
         try:
-            layer = extract_text_layer(doc, prepared.pdf, progress, ocr=self.ocr)
+            layer = extract_text_layer(doc, prepared.pdf, progress, ocr=self.ocr, regions=prepared.regions)
         finally:
             doc.close()
         timings["extract"] = time.perf_counter() - t0 - timings["rebuild"]

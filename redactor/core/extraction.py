@@ -362,6 +362,7 @@ def extract_text_layer(
     pdf: bytes | None = None,
     progress: Callable[[int, int], None] | None = None,
     ocr=None,
+    regions: dict | None = None,
 ) -> TextLayer:
     """Extract every page's characters with boxes into a :class:`TextLayer`.
 
@@ -373,7 +374,10 @@ def extract_text_layer(
     :class:`~redactor.core.ocr.TesseractOcr` that is available) such a page, and a scanned page
     with another tool's invisible or garbled text layer, is read by OCR and its words replace
     the layer (``PageInfo.ocr``, ``ocr_replaced``, ``ocr_confidence``); without it the page is
-    marked ``needs_ocr``. ``progress(done, total)`` is called after each page (pages from 1).
+    marked ``needs_ocr``. ``regions`` (``{page number: [(x0, y0, x1, y1)]}``,
+    :attr:`~redactor.core.rebuild.Rebuilt.regions`) are pictures the rebuild made of glyphs
+    without meaning: they are read by OCR whatever their size. ``progress(done, total)`` is called
+    after each page (pages from 1).
     """
     tables = Tables(pdf)
     use_ocr = ocr is not None and ocr.available()
@@ -381,7 +385,7 @@ def extract_text_layer(
     if use_ocr and getattr(ocr, "parallel", 1) > 1:  # pages without text under a page-sized image: read ahead
         ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)])
     try:
-        return _extract(doc, tables, ocr if use_ocr else None, ahead, progress)
+        return _extract(doc, tables, ocr if use_ocr else None, ahead, progress, regions or {})
     finally:
         if ahead is not None:
             ahead.close()
@@ -393,9 +397,10 @@ def _bare_scan(page: pymupdf.Page) -> bool:
     return len(page.get_text().strip()) < OCR_MIN_CHARS and image_coverage(page) >= OCR_MIN_IMAGE_COVERAGE
 
 
-def _extract(doc, tables, ocr, ahead, progress) -> TextLayer:
+def _extract(doc, tables, ocr, ahead, progress, drawn: dict) -> TextLayer:
     """:func:`extract_text_layer`'s page loop; ``ocr`` is None when no OCR is available, ``ahead``
-    the pages read ahead (:class:`~redactor.core.ocr.ReadAhead`) or None."""
+    the pages read ahead (:class:`~redactor.core.ocr.ReadAhead`) or None, ``drawn`` the regions
+    to read by OCR whatever their size."""
     builder = _Builder()
     pages: list[PageInfo] = []
     use_ocr = ocr is not None
@@ -445,7 +450,10 @@ def _extract(doc, tables, ocr, ahead, progress) -> TextLayer:
             # pictures on a text page (a pasted ID card) are read too: their words follow the page's text
             if use_ocr and result is None and not needs_ocr:
                 visible = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and not c.get("invisible")]
-                regions = picture_regions(page, visible, images)
+                forced = [pymupdf.Rect(r) for r in drawn.get(number, [])]
+                regions = forced + [
+                    r for r in picture_regions(page, visible, images) if not any(r in f for f in forced)
+                ]
                 pictures = ocr.read_pictures(page, regions) if regions else None
                 if pictures is not None:
                     lines = without_invisible(lines, regions)

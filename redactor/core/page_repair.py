@@ -84,17 +84,146 @@ def as_picture(doc: pymupdf.Document, page: pymupdf.Page, dpi: int = PICTURE_DPI
     doc.delete_page(number + 1)
 
 
+#: A run of at least this many glyph-sized filled paths side by side on one line is text drawn as
+#: outlines (a party block pasted as vector graphics into a page with ordinary text).
+OUTLINE_MIN_RUN = 5
+#: Largest side (points) of a filled path that may be one glyph.
+GLYPH_MAX_SIDE = 40.0
+#: Share of a page's characters in lines without meaning from which the whole page becomes a
+#: picture (:func:`as_picture`) rather than those regions.
+REGION_MAX_SHARE = 0.5
+#: Resolution (dpi) at which a region of glyphs without meaning becomes a picture for OCR.
+REGION_DPI = 300
+
+
+def _outline_runs(log: list) -> list[pymupdf.Rect]:
+    """Lines of text drawn as vector outlines on a page (``log``: its ``get_bboxlog()``): runs of
+    :data:`OUTLINE_MIN_RUN` or more glyph-sized filled paths of similar height on one row, each
+    within twice its height of the next. Each run is returned as its rectangle (points)."""
+    glyphs = [
+        pymupdf.Rect(b)
+        for kind, b in log
+        if kind == "fill-path" and 0 < b[2] - b[0] < GLYPH_MAX_SIDE and 1.0 < b[3] - b[1] < GLYPH_MAX_SIDE
+    ]
+    rows: list[list[pymupdf.Rect]] = []
+    for g in sorted(glyphs, key=lambda r: r.y1):
+        if rows and abs(rows[-1][-1].y1 - g.y1) <= 0.3 * max(g.height, rows[-1][-1].height):
+            rows[-1].append(g)  # same baseline (outline glyphs of one line end near one bottom)
+        else:
+            rows.append([g])
+    runs = []
+    for row in rows:
+        row.sort(key=lambda r: r.x0)
+        run = [row[0]]
+        for g in row[1:]:
+            height = max(g.height, run[-1].height)
+            if g.x0 - run[-1].x1 <= 2 * height:
+                run.append(g)
+                continue
+            runs.append(run)
+            run = [g]
+        runs.append(run)
+    out = []
+    for run in runs:
+        if len(run) >= OUTLINE_MIN_RUN:
+            rect = pymupdf.Rect(run[0])
+            for g in run[1:]:
+                rect |= g
+            out.append(rect)
+    return out
+
+
+def _meaningless_fonts(doc: pymupdf.Document, page: pymupdf.Page) -> set[str]:
+    """Names of the Type3 fonts of ``page`` without a ToUnicode map: their glyphs are drawn
+    pictures whose names (if any) need not say which letter they show."""
+    out = set()
+    for xref, _ext, kind, basefont, name, *_rest in page.get_fonts(full=True):
+        if kind == "Type3" and doc.xref_get_key(xref, "ToUnicode")[0] == "null":
+            out.update(n for n in (basefont, name, f"Type3 ({xref} 0 R)") if n)  # MuPDF's name for a nameless one
+    return out
+
+
+def _unmapped(text: str) -> bool:
+    """Whether most characters of ``text`` map to nothing (controls, private use, U+FFFD)."""
+    chars = [c for c in text if not c.isspace()]
+    bad = sum(1 for c in chars if c == "\ufffd" or unicodedata.category(c) in ("Cc", "Co"))
+    return bool(chars) and bad * 2 > len(chars)
+
+
+def meaningless_regions(doc: pymupdf.Document, page: pymupdf.Page, log: list) -> tuple[list[pymupdf.Rect], float]:
+    """Regions (points, unrotated) of a text page whose glyphs have no meaning a text extractor can
+    read: lines of text drawn as vector outlines (:func:`_outline_runs`), and lines set in a Type3
+    font without a Unicode map or read as characters that map to nothing, merged where they touch
+    and padded by two points; and the share (0..1) of the page's characters those lines hold.
+    Such a region on a page that also has ordinary text is read by OCR; the page's other text
+    stays text."""
+    rects = _outline_runs(log)
+    fonts = _meaningless_fonts(doc, page)
+    total = meaningless = 0
+    for block in page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)["blocks"]:
+        for line in block.get("lines", []):
+            for span in line["spans"]:
+                chars = len("".join(span["text"].split()))
+                total += chars
+                if chars and (span["font"] in fonts or _unmapped(span["text"])):
+                    rects.append(pymupdf.Rect(span["bbox"]))
+                    meaningless += chars
+    merged: list[pymupdf.Rect] = []
+    for rect in sorted((r + (-2, -2, 2, 2) for r in rects), key=lambda r: (r.y0, r.x0)):
+        for other in merged:
+            if other.intersects(rect):
+                other |= rect
+                break
+        else:
+            merged.append(pymupdf.Rect(rect))
+    area = (page.rect * page.derotation_matrix).normalize()
+    return [r & area for r in merged], meaningless / total if total else 0.0
+
+
+def region_as_picture(page: pymupdf.Page, rect: pymupdf.Rect) -> None:
+    """Replace what ``page`` draws inside ``rect`` (points, unrotated) by a picture of it
+    (:data:`REGION_DPI`): its text and the paths it holds whole go, the picture keeps its look."""
+    rotation = page.rotation
+    page.set_rotation(0)
+    pix = page.get_pixmap(dpi=REGION_DPI, clip=rect, alpha=False)
+    page.add_redact_annot(rect, fill=False, cross_out=False)
+    page.apply_redactions(
+        images=pymupdf.PDF_REDACT_IMAGE_NONE,
+        graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
+        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+    )
+    page.insert_image(rect, pixmap=pix)
+    page.set_rotation(rotation)
+
+
 def finish_pages(data: bytes, result: Rebuilt, *, keep_open: bool = False) -> tuple[bytes, pymupdf.Document | None]:
     """MuPDF's part of the rebuild: remove text drawn outside each page's visible area
-    (redaction of the four bands around it), and turn pages whose visible text cannot be read
-    (:func:`unreadable_text`) into pictures. ``data`` is returned unchanged when no page
-    needs either, then with ``keep_open`` also the open document that read it (else None)."""
+    (redaction of the four bands around it), turn regions of a text page whose glyphs have no
+    meaning (:func:`meaningless_regions`) into pictures of themselves (``result.regions``), and
+    turn pages whose visible text cannot be read (:func:`unreadable_text`) into pictures. ``data``
+    is returned unchanged when no page needs any of it, then with ``keep_open`` also the open
+    document that read it (else None)."""
     doc = pymupdf.open(stream=data, filetype="pdf")
     try:
         changed = False
         for number in range(doc.page_count):
             page = doc[number]
             log = page.get_bboxlog()
+            if (
+                image_coverage(page, image_boxes(page, log)) < OCR_MIN_IMAGE_COVERAGE
+                and len(page.get_text().strip()) >= 100
+            ):
+                regions, share = meaningless_regions(doc, page, log)
+                if share >= REGION_MAX_SHARE:
+                    regions = []  # mostly glyphs without meaning: the whole page becomes a picture
+                for rect in regions:
+                    region_as_picture(page, rect)
+                if regions:
+                    result.note("glyphs without meaning read as pictures", len(regions))
+                    result.regions[number + 1] = [tuple(r) for r in regions]
+                    page = doc.reload_page(page)
+                    log = page.get_bboxlog()
+                    changed = True
             reason = unreadable_text(page, log)
             if reason:
                 as_picture(doc, page)

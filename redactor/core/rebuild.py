@@ -112,6 +112,10 @@ class Rebuilt:
     #: Pages (from 1) turned into pictures because their visible text cannot be read from the
     #: text layer; they are read by OCR like scans.
     pictured: list[int] = field(default_factory=list)
+    #: ``{page number: [(x0, y0, x1, y1)]}`` (points): regions of a text page whose glyphs have no
+    #: meaning (vector outlines, a Type3 font without a Unicode map) that became pictures of
+    #: themselves; extraction reads them by OCR whatever their size.
+    regions: dict[int, list[tuple[float, float, float, float]]] = field(default_factory=dict)
 
     def note(self, kind: str, count: int = 1) -> None:
         """Count ``count`` more removals of ``kind``."""

@@ -68,3 +68,24 @@ def test_reviewers_are_told_which_pages_were_read_as_pictures(engine):
     assert page.pictured and page.ocr and not page.pictures_read
     (page,) = engine.analyze(picture_of_text().pdf).pages
     assert page.pictures_read and not page.pictured and not page.ocr
+
+
+@needs_tesseract
+@pytest.mark.parametrize("build", ["outline_party_block", "type3_opaque_names"])
+def test_glyphs_without_meaning_on_a_text_page_are_read_by_ocr_and_the_page_keeps_its_text(engine, build):
+    """Issue 29: a line drawn as outlines, or set in a Type3 font whose glyphs have no Unicode
+    meaning, on a page with ordinary text: only that region becomes a picture read by OCR (the
+    person is found and redacted in its pixels), the rest of the page stays born-digital text."""
+    import tests.adversarial as adversarial
+
+    case = getattr(adversarial, build)()
+    analysis = engine.analyze(case.pdf)
+    (page,) = analysis.pages
+    assert page.pictures_read and not page.pictured and not page.ocr
+    assert analysis.removed.get("glyphs without meaning read as pictures") == 1
+    assert "Vomacka" in analysis.text_layer.text  # read from the region's pixels
+    result = engine.redact(case.pdf, analysis.to_redact(), analysis.text_layer)
+    texts = readable_texts(result.pdf)
+    assert all("Město Kyjov" in _squash(text) for tool, text in texts.items() if tool != "objects")
+    for secret in case.secrets:
+        assert secret not in _squash(ocr_text(result.pdf))
