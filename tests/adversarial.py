@@ -341,6 +341,26 @@ def vector_outline_text() -> Adversarial:
     return Adversarial("vector_outline_text", doc.convert_to_pdf(), BODY_SECRETS, pictured=True)
 
 
+def small_picture_with_shifted_layer() -> Adversarial:
+    """A small pasted picture of one line (smaller than the pictures read for their own sake)
+    with another tool's invisible OCR layer a line lower than its pixels."""
+    card = pymupdf.open()
+    page = card.new_page(width=260, height=24)
+    page.insert_text((4, 17), f"Zhotovitel: {HIDDEN}", fontsize=14)
+    pix = page.get_pixmap(dpi=200)
+    doc = pymupdf.open(stream=_base([p for p in BODY if not p.startswith("Zhotovitel")]), filetype="pdf")
+    target = doc[0]
+    where = pymupdf.Rect(56, 420, 186, 432)  # 130 x 12 points
+    target.insert_image(where, pixmap=pix)
+    writer = pymupdf.TextWriter(target.rect)
+    x = where.x0
+    for word in ("Zhotovitel:", *HIDDEN.split()):
+        writer.append((x, where.y1 + 12), word, font=pymupdf.Font("helv"), fontsize=7)  # a line off
+        x += pymupdf.Font("helv").text_length(word + " ", fontsize=7)
+    writer.write_text(target, render_mode=3)
+    return Adversarial("small_picture_with_shifted_layer", doc.tobytes(), [HIDDEN], pictured=True)
+
+
 def outline_party_block() -> Adversarial:
     """The contractor's line drawn as vector outlines on a page whose other text is ordinary
     text (a party block pasted from another program as graphics)."""
@@ -439,6 +459,7 @@ BUILDERS: list[Callable[[], Adversarial]] = [
     signature_over_name,
     picture_of_text,
     picture_with_shifted_layer,
+    small_picture_with_shifted_layer,
     vector_outline_text,
     outline_party_block,
     font_without_unicode,

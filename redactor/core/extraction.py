@@ -39,6 +39,7 @@ from .ocr import (
     SCAN_MIN_IMAGE_COVERAGE,
     OcrWord,
     layer_agrees,
+    layer_area,
     layer_sample,
     picture_regions,
     text_quality,
@@ -450,14 +451,15 @@ def _extract(doc, tables, ocr, ahead, progress, drawn: dict) -> TextLayer:
             # pictures on a text page (a pasted ID card) are read too: their words follow the page's text
             if use_ocr and result is None and not needs_ocr:
                 visible = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and not c.get("invisible")]
+                hidden = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and c.get("invisible")]
                 forced = [pymupdf.Rect(r) for r in drawn.get(number, [])]
-                regions = forced + [
-                    r for r in picture_regions(page, visible, images) if not any(r in f for f in forced)
-                ]
+                found = picture_regions(page, visible, images, hidden)
+                regions = forced + [r for r in found if not any(r in f for f in forced)]
                 pictures = ocr.read_pictures(page, regions) if regions else None
                 if pictures is not None:
-                    lines = without_invisible(lines, regions)
-                    unread[number] = [tuple(r) for r in regions]
+                    areas = [layer_area(r) for r in regions]
+                    lines = without_invisible(lines, areas)
+                    unread[number] = [tuple(r) for r in areas]
             for _bbox, chars in lines:
                 chars = letter_spaced(chars)
                 builder.break_line("".join(c["c"] for c in chars[:3]))

@@ -114,6 +114,9 @@ PICTURE_MIN_HEIGHT = 40.0
 PICTURE_MIN_SHARE = 0.03
 #: A picture with this many visible characters of the text layer on it is a scan under its own text.
 PICTURE_MAX_CHARS_OVER = 10
+#: A smaller picture is read when another tool's invisible text lies on it, from this size (points).
+LAYERED_MIN_WIDTH = 40.0
+LAYERED_MIN_HEIGHT = 10.0
 #: Words of such a picture read with less confidence (0..100) are noise: logos, signatures.
 PICTURE_MIN_CONFIDENCE = 60.0
 
@@ -446,7 +449,10 @@ class TesseractOcr:
 
 
 def picture_regions(
-    page: pymupdf.Page, visible: list[tuple[float, float, float, float]], images: list[pymupdf.Rect]
+    page: pymupdf.Page,
+    visible: list[tuple[float, float, float, float]],
+    images: list[pymupdf.Rect],
+    invisible: list[tuple[float, float, float, float]] = (),
 ) -> list[pymupdf.Rect]:
     """Pictures on a text page large enough to hold readable text (a pasted ID card, a scanned
     annex, a certificate): at least ``PICTURE_MIN_WIDTH`` × ``PICTURE_MIN_HEIGHT`` points and
@@ -455,23 +461,39 @@ def picture_regions(
     of the text layer on it. ``images`` are the page's image boxes
     (:func:`~redactor.core.extraction.image_boxes`). Their text is read by OCR, since no visible
     text describes it; an invisible layer laid over such a picture (another tool's OCR, maybe a
-    line off) is not trusted."""
+    line off) is not trusted. A smaller picture (down to ``LAYERED_MIN_WIDTH`` ×
+    ``LAYERED_MIN_HEIGHT``) is read too when ``invisible`` character boxes (another tool's
+    invisible layer) lie on it or a line off it (:func:`layer_area`): the pixels, not that layer,
+    decide where its boxes go."""
     if page.rotation:
         return []
     area = abs(page.rect) or 1.0
     out = []
     for image in images:
         rect = image & page.rect
-        if rect.width < PICTURE_MIN_WIDTH or rect.height < PICTURE_MIN_HEIGHT or abs(rect) < PICTURE_MIN_SHARE * area:
+        x0, y0, x1, y1 = layer_area(rect)
+        layered = sum(1 for a, b, c, d in invisible if x0 <= (a + c) / 2 <= x1 and y0 <= (b + d) / 2 <= y1)
+        x0, y0, x1, y1 = rect
+        small = (
+            rect.width < PICTURE_MIN_WIDTH or rect.height < PICTURE_MIN_HEIGHT or abs(rect) < PICTURE_MIN_SHARE * area
+        )
+        if small and not (layered >= 3 and rect.width >= LAYERED_MIN_WIDTH and rect.height >= LAYERED_MIN_HEIGHT):
             continue
         # a picture with visible text laid over it (a scan under its own text) is described by that text
-        x0, y0, x1, y1 = rect
         over = sum(1 for a, b, c, d in visible if x0 <= (a + c) / 2 <= x1 and y0 <= (b + d) / 2 <= y1)
         if over >= PICTURE_MAX_CHARS_OVER:
             continue
         if not any(rect in r for r in out):
             out.append(rect)
     return out
+
+
+def layer_area(picture: pymupdf.Rect) -> pymupdf.Rect:
+    """Where another tool's invisible OCR layer of ``picture`` (points) may lie: the picture and a
+    line above and below it (its height, at least 14 points), since such a layer may be a line
+    off the pixels. That layer gives way to the picture's OCR words and is removed at burn-in."""
+    grow = max(picture.height, 14.0)
+    return pymupdf.Rect(picture.x0, picture.y0 - grow, picture.x1, picture.y1 + grow)
 
 
 def read_pictures(ocr, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPage:
