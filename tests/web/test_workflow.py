@@ -134,8 +134,26 @@ def test_full_review_publishes_a_verified_pdf(processed, reviewer):
         assert hashlib.sha256(fh.read()).hexdigest() == processed.original_sha256
     page = client.get(url("detail", processed))
     assert b'id="coverage"' in page.content and b'id="download"' in page.content
+    assert b'id="pages-as-pictures"' not in page.content  # every page kept its own text layer
     actions = list(AuditEvent.objects.filter(contract=processed).values_list("action", flat=True))
     assert actions[:2] == ["uploaded", "processed"] and "manual_box" in actions and actions[-1] == "downloaded_redacted"
+
+
+def test_pages_published_as_pictures_are_named_on_the_contract_page(processed, reviewer):
+    """Issue 29: the reviewer reads, in the interface's language, which pages were published as
+    pictures (their text could not be verified as analysed), never the verifier's own words."""
+    processed.status, processed.published_at = Status.PUBLISHED, processed.created_at
+    processed.verification = {
+        "ok": True,
+        "problems": [],
+        "checks": {"extractors": ["pdfium", "poppler"], "pages_as_pictures": {"2": ["page 2: poppler reads text"]}},
+    }
+    processed.save(update_fields=["status", "published_at", "verification"])
+    assert processed.pages_as_pictures == [2]
+    page = logged_in(reviewer).get(url("detail", processed), HTTP_ACCEPT_LANGUAGE="cs")
+    notice = page.content.decode()
+    assert 'id="pages-as-pictures"' in notice and "Strany zveřejněné jako obraz: 2." in notice
+    assert "poppler reads" not in notice
 
 
 def test_approval_waits_for_undecided_proposals(processed, reviewer):
