@@ -144,10 +144,12 @@ def _meaningless_fonts(doc: pymupdf.Document, page: pymupdf.Page) -> set[str]:
 
 
 def _unmapped(text: str) -> bool:
-    """Whether most characters of ``text`` map to nothing (controls, private use, U+FFFD)."""
+    """Whether ``text`` (one span) reads as glyphs without meaning: three or more characters that
+    map to nothing (controls, private use, U+FFFD), most of its characters. A bullet of a symbol
+    font (one private-use character before a word) is not."""
     chars = [c for c in text if not c.isspace()]
     bad = sum(1 for c in chars if c == "\ufffd" or unicodedata.category(c) in ("Cc", "Co"))
-    return bool(chars) and bad * 2 > len(chars)
+    return bad >= 3 and bad * 2 > len(chars)
 
 
 def meaningless_regions(doc: pymupdf.Document, page: pymupdf.Page, log: list) -> tuple[list[pymupdf.Rect], float]:

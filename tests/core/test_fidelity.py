@@ -17,7 +17,7 @@ from redactor.core.fidelity import page_fidelity, tokens
 from redactor.core.nlp import RuleOnlyNlpEngine
 from redactor.core.ocr import TesseractOcr
 from tests.adversarial import picture_of_text
-from tests.pdfs import pdf_from_paragraphs, rotated_scan_of, scan_of
+from tests.pdfs import pdf_from_html, pdf_from_paragraphs, rotated_scan_of, scan_of
 
 needs_tesseract = pytest.mark.skipif(not TesseractOcr().available(), reason="Tesseract with ces is not installed")
 
@@ -163,3 +163,17 @@ def test_a_page_whose_text_cannot_be_explained_is_published_as_a_picture_with_th
         assert "osobního" not in flat, tool  # what was not analysed is not published as text
         assert "Obec Horní Lhota" in flat and "Škoda Octavia" in flat, tool
         assert "750403" not in flat and "Novák" not in flat, tool
+
+
+def test_a_symbol_font_bullet_is_not_a_region_without_meaning():
+    """A bullet of a symbol font (one private-use character before the words, as Word writes
+    Wingdings and Symbol bullets) is not read as glyphs without meaning: the line stays text. On
+    the real set such bullets had turned their lines into pictures and lost the words beside them."""
+    from redactor.core.rebuild import rebuilt
+
+    bullet = '<p><span style="font-family: serif">\uf0b7</span> Zápis do obchodního rejstříku v Brně</p>'
+    contract = pdf_from_html(bullet + "".join(f"<p>{p}</p>" for p in PARAGRAPHS[1:]))
+    prepared = rebuilt(contract)
+    assert prepared.regions == {} and prepared.pictured == []
+    first = pymupdf.open(stream=prepared.pdf)[0].get_text().split()[0]
+    assert first in ("\uf0b7", "\x00")  # the bullet is there, as a character that maps to nothing
