@@ -26,7 +26,7 @@ from .extraction import TextLayer, extract_text_layer
 from .linking import Person
 from .model import Action, Box, Finding, PageInfo, Party, ProposedRedaction, Span, VerificationResult
 from .nlp import NlpEngine, RuleOnlyNlpEngine
-from .ocr import TesseractOcr
+from .ocr import TesseractOcr, layers_off
 from .parties import find_parties
 from .reasons import Reason
 from .rebuild import open_rebuilt, rebuilt
@@ -171,35 +171,54 @@ class RedactionEngine:
     ) -> Analysis:
         """Extract, recognise and decide. Raises ``InvalidPdfError`` (and subclasses) for
         input that cannot be processed; pages without text are reported, not refused.
-        ``progress(done, total)`` is called after each page is extracted (pages from 1)."""
+        ``progress(done, total)`` is called after each page is extracted (pages from 1).
+        Another tool's OCR layer kept on a scanned page is checked where a proposal would be
+        redacted (:func:`~redactor.core.ocr.layers_off`): a page whose layer is off the pixels
+        there is read by OCR instead and the document analysed again."""
         cmap = category_map or self.category_map
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         doc, prepared = open_rebuilt(pdf, max_pages=self.max_pages)  # refuses active content too
         timings["rebuild"] = time.perf_counter() - t0
+        distrust: set[int] = set()
         try:
-            layer = extract_text_layer(doc, prepared.pdf, progress, ocr=self.ocr, regions=prepared.regions)
+            while True:
+                t1 = time.perf_counter()
+                layer = extract_text_layer(
+                    doc, prepared.pdf, progress, ocr=self.ocr, regions=prepared.regions, distrust=distrust
+                )
+                timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
+                analysis = self._decide(layer, cmap, timings)
+                # the boxes of a kept layer must lie on the pixels of what they redact: a layer a
+                # line off there is replaced by OCR (once), and the page analysed again
+                off = set() if distrust or self.ocr is None else layers_off(self.ocr, doc, layer, analysis[3])
+                if not off:
+                    break
+                distrust = off
         finally:
             doc.close()
-        timings["extract"] = time.perf_counter() - t0 - timings["rebuild"]
         for page in layer.pages:
             page.pictured = page.number in prepared.pictured
+        parties, persons, _decisions, proposals = analysis
+        return Analysis(
+            layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings, prepared.removed
+        )
+
+    def _decide(self, layer: TextLayer, cmap: CategoryMap, timings: dict[str, float]) -> tuple:
+        """Recognise and decide on ``layer``'s text: ``(parties, persons, decisions, proposals)``."""
         t1 = time.perf_counter()
         text = layer.text
         sentences = sentence_spans(text)
         context = AnalysisContext(text, self.nlp.process(text), sentences)
-        timings["nlp"] = time.perf_counter() - t1
+        timings["nlp"] = timings.get("nlp", 0.0) + time.perf_counter() - t1
         t2 = time.perf_counter()
         findings = resolve_overlaps(self.registry.analyze(context))
         parties, references = find_parties(text, findings)
         decisions, persons = decide(text, sentences, findings, parties, references, cmap)
         decisions += _repeat_values(text, decisions)
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
-        timings["decide"] = time.perf_counter() - t2
-        proposals = self._proposals(layer, decisions, cmap)
-        return Analysis(
-            layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings, prepared.removed
-        )
+        timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2
+        return parties, persons, decisions, self._proposals(layer, decisions, cmap)
 
     @staticmethod
     def _proposals(layer: TextLayer, decisions: list[Assessment], cmap: CategoryMap) -> list[ProposedRedaction]:

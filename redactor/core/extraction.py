@@ -364,6 +364,7 @@ def extract_text_layer(
     progress: Callable[[int, int], None] | None = None,
     ocr=None,
     regions: dict | None = None,
+    distrust: set[int] | frozenset[int] = frozenset(),
 ) -> TextLayer:
     """Extract every page's characters with boxes into a :class:`TextLayer`.
 
@@ -377,8 +378,10 @@ def extract_text_layer(
     the layer (``PageInfo.ocr``, ``ocr_replaced``, ``ocr_confidence``); without it the page is
     marked ``needs_ocr``. ``regions`` (``{page number: [(x0, y0, x1, y1)]}``,
     :attr:`~redactor.core.rebuild.Rebuilt.regions`) are pictures the rebuild made of glyphs
-    without meaning: they are read by OCR whatever their size. ``progress(done, total)`` is called
-    after each page (pages from 1).
+    without meaning: they are read by OCR whatever their size. ``distrust``: pages whose other
+    tool's OCR layer is replaced by OCR even where it agrees with the page (it was found off the
+    pixels where a redaction falls). ``progress(done, total)`` is called after each page (pages
+    from 1).
     """
     tables = Tables(pdf)
     use_ocr = ocr is not None and ocr.available()
@@ -386,7 +389,7 @@ def extract_text_layer(
     if use_ocr and getattr(ocr, "parallel", 1) > 1:  # pages without text under a page-sized image: read ahead
         ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)])
     try:
-        return _extract(doc, tables, ocr if use_ocr else None, ahead, progress, regions or {})
+        return _extract(doc, tables, ocr if use_ocr else None, ahead, progress, regions or {}, distrust)
     finally:
         if ahead is not None:
             ahead.close()
@@ -398,10 +401,10 @@ def _bare_scan(page: pymupdf.Page) -> bool:
     return len(page.get_text().strip()) < OCR_MIN_CHARS and image_coverage(page) >= OCR_MIN_IMAGE_COVERAGE
 
 
-def _extract(doc, tables, ocr, ahead, progress, drawn: dict) -> TextLayer:
+def _extract(doc, tables, ocr, ahead, progress, drawn: dict, distrust) -> TextLayer:
     """:func:`extract_text_layer`'s page loop; ``ocr`` is None when no OCR is available, ``ahead``
     the pages read ahead (:class:`~redactor.core.ocr.ReadAhead`) or None, ``drawn`` the regions
-    to read by OCR whatever their size."""
+    to read by OCR whatever their size, ``distrust`` the pages whose foreign layer is replaced."""
     builder = _Builder()
     pages: list[PageInfo] = []
     use_ocr = ocr is not None
@@ -429,15 +432,21 @@ def _extract(doc, tables, ocr, ahead, progress, drawn: dict) -> TextLayer:
             # or not); one that is garbled or shifted is replaced. Where it sits is checked on a
             # band of the page first; only a layer the band does not clearly confirm costs a full
             # read, and then the page's words decide as they always did.
+            # A layer found off the pixels where a redaction falls (``distrust``, see
+            # RedactionEngine.analyze) is replaced whatever the rest of the page says; the read
+            # remembers it, so that publishing replays the same text.
             existing = [w[:5] for w in page.get_text("words")]
             if text_quality(" ".join(w[4] for w in existing)) >= GARBAGE_MAX_QUALITY:
-                band = layer_sample(existing, page.rect) if not page.rotation else None
+                band = layer_sample(existing, page.rect) if not page.rotation and number not in distrust else None
                 sample = ocr.check_layer(page, band) if band is not None else None
                 if sample is not None and layer_agrees(existing, sample) >= SAMPLE_MIN_AGREEMENT:
                     result, kept_layer, replaced = sample, True, False
                 else:
                     result = ocr.recognize(page)
-                    if result is not None and layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT:
+                    if result is not None and number in distrust:
+                        result.layer_off = True
+                    trusted = result is not None and not result.layer_off
+                    if trusted and layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT:
                         kept_layer, replaced = True, False
         if result is None and use_ocr and (needs_ocr or replaced):
             result = (ahead.take(number) if ahead is not None else None) or ocr.recognize(page)

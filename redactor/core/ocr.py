@@ -131,6 +131,10 @@ class OcrPage:
     #: The band that was read, ``(x0, y0, x1, y1)`` in points, when only a sample of the page was
     #: read to check another tool's text layer (:meth:`TesseractOcr.check_layer`); None: whole page.
     clip: tuple[float, float, float, float] | None = None
+    #: True when this read replaces another tool's layer that was found off the pixels where a
+    #: redaction falls (:meth:`~redactor.core.engine.RedactionEngine.analyze`), however well the
+    #: rest of that layer agrees.
+    layer_off: bool = False
 
     @property
     def mean_confidence(self) -> float:
@@ -153,6 +157,8 @@ class OcrPage:
         }
         if self.clip is not None:
             out["clip"] = list(self.clip)
+        if self.layer_off:
+            out["layer_off"] = True
         return out
 
     @classmethod
@@ -163,7 +169,7 @@ class OcrPage:
             for t, x0, y0, x1, y1, c, b, p, ln, *angle in data["words"]
         ]
         clip = tuple(data["clip"]) if data.get("clip") else None
-        return cls(int(data["number"]), words, float(data.get("seconds", 0.0)), clip)
+        return cls(int(data["number"]), words, float(data.get("seconds", 0.0)), clip, bool(data.get("layer_off")))
 
     def lines(self) -> list[list[OcrWord]]:
         """Words grouped by text line, lines in Tesseract's reading order."""
@@ -551,6 +557,48 @@ class ReadAhead:
             os.environ.pop("OMP_THREAD_LIMIT", None)
         else:
             os.environ["OMP_THREAD_LIMIT"] = self.env
+
+
+#: Share of a proposal's words that OCR must read inside its boxes for another tool's layer to be
+#: trusted there, and how alike (0..1, difflib) a read word must be to count.
+BOX_MIN_AGREEMENT = 0.5
+BOX_WORD_SIMILARITY = 0.7
+
+
+def layers_off(ocr, doc: pymupdf.Document, layer, proposals) -> set[int]:
+    """Pages (from 1) whose kept OCR layer of another tool is off the pixels where a proposal to
+    redact or review lies: OCR reads a band around each of the proposal's boxes (the box and a
+    line above and below), and fewer than :data:`BOX_MIN_AGREEMENT` of the proposal's words
+    (three letters or more) are read inside the box. The band check of the whole layer
+    (:func:`layer_sample`) would miss a block that alone sits a line off; a box placed by such a
+    layer would black out the wrong line and leave the name readable in the picture. ``layer``
+    is the :class:`~redactor.core.extraction.TextLayer`, ``proposals`` its proposals; unrotated
+    pages only."""
+    import difflib  # noqa: PLC0415 - only for scans with a kept layer
+
+    kept = {p.number for p in layer.pages if p.scan_layer}
+    off: set[int] = set()
+    for proposal in proposals:
+        if proposal.action.value == "keep" or proposal.page not in kept or proposal.page in off:
+            continue
+        page = doc[proposal.page - 1]
+        want = [w for w in (re.sub(r"\W", "", t).lower() for t in proposal.text.split()) if len(w) >= 3]
+        if page.rotation or not want:
+            continue
+        read: list[str] = []
+        for box in proposal.boxes:
+            rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)
+            band = pymupdf.Rect(rect.x0 - 10, rect.y0 - 1.5 * rect.height, rect.x1 + 10, rect.y1 + 1.5 * rect.height)
+            inside = rect + (-2, -0.25 * rect.height, 2, 0.25 * rect.height)
+            for w in ocr.recognize(page, clip=band & page.rect).words:
+                if inside.contains(pymupdf.Point((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2)):
+                    read.append(re.sub(r"\W", "", w.text).lower())
+        found = sum(
+            1 for w in want if any(difflib.SequenceMatcher(None, w, r).ratio() >= BOX_WORD_SIMILARITY for r in read)
+        )
+        if found < BOX_MIN_AGREEMENT * len(want):
+            off.add(proposal.page)
+    return off
 
 
 class StoredOcr:

@@ -177,3 +177,42 @@ def test_a_symbol_font_bullet_is_not_a_region_without_meaning():
     assert prepared.regions == {} and prepared.pictured == []
     first = pymupdf.open(stream=prepared.pdf)[0].get_text().split()[0]
     assert first in ("\uf0b7", "\x00")  # the bullet is there, as a character that maps to nothing
+
+
+def _scan_with_one_line_off(pdf: bytes, line_start: str, shift: float = 14.0) -> bytes:
+    """An image-only copy of ``pdf`` with another tool's invisible layer that sits on the image,
+    except for the line starting with ``line_start``, which is ``shift`` points lower."""
+    src = pymupdf.open(stream=pdf, filetype="pdf")
+    page = src[0]
+    out = pymupdf.open()
+    new = out.new_page(width=page.rect.width, height=page.rect.height)
+    new.insert_image(new.rect, pixmap=page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY))
+    writer = pymupdf.TextWriter(new.rect)
+    off = None
+    for x0, _y0, _x1, y1, word, *_ in page.get_text("words"):
+        if word == line_start:
+            off = y1
+        down = shift if off is not None and abs(y1 - off) < 1 else 0
+        writer.append((x0, y1 - 2 + down), word, font=pymupdf.Font("helv"), fontsize=10)
+    writer.write_text(new, render_mode=3)
+    return out.tobytes(garbage=3, deflate=True)
+
+
+@needs_tesseract
+def test_a_kept_layer_that_is_a_line_off_where_a_name_is_gives_way_to_the_pixels(engine):
+    """Another tool's layer that sits on the scan everywhere but on the seller's line (a line
+    lower there) passes the band check of the whole page; where a redaction falls, its boxes are
+    checked against the pixels, the page is read by OCR instead, and the name is blacked out
+    where the picture shows it."""
+    clauses = [f"Článek {i}. Smluvní strany se dohodly na podmínkách uvedených v této smlouvě." for i in range(1, 12)]
+    scan = _scan_with_one_line_off(pdf_from_paragraphs(PARAGRAPHS[1:] + clauses), "Prodávající:")
+    analysis = engine.analyze(scan)
+    page = analysis.pages[0]
+    assert page.ocr and not page.scan_layer  # the layer gave way
+    assert analysis.text_layer.ocr_pages[1].layer_off
+    redact = analysis.to_redact()
+    assert "750403/1238" in {p.text for p in redact}
+    result = engine.redact(scan, redact, analysis.text_layer)
+    published = TesseractOcr().recognize(pymupdf.open(stream=result.pdf)[0])
+    read = " ".join(w.text for w in published.words)
+    assert "750403" not in read and "Novák" not in read and "Horní" in read
