@@ -13,9 +13,11 @@ import pypdfium2
 import pytest
 
 from redactor.core.engine import RedactionEngine
+from redactor.core.extraction import extract_text_layer
 from redactor.core.fidelity import page_fidelity, tokens
 from redactor.core.nlp import RuleOnlyNlpEngine
-from redactor.core.ocr import TesseractOcr
+from redactor.core.ocr import OcrPage, StoredOcr, TesseractOcr
+from redactor.core.rebuild import open_rebuilt
 from tests.adversarial import picture_of_text
 from tests.pdfs import pdf_from_html, pdf_from_paragraphs, rotated_scan_of, scan_of
 
@@ -210,6 +212,11 @@ def test_a_kept_layer_that_is_a_line_off_where_a_name_is_gives_way_to_the_pixels
     page = analysis.pages[0]
     assert page.ocr and not page.scan_layer  # the layer gave way
     assert analysis.text_layer.ocr_pages[1].layer_off
+    # publishing replays the stored reads and gets the same text (the layer gives way again)
+    stored = StoredOcr({n: OcrPage.from_dict(p.to_dict()) for n, p in analysis.text_layer.ocr_pages.items()})
+    doc, prepared = open_rebuilt(scan)
+    with doc:
+        assert extract_text_layer(doc, prepared.pdf, ocr=stored).text == analysis.text_layer.text
     redact = analysis.to_redact()
     assert "750403/1238" in {p.text for p in redact}
     result = engine.redact(scan, redact, analysis.text_layer)
