@@ -586,17 +586,22 @@ def layers_off(ocr, doc: pymupdf.Document, layer, proposals) -> set[int]:
         if page.rotation or not want:
             continue
         read: list[str] = []
+        looked = False
         for box in proposal.boxes:
             rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)
             band = pymupdf.Rect(rect.x0 - 10, rect.y0 - 1.5 * rect.height, rect.x1 + 10, rect.y1 + 1.5 * rect.height)
             inside = rect + (-2, -0.25 * rect.height, 2, 0.25 * rect.height)
-            for w in ocr.recognize(page, clip=band & page.rect).words:
+            reading = ocr.recognize(page, clip=band & page.rect)
+            if reading is None:
+                continue  # a replay reads nothing new
+            looked = True
+            for w in reading.words:
                 if inside.contains(pymupdf.Point((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2)):
                     read.append(re.sub(r"\W", "", w.text).lower())
         found = sum(
             1 for w in want if any(difflib.SequenceMatcher(None, w, r).ratio() >= BOX_WORD_SIMILARITY for r in read)
         )
-        if found < BOX_MIN_AGREEMENT * len(want):
+        if looked and found < BOX_MIN_AGREEMENT * len(want):
             off.add(proposal.page)
     return off
 
@@ -612,9 +617,11 @@ class StoredOcr:
         """Always True: nothing needs to be installed to replay."""
         return True
 
-    def recognize(self, page: pymupdf.Page) -> OcrPage | None:
-        """The stored result of ``page``, or None when it was not read by OCR."""
-        return self.pages.get(page.number + 1)
+    def recognize(self, page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> OcrPage | None:
+        """The stored result of ``page``, or None when it was not read by OCR; None for a
+        ``clip`` too: a replay reads nothing new (:func:`layers_off` then checks nothing, and the
+        stored reads say which layers gave way)."""
+        return self.pages.get(page.number + 1) if clip is None else None
 
     def check_layer(self, page: pymupdf.Page, band: pymupdf.Rect) -> OcrPage | None:
         """The stored sample of ``page`` when its layer was checked on a sample (and kept), else

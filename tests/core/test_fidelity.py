@@ -217,6 +217,8 @@ def test_a_kept_layer_that_is_a_line_off_where_a_name_is_gives_way_to_the_pixels
     doc, prepared = open_rebuilt(scan)
     with doc:
         assert extract_text_layer(doc, prepared.pdf, ocr=stored).text == analysis.text_layer.text
+    replay = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=stored)  # a replay reads no band: nothing new
+    assert replay.analyze(scan).text_layer.text == analysis.text_layer.text
     redact = analysis.to_redact()
     assert "750403/1238" in {p.text for p in redact}
     result = engine.redact(scan, redact, analysis.text_layer)
