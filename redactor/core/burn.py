@@ -340,7 +340,7 @@ def _line_words(
             continue
         # OCR boxes of a poor scan overlap (a word read twice): the later word moves right
         start = max(rect.x0, free)
-        width = max(min(rect.x1, ends.get(id(rect), rect.x1)) - start, 0.3 * rect.width, 0.1)
+        width = max(ends.get(id(rect), rect.x1) - start, 0.3 * rect.width, 0.1)
         if start > rect.x0 and any(r.intersects(pymupdf.Rect(start, rect.y0, start + width, rect.y1)) for r in shown):
             start, width = rect.x0, rect.width
         start, width = _clear_of(rect, start, width, shown)
