@@ -35,12 +35,14 @@ from .model import Box, PageInfo, Span
 from .ocr import (
     GARBAGE_MAX_QUALITY,
     LAYER_MIN_AGREEMENT,
+    LAYER_MIN_SIMILARITY,
     SAMPLE_MIN_AGREEMENT,
     SCAN_MIN_IMAGE_COVERAGE,
     OcrWord,
     layer_agrees,
     layer_area,
     layer_sample,
+    layer_similarity,
     picture_regions,
     text_quality,
 )
@@ -446,7 +448,10 @@ def _extract(doc, tables, ocr, ahead, progress, drawn: dict, distrust) -> TextLa
                     if result is not None and number in distrust:
                         result.layer_off = True
                     trusted = result is not None and not result.layer_off
-                    if trusted and layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT:
+                    if trusted and (
+                        layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT
+                        or layer_similarity(existing, result) >= LAYER_MIN_SIMILARITY
+                    ):
                         kept_layer, replaced = True, False
         if result is None and use_ocr and (needs_ocr or replaced):
             result = (ahead.take(number) if ahead is not None else None) or ocr.recognize(page)
