@@ -27,6 +27,8 @@ class FileOutcome:
     json_path: Path | None = None
     analysis: Analysis | None = None
     counts: Counter = field(default_factory=Counter)
+    #: The companion text written beside the PDF (``NAME.txt``).
+    text_path: Path | None = None
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -56,7 +58,9 @@ def redact_file(
     max_bytes: int | None = None,
 ) -> FileOutcome:
     """Analyse ``source``, accept every proposal whose action is redact, burn in, verify, and
-    write ``out_dir/<name>.pdf`` and ``out_dir/<name>.json``.
+    write ``out_dir/<name>.pdf``, its companion text ``out_dir/<name>.txt`` (UTF-8, pages
+    separated by form feeds, :func:`~redactor.core.text_export.published_text`) and
+    ``out_dir/<name>.json``.
 
     Never raises for a bad input: the outcome says why it failed. The JSON is written even
     when verification fails (it lists the problems); the PDF only when it passed. An output
@@ -64,7 +68,8 @@ def redact_file(
     """
     pdf_path = out_dir / f"{source.stem}.pdf"
     json_path = out_dir / f"{source.stem}.json"
-    if _same_file(source, pdf_path) or _same_file(source, json_path):
+    text_path = out_dir / f"{source.stem}.txt"
+    if any(_same_file(source, path) for path in (pdf_path, json_path, text_path)):
         return FileOutcome(source, False, "the output would overwrite the input; choose another --out-dir")
     data, problem = _read(source, max_bytes)
     if data is None:
@@ -90,9 +95,10 @@ def redact_file(
     except RedactionError as exc:
         return FileOutcome(source, False, str(exc), analysis=analysis, counts=counts)
     report["verification"] = result.verification.to_dict()
-    tmp = pdf_path.with_suffix(".pdf.part")
-    tmp.write_bytes(result.pdf)
-    tmp.replace(pdf_path)
+    for path, data in ((pdf_path, result.pdf), (text_path, (result.text or "").encode("utf-8"))):
+        tmp = path.with_name(path.name + ".part")
+        tmp.write_bytes(data)
+        tmp.replace(path)
     json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     ocr = analysis.pages_needing_ocr
     note = (
@@ -116,7 +122,7 @@ def redact_file(
         f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified"
         f" ({', '.join(result.verification.checks.get('extractors', []))}){note}"
     )
-    return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts)
+    return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts, text_path)
 
 
 def export_file(

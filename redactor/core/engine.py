@@ -34,6 +34,7 @@ from .recognizers.base import AnalysisContext, RecognizerRegistry
 from .recognizers.registry import default_registry
 from .suspicious import SUSPICIOUS, suspicious_spans
 from .text import sentence_spans
+from .text_export import published_text
 from .verify import verify
 
 #: Default upper bound on pages per document (a registry contract rarely exceeds 300 pages).
@@ -125,6 +126,10 @@ class RedactionResult:
     #: ``{page number: problems}``: pages published as pictures with the analysed words as their
     #: text layer, because the first verification could not explain their text (see :meth:`RedactionEngine.redact`)
     pictured: dict[int, list[str]] = field(default_factory=dict)
+    #: The published text beside the PDF (UTF-8 plain text, pages separated by form feeds,
+    #: :func:`~redactor.core.text_export.published_text`), verified like the PDF's text; None
+    #: when ``redact`` was given no text layer.
+    text: str | None = None
 
 
 class RedactionEngine:
@@ -286,11 +291,14 @@ class RedactionEngine:
         # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose
         looks = source if prepared.removed.get("redaction marks applied") else pdf
 
+        companion = {}
+
         def check(output: bytes, covered: list[Span], written: dict, pictures=()) -> VerificationResult:
             residual = analysed = None
             if text_layer is not None:
                 residual = _residual_text(text_layer.text, spans + covered)
                 analysed = {page.number: residual[page.start : page.end] for page in text_layer.pages}
+                companion["text"] = published_text(text_layer, spans, boxes, covered)
             return verify(
                 output,
                 texts,
@@ -302,6 +310,7 @@ class RedactionEngine:
                 layer_source=source,
                 upside_down={n for n, text in (written or {}).items() if text.turn == 180},
                 pictures=pictures,
+                companion_text=companion.get("text"),
             )
 
         result = check(output, covered, written)
@@ -317,7 +326,7 @@ class RedactionEngine:
             result.checks["pages_as_pictures"] = {str(n): problems for n, problems in pictured.items()}
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
-        return RedactionResult(output, result, boxes, pictured)
+        return RedactionResult(output, result, boxes, pictured, companion.get("text"))
 
 
 def _only_page_text(result: VerificationResult) -> bool:

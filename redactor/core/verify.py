@@ -382,6 +382,7 @@ def verify(
     layer_source: bytes | None = None,
     upside_down: Iterable[int] = (),
     pictures: Iterable[int] = (),
+    companion_text: str | None = None,
 ) -> VerificationResult:
     """Check a redacted PDF (``data``) against the strings that were redacted.
 
@@ -395,7 +396,9 @@ def verify(
     ``layer_source``, the document the boxes were burned into, elsewhere; on ``upside_down`` pages
     only poppler judges the order); ``source`` (the
     upload) enables the pixel check (with a wider tolerance on ``pictures``, pages published as
-    pictures of themselves). Problems that concern one page (text not analysed, kept
+    pictures of themselves). ``companion_text`` (the plain text published beside the PDF,
+    :func:`~redactor.core.text_export.published_text`) gets the same leak check as each
+    extractor's text, under the name ``companion text``. Problems that concern one page (text not analysed, kept
     text not read) are also listed by page in ``VerificationResult.pages``.
     Never raises for a readable PDF; an unreadable one gives ``ok=False``.
     """
@@ -435,7 +438,11 @@ def verify(
         leaks = []
         leaked: set[str] = set()
         allowances = {s: count_word(residual, s) for s in strings}
-        for name, text in texts.items():
+        readers = dict(texts)
+        if companion_text is not None:
+            readers["companion text"] = normalize(companion_text)
+            checks["companion_chars"] = len(companion_text)
+        for name, text in readers.items():
             digits = re.sub(r"\D", "", text)
             for s in strings:
                 allowed = allowances[s]

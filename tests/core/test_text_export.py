@@ -11,9 +11,10 @@ from stdnum import iban
 from stdnum.cz import bankaccount, rc
 
 from redactor.core.czech import nominative_candidates, same_name
+from redactor.core.model import Box, Span
 from redactor.core.pseudonyms import Pseudonymiser, plausible_case
-from redactor.core.text_export import REMOVED_MARKER, DecidedSpan, export_layer, export_text
-from redactor.core.verify import count_word, normalize
+from redactor.core.text_export import REMOVED_MARKER, DecidedSpan, export_layer, export_text, published_text
+from redactor.core.verify import count_word, normalize, verify
 from tests.conftest import DATA, SHARED_DATA
 
 DEV = SHARED_DATA / "dev" if SHARED_DATA.is_dir() else DATA / "dev"
@@ -246,3 +247,53 @@ def test_the_nominative_of_a_declined_name(form, expected):
     if substitute is not None:  # declined like the original: the same case of another name
         base = pseudo.nominative(substitute, surname=surname)
         assert base != expected and plausible_case(base, substitute, surname=surname)
+
+
+# -- the companion text published beside the PDF -------------------------------------------------
+
+
+def test_the_published_text_keeps_every_kept_item_and_no_redacted_one(rules_engine, analysed):
+    analysis = analysed["kupni_auto_1"]
+    pdf = (DEV / "kupni_auto_1.pdf").read_bytes()
+    result = rules_engine.redact(pdf, analysis.to_redact(), analysis.text_layer)
+    companion = result.text
+    assert result.verification.checks["companion_chars"] == len(companion) > 500
+    assert companion.count("\f") == len(analysis.pages) - 1
+    assert all(c.isprintable() or c in "\n\f" for c in companion)  # plain text, nothing else in it
+    text = normalize(companion)
+    digits = re.sub(r"\D", "", text)
+    for item in _gold("kupni_auto_1")["items"]:
+        if item["expected"] == "redact":
+            assert count_word(text, item["text"]) == 0, item["text"]
+            run = max(re.findall(r"\d+", item["text"]), key=len, default="")
+            assert len(run) < 6 or run not in digits, item["text"]
+        else:
+            assert count_word(text, item["text"]) == item["occurrences"], item["text"]
+
+
+def test_a_box_over_part_of_a_word_hides_those_characters_in_the_published_text(analysed):
+    """A reviewer's box without a span (drawn over the page) still removes what it covers."""
+    layer = analysed["kupni_auto_1"].text_layer
+    start = layer.text.index("Holešov")
+    page, x0, y0, _x1, y1 = layer.boxes[start]
+    _p, _x0, _y0, x1, _y1 = layer.boxes[start + 2]
+    whole = published_text(layer, [], [])
+    assert REMOVED_MARKER not in whole and whole.count("Holešov") == layer.text.count("Holešov") > 0
+    covered = published_text(layer, [], [Box(page, x0 + 0.5, y0 + 0.5, x1 - 0.5, y1 - 0.5)])
+    assert covered.count("Holešov") == whole.count("Holešov") - 1 and f"{REMOVED_MARKER}ešov" in covered
+    # words burn-in left out (an OCR box overlapping a box) go too; with the spaces between
+    # them, neighbouring runs are one marker
+    word_end = layer.text.index(" ", start + 8)
+    left_out = [Span(start, start + 7), Span(start + 8, word_end)]
+    assert published_text(layer, [], [], left_out).count(REMOVED_MARKER) == 1
+
+
+def test_verification_reads_the_published_text_like_an_extractor(rules_engine, analysed):
+    analysis = analysed["kupni_auto_1"]
+    pdf = (DEV / "kupni_auto_1.pdf").read_bytes()
+    result = rules_engine.redact(pdf, analysis.to_redact(), analysis.text_layer)
+    secret = next(p.text for p in analysis.to_redact() if p.category_name.startswith("Birth"))
+    leaky = verify(result.pdf, [secret], companion_text=result.text + "\n" + secret)
+    assert not leaky.ok and any(p.startswith("companion text: redacted value") for p in leaky.problems)
+    assert secret not in " ".join(leaky.problems)  # the problem does not quote the value
+    assert verify(result.pdf, [secret], companion_text=result.text).ok

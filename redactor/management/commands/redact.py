@@ -15,7 +15,8 @@ from redactor.runtime import get_engine
 class Command(BaseCommand):
     help = (
         "Redact PDF contracts: accept every proposal whose action is 'redact', burn it in, verify the "
-        "result and write DIR/<name>.pdf and DIR/<name>.json. One line per file; exit status 1 if any failed."
+        "result and write DIR/<name>.pdf, its companion text DIR/<name>.txt (the published text without the "
+        "redacted data, UTF-8) and DIR/<name>.json. One line per file; exit status 1 if any failed."
     )
 
     def add_arguments(self, parser):
