@@ -39,6 +39,10 @@ def _redacted_path(instance: Contract, filename: str) -> str:
     return f"redacted/{instance.agency_id}/{uuid.uuid4().hex}.pdf"
 
 
+def _redacted_text_path(instance: Contract, filename: str) -> str:
+    return f"redacted/{instance.agency_id}/{uuid.uuid4().hex}.txt"
+
+
 class Status(models.TextChoices):
     """Where a contract is: uploaded → processing → needs_review → approved → published, or failed."""
 
@@ -68,6 +72,9 @@ class Contract(models.Model):
     original_size = models.PositiveBigIntegerField()
     original_sha256 = models.CharField(max_length=64)
     redacted = models.FileField(upload_to=_redacted_path, blank=True, editable=False)
+    #: The published text beside the PDF (UTF-8, pages separated by form feeds, no metadata):
+    #: the analysed text without what the boxes hide, verified with the PDF.
+    redacted_text = models.FileField(upload_to=_redacted_text_path, blank=True, editable=False)
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.UPLOADED)
     error_message = models.TextField(blank=True)
@@ -112,10 +119,10 @@ class Contract(models.Model):
     def __str__(self) -> str:
         return self.title
 
-    def download_name(self, suffix: str) -> str:
-        """A file name for a download: the title as a slug plus ``suffix`` and ``.pdf``."""
+    def download_name(self, suffix: str, extension: str = "pdf") -> str:
+        """A file name for a download: the title as a slug plus ``suffix`` and ``.extension``."""
         base = slugify(self.title)[:80] or f"smlouva-{self.pk}"
-        return f"{base}{suffix}.pdf"
+        return f"{base}{suffix}.{extension}"
 
     @property
     def pages_needing_ocr(self) -> list[int]:

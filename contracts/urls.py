@@ -21,6 +21,7 @@ urlpatterns = [
     path("<int:contract_id>/pages/<int:page>.png", views.page_image, name="page_image"),
     path("<int:contract_id>/pages/<int:page>/words.json", views.page_text, name="page_text"),
     path("<int:contract_id>/download/", views.download_redacted, name="download"),
+    path("<int:contract_id>/download/text/", views.download_text, name="download_text"),
     path("<int:contract_id>/original/", views.download_original, name="original"),
     path("<int:contract_id>/export/", views.text_export, name="text_export"),
     path("<int:contract_id>/audit/", views.audit_trail, name="audit"),

@@ -170,6 +170,13 @@ def download_redacted(request, membership, contract_id: int):
 
 @require_GET
 @member_required(Role.CLERK)
+def download_text(request, membership, contract_id: int):
+    """The published text beside the PDF (UTF-8 plain text without the redacted data)."""
+    return _download(request, membership, contract_id, "text")
+
+
+@require_GET
+@member_required(Role.CLERK)
 def download_original(request, membership, contract_id: int):
     """The original upload (members only; never published)."""
     return _download(request, membership, contract_id, "original")

@@ -113,7 +113,8 @@ class ContractSerializer(serializers.ModelSerializer):
         {
             "type": "object",
             "properties": {
-                k: {"type": "string"} for k in ("self", "proposals", "decisions", "approve", "download", "report")
+                k: {"type": "string"}
+                for k in ("self", "proposals", "decisions", "approve", "download", "download_text", "report")
             },
         }
     )
@@ -125,6 +126,7 @@ class ContractSerializer(serializers.ModelSerializer):
             "decisions": base + "decisions/",
             "approve": base + "approve/",
             "download": base + "download/",
+            "download_text": base + "download/text/",
             "report": base + "report/",
         }
 

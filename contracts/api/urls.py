@@ -40,6 +40,7 @@ urlpatterns = [
     path("contracts/<int:contract_id>/approve/", views.ApproveView.as_view(), name="approve"),
     path("contracts/<int:contract_id>/retry/", views.RetryView.as_view(), name="retry"),
     path("contracts/<int:contract_id>/download/", views.DownloadView.as_view(), name="download"),
+    path("contracts/<int:contract_id>/download/text/", views.TextDownloadView.as_view(), name="download_text"),
     path("contracts/<int:contract_id>/export/", views.TextExportView.as_view(), name="text_export"),
     path("exports/", views.TextExportsView.as_view(), name="exports"),
     path("exports/<str:job_id>/", views.TextExportJobView.as_view(), name="export_job"),

@@ -384,6 +384,31 @@ class DownloadView(AgencyAPIView):
         return file.response()
 
 
+class TextDownloadView(AgencyAPIView):
+    required_role = Role.CLERK
+
+    @extend_schema(
+        operation_id="contracts_download_text",
+        summary="Download the published text beside the PDF",
+        description=(
+            "The published contract's text without the redacted data, as UTF-8 plain text (pages separated "
+            "by form feeds, no metadata), verified with the PDF: every character a black box hides, or that "
+            "belongs to a redaction, is replaced by `[…]`. Attach it in the registry beside the PDF. "
+            "409 `not_published` before publication, 409 `no_text` for a contract published before the "
+            "text was made."
+        ),
+        parameters=[CONTRACT_ID],
+        responses={
+            (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The published text."),
+            **errors(404, 409),
+        },
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        file = publishing.contract_download(contract=contract, user=request.user, which="text")
+        return file.response()
+
+
 class _FormatIsAParameter(DefaultContentNegotiation):
     """``format`` is the text export's own parameter (txt, jsonl), not DRF's renderer override,
     which would answer 404 to ``format=jsonl``: errors are rendered by the first renderer (JSON)."""

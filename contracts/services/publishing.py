@@ -113,11 +113,20 @@ def contract_publish(*, run_id: int) -> None:
         if locked.state != Run.State.RUNNING:
             return
         contract.redacted.save("redacted.pdf", ContentFile(result.pdf), save=False)
+        contract.redacted_text.save("redacted.txt", ContentFile((result.text or "").encode("utf-8")), save=False)
         contract.verification = result.verification.to_dict()
         contract.page_coverage = {str(k): v for k, v in coverage.items()}
         contract.status, contract.error_message, contract.published_at = Status.PUBLISHED, "", timezone.now()
         contract.save(
-            update_fields=["redacted", "verification", "page_coverage", "status", "error_message", "published_at"]
+            update_fields=[
+                "redacted",
+                "redacted_text",
+                "verification",
+                "page_coverage",
+                "status",
+                "error_message",
+                "published_at",
+            ]
         )
         locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
         locked.save(update_fields=["state", "finished_at", "phase"])
@@ -195,18 +204,28 @@ class Download:
 
 
 def contract_download(*, contract: Contract, user: AbstractBaseUser | None, which: str) -> Download:
-    """The ``redacted`` (published) or ``original`` file of ``contract``, its download recorded
-    in the audit trail. Raises ``PermissionDenied`` for a user without the clerk role,
-    ``ValidationError`` (code ``not_published``) for the redacted file of a contract that is not
-    published, and ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
+    """The ``redacted`` (published PDF), ``text`` (the published text beside it, UTF-8 plain
+    text: :func:`~redactor.core.text_export.published_text`) or ``original`` file of
+    ``contract``, its download recorded in the audit trail. Raises ``PermissionDenied`` for a
+    user without the clerk role, ``ValidationError`` (code ``not_published``) for the published
+    files of a contract that is not published, ``ValidationError`` (code ``no_text``) for the text
+    of a contract published before the text was made (publish it again to get one), and
+    ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
     require_role(user, contract.agency, Role.CLERK)
-    if which == "redacted":
+    if which in ("redacted", "text"):
         require_published(contract)
-        with contract.redacted.open("rb") as fh:
+        stored = contract.redacted if which == "redacted" else contract.redacted_text
+        if not stored:
+            raise ValidationError(
+                _("This contract was published before the text beside the PDF was made."), code="no_text"
+            )
+        with stored.open("rb") as fh:
             data = fh.read()
     else:
         data = selectors.contract_original(contract)
     audit(contract, user, f"downloaded_{which}")
+    if which == "text":
+        return Download(contract.download_name("-anonymizovano", "txt"), data, "text/plain; charset=utf-8")
     return Download(contract.download_name("-anonymizovano" if which == "redacted" else "-original"), data)
 
 
@@ -226,12 +245,12 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
     require_role(user, contract.agency, Role.REVIEWER)
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     require_status(contract, *DELETABLE)
-    files = [f for f in (contract.original, contract.redacted) if f]
+    files = [f for f in (contract.original, contract.redacted, contract.redacted_text) if f]
     Proposal.objects.filter(agency=contract.agency, contract=contract).delete()  # cascades to decisions
     IdempotencyKey.objects.filter(agency=contract.agency, contract=contract).delete()
     names = [f.name for f in files]
     cache.delete_many([selectors.page_image_key(contract, n) for n in range(1, len(contract.pages) + 1)])
-    contract.original, contract.redacted = "", ""
+    contract.original, contract.redacted, contract.redacted_text = "", "", ""
     contract.persons, contract.parties, contract.verification, contract.error_message = [], [], {}, ""
     contract.ocr_pages = {}
     contract.status, contract.deleted_at, contract.deleted_by = Status.DELETED, timezone.now(), user
@@ -239,6 +258,7 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
         update_fields=[
             "original",
             "redacted",
+            "redacted_text",
             "persons",
             "parties",
             "verification",

@@ -141,6 +141,13 @@ CASES = {
         lambda c, contract: c.get(_api_url("download", contract)),
         "refused",
     ),
+    "download the text, not published": Case(
+        "clerk",
+        Role.CLERK,
+        lambda c, contract, agency_id: c.get(_web_url("download_text", contract, agency_id)),
+        lambda c, contract: c.get(_api_url("download_text", contract)),
+        "refused",
+    ),
     "delete, clerk": Case("clerk", Role.CLERK, _delete_web, _delete_api, "role"),
     "delete, another agency": Case("outsider", Role.ADMIN, _delete_web, _delete_api, "not found"),
 }

@@ -33,6 +33,7 @@ CONTRACT_ENDPOINTS = [
     ("post", "/approve/", REVIEWER, {}),
     ("post", "/retry/", CLERK, {}),
     ("get", "/download/", CLERK, None),
+    ("get", "/download/text/", CLERK, None),
     ("get", "/report/", CLERK, None),
     ("get", "/events/", CLERK, None),
 ]
@@ -345,6 +346,7 @@ def test_approve_publish_download_and_report(processed, reviewer_token, clerk_to
     client = api(reviewer_token)
     url = f"/api/v1/contracts/{processed.pk}"
     assert_error(api(clerk_token).get(f"{url}/download/"), 409, "not_published")
+    assert_error(api(clerk_token).get(f"{url}/download/text/"), 409, "not_published")
     assert_error(api(clerk_token).get(f"{url}/report/"), 409, "not_published")
     response = client.post(f"{url}/approve/", {}, format="json")
     assert response.status_code == 202 and response.json()["status"] == "approved"
@@ -356,6 +358,14 @@ def test_approve_publish_download_and_report(processed, reviewer_token, clerk_to
     pdf = b"".join(download.streaming_content)
     assert pdf.startswith(b"%PDF") and b"750403" not in pdf
     assert verify(pdf, ["750403/1238", "Lipová 12"]).ok
+    # the published text beside the PDF: plain UTF-8, the kept data in it, the redacted data not
+    text = api(clerk_token).get(f"{url}/download/text/")
+    assert text.status_code == 200 and text["Content-Type"] == "text/plain; charset=utf-8"
+    assert text["Content-Disposition"].startswith("attachment") and ".txt" in text["Content-Disposition"]
+    published = b"".join(text.streaming_content).decode("utf-8")
+    assert "Obec Horní Lhota" in published and "[…]" in published
+    assert "750403" not in published and "Lipová 12" not in published
+    assert api(reviewer_token).get(url + "/").json()["links"]["download_text"] == f"{url}/download/text/"
     report = api(clerk_token).get(f"{url}/report/").json()
     assert report["status"] == "published" and report["verification"]["ok"] is True
     assert report["approved_by"] == "api:DMS reviewer"
@@ -365,7 +375,8 @@ def test_approve_publish_download_and_report(processed, reviewer_token, clerk_to
     assert {r["decided"] for r in report["redactions"]} == {"suggestion"}
     assert report["pages"][0]["page"] == 1 and 0 < report["pages"][0]["blacked_out"] < 0.2
     actions = [e["action"] for e in api(clerk_token).get(f"{url}/events/").json()]
-    assert actions[:3] == ["uploaded", "processed", "approved"] and "downloaded_redacted" in actions
+    assert actions[:3] == ["uploaded", "processed", "approved"]
+    assert {"downloaded_redacted", "downloaded_text"} <= set(actions)
 
 
 def test_approve_with_open_items_is_409(processed, reviewer_token):

@@ -21,6 +21,7 @@ CONTRACT_VIEWS = [
     ("page_image", {"page": 1}, "get", "clerk"),
     ("page_text", {"page": 1}, "get", "clerk"),
     ("download", {}, "get", "clerk"),
+    ("download_text", {}, "get", "clerk"),
     ("original", {}, "get", "clerk"),
     ("audit", {}, "get", "clerk"),
     ("delete", {}, "post", "reviewer"),
@@ -53,6 +54,7 @@ def test_contract_view_member(name, extra, method, role, processed, clerk, revie
     # the same message, tests/api/test_doors.py); manual/decide refuse an empty body
     assert response.status_code in {
         "download": (302,),
+        "download_text": (302,),
         "retry": (302,),
         "approve": (302,),
         "review_decide": (400,),

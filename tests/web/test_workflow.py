@@ -130,13 +130,24 @@ def test_full_review_publishes_a_verified_pdf(processed, reviewer):
     for secret in ("750403/1238", "2000145399", "Novák", "Lipová", "2026/15"):
         assert secret not in text
     assert "Obec Horní Lhota" in text and "120 000 Kč" in text
+    # the published text beside the PDF: the same kept words, nothing the boxes hide (the manual
+    # box over the contract number has no span of its own: its characters go by their boxes)
+    companion = client.get(url("download_text", processed))
+    assert companion.status_code == 200 and companion["Content-Type"] == "text/plain; charset=utf-8"
+    assert companion["Content-Disposition"].startswith('attachment; filename="kupni-smlouva-202615-anonymizovano.txt"')
+    published = b"".join(companion.streaming_content).decode("utf-8")
+    for secret in ("750403/1238", "2000145399", "Novák", "Lipová", "2026/15"):
+        assert secret not in published
+    assert "Obec Horní Lhota" in published and "120 000 Kč" in published and "[…]" in published
     with processed.original.open("rb") as fh:  # the original is untouched
         assert hashlib.sha256(fh.read()).hexdigest() == processed.original_sha256
     page = client.get(url("detail", processed))
     assert b'id="coverage"' in page.content and b'id="download"' in page.content
+    assert url("download_text", processed).encode() in page.content
     assert b'id="pages-as-pictures"' not in page.content  # every page kept its own text layer
     actions = list(AuditEvent.objects.filter(contract=processed).values_list("action", flat=True))
-    assert actions[:2] == ["uploaded", "processed"] and "manual_box" in actions and actions[-1] == "downloaded_redacted"
+    assert actions[:2] == ["uploaded", "processed"] and "manual_box" in actions
+    assert actions[-2:] == ["downloaded_redacted", "downloaded_text"]
 
 
 def test_pages_published_as_pictures_are_named_on_the_contract_page(processed, reviewer):
