@@ -250,8 +250,10 @@ def write_words(
 
     Each word is its own text run at its own place: on the baseline and in the font size of its
     printed line (the line's median word, so one tall box does not give it a giant font), from
-    its box's left edge, stretched to its box's width, and at least :data:`WORD_GAP` of the font
-    size from the next word, so that PDFium, poppler and MuPDF read it as one separate word, in
+    its box's left edge, stretched to :data:`WORD_GAP` of the font size before the next word of its
+    row (to its box's right edge where no word follows within two line heights), so that PDFium,
+    poppler and MuPDF read it as one separate word and poppler does not take the wide gaps of a
+    justified line (over 1 em on scans) for columns and interleave two lines, in
     the printed order (left to right as the page is displayed, /Rotate applied, and turned
     ``turn`` degrees clockwise for a sheet scanned on its side or upside down, see
     :class:`WrittenText`). A line that still stands on its side (words taller than wide) is
