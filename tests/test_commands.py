@@ -54,7 +54,14 @@ def test_bad_files_get_one_line_each_and_do_not_stop_the_batch(tmp_path, capsys,
     assert "broken.pdf: error: the PDF is damaged" in lines[2]
     assert "dotace_spolek_1.pdf: ok" in lines[3]
     assert "nope.pdf: error: cannot read the file" in lines[4]
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["dotace_spolek_1.json", "dotace_spolek_1.pdf"]
+    out_dir = tmp_path / "out"
+    names = ["dotace_spolek_1.json", "dotace_spolek_1.pdf", "dotace_spolek_1.txt"]
+    assert sorted(p.name for p in out_dir.iterdir()) == names
+    # the published text beside the PDF holds none of the redacted values
+    report = json.loads((out_dir / "dotace_spolek_1.json").read_text(encoding="utf-8"))
+    published = (out_dir / "dotace_spolek_1.txt").read_text(encoding="utf-8")
+    redacted = [p["text"] for p in report["proposals"] if p["action"] == "redact"]
+    assert redacted and "[…]" in published and not [t for t in redacted if t in published]
 
 
 def test_encrypted_pdf_is_named_with_its_reason(tmp_path, capsys):
