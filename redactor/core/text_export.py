@@ -234,10 +234,12 @@ def published_text(layer, redacted: list, boxes: list, left_out: list = ()) -> s
     feed, every character that is not published replaced the way the ``removed`` export does it
     (one ``[…]`` per run): the ``redacted`` spans (:class:`~redactor.core.model.Span`), the
     ``left_out`` spans (words burn-in did not write because their OCR box overlaps a box), and
-    every character whose box touches a redaction box of ``boxes``
-    (:class:`~redactor.core.model.Box`, points, pages from 1), as burn-in removes every glyph a
-    box touches. So the companion holds nothing the PDF's black boxes hide, even where a reviewer
-    drew a box over part of a word. Other control characters become spaces; the text carries no
+    every character whose box has its centre in a redaction box of ``boxes``
+    (:class:`~redactor.core.model.Box`, points, pages from 1), the test the verification's
+    glyphs-under-boxes check applies to the PDF (a character box is as tall as its line, so the
+    box of the line below grazes it without covering it). So the companion holds nothing the PDF's
+    black boxes hide, even where a reviewer drew a box over part of a word. Other control
+    characters become spaces; the text carries no
     metadata (no title, author, dates or file names).
 
     Act 340/2015 Sb., § 5(1) asks for a machine-readable format, and the registry of contracts
@@ -255,7 +257,8 @@ def published_text(layer, redacted: list, boxes: list, left_out: list = ()) -> s
         if char_box is None or hidden[i] or text[i].isspace():
             continue
         page, x0, y0, x1, y1 = char_box
-        if any(min(x1, b.x1) > max(x0, b.x0) and min(y1, b.y1) > max(y0, b.y0) for b in by_page.get(page, ())):
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if any(b.x0 <= cx <= b.x1 and b.y0 <= cy <= b.y1 for b in by_page.get(page, ())):
             hidden[i] = 1
     spans, start = [], None
     for i, flag in enumerate(hidden):

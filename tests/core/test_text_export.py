@@ -271,6 +271,22 @@ def test_the_published_text_keeps_every_kept_item_and_no_redacted_one(rules_engi
             assert count_word(text, item["text"]) == item["occurrences"], item["text"]
 
 
+def test_the_published_text_of_every_dev_contract_matches_its_gold(rules_engine, analysed):
+    """Scored like the PDF by the shared scorer: no ``redact`` string (nor its run of six or more
+    digits), every ``keep`` string as often as the contract has it."""
+    for name, analysis in analysed.items():
+        pdf = (DEV / f"{name}.pdf").read_bytes()
+        text = normalize(rules_engine.redact(pdf, analysis.to_redact(), analysis.text_layer).text)
+        digits = re.sub(r"\D", "", text)
+        for item in _gold(name)["items"]:
+            found = count_word(text, item["text"])
+            if item["expected"] == "redact":
+                run = max(re.findall(r"\d+", item["text"]), key=len, default="")
+                assert found == 0 and (len(run) < 6 or run not in digits), (name, item["text"])
+            else:
+                assert found >= item["occurrences"], (name, item["text"])
+
+
 def test_a_box_over_part_of_a_word_hides_those_characters_in_the_published_text(analysed):
     """A reviewer's box without a span (drawn over the page) still removes what it covers."""
     layer = analysed["kupni_auto_1"].text_layer
@@ -281,6 +297,10 @@ def test_a_box_over_part_of_a_word_hides_those_characters_in_the_published_text(
     assert REMOVED_MARKER not in whole and whole.count("Holešov") == layer.text.count("Holešov") > 0
     covered = published_text(layer, [], [Box(page, x0 + 0.5, y0 + 0.5, x1 - 0.5, y1 - 0.5)])
     assert covered.count("Holešov") == whole.count("Holešov") - 1 and f"{REMOVED_MARKER}ešov" in covered
+    # a box on the line below that grazes the line's character boxes (as tall as the line) does
+    # not take its characters: burn-in does not remove them from the PDF either
+    below = Box(page, x0 - 20, y1 - 2, x1 + 20, y1 + 12)
+    assert published_text(layer, [], [below]).count("Holešov") == whole.count("Holešov")
     # words burn-in left out (an OCR box overlapping a box) go too; with the spaces between
     # them, neighbouring runs are one marker
     word_end = layer.text.index(" ", start + 8)
