@@ -433,7 +433,8 @@ def _extract(doc, tables, ocr, ahead, progress, drawn: dict, distrust) -> TextLa
             # reads tables Tesseract misses, and it is the text the agency published, diacritics
             # or not); one that is garbled or shifted is replaced. Where it sits is checked on a
             # band of the page first; only a layer the band does not clearly confirm costs a full
-            # read, and then the page's words decide as they always did.
+            # read, and then the page's words decide: enough of them the same, or (a poor scan
+            # both readers read differently) most of them alike at the same places.
             # A layer found off the pixels where a redaction falls (``distrust``, see
             # RedactionEngine.analyze) is replaced whatever the rest of the page says; the read
             # remembers it, so that publishing replays the same text.

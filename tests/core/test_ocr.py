@@ -11,7 +11,17 @@ from PIL import Image
 
 from redactor.core.engine import RedactionEngine
 from redactor.core.nlp import RuleOnlyNlpEngine
-from redactor.core.ocr import StoredOcr, TesseractOcr, text_quality
+from redactor.core.ocr import (
+    LAYER_MIN_AGREEMENT,
+    LAYER_MIN_SIMILARITY,
+    OcrPage,
+    OcrWord,
+    StoredOcr,
+    TesseractOcr,
+    layer_agrees,
+    layer_similarity,
+    text_quality,
+)
 from tests.pdfs import pdf_from_paragraphs, rotated_scan_of, scan_of, sideways_scan_of
 
 PARAGRAPHS = [
@@ -203,3 +213,29 @@ def test_a_scan_stored_rotated_is_read_redacted_and_verified(engine, rotation):
         assert out[0].get_textbox(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)).strip() == ""
         pixels = _image_pixels_under(out, out[0], pymupdf.Rect(box.x0, box.y0, box.x1, box.y1))
         assert pixels and max(pixels) == 0, box
+
+
+def test_a_layer_that_says_roughly_what_tesseract_reads_at_the_same_places_sits_on_its_picture():
+    """A poor scan: the layer says "7 924 Kč", Tesseract "T924 Kč"; few words agree letter for
+    letter, but nearly all are alike at the same places. The same layer two lines lower is not."""
+    pairs = [  # (the layer's word, Tesseract's word at the same place)
+        ("Brno", "Bmo"),
+        ("Obřanská", "Obfanská"),
+        ("155", "155"),
+        ("924", "T924"),
+        ("Kč", "Kč"),
+        ("hodnota", "hodnata"),
+        ("přípojky", "připojky;"),
+        ("Karmen", "Karen"),
+        ("International", "lnternational"),
+    ]
+    layer, read = [], []
+    for i, (theirs, ours) in enumerate(pairs):
+        x, y = 72.0 + 120 * (i % 3), 100.0 + 14 * (i // 3)
+        layer.append((x, y, x + 60, y + 10, theirs))
+        read.append(OcrWord(ours, x + 1, y + 0.5, x + 59, y + 10.5, 60.0, (1, 1, i // 3)))
+    page = OcrPage(1, read)
+    assert layer_agrees(layer, page) < LAYER_MIN_AGREEMENT  # letter for letter: the layer is judged poor
+    assert layer_similarity(layer, page) >= LAYER_MIN_SIMILARITY  # alike at the same places: it is kept
+    shifted = [(x0, y0 + 28, x1, y1 + 28, text) for x0, y0, x1, y1, text in layer]
+    assert layer_similarity(shifted, page) == 0.0
