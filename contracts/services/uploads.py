@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts.models import Contract, IdempotencyKey, Run
+from redactor.core.active_content import refuse_active_content
 from redactor.core.errors import (
     ActiveContentError,
     CategoryMapError,
@@ -26,7 +27,7 @@ from redactor.core.errors import (
     PdfTooLargeError,
     RedactionError,
 )
-from redactor.core.extraction import open_pdf, page_size_check, refuse_active_content, scan_pages
+from redactor.core.extraction import open_pdf, page_size_check, scan_pages
 
 from .common import audit
 from .runs import run_start
@@ -113,7 +114,7 @@ def pdf_check(data: bytes) -> PdfFacts:
     try:
         doc = open_pdf(data, max_pages=settings.REDACTOR_MAX_PAGES)
         try:
-            refuse_active_content(doc)
+            refuse_active_content(data)
             page_size_check(doc, settings.REDACTOR_MAX_PAGE_POINTS)
             pages = doc.page_count
             scans = scan_pages(doc)

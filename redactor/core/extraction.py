@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from .errors import ActiveContentError, EncryptedPdfError, InvalidPdfError, PdfTooLargeError
+from .errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError
 from .layout import (
     Tables,
     form_lines,
@@ -538,30 +538,3 @@ def scan_pages(doc: pymupdf.Document) -> list[int]:
         if len(text.strip()) < OCR_MIN_CHARS or _scan_with_text_layer(page, coverage, text):
             out.append(page.number + 1)
     return out
-
-
-#: Name keys that make a PDF act on its own when opened: scripts and launch actions.
-_ACTIVE_KEYS = re.compile(r"/(JavaScript|JS|Launch|SubmitForm|ImportData|RichMedia)\b")
-
-
-def find_active_content(doc: pymupdf.Document) -> list[str]:
-    """Kinds of active content in ``doc`` (e.g. ``["JavaScript"]``): scripts, launch, submit and
-    import actions, rich media. An upload that carries them is refused: a clerk's document has no
-    reason to run code, and such a file is more likely an attack than a contract."""
-    found: set[str] = set()
-    for xref in range(1, doc.xref_length()):
-        try:
-            obj = doc.xref_object(xref, compressed=True)
-        except Exception:  # a damaged object is not active content; extraction reports damage
-            continue
-        for m in _ACTIVE_KEYS.finditer(obj):
-            found.add("JavaScript" if m.group(1) == "JS" else m.group(1))
-    return sorted(found)
-
-
-def refuse_active_content(doc: pymupdf.Document) -> None:
-    """Raise :class:`ActiveContentError` when ``doc`` has active content
-    (:func:`find_active_content`): the one check that upload, jobs and the CLI apply."""
-    kinds = find_active_content(doc)
-    if kinds:
-        raise ActiveContentError(kinds)

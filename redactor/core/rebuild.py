@@ -58,8 +58,9 @@ from dataclasses import dataclass, field
 import pikepdf
 import pymupdf
 
+from .active_content import refuse_active_content
 from .errors import InvalidPdfError
-from .extraction import open_pdf, refuse_active_content
+from .extraction import open_pdf
 from .optional_content import OptionalContent
 from .page_repair import apply_redaction_marks, finish_pages
 
@@ -417,7 +418,7 @@ _RECENT = _Recent(4)
 
 def rebuilt(data: bytes, *, max_pages: int | None = None) -> Rebuilt:
     """:func:`rebuild` after the checks of :func:`~redactor.core.extraction.open_pdf` (same
-    errors) and :func:`~redactor.core.extraction.refuse_active_content` (``ActiveContentError``),
+    errors) and :func:`~redactor.core.active_content.refuse_active_content` (``ActiveContentError``),
     cached for the last few documents: every door (upload jobs, CLI, review, publishing) reads
     a document only through here."""
     _check(data, max_pages)
@@ -432,11 +433,8 @@ def rebuilt(data: bytes, *, max_pages: int | None = None) -> Rebuilt:
 def _check(data: bytes, max_pages: int | None) -> None:
     """The checks of :func:`rebuilt`; a document that passed them is not opened again for them
     (analysis and publishing of one contract ask twice). Failures are not cached."""
-    original = open_pdf(data, max_pages=max_pages)
-    try:
-        refuse_active_content(original)
-    finally:
-        original.close()
+    open_pdf(data, max_pages=max_pages).close()
+    refuse_active_content(data)
 
 
 def open_rebuilt(data: bytes, *, max_pages: int | None = None) -> tuple[pymupdf.Document, Rebuilt]:

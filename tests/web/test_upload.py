@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 
 import pymupdf
@@ -9,7 +10,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from accounts.models import Role
 from contracts.models import AuditEvent, Contract, Run
+from tests.api.conftest import api, make_token
+from tests.core.test_active_content import ACTIVE, _edit
 
 from .conftest import logged_in
 
@@ -73,3 +77,30 @@ def test_refusal_is_in_czech_by_default(agency, clerk):
 
 def _media_files(root) -> set[str]:
     return {os.path.join(d, f) for d, _, files in os.walk(root) for f in files}
+
+
+@pytest.mark.parametrize("case", ACTIVE)
+def test_active_content_is_refused_at_both_doors_and_nothing_is_stored(case, agency, clerk, settings):
+    """Issue 30: every class of active content (tests/core/test_active_content.py) is refused by
+    the web upload and the API with the sentence that says what to do, and no file is kept."""
+    settings.LANGUAGE_CODE = "en"
+    change, kinds = ACTIVE[case]
+    data = _edit(change)
+    media_before = _media_files(settings.MEDIA_ROOT)
+    web = logged_in(clerk).post(
+        reverse("contracts:upload", kwargs={"agency_id": agency.pk}),
+        {"file": SimpleUploadedFile("smlouva.pdf", data, content_type="application/pdf")},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert web.status_code == 400
+    sentence = f"The PDF contains active content ({', '.join(sorted(kinds))}). Save it without scripts"
+    assert sentence in web.content.decode()
+    file = io.BytesIO(data)
+    file.name = "smlouva.pdf"
+    answer = api(make_token(agency, Role.CLERK)[1]).post(
+        "/api/v1/contracts/", {"file": file}, format="multipart", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert answer.status_code == 400 and answer.json()["extra"]["code"] == "active_content"
+    assert answer.json()["message"].startswith(sentence)
+    assert not Contract.objects.exists() and not AuditEvent.objects.exists()
+    assert _media_files(settings.MEDIA_ROOT) == media_before

