@@ -6,3 +6,7 @@ class AccountsConfig(AppConfig):
 
     name = "accounts"
     verbose_name = "Agencies and users"
+
+    def ready(self) -> None:
+        """Connect the failed-login counter (:mod:`accounts.throttle`)."""
+        from . import throttle  # noqa: F401, PLC0415 - registers its signal receiver

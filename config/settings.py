@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # a declared size over the view's limit is refused before CSRF or a form reads the body
+    "config.middleware.RequestSizeMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -69,6 +71,7 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "accounts.throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Login throttling (django-axes): 5 failures lock a username from one address for 15 minutes.
@@ -77,6 +80,12 @@ AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Beyond that (accounts.throttle): failed logins from one address across usernames (password
+# spraying) and for one username across addresses (a botnet), counted in the shared cache; at the
+# limit, logins from that address or for that username are refused until the window ends.
+REDACTOR_LOGIN_FAILURES_PER_ADDRESS = env_int("REDACTOR_LOGIN_FAILURES_PER_ADDRESS", 20)
+REDACTOR_LOGIN_FAILURES_PER_USERNAME = env_int("REDACTOR_LOGIN_FAILURES_PER_USERNAME", 10)
+REDACTOR_LOGIN_WINDOW_MINUTES = env_int("REDACTOR_LOGIN_WINDOW_MINUTES", 15)
 # Reverse proxies in front of the web processes (0: clients connect directly). The client address
 # for the lockout and the password-reset limit is then read from X-Forwarded-For
 # (accounts.access.client_ip); behind a proxy, leaving this at 0 makes every client one address.
@@ -213,9 +222,15 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 # Uploaded originals and redacted files are private: MEDIA_ROOT is never served by a URL.
 MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
+# ... and readable by the service's own user only, on a machine others share (issue 30).
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 
 # Redaction engine
 REDACTOR_MAX_UPLOAD_BYTES = env_int("REDACTOR_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
+# Any other request's body (a login, a review decision, a webhook form): Django's own limit for
+# form data in memory; over it the request is refused on its Content-Length (config.middleware).
+REDACTOR_MAX_REQUEST_BYTES = env_int("REDACTOR_MAX_REQUEST_BYTES", 2_621_440)
 REDACTOR_MAX_PAGES = env_int("REDACTOR_MAX_PAGES", 2000)
 # Longest page side (points; 3456 pt = 122 cm, above A0) checked at upload, and the most pixels one
 # page image may have (the review page's 1.5× zoom is lowered to fit): a bigger page would cost
@@ -268,8 +283,13 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container's HEALTHCHECK asks over
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if SECURE_HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-if not DEBUG:
+# X-Forwarded-Proto is believed only from a reverse proxy that says so: a client talking to
+# gunicorn directly could otherwise claim HTTPS for a plain-HTTP request.
+if TRUSTED_PROXY_COUNT > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# A login lasts a working day (Django's default is two weeks): a forgotten session on a shared
+# office computer is not open for long. SESSION_COOKIE_AGE in seconds.
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy (django-csp): scripts and styles from our own static files only, no

@@ -61,3 +61,11 @@ def shared_data() -> Path:
             "scoring whole sets needs ../shared/data, which is not part of the repository"
         )
     return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def _no_login_throttling_unless_asked(settings):
+    """Failed logins of earlier tests stay counted in the shared cache for 15 minutes
+    (accounts.throttle); tests that check the throttle set their own limits and clear it."""
+    settings.REDACTOR_LOGIN_FAILURES_PER_ADDRESS = 10**6
+    settings.REDACTOR_LOGIN_FAILURES_PER_USERNAME = 10**6
