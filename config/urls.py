@@ -2,10 +2,13 @@
 
 from django.contrib import admin
 from django.http import HttpResponse
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from accounts.views import PasswordResetView, home, invitation
+from config.converters import IdConverter
 from contracts.views import map_preview
+
+register_converter(IdConverter, "id")  # before include() imports the URL modules that use it
 
 
 def healthz(request):
@@ -19,12 +22,12 @@ urlpatterns = [
     path("accounts/invitation/<str:token>/", invitation, name="invitation"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("a/<int:agency_id>/contracts/", include("contracts.urls")),
-    path("a/<int:agency_id>/webhooks/", include("contracts.webhook_urls")),
-    path("a/<int:agency_id>/", include("accounts.urls")),
+    path("a/<id:agency_id>/contracts/", include("contracts.urls")),
+    path("a/<id:agency_id>/webhooks/", include("contracts.webhook_urls")),
+    path("a/<id:agency_id>/", include("accounts.urls")),
     path("api/v1/", include("contracts.api.urls")),
     # the agency map console's preview reads the agency's contracts: a contracts view (redactor never imports contracts)
-    path("a/<int:agency_id>/map/preview/", map_preview, name="agency_map_preview"),
+    path("a/<id:agency_id>/map/preview/", map_preview, name="agency_map_preview"),
     path("", include("redactor.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz),

@@ -118,8 +118,12 @@ def _review_words() -> dict[str, str]:
 
 
 def _refused(exc: Exception) -> JsonResponse:
-    """A 400 answer for the review page's scripts, with the message the reviewer sees."""
-    return JsonResponse({"message": " ".join(getattr(exc, "messages", [str(exc)]))}, status=400)
+    """A 400 answer for the review page's scripts, with the message the reviewer sees: the
+    service's own sentence, or for a body of the wrong shape (a value of the wrong type, an id
+    that is no number) one sentence of ours, never Python's exception text."""
+    if isinstance(exc, ValidationError):
+        return JsonResponse({"message": " ".join(exc.messages)}, status=400)
+    return JsonResponse({"message": _("The request is not valid: a value has the wrong type or form.")}, status=400)
 
 
 def _posted(request, act):

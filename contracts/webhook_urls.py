@@ -5,7 +5,7 @@ from . import webhook_views
 app_name = "webhooks"
 urlpatterns = [
     path("", webhook_views.webhook_list, name="list"),
-    path("<int:webhook_id>/", webhook_views.webhook_detail, name="detail"),
-    path("<int:webhook_id>/delete/", webhook_views.webhook_remove, name="delete"),
-    path("deliveries/<int:delivery_id>/redeliver/", webhook_views.webhook_redeliver, name="redeliver"),
+    path("<id:webhook_id>/", webhook_views.webhook_detail, name="detail"),
+    path("<id:webhook_id>/delete/", webhook_views.webhook_remove, name="delete"),
+    path("deliveries/<id:delivery_id>/redeliver/", webhook_views.webhook_redeliver, name="redeliver"),
 ]

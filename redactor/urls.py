@@ -6,7 +6,7 @@ from . import views
 
 PAGES = [
     ("", views.home, "home"),
-    ("category/<int:category>/", views.category, "category"),
+    ("category/<id:category>/", views.category, "category"),
     ("matrix/", views.matrix, "matrix"),
     ("dependency/", views.dependency, "dependency"),
     ("role/", views.role, "role"),
@@ -19,7 +19,7 @@ PAGES = [
 
 app_name = "map"
 urlpatterns = [path(f"platform/map/{route}", pair[0], name=f"platform_{name}") for route, pair, name in PAGES] + [
-    path(f"a/<int:agency_id>/map/{route}", pair[1], name=f"agency_{name}") for route, pair, name in PAGES
+    path(f"a/<id:agency_id>/map/{route}", pair[1], name=f"agency_{name}") for route, pair, name in PAGES
 ]
 # the agency's preview runs on its contracts, which only the contracts app reads (config/urls.py
 # mounts contracts.views.map_preview at a/<agency_id>/map/preview/)
@@ -28,10 +28,10 @@ urlpatterns.append(path("platform/map/preview/", views.platform_preview, name="p
 from . import rule_views  # noqa: E402
 
 urlpatterns += [
-    path("a/<int:agency_id>/rules/", rule_views.rule_list, name="rules"),
-    path("a/<int:agency_id>/rules/new/", rule_views.rule_detail, name="rule_new"),
-    path("a/<int:agency_id>/rules/<int:rule_id>/", rule_views.rule_detail, name="rule"),
-    path("a/<int:agency_id>/rules/<int:rule_id>/delete/", rule_views.rule_delete, name="rule_delete"),
-    path("a/<int:agency_id>/rules/export.csv", rule_views.rule_export, name="rules_export"),
-    path("a/<int:agency_id>/rules/import/", rule_views.rule_import, name="rules_import"),
+    path("a/<id:agency_id>/rules/", rule_views.rule_list, name="rules"),
+    path("a/<id:agency_id>/rules/new/", rule_views.rule_detail, name="rule_new"),
+    path("a/<id:agency_id>/rules/<id:rule_id>/", rule_views.rule_detail, name="rule"),
+    path("a/<id:agency_id>/rules/<id:rule_id>/delete/", rule_views.rule_delete, name="rule_delete"),
+    path("a/<id:agency_id>/rules/export.csv", rule_views.rule_export, name="rules_export"),
+    path("a/<id:agency_id>/rules/import/", rule_views.rule_import, name="rules_import"),
 ]

@@ -339,6 +339,8 @@ def preview_page(request, owner: Owner, sources: list[tuple[str, str]], start) -
     state = owned_job_state(key, job_id) if job_id else None
     if job_id and state is None:
         raise Http404("no such preview")
+    if state is not None and state.result is not None and "rows" not in state.result:
+        raise Http404("no such preview")  # the agency's other owned job kind: a bulk export
     result = None
     if state is not None and state.state == "finished":
         found = state.result

@@ -91,4 +91,7 @@ def test_the_export_page_for_agency_admins(published, agency, admin_user, review
     other = logged_in(outsider)
     other_page = reverse("contracts:exports", kwargs={"agency_id": outsider.memberships.get().agency_id})
     assert other.get(other_page, {"job": job}).status_code == 404
+    # the category map's preview page given the export's job id (the agency's other job kind): 404
+    preview = reverse("agency_map_preview", kwargs={"agency_id": agency.pk})
+    assert client.get(preview, {"job": job}).status_code == 404
     assert client.post(page, {"mode": "x", "format": "txt"}).status_code == 302  # refused with a message
