@@ -45,10 +45,10 @@ COPY --from=build /opt/venv /opt/venv
 COPY --from=build --chown=redactor /app /app
 WORKDIR /app
 USER redactor
-# gunicorn binds 0.0.0.0:$PORT; the health check asks the same port
-ENV PORT=8000
+# nginx listens on 0.0.0.0:$PORT in front of gunicorn (bin/serve); the health check asks the same port
+ENV PORT=8000 HOST=0.0.0.0 RUN_DIR=/tmp/redactor-run
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD curl -fsS "http://127.0.0.1:${PORT}/healthz" || exit 1
 # web (default); the workers run the same image with: python manage.py rqworker default / rqworker ocr default,
 # and one cron scheduler with: python manage.py rqcron contracts.cron
-CMD ["gunicorn", "config.wsgi", "--workers", "2", "--timeout", "120"]
+CMD ["bin/serve"]

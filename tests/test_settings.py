@@ -15,9 +15,11 @@ from django.urls import reverse
 from tests.conftest import ROOT
 
 PRINT = (
-    "import json, django; django.setup(); from django.conf import settings as s; print(json.dumps({k: getattr(s, k)"
-    " for k in ('DEBUG', 'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SECURE_SSL_REDIRECT',"
-    " 'SECURE_HSTS_SECONDS', 'REDACTOR_WEBHOOK_ALLOW_PRIVATE', 'SECRET_KEY')}))"
+    "import json, django; django.setup(); from django.conf import settings as s; print(json.dumps({"
+    "'proxy': getattr(s, 'SECURE_PROXY_SSL_HEADER', None), **{k: getattr(s, k) for k in ('DEBUG',"
+    " 'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SECURE_SSL_REDIRECT',"
+    " 'SECURE_HSTS_SECONDS', 'REDACTOR_WEBHOOK_ALLOW_PRIVATE', 'SECRET_KEY', 'SESSION_COOKIE_AGE',"
+    " 'FILE_UPLOAD_PERMISSIONS')}}))"
 )
 
 
@@ -52,7 +54,12 @@ def test_a_kept_key_file_gives_production_defaults(tmp_path):
         "SECURE_HSTS_SECONDS": 31_536_000,
         "REDACTOR_WEBHOOK_ALLOW_PRIVATE": False,
         "SECRET_KEY": "k" * 50,
+        "SESSION_COOKIE_AGE": 8 * 3600,  # a working day, not Django's two weeks
+        "FILE_UPLOAD_PERMISSIONS": 0o600,
+        "proxy": None,  # X-Forwarded-Proto is not believed without a proxy in front
     }
+    behind = json.loads(_settings(tmp_path, TRUSTED_PROXY_COUNT="1").stdout)
+    assert behind["proxy"] == ["HTTP_X_FORWARDED_PROTO", "https"]
 
 
 def test_plain_http_on_loopback_and_debug_are_explicit_choices(tmp_path):
