@@ -15,6 +15,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.models import Role
+from accounts.services import api_token_create
+from contracts.models import Contract
 from tests.api.conftest import make_token
 from tests.conftest import ROOT
 
@@ -127,3 +129,40 @@ def test_the_walk_holds_on_the_quick_starts_sqlite_too(tmp_path):
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-3000:]
     assert "1 passed" in run.stdout
+
+
+def test_every_route_of_an_agency_is_closed_to_another_agencys_admin(processed, agency, admin_user, outsider):
+    """Tenant isolation over every route with an agency or a contract id, whichever test covers
+    it otherwise: the admin of another agency (the strongest role, in the wrong tenant) gets
+    403 or 404 for agency A's pages, files and API resources, by GET and by POST, and A's
+    contract is unchanged. Objects inside the agency (a webhook, a rule, a member, a token) are
+    addressed by the ids A's own objects have."""
+    own_token = make_token(agency, Role.ADMIN, created_by=admin_user)[0]
+    valid = {
+        "agency_id": str(agency.pk),
+        "contract_id": str(processed.pk),
+        "member_id": str(admin_user.pk),
+        "token_id": str(own_token.pk),
+        "page": "1",
+    }
+    web = logged_in(outsider)
+    web.raise_request_exception = False
+    token = api_token_create(agency=outsider.memberships.get().agency, name="B", role=Role.ADMIN, created_by=outsider)
+    api = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Bearer {token[1]}")
+    before = Contract.objects.filter(pk=processed.pk).values().get()
+    opened = []
+    checked = 0
+    for route in _routes():
+        names = {m.group("name") for m in _PARAM.finditer(route)}
+        if not names & {"agency_id", "contract_id"}:
+            continue
+        url = "/" + _PARAM.sub(lambda m: valid.get(m.group("name"), "1"), route)
+        client = api if url.startswith("/api/") else web
+        for response in (client.get(url), client.post(url, json.dumps(BODY), content_type="application/json")):
+            checked += 1
+            if response.status_code not in (403, 404, 405):
+                opened.append(f"{response.request['REQUEST_METHOD']} {url}: {response.status_code}")
+    assert checked > 100
+    assert opened == []
+    assert Contract.objects.filter(pk=processed.pk).values().get() == before
+    assert own_token.__class__.objects.get(pk=own_token.pk).revoked_at is None
