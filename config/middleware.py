@@ -6,19 +6,18 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-from contracts.services.uploads import UPLOAD_FORM_OVERHEAD
-
-#: Views that take a file: their limit is the upload limit and the form around the file.
+#: Views that take a file: they check the declared size against the upload limit themselves
+#: (``contracts.services.uploads.upload_request_check``, the upload handler, the forms) and say
+#: so in the file's terms.
 UPLOAD_VIEWS = frozenset(
     {"contracts:upload", "api:contracts", "map:platform_import", "map:agency_import", "map:rules_import"}
 )
 
 
 class RequestSizeMiddleware:
-    """Answer 413 (and close the connection) to a request whose ``Content-Length`` is over its
-    view's limit, before the view, CSRF or a form reads a byte of its body: the upload limit
-    (``REDACTOR_MAX_UPLOAD_BYTES`` and the form around the file) for the views of
-    :data:`UPLOAD_VIEWS`, ``REDACTOR_MAX_REQUEST_BYTES`` for every other. Place it before
+    """Answer 413 (and close the connection) to a request whose ``Content-Length`` is over
+    ``REDACTOR_MAX_REQUEST_BYTES``, before the view, CSRF or a form reads a byte of its body;
+    the views of :data:`UPLOAD_VIEWS` apply the upload limit themselves. Place it before
     ``CsrfViewMiddleware``, whose ``process_view`` reads the form. A request without the header
     (chunked) is left to the upload handler and to Django's own limits. The buffering proxy in
     front (config/nginx.conf) refuses bodies over the upload limit itself; this keeps the rule
@@ -38,9 +37,8 @@ class RequestSizeMiddleware:
             length = 0
         name = request.resolver_match.view_name if request.resolver_match else ""
         if name in UPLOAD_VIEWS:
-            limit = settings.REDACTOR_MAX_UPLOAD_BYTES + UPLOAD_FORM_OVERHEAD
-        else:
-            limit = settings.REDACTOR_MAX_REQUEST_BYTES
+            return None  # the upload's own checks answer, with the file limit in their words
+        limit = settings.REDACTOR_MAX_REQUEST_BYTES
         if length <= limit:
             return None
         message = _("The request is larger than allowed; the limit is %(limit).1f MB.") % {"limit": limit / 1e6}
