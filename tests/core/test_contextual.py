@@ -32,6 +32,11 @@ def test_date_of_birth(text, expected):
         ("řidičský průkaz č. EA 123456", cat.DRIVING_LICENCE, "EA 123456"),
         ("SIPO 1234567890", cat.SIPO, "1234567890"),
         ("spojovací číslo SIPO: 9876543210", cat.SIPO, "9876543210"),
+        # issue 31: the everyday name, without SIPO beside it, in other cases and across a line
+        ("nájemné hradí přes spojovací číslo 4455667788 měsíčně", cat.SIPO, "4455667788"),
+        ("pod spojovacím číslem\n1029384756", cat.SIPO, "1029384756"),
+        ("spoj. č. 5647382910", cat.SIPO, "5647382910"),
+        ("spojovacího čísla (SIPO): 1122334455", cat.SIPO, "1122334455"),
     ],
 )
 def test_document_numbers_after_cues(text, category, expected):
@@ -40,6 +45,7 @@ def test_document_numbers_after_cues(text, category, expected):
 
 def test_document_number_needs_its_cue():
     assert run("document_number", "objednávka číslo 116266656 ze dne") == []
+    assert run("document_number", "číslo 1234567890 a spojovací materiál") == []
 
 
 @pytest.mark.parametrize(

@@ -63,7 +63,7 @@ CUES = {
     "phone": ["tel.", "tel.:", "telefon:", "mobil:", "mob.", "tel. č.", "kontaktní telefon:"],
     "email": ["e-mail:", "email:", "e-mail", "E-mail:", "el. pošta:"],
     "account": ["č. ú.", "číslo účtu:", "bankovní spojení:", "účet č.", "č. účtu"],
-    "sipo": ["SIPO", "spojovací číslo SIPO", "číslo SIPO:", "SIPO č.", "spoj. č. SIPO"],
+    "sipo": ["SIPO", "spojovací číslo SIPO", "číslo SIPO:", "SIPO č.", "spoj. č. SIPO", "spojovací číslo", "spoj. č."],
     "card": ["č. OP:", "číslo OP", "občanský průkaz č.", "OP č.", "číslo občanského průkazu:"],
 }
 #: (given name, surname, female): Slovak, Ukrainian and Vietnamese names of the kind that sign

@@ -37,7 +37,9 @@ class DateOfBirthRecognizer(PatternRecognizer):
 class DocumentNumberRecognizer(Recognizer):
     """Numbers of an ID card (občanský průkaz), passport, driving licence and SIPO, each only
     after its cue words; the number formats follow the issuing registers (ID card 9 digits or
-    older letter-prefixed series, driving licence two letters + 6 digits, SIPO 10 digits)."""
+    older letter-prefixed series, driving licence two letters + 6 digits, SIPO 10 digits). The
+    SIPO number is also found under its everyday name, "spojovací číslo" (Česká pošta's name for
+    the payer's number in SIPO), without the word SIPO."""
 
     name = "document_number"
     categories = (cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE, cat.SIPO)
@@ -68,12 +70,26 @@ class DocumentNumberRecognizer(Recognizer):
             "driving licence number",
         ),
         (cat.SIPO, re.compile(r"\bSIPO\b(?:\s*(?:č\.|číslo|spojovací číslo))?\s*:?\s*(\d{10})\b", re.I), "SIPO number"),
+        # the everyday name without the word SIPO beside it ("platby budou hrazeny přes spojovací
+        # číslo 1234567890"), in any case, abbreviated, across a line break of a scan
+        (
+            cat.SIPO,
+            re.compile(
+                r"(?:\bspojovac(?:í|ího|ím)\s+čísl(?:o|a|e|u|em)\b|\bspoj\.\s*č\.)"
+                r"(?:\s*\(?\s*SIPO\s*\)?)?(?:\s*(?:č\.|:))?\s*(\d{10})\b",
+                re.I,
+            ),
+            "SIPO number",
+        ),
     )
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
-        out = []
+        out, seen = [], set()
         for category, pattern, label in self._rules:
             for m in pattern.finditer(context.text):
+                if (category, m.start(1)) in seen:  # both SIPO cues before one number
+                    continue
+                seen.add((category, m.start(1)))
                 cue = context.text[m.start() : m.start(1)].strip()
                 out.append(self.finding(category, m.start(1), m.end(1), context.text, 0.93, f"{label} after {cue!r}"))
         return out
