@@ -62,12 +62,15 @@ def find_active_content(data: bytes, _depth: int = 0) -> list[str]:
         root = pdf.Root
         if "/OpenAction" in root:
             _action(root.OpenAction, found, automatic=True)
+        checked = set()  # the embedded files of the document's name tree, by object
+        for name, spec in pdf.attachments.items():
+            file = spec.get_file()
+            checked.add(file.obj.objgen)
+            _embedded(name, file.read_bytes(), found, _depth)
         for obj in pdf.objects:
             _walk(obj, found, set())
-        for name, spec in pdf.attachments.items():
-            _embedded(name, spec.get_file().read_bytes(), found, _depth)
-        for obj in pdf.objects:  # embedded files outside the name tree (a GoToE target)
-            if isinstance(obj, pikepdf.Stream) and obj.get("/Type") == "/EmbeddedFile":
+            # an embedded file outside the name tree (a GoToE target)
+            if isinstance(obj, pikepdf.Stream) and obj.get("/Type") == "/EmbeddedFile" and obj.objgen not in checked:
                 _embedded("", obj.read_bytes(), found, _depth)
     return sorted(found)
 
