@@ -68,22 +68,22 @@ def find_active_content(data: bytes, _depth: int = 0) -> list[str]:
             checked.add(file.obj.objgen)
             _embedded(name, file.read_bytes(), found, _depth)
         for obj in pdf.objects:
-            _walk(obj, found, set())
+            _walk(obj, found)
             # an embedded file outside the name tree (a GoToE target)
             if isinstance(obj, pikepdf.Stream) and obj.get("/Type") == "/EmbeddedFile" and obj.objgen not in checked:
                 _embedded("", obj.read_bytes(), found, _depth)
     return sorted(found)
 
 
-def _walk(obj, found: set[str], seen: set[int]) -> None:
+def _walk(obj, found: set[str], depth: int = 0) -> None:
     """Look at one object and the direct objects inside it (indirect ones are visited on their
-    own by :func:`find_active_content`)."""
+    own by :func:`find_active_content`). Direct objects nest as a tree (only references make
+    cycles), so no object is met twice; ``depth`` bounds a hostile nesting."""
+    if depth > 100:
+        return
     if isinstance(obj, pikepdf.Stream):
         obj = obj.stream_dict
     if isinstance(obj, pikepdf.Dictionary):
-        if id(obj) in seen:
-            return
-        seen.add(id(obj))
         keys = set(obj.keys())
         if keys & {"/JS", "/JavaScript"}:
             found.add("JavaScript")
@@ -102,11 +102,11 @@ def _walk(obj, found: set[str], seen: set[int]) -> None:
         for key in keys:
             value = obj.get(key)
             if isinstance(value, pikepdf.Dictionary | pikepdf.Array) and not value.is_indirect:
-                _walk(value, found, seen)
+                _walk(value, found, depth + 1)
     elif isinstance(obj, pikepdf.Array):
         for value in obj:
             if isinstance(value, pikepdf.Dictionary | pikepdf.Array) and not value.is_indirect:
-                _walk(value, found, seen)
+                _walk(value, found, depth + 1)
 
 
 def _action(action, found: set[str], automatic: bool, hops: int = 0) -> None:
