@@ -291,14 +291,16 @@ class RedactionEngine:
         # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose
         looks = source if prepared.removed.get("redaction marks applied") else pdf
 
-        companion = {}
+        def published(covered: list[Span]) -> str | None:
+            return published_text(text_layer, spans, boxes, covered) if text_layer is not None else None
 
-        def check(output: bytes, covered: list[Span], written: dict, pictures=()) -> VerificationResult:
+        def check(
+            output: bytes, covered: list[Span], written: dict, companion: str | None, pictures=()
+        ) -> VerificationResult:
             residual = analysed = None
             if text_layer is not None:
                 residual = _residual_text(text_layer.text, spans + covered)
                 analysed = {page.number: residual[page.start : page.end] for page in text_layer.pages}
-                companion["text"] = published_text(text_layer, spans, boxes, covered)
             return verify(
                 output,
                 texts,
@@ -310,10 +312,11 @@ class RedactionEngine:
                 layer_source=source,
                 upside_down={n for n, text in (written or {}).items() if text.turn == 180},
                 pictures=pictures,
-                companion_text=companion.get("text"),
+                companion_text=companion,
             )
 
-        result = check(output, covered, written)
+        companion = published(covered)
+        result = check(output, covered, written, companion)
         pictured: dict[int, list[str]] = {}
         if not result.ok and result.pages and text_layer is not None and _only_page_text(result):
             pictured = dict(result.pages)
@@ -322,11 +325,12 @@ class RedactionEngine:
             output = publish_as_pictures(output, redrawn, boxes)
             written = {**(written or {}), **redrawn}
             kept = [c for c in covered if text_layer.page_of(c.start) not in pictured]
-            result = check(output, kept + hidden, written, pictured)
+            companion = published(kept + hidden)
+            result = check(output, kept + hidden, written, companion, pictured)
             result.checks["pages_as_pictures"] = {str(n): problems for n, problems in pictured.items()}
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
-        return RedactionResult(output, result, boxes, pictured, companion.get("text"))
+        return RedactionResult(output, result, boxes, pictured, companion)
 
 
 def _only_page_text(result: VerificationResult) -> bool:
