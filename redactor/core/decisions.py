@@ -19,6 +19,7 @@ from .czech import strip_diacritics
 from .linking import Linker, Person
 from .model import Action, Finding, Party, PartyKind, Span
 from .parties import PartyReference
+from .profile import AgencyProfile, address_key
 from .reasons import Reason, localised, term
 
 
@@ -69,9 +70,13 @@ def decide(
     parties: list[Party],
     references: list[PartyReference],
     cmap: CategoryMap,
+    profile: AgencyProfile | None = None,
 ) -> tuple[list[Assessment], dict[str, Person]]:
-    """Decide every finding with ``cmap``; returns the decisions and the person clusters."""
-    linker = Linker(text, sentences, findings, parties, references)
+    """Decide every finding with ``cmap``; returns the decisions and the person clusters.
+
+    ``profile`` (the publishing agency's own identity, :mod:`redactor.core.profile`) keeps the
+    agency's own addresses, accounts, phones, e-mails and officials before any other rule."""
+    linker = Linker(text, sentences, findings, parties, references, profile)
     linker.build_persons()
     linker.build_entities()
     _upgrade_personal_emails(findings, linker)
@@ -79,10 +84,57 @@ def decide(
     order = sorted(range(len(findings)), key=lambda i: 0 if findings[i].category in cat.NAME_CATEGORIES else 1)
     for _ in range(2):  # secondary findings may depend on other secondary findings
         for i in order:
-            d = _decide_one(findings[i], linker, cmap, decisions, findings)
+            d = _agency_own(findings[i], profile, cmap) or _decide_one(findings[i], linker, cmap, decisions, findings)
             if d is not None:
                 decisions[i] = d
+    _seats_elsewhere(decisions, cmap)
     return [decisions[i] for i in sorted(decisions)], linker.persons
+
+
+def _agency_own(f: Finding, profile: AgencyProfile | None, cmap: CategoryMap) -> Assessment | None:
+    """Keep a value that is the publishing agency's own (its address, account, phone, e-mail,
+    IČO or data box as its profile lists them): the data of a public body are not personal data
+    (ministry methodology: the seat, accounts and contacts of legal persons and public bodies are
+    kept). None when there is no profile or the value is not the agency's."""
+    if profile is None or f.category in cat.NAME_CATEGORIES:
+        return None
+    what = profile.own_value(f)
+    if what is None:
+        return None
+    category = cat.ADDRESS_SEAT if f.category in cat.ADDRESS_CATEGORIES else f.category
+    rule = cmap.rule(category)
+    if rule is not None and not rule.enabled:
+        return None
+    params = {"category": _category_name(cmap, category), "agency": profile.display_name}
+    return Assessment(f, category, Action.KEEP, Reason("agency_own", params), None)
+
+
+def _seats_elsewhere(decisions: dict[int, Assessment], cmap: CategoryMap) -> None:
+    """An address taken for a residence that equals (street and house number, after
+    :func:`~redactor.core.profile.address_key`) an address kept as an organisation's seat in the
+    same contract is that organisation's: the seat written again in a block that names its
+    representative or an employee, or in a signature block. Changes ``decisions`` in place."""
+    seats: dict[tuple[str, str], Assessment] = {}
+    for d in decisions.values():
+        if d.finding.category in cat.ADDRESS_CATEGORIES and d.action == Action.KEEP and d.category == cat.ADDRESS_SEAT:
+            key = address_key(d.finding.text)
+            if key is not None:
+                seats.setdefault(key, d)
+    if not seats:
+        return
+    for i, d in decisions.items():
+        if d.finding.category not in cat.ADDRESS_CATEGORIES or d.action == Action.KEEP:
+            continue
+        if d.category != cat.ADDRESS_RESIDENCE:
+            continue  # a sole trader's place of business stays what its holder rule says
+        seat = seats.get(address_key(d.finding.text))
+        if seat is None:
+            continue
+        params = {
+            "category": _category_name(cmap, cat.ADDRESS_SEAT),
+            "seat": " ".join(seat.finding.text.split()),
+        }
+        decisions[i] = Assessment(d.finding, cat.ADDRESS_SEAT, Action.KEEP, Reason("seat_elsewhere", params), d.cluster)
 
 
 def _upgrade_personal_emails(findings: list[Finding], linker: Linker) -> None:
@@ -165,6 +217,12 @@ def _decide_one(
             who = holder.who if holder else {"code": "who_organisation", "params": {"kind": term("unknown")}}
             params = {"action": term(override.action.value), "category": label, "who": who, "source": override.source}
             return Assessment(f, category, override.action, Reason("holder_rule", params), cluster)
+
+    # A party's contact person ("kontaktní osoba", "vyřizuje"): an employee, not a statutory body
+    # (ministry methodology: employees of a supplier who are not its statutory representatives).
+    if person is not None and person.private and person.contact and category in cat.NAME_CATEGORIES and rule.type != "not_subject":
+        params = {"category": label, "name": person.name, "cue": person.contact}
+        return Assessment(f, category, Action.REDACT, Reason("contact_person", params), cluster)
 
     if rule.type == "primary":
         if category == cat.ADDRESS_RESIDENCE and f.attributes.get("context") is None:

@@ -28,6 +28,7 @@ from .model import Action, Box, Finding, PageInfo, Party, ProposedRedaction, Spa
 from .nlp import NlpEngine, RuleOnlyNlpEngine
 from .ocr import TesseractOcr, layers_off
 from .parties import find_parties
+from .profile import AgencyProfile, mark_agency_names
 from .reasons import Reason
 from .rebuild import open_rebuilt, rebuilt
 from .recognizers.base import AnalysisContext, RecognizerRegistry
@@ -173,9 +174,12 @@ class RedactionEngine:
         pdf: bytes,
         category_map: CategoryMap | None = None,
         progress: Callable[[int, int], None] | None = None,
+        profile: AgencyProfile | None = None,
     ) -> Analysis:
         """Extract, recognise and decide. Raises ``InvalidPdfError`` (and subclasses) for
         input that cannot be processed; pages without text are reported, not refused.
+        ``profile`` is the publishing agency's own identity (:mod:`redactor.core.profile`): its
+        names make a public-body party, its own values and officials are kept.
         ``progress(done, total)`` is called after each page is extracted (pages from 1).
         Another tool's OCR layer kept on a scanned page is checked where a proposal would be
         redacted (:func:`~redactor.core.ocr.layers_off`): a page whose layer is off the pixels
@@ -193,7 +197,7 @@ class RedactionEngine:
                     doc, prepared.pdf, progress, ocr=self.ocr, regions=prepared.regions, distrust=distrust
                 )
                 timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
-                analysis = self._decide(layer, cmap, timings)
+                analysis = self._decide(layer, cmap, timings, profile)
                 # the boxes of a kept layer must lie on the pixels of what they redact: a layer a
                 # line off there is replaced by OCR (once), and the page analysed again
                 off = set() if distrust or self.ocr is None else layers_off(self.ocr, doc, layer, analysis[3])
@@ -209,7 +213,9 @@ class RedactionEngine:
             layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings, prepared.removed
         )
 
-    def _decide(self, layer: TextLayer, cmap: CategoryMap, timings: dict[str, float]) -> tuple:
+    def _decide(
+        self, layer: TextLayer, cmap: CategoryMap, timings: dict[str, float], profile: AgencyProfile | None = None
+    ) -> tuple:
         """Recognise and decide on ``layer``'s text: ``(parties, persons, decisions, proposals)``."""
         t1 = time.perf_counter()
         text = layer.text
@@ -217,9 +223,9 @@ class RedactionEngine:
         context = AnalysisContext(text, self.nlp.process(text), sentences)
         timings["nlp"] = timings.get("nlp", 0.0) + time.perf_counter() - t1
         t2 = time.perf_counter()
-        findings = resolve_overlaps(self.registry.analyze(context))
+        findings = mark_agency_names(text, resolve_overlaps(self.registry.analyze(context)), profile)
         parties, references = find_parties(text, findings)
-        decisions, persons = decide(text, sentences, findings, parties, references, cmap)
+        decisions, persons = decide(text, sentences, findings, parties, references, cmap, profile)
         decisions += _repeat_values(text, decisions)
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2

@@ -16,13 +16,17 @@ from . import categories as cat
 from .czech import strip_diacritics
 from .model import Finding, Party, PartyKind, Span
 from .parties import PartyReference
-from .roles import EITHER, OFFICIAL, REPRESENTATION, STATUTORY, function_near
+from .profile import AgencyProfile
+from .roles import EITHER, OFFICIAL, REPRESENTATION, STATUTORY, contact_cue, function_near
 from .text import SpanIndex
 
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
 ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
 #: A bank's name: the bank an account is held at, never the account's owner.
 BANK = re.compile(r"bank|spořiteln|sporiteln|ČSOB|CSOB|Fio\b|Raiffeisen|UniCredit|Moneta|Equa|Creditas|Sberbank", re.I)
+#: Values an organisation holds in its own entry (its account, IBAN, DIČ), whoever else the
+#: entry names: a residence address or a phone there may still be a named person's.
+ENTITY_VALUES = frozenset({cat.BANK_ACCOUNT, cat.IBAN, cat.DIC})
 #: Categories that are a person's own data: next to a name they show a private capacity.
 OWN_DATA = frozenset({cat.BIRTH_NUMBER, cat.DATE_OF_BIRTH, cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE})
 
@@ -38,6 +42,9 @@ class Person:
     principal: bool  # the person *is* a natural-person or sole-trader party
     evidence: str
     cue: str = ""  # the function or representation words that gave the role, as written
+    #: The contact cue that introduced the person ("kontaktní osoba", "vyřizuje"), as written:
+    #: a party's employee named for communication (:func:`~redactor.core.roles.contact_cue`).
+    contact: str = ""
 
     @property
     def private(self) -> bool:
@@ -91,8 +98,10 @@ class Linker:
         findings: list[Finding],
         parties: list[Party],
         references: list[PartyReference],
+        profile: AgencyProfile | None = None,
     ):
         self.text = text
+        self.profile = profile
         self.sentences = SpanIndex(sentences)
         self.findings = findings
         self.parties = parties
@@ -116,7 +125,7 @@ class Linker:
             full = [m for m in mentions if m.category == cat.FULL_NAME]
             name = (full or mentions)[0].text.replace("\n", " ")
             principal_of = None
-            role, role_party, evidence, cue = None, None, "", ""
+            role, role_party, evidence, cue, contact = None, None, "", "", ""
             for m in mentions:
                 party = self.party_at(m.span)
                 tail = strip_diacritics(m.attributes.get("before", ""))
@@ -135,6 +144,10 @@ class Linker:
                     )
                     if first == m.span.start and fn is None:
                         principal_of = party
+                here = self._contact(m, party, fn)
+                if here:
+                    contact = contact or here
+                    continue  # named for communication: neither "oprávněn jednat" nor a unit's head is a statutory body
                 if role is None and (rep or fn):
                     cue = (fn.cue if fn is not None else rep.group().strip()).rstrip(" :")
                     if party is not None and party.kind == PartyKind.PUBLIC_BODY:
@@ -155,9 +168,37 @@ class Linker:
             elif own is not None:
                 role, role_party = None, None
                 evidence = f"own personal data next to the name ({own})"
+            elif role is None and self.profile is not None and self._own_data(mentions, homes=True) is None:
+                official = self._profile_official(mentions)
+                if official is not None:
+                    role, cue = OFFICIAL, official.function or official.name
+                    role_party = next((p for p in self.parties if p.kind == PartyKind.PUBLIC_BODY), None)
+                    evidence = f"{official.name!r} ({official.function}) is an official of the agency (agency profile)"
             self.persons[pid] = Person(
-                pid, name, role, role_party, principal_of is not None, evidence, cue if role else ""
+                pid, name, role, role_party, principal_of is not None, evidence, cue if role else "",
+                contact if role is None else "",
             )
+
+    def _contact(self, mention: Finding, party: Party | None, fn) -> str:
+        """The contact cue before ``mention`` when it names a party's contact person outside a
+        public body's entry ("Kontaktní osoba: X", "ve věcech technických jedná X", "vyřizuje
+        X"), unless a statutory function stands next to the name ("kontaktní osoba: X,
+        jednatel"); else "". A public body's contact person keeps the representation rules."""
+        if party is not None and party.kind == PartyKind.PUBLIC_BODY:
+            return ""
+        if fn is not None and fn.kind == STATUTORY:
+            return ""
+        return contact_cue(self.text, mention.span.start) or ""
+
+    def _profile_official(self, mentions: list[Finding]):
+        """The agency profile's official named by ``mentions`` (a full name matches given name
+        and surname; a cluster of surnames alone matches by surname), else None."""
+        full = [m for m in mentions if m.category == cat.FULL_NAME]
+        for m in full or mentions:
+            official = self.profile.official(m.text.replace("\n", " ").split())
+            if official is not None:
+                return official
+        return None
 
     def _either_kind(self, span: Span) -> str:
         """A "ředitel" or "předseda" with no party block around: a statutory representative when
@@ -172,13 +213,18 @@ class Linker:
             return STATUTORY
         return OFFICIAL
 
-    def _own_data(self, mentions: list[Finding]) -> str | None:
-        """A birth number, date of birth or ID number that follows one of ``mentions`` in the
-        same sentence with no other name between: the person's own data, so a private person
-        whatever function words stand near the name elsewhere."""
+    def _own_data(self, mentions: list[Finding], homes: bool = False) -> str | None:
+        """A birth number, date of birth or ID number (with ``homes`` also an address after a
+        residence cue: "bytem", "trvalý pobyt") that follows one of ``mentions`` in the same
+        sentence with no other name between: the person's own data, so a private person whatever
+        function words stand near the name elsewhere. A statutory representative's home address
+        does not make the representative private (their name is in the commercial register, the
+        address is redacted on its own); it does tell a private namesake from an official the
+        agency profile lists (``homes=True``)."""
         names = sorted(f.span.start for f in self.findings if f.category in cat.NAME_CATEGORIES)
         for f in self.findings:
-            if f.category not in OWN_DATA:
+            home = homes and f.category in cat.ADDRESS_CATEGORIES and f.attributes.get("context") == "residence"
+            if f.category not in OWN_DATA and not home:
                 continue
             sentence = self.sentences.find(f.span.start)
             for m in mentions:
@@ -247,6 +293,11 @@ class Linker:
                 if ACCOUNT_NOUN.search(self.text[max(sentence.start, start - 12) : start]):
                     kind, who = self._describe(entity, "possessive")
                     return Holder(kind, "holder", who)
+        # a value in a legal person's or a public body's entry is that entity's unless a
+        # possessive or a label names a natural person (tried above): the representative or the
+        # contact person named in the same sentence of the entry does not hold the company's account
+        entry = self.party_at(f.span) if "party" in scopes and f.category in ENTITY_VALUES else None
+        organisation = entry is not None and entry.kind in (PartyKind.LEGAL_PERSON, PartyKind.PUBLIC_BODY)
         if "sentence" in scopes and sentence is not None:
             before = [
                 e
@@ -254,6 +305,7 @@ class Linker:
                 if sentence.start <= e[0]
                 and e[1] <= f.span.start
                 and not (f.category in cat.ACCOUNT_CATEGORIES and BANK.search(self.text[e[0] : e[1]]))
+                and not (organisation and isinstance(e[2], Person))
             ]
             if before:
                 kind, who = self._describe(before[-1][2], "sentence")
@@ -263,7 +315,11 @@ class Linker:
             if party is not None:
                 return Holder(party.kind.value, "party", party.who("block"))
         if "sentence" in scopes and sentence is not None:
-            after = [e for e in self.entities if f.span.end <= e[0] and e[1] <= sentence.end]
+            after = [
+                e
+                for e in self.entities
+                if f.span.end <= e[0] and e[1] <= sentence.end and not (organisation and isinstance(e[2], Person))
+            ]
             if after:
                 kind, who = self._describe(after[0][2], "sentence")
                 return Holder(kind, "sentence", who)

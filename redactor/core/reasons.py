@@ -55,6 +55,14 @@ TEMPLATES: dict[str, str] = {
     "address_unlinked": gettext_noop(
         "Needs review: an address linked to no person or organisation, in a contract that names private persons."
     ),
+    "agency_own": gettext_noop("Keep: %(category)s of %(agency)s – the agency's own, as its profile lists it."),
+    "seat_elsewhere": gettext_noop(
+        "Keep: %(category)s – the same address is kept as an organisation's seat elsewhere in the contract (%(seat)s)."
+    ),
+    "contact_person": gettext_noop(
+        "Redact: %(category)s – %(name)s is named as a party's contact person (“%(cue)s”), an employee "
+        "who is not a statutory representative."
+    ),
     "repeated_value": gettext_noop("Redact: the same value is redacted elsewhere in the contract (%(reason)s)"),
     "low_score": gettext_noop("Needs review: the recognizer is not sure of this value (%(reason)s)"),
     # suspicious spans

@@ -117,7 +117,9 @@ def is_function_word(word: str) -> bool:
 
 _BEFORE = re.compile(
     rf"(?<![^\W\d_])(?P<fn>{_ANY_FUNCTION})"
-    rf"(?:[ ]+{_BETWEEN_WORD}){{0,4}}?[ ]*,?[ ]*(?:(?:{_TITLE_OR_ADDRESS})[ ]*)*$"
+    # "poslanec/poslankyně", "(poslanec)": the other gender's form and a closing bracket of a label
+    rf"(?:/[^\W\d_]+)?\)?"
+    rf"(?:[ ]+{_BETWEEN_WORD}){{0,4}}?[ ]*[,:]?[ ]*(?:(?:{_TITLE_OR_ADDRESS})[ ]*)*$"
 )
 _AFTER = re.compile(
     rf"^[ ]*(?P<sep>,|[–-]|\n)[ \n]*(?:(?:poveren\w*|zastupujic\w*|ve funkci|jako|coby)[ \n]+(?:[^\W\d_]+[ \n]+)?)?"
@@ -175,3 +177,44 @@ def _only_titles(fragment: str) -> bool:
 def _strip_titles_after(after: str) -> str:
     """``after`` without the academic titles written after a name (", Ph.D., starosta")."""
     return re.sub(r"^(?:[ ]*,?[ ]*(?:ph\.d\.|csc\.|drsc\.|mba|dis\.|ll\.m\.|msc\.|ing\.))+", "", after)
+
+
+#: Cues that name a party's contact person or its person for a kind of matters: "kontaktní
+#: osoba", "vyřizuje", "ve věcech technických/smluvních jedná", "osoba oprávněná jednat ve věcech
+#: …", "odpovědná osoba", "stavbyvedoucí". Such a person is an employee named for communication,
+#: not a statutory body: a supplier's contact is a private person under the ministry's methodology
+#: (employees of a supplier who are not its statutory representatives), a public body's is its
+#: employee acting in office. Matched on text without diacritics, lower case, ending right before
+#: the name (a role noun, "je", "jedná", "oprávněn(a)", titles and a colon may lie between).
+_CONTACT_CUE = (
+    r"kontaktn\w*[ \n]+(?:osob\w*|spojen\w*|udaj\w*)|kontakt|vyrizuj\w*|odpovedn\w*[ \n]+(?:osob\w*|zastupc\w*|pracovni\w*)|"
+    r"ve[ \n]+vecech[ \n]+(?:[^\W\d_]+[ \n]+){0,2}?(?:technick|smluvn|realizac|provozn|obchodn|fakturac|ekonomick|"
+    r"organizacn|vecn|odborn|pracovn|tohoto|teto|plneni|zakazk|predmet|vyuctovan|stavebn|dodavk|servis)\w*|"
+    r"stavbyvedouc\w*|stavbyvedouci|hlavni\w*[ \n]+inzenyr\w*|osob\w*[ \n]+pro[ \n]+(?:komunikac|kontakt|jednani)\w*|"
+    r"zastupc\w*[ \n]+pro[ \n]+(?:veci|komunikac|jednani)\w*"
+)
+CONTACT = re.compile(
+    rf"(?<![^\W\d_])(?P<cue>{_CONTACT_CUE})(?![^\W\d_])"
+    r"(?:[ \n]+(?:(?:objednatel|zhotovitel|dodavatel|prodavajic|kupujic|pronajimatel|najemc|poskytovatel|prijemc|"
+    r"zadavatel|uchazec|odberatel|smluvni\w*[ \n]+stran)\w*|za[ \n]+[^\W\d_]+|je|jsou|jedna|jednat|jednaji|"
+    r"opravnen[aiy]?|opravnen\w*|zmocnen\w*|pover\w*|(?:pan[aiue]?|pani)|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?))*"
+    r"[ \n]*[:\-–]?[ \n]*(?:(?:pan[aiue]?|pani|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?)[ \n]*)*$"
+)
+
+
+def contact_cue(text: str, start: int) -> str | None:
+    """The contact cue ("kontaktní osoba", "vyřizuje", "ve věcech technických") that
+    introduces the name starting at ``text[start]`` (an offset into ``text``), as written, or None. The
+    cue must stand on the name's line or end the line above it (a form: "Kontaktní osoba:⏎Jan X"),
+    within 80 characters, not across a full stop or a semicolon."""
+    before = _fold(text[max(0, start - 80) : start])
+    lines = before.split("\n")
+    window = lines[-1]
+    if len(lines) >= 2 and _only_titles(window):
+        window = lines[-2] + "\n" + window
+    window = re.split(r"[;]|\.(?=\s+[A-Z\d])", window)[-1]
+    m = CONTACT.search(window)
+    if m is None:
+        return None
+    origin = max(0, start - 80) + len(before) - len(window)  # the window is a suffix of ``before``
+    return " ".join(text[origin + m.start("cue") : origin + m.end("cue")].split())
