@@ -173,3 +173,39 @@ class ApiToken(models.Model):
     def allows(self, role: Role | str) -> bool:
         """True when the token's role is ``role`` or a stronger one (as :meth:`Membership.allows`)."""
         return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]
+
+
+class ProfileVersion(models.Model):
+    """One version of an agency's own identity, the evidence the engine keeps in its contracts
+    (:mod:`redactor.core.profile`): former names, office addresses, accounts, phones, e-mail
+    domains and officials with their functions. The agency's current name, IČO and data box are
+    the :class:`Agency`'s own fields. Versions are never edited: each save by an agency admin (the
+    settings page, a CSV import) adds one, with who, when and what changed, so the history is the
+    audit trail of the profile and each contract names the version it was processed with."""
+
+    class Source(models.TextChoices):
+        FORM = "form", _("Settings page")
+        CSV = "csv", _("CSV import")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="profile_versions")
+    number = models.PositiveIntegerField()
+    #: ``{"former_names": [...], "addresses": [...], "accounts": [...], "phones": [...],
+    #: "email_domains": [...], "officials": [{"name": ..., "function": ...}]}``
+    data = models.JSONField(default=dict)
+    #: What this version changed against the previous one, as ``[{"field": ..., "added": [...],
+    #: "removed": [...]}]``.
+    changes = models.JSONField(default=list)
+    source = models.CharField(_("source"), max_length=8, choices=Source.choices, default=Source.FORM)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["agency", "-number"]
+        constraints = [models.UniqueConstraint(fields=["agency", "number"], name="one_profile_version_number")]
+        verbose_name = _("agency profile version")
+        verbose_name_plural = _("agency profile versions")
+
+    def __str__(self) -> str:
+        return f"{self.agency} profile v{self.number}"

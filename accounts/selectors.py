@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, Role, token_hash
+from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, ProfileVersion, Role, token_hash
 
 
 def memberships_for_user(*, user: AbstractBaseUser) -> QuerySet[Membership]:
@@ -95,3 +95,13 @@ def invitation_get(*, agency: Agency, invitation_id: int) -> Invitation:
     if invitation is None:
         raise Http404("no such invitation")
     return invitation
+
+
+def profile_versions(*, agency: Agency) -> QuerySet[ProfileVersion]:
+    """The agency's profile versions, newest first, with who saved each."""
+    return ProfileVersion.objects.filter(agency=agency).select_related("created_by").order_by("-number")
+
+
+def profile_in_force(*, agency: Agency) -> ProfileVersion | None:
+    """The agency's newest profile version, or None before its admin saved one."""
+    return profile_versions(agency=agency).first()

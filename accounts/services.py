@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 import secrets
 from datetime import timedelta
 
+import phonenumbers
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -12,9 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from stdnum import iban as std_iban
+from stdnum.cz import bankaccount
 
 from .access import require_role
-from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, Role, token_hash
+from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, ProfileVersion, Role, token_hash
 
 
 @transaction.atomic
@@ -231,3 +237,187 @@ def api_token_touch(*, token: ApiToken, every_seconds: int = 60) -> None:
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() >= every_seconds:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
+
+
+# -- the agency's own identity (issue 31) --------------------------------------------------------
+
+#: The lists of a profile version, in the order of the settings page and the CSV import.
+PROFILE_LISTS = ("former_names", "addresses", "accounts", "phones", "email_domains", "officials")
+#: The CSV import's columns: one value a row; ``function`` only for an official.
+PROFILE_CSV_COLUMNS = ("field", "value", "function")
+#: CSV ``field`` values and the list each fills.
+PROFILE_CSV_FIELDS = {
+    "former_name": "former_names",
+    "address": "addresses",
+    "account": "accounts",
+    "phone": "phones",
+    "email_domain": "email_domains",
+    "official": "officials",
+}
+PROFILE_MAX_ENTRIES = 500
+_HOUSE_NUMBER = re.compile(r"\d")
+_DOMAIN = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
+
+
+def _profile_value(field: str, value: str) -> str | dict:
+    """One entry of ``field`` checked and written the one way the engine reads it. Raises
+    ``ValidationError`` with a sentence for the agency admin. Checks: an account by its mod-11
+    check digits or an IBAN by mod 97 (python-stdnum ``cz.bankaccount``, ``iban``); a phone as a
+    possible number, Czech unless it has a country code (``phonenumbers``); an address with a
+    house number; an e-mail domain without the part before "@"; an official with a given name
+    and a surname."""
+    if field == "accounts":
+        compact = re.sub(r"\s", "", value)
+        if bankaccount.is_valid(compact):
+            return bankaccount.format(compact)
+        if std_iban.is_valid(compact):
+            return std_iban.format(compact)
+        raise ValidationError(_("“%(value)s” is not a valid Czech account number or IBAN.") % {"value": value[:60]})
+    if field == "phones":
+        try:
+            number = phonenumbers.parse(value, "CZ")
+        except phonenumbers.NumberParseException:
+            number = None
+        if number is None or not phonenumbers.is_possible_number(number):
+            raise ValidationError(_("“%(value)s” is not a phone number.") % {"value": value[:60]})
+        return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+    if field == "addresses":
+        if not _HOUSE_NUMBER.search(value):
+            raise ValidationError(
+                _("“%(value)s”: an address needs its street (or village) and house number.") % {"value": value[:60]}
+            )
+        return " ".join(value.split())
+    if field == "email_domains":
+        domain = value.strip().lower().rpartition("@")[2]
+        if not _DOMAIN.match(domain):
+            raise ValidationError(
+                _("“%(value)s” is not an e-mail domain (e.g. mesto-lhota.cz).") % {"value": value[:60]}
+            )
+        return domain
+    if field == "officials":
+        name, _sep, function = value.partition(";") if isinstance(value, str) else (value, "", "")
+        words = [w for w in re.findall(r"[^\W\d_]+\.?", name) if not w.endswith(".")]
+        if len(words) < 2:
+            raise ValidationError(
+                _("“%(value)s”: an official needs a given name and a surname.") % {"value": name.strip()[:60]}
+            )
+        return {"name": " ".join(name.split()), "function": " ".join(function.split())}
+    return " ".join(value.split())
+
+
+def profile_clean(data: dict) -> dict:
+    """A profile version's data (``{list: [str, ...]}`` for :data:`PROFILE_LISTS`; an official
+    as ``{"name", "function"}`` or "name; function") checked entry by entry, blanks and repeats
+    dropped. Raises ``ValidationError`` naming every bad entry."""
+    clean: dict = {}
+    problems: list[str] = []
+    for field in PROFILE_LISTS:
+        values, seen = [], set()
+        for raw in data.get(field) or ():
+            if isinstance(raw, dict):
+                raw = f"{raw.get('name', '')}; {raw.get('function', '')}"
+            if not str(raw).strip():
+                continue
+            try:
+                value = _profile_value(field, str(raw).strip())
+            except ValidationError as exc:
+                problems.extend(exc.messages)
+                continue
+            key = str(value).lower()
+            if key not in seen:
+                seen.add(key)
+                values.append(value)
+        if len(values) > PROFILE_MAX_ENTRIES:
+            problems.append(_("At most %(n)d entries per list.") % {"n": PROFILE_MAX_ENTRIES})
+        clean[field] = values
+    if problems:
+        raise ValidationError(problems, code="bad_profile")
+    return clean
+
+
+def _profile_changes(old: dict, new: dict) -> list[dict]:
+    """``[{"field", "added", "removed"}]`` between two versions' data (officials as "name (function)")."""
+
+    def items(data: dict, field: str) -> list[str]:
+        values = data.get(field) or []
+        return [f"{v['name']} ({v['function']})" if isinstance(v, dict) else v for v in values]
+
+    changes = []
+    for field in PROFILE_LISTS:
+        before, after = items(old, field), items(new, field)
+        added = [v for v in after if v not in before]
+        removed = [v for v in before if v not in after]
+        if added or removed:
+            changes.append({"field": field, "added": added, "removed": removed})
+    return changes
+
+
+@transaction.atomic
+def profile_save(
+    *, agency: Agency, user: AbstractBaseUser | None, data: dict, source: str = ProfileVersion.Source.FORM
+) -> ProfileVersion | None:
+    """Save the agency's profile as a new version (:class:`ProfileVersion`) when it differs from
+    the one in force; returns it, or None when nothing changed. ``user`` must be an agency admin
+    (``None``: the system, e.g. the demo command). Raises ``ValidationError`` (bad entries,
+    :func:`profile_clean`) and ``PermissionDenied``."""
+    if user is not None:
+        require_role(user, agency, Role.ADMIN)
+    clean = profile_clean(data)
+    Agency.objects.select_for_update().filter(pk=agency.pk).first()  # one version number at a time
+    current = ProfileVersion.objects.filter(agency=agency).order_by("-number").first()
+    old = current.data if current is not None else {}
+    changes = _profile_changes(old, clean)
+    if current is not None and not changes:
+        return None
+    version = ProfileVersion(
+        agency=agency,
+        number=(current.number + 1) if current is not None else 1,
+        data=clean,
+        changes=changes,
+        source=source,
+        created_by=user,
+    )
+    version.full_clean()
+    version.save()
+    return version
+
+
+def profile_import_csv(*, agency: Agency, user: AbstractBaseUser | None, data: bytes) -> ProfileVersion | None:
+    """Replace the agency's profile with a CSV file's (header :data:`PROFILE_CSV_COLUMNS`; one
+    value a row; ``field`` one of :data:`PROFILE_CSV_FIELDS`). All or nothing: a bad row raises
+    ``ValidationError`` naming its line and nothing changes. Returns the new version, or None
+    when the file says what the profile in force says."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValidationError(_("The file is not UTF-8 text. Save the CSV as UTF-8."), code="bad_csv") from None
+    sample = text[:2000]
+    delimiter = ";" if sample.count(";") > sample.count(",") else ","  # a Czech Excel writes semicolons
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    if not rows or tuple(c.strip().lower() for c in rows[0][:3]) != PROFILE_CSV_COLUMNS:
+        raise ValidationError(
+            _("The first line must be the header: %(columns)s.") % {"columns": ",".join(PROFILE_CSV_COLUMNS)},
+            code="bad_csv",
+        )
+    lists: dict[str, list] = {field: [] for field in PROFILE_LISTS}
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        # a leading apostrophe is the export's guard against spreadsheet formulas (redactor.spreadsheet)
+        cells = [c[1:] if c.startswith("'") else c for c in (*row, "", "")[:3]]
+        key, value, function = (c.strip() for c in cells)
+        field = PROFILE_CSV_FIELDS.get(key.lower())
+        if field is None:
+            raise ValidationError(
+                _("Line %(line)d: field must be one of %(fields)s.")
+                % {"line": line, "fields": ", ".join(PROFILE_CSV_FIELDS)},
+                code="bad_csv",
+            )
+        try:
+            _profile_value(field, f"{value}; {function}" if field == "officials" else value)
+        except ValidationError as exc:
+            raise ValidationError(
+                _("Line %(line)d: %(problem)s") % {"line": line, "problem": "; ".join(exc.messages)}, code="bad_csv"
+            ) from None
+        lists[field].append({"name": value, "function": function} if field == "officials" else value)
+    return profile_save(agency=agency, user=user, data=lists, source=ProfileVersion.Source.CSV)

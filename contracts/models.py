@@ -91,6 +91,10 @@ class Contract(models.Model):
     map_version = models.ForeignKey(
         "redactor.MapVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # the agency profile version the proposals were decided with (None: none saved yet)
+    profile_version = models.ForeignKey(
+        "accounts.ProfileVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     ocr_confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

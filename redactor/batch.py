@@ -12,6 +12,7 @@ from pathlib import Path
 from redactor.core.category_map import CategoryMap
 from redactor.core.engine import Analysis, RedactionEngine
 from redactor.core.errors import RedactionError, VerificationError
+from redactor.core.profile import AgencyProfile
 from redactor.core.text_export import TextExport, export_layer
 from redactor.i18n import reason_texts
 
@@ -55,9 +56,11 @@ def redact_file(
     out_dir: Path,
     *,
     category_map: CategoryMap | None = None,
+    profile: AgencyProfile | None = None,
     max_bytes: int | None = None,
 ) -> FileOutcome:
-    """Analyse ``source``, accept every proposal whose action is redact, burn in, verify, and
+    """Analyse ``source`` (with the publishing agency's ``profile``, when given), accept every
+    proposal whose action is redact, burn in, verify, and
     write ``out_dir/<name>.pdf``, its companion text ``out_dir/<name>.txt`` (UTF-8, pages
     separated by form feeds, :func:`~redactor.core.text_export.published_text`) and
     ``out_dir/<name>.json``.
@@ -75,7 +78,7 @@ def redact_file(
     if data is None:
         return FileOutcome(source, False, problem)
     try:
-        analysis = engine.analyze(data, category_map=category_map)
+        analysis = engine.analyze(data, category_map=category_map, profile=profile)
     except RedactionError as exc:
         return FileOutcome(source, False, str(exc))
     accepted = analysis.to_redact()

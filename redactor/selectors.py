@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.http import Http404
 
-from accounts.models import Agency
+from accounts.models import Agency, ProfileVersion
+from accounts.selectors import profile_in_force
+from redactor.core.profile import AgencyProfile
 
 from .models import AgencyRule, MapChange, MapDraft, MapVersion, RuleVote
 
@@ -73,3 +75,23 @@ def rules_in_force(*, agency: Agency, before) -> list[AgencyRule]:
 def rule_votes(*, rule: AgencyRule) -> QuerySet[RuleVote]:
     """The decisions a rule counted, newest first, with their contracts and reviewers."""
     return rule.votes.select_related("contract", "user")
+
+
+def agency_profile(*, agency: Agency, version: ProfileVersion | None = None) -> AgencyProfile:
+    """The engine's view of the agency's own identity (:class:`~redactor.core.profile.AgencyProfile`):
+    its current name, IČO and data box from the agency, then former names, addresses, accounts,
+    phones, e-mail domains and officials from ``version`` (default: the version in force)."""
+    version = version if version is not None else profile_in_force(agency=agency)
+    data = version.data if version is not None else {}
+    return AgencyProfile.from_dict(
+        {
+            "names": [agency.name, *(data.get("former_names") or [])],
+            "ico": agency.ico,
+            "data_box": agency.data_box_id,
+            "addresses": data.get("addresses") or [],
+            "accounts": data.get("accounts") or [],
+            "phones": data.get("phones") or [],
+            "email_domains": data.get("email_domains") or [],
+            "officials": data.get("officials") or [],
+        }
+    )

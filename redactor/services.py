@@ -18,6 +18,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from accounts.models import Agency
+from accounts.services import PROFILE_CSV_COLUMNS, PROFILE_CSV_FIELDS
 from redactor.core.category_map import ROLES, SCOPES, TYPES, CategoryMap
 from redactor.core.errors import CategoryMapError
 from redactor.core.rules import PERSON, PHRASE, name_tokens, person_match, phrase_match, tokens
@@ -484,3 +485,19 @@ def rules_import_csv(*, agency: Agency, user: AbstractBaseUser, data: bytes) -> 
         else:
             updated += 1
     return created, updated
+
+
+def profile_export_csv(*, data: dict) -> str:
+    """A profile version's data (:class:`accounts.models.ProfileVersion`) as the CSV
+    :func:`accounts.services.profile_import_csv` reads (one value a row), cells escaped against
+    spreadsheet formulas (:mod:`redactor.spreadsheet`; the import undoes it)."""
+    out = io.StringIO()
+    writer = SafeWriter(out, lineterminator="\n")
+    writer.writerow(PROFILE_CSV_COLUMNS)
+    for key, field in PROFILE_CSV_FIELDS.items():
+        for value in data.get(field) or ():
+            if isinstance(value, dict):
+                writer.writerow([key, value["name"], value.get("function", "")])
+            else:
+                writer.writerow([key, value, ""])
+    return out.getvalue()

@@ -35,3 +35,11 @@ urlpatterns += [
     path("a/<id:agency_id>/rules/export.csv", rule_views.rule_export, name="rules_export"),
     path("a/<id:agency_id>/rules/import/", rule_views.rule_import, name="rules_import"),
 ]
+
+from . import profile_views  # noqa: E402
+
+urlpatterns += [
+    path("a/<id:agency_id>/profile/", profile_views.profile, name="profile"),
+    path("a/<id:agency_id>/profile/export.csv", profile_views.profile_export, name="profile_export"),
+    path("a/<id:agency_id>/profile/import/", profile_views.profile_import, name="profile_import"),
+]

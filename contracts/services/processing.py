@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import profile_in_force
 from contracts import selectors
 from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent, box_to_list
 from redactor.core.category_map import CategoryMap
@@ -18,7 +19,7 @@ from redactor.core.rebuild import open_rebuilt
 from redactor.core.rules import apply_rules
 from redactor.i18n import reason_fields
 from redactor.runtime import get_engine
-from redactor.selectors import map_version_in_force, rules_in_force
+from redactor.selectors import agency_profile, map_version_in_force, rules_in_force
 
 from .common import audit
 from .runs import run_claim, run_progress
@@ -66,11 +67,13 @@ def contract_process(*, run_id: int) -> None:
         engine.load()
     data = selectors.contract_original(contract)
     version = map_version_in_force(agency=contract.agency)
+    profile_version = profile_in_force(agency=contract.agency)
     run_progress(run, "extracting")
     analysis = engine.analyze(
         data,
         category_map=CategoryMap.from_dict(version.data),
         progress=lambda done, total: run_progress(run, "extracting", done, total),
+        profile=agency_profile(agency=contract.agency, version=profile_version),
     )
     pages = len(analysis.pages)
     run_progress(run, "detecting", pages, pages)
@@ -147,6 +150,7 @@ def contract_process(*, run_id: int) -> None:
         ]
         contract.persons = persons
         contract.category_map, contract.map_version = analysis.category_map, version
+        contract.profile_version = profile_version
         contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
         contract.save(
             update_fields=[
@@ -156,6 +160,7 @@ def contract_process(*, run_id: int) -> None:
                 "persons",
                 "category_map",
                 "map_version",
+                "profile_version",
                 "status",
                 "error_message",
             ]
@@ -170,6 +175,7 @@ def contract_process(*, run_id: int) -> None:
             pages=pages,
             ocr_pages=analysis.pages_needing_ocr,
             rules_applied=len(set(learned.rule_of.values())),
+            profile_version=profile_version.number if profile_version is not None else None,
             rule_changed=learned.changed,
             rule_added=learned.added,
             **counts,

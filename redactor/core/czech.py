@@ -375,6 +375,26 @@ def nominative_candidates(form: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=50_000)
+def folded_nominative_candidates(form: str) -> frozenset[str]:
+    """:func:`nominative_candidates` on text without diacritics, lower case: the endings folded
+    too, so that an OCR read or an export without diacritics ("Novotneho", "Malou") leads to the
+    same folded nominative as the written name ("novotny", "mala")."""
+    folded = strip_diacritics(form).lower()
+    out = {folded} | {strip_diacritics(c).lower() for c in nominative_candidates(form)}
+    if len(folded) < 3:
+        return frozenset(out)
+    for ending, repl, needs_consonant in _ENDINGS:
+        ending, repl = strip_diacritics(ending), strip_diacritics(repl)
+        if not folded.endswith(ending):
+            continue
+        stem = folded[: len(folded) - len(ending)]
+        if len(stem) < 2 or (needs_consonant and (stem[-1] in "aeiouy" or not stem[-1].isalpha())):
+            continue
+        out.add(stem + repl)
+    return frozenset(out)
+
+
 def same_name(a: str, b: str) -> bool:
     """True when two single-word forms can be the same name (``"Hájka"``, ``"Hájek"``)."""
     return bool(nominative_candidates(a) & nominative_candidates(b))

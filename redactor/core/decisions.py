@@ -220,7 +220,8 @@ def _decide_one(
 
     # A party's contact person ("kontaktní osoba", "vyřizuje"): an employee, not a statutory body
     # (ministry methodology: employees of a supplier who are not its statutory representatives).
-    if person is not None and person.private and person.contact and category in cat.NAME_CATEGORIES and rule.type != "not_subject":
+    contact = person is not None and person.private and person.contact
+    if contact and category in cat.NAME_CATEGORIES and rule.type != "not_subject":
         params = {"category": label, "name": person.name, "cue": person.contact}
         return Assessment(f, category, Action.REDACT, Reason("contact_person", params), cluster)
 

@@ -175,7 +175,13 @@ class Linker:
                     role_party = next((p for p in self.parties if p.kind == PartyKind.PUBLIC_BODY), None)
                     evidence = f"{official.name!r} ({official.function}) is an official of the agency (agency profile)"
             self.persons[pid] = Person(
-                pid, name, role, role_party, principal_of is not None, evidence, cue if role else "",
+                pid,
+                name,
+                role,
+                role_party,
+                principal_of is not None,
+                evidence,
+                cue if role else "",
                 contact if role is None else "",
             )
 

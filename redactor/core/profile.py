@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import categories as cat
-from .czech import TITLES_AFTER, TITLES_BEFORE, same_name, strip_diacritics
+from .czech import TITLES_AFTER, TITLES_BEFORE, folded_nominative_candidates, strip_diacritics
 from .model import Finding, Span
 
 #: The profile fields an agency fills, in the order of the settings page and of the CSV import.
@@ -217,15 +217,15 @@ class AgencyProfile:
         """The official whose given name and surname are among ``words`` (one mention of a
         person, in any case: "Petrem Novákem", "Novák Petr", "Novakovi"), or whose surname alone
         is ``words`` when only one word is given; None otherwise."""
-        folded = [_fold(w) for w in words if w]
+        forms = [folded_nominative_candidates(w) for w in words if w]
         for official in self.officials:
-            own = [_fold(w) for w in official.words()]
+            own = [folded_nominative_candidates(w) for w in official.words()]
             if not own:
                 continue
             surname, given = own[-1], own[:-1]
-            if not any(same_name(w, surname) for w in folded):
+            if not any(f & surname for f in forms):
                 continue
-            if len(folded) == 1 or not given or any(same_name(w, g) for w in folded for g in given):
+            if len(forms) == 1 or not given or any(f & g for f in forms for g in given):
                 return official
         return None
 

@@ -145,6 +145,10 @@ def function_near(text: str, start: int, end: int) -> Function | None:
     if len(lines) >= 2 and _only_titles(line_before):
         line_before = lines[-2] + " " + line_before  # "… poslance PS PČR pana\nJana X"
     m = _BEFORE.search(line_before)
+    if m is None and len(lines) >= 2 and not _only_titles(lines[-1]) and ":" not in lines[-1]:
+        # a function that a line break cuts from its complement and the name: "… a vedoucí⏎oddělení
+        # správy majetku Elena X jej projednala" (the same limit of words between applies)
+        m = _BEFORE.search(lines[-2] + " " + lines[-1])
     if m:
         return Function(_kind_of(m.group("fn")), m.group("fn"), "before")
     after = _fold(text[end : end + 80])
@@ -181,17 +185,20 @@ def _strip_titles_after(after: str) -> str:
 
 #: Cues that name a party's contact person or its person for a kind of matters: "kontaktní
 #: osoba", "vyřizuje", "ve věcech technických/smluvních jedná", "osoba oprávněná jednat ve věcech
-#: …", "odpovědná osoba", "stavbyvedoucí". Such a person is an employee named for communication,
-#: not a statutory body: a supplier's contact is a private person under the ministry's methodology
-#: (employees of a supplier who are not its statutory representatives), a public body's is its
-#: employee acting in office. Matched on text without diacritics, lower case, ending right before
-#: the name (a role noun, "je", "jedná", "oprávněn(a)", titles and a colon may lie between).
+#: …", "odpovědná osoba", "technický zástupce", "pověřený pracovník", "stavbyvedoucí". Such a
+#: person is an employee named for communication, not a statutory body: a supplier's contact is
+#: a private person under the ministry's methodology (employees of a supplier who are not its
+#: statutory representatives), a public body's is its employee acting in office. Matched on text
+#: without diacritics, lower case, ending right before the name (a role noun, "je", "jedná",
+#: "oprávněn(a)", titles and a colon may lie between).
 _CONTACT_CUE = (
-    r"kontaktn\w*[ \n]+(?:osob\w*|spojen\w*|udaj\w*)|kontakt|vyrizuj\w*|odpovedn\w*[ \n]+(?:osob\w*|zastupc\w*|pracovni\w*)|"
+    r"kontaktn\w*[ \n]+(?:osob\w*|spojen\w*|udaj\w*)|kontakt|vyrizuj\w*|"
+    r"odpovedn\w*[ \n]+(?:osob\w*|zastupc\w*|pracovni\w*)|"
     r"ve[ \n]+vecech[ \n]+(?:[^\W\d_]+[ \n]+){0,2}?(?:technick|smluvn|realizac|provozn|obchodn|fakturac|ekonomick|"
     r"organizacn|vecn|odborn|pracovn|tohoto|teto|plneni|zakazk|predmet|vyuctovan|stavebn|dodavk|servis)\w*|"
     r"stavbyvedouc\w*|stavbyvedouci|hlavni\w*[ \n]+inzenyr\w*|osob\w*[ \n]+pro[ \n]+(?:komunikac|kontakt|jednani)\w*|"
-    r"zastupc\w*[ \n]+pro[ \n]+(?:veci|komunikac|jednani)\w*"
+    r"zastupc\w*[ \n]+pro[ \n]+(?:veci|komunikac|jednani)\w*|technick\w*[ \n]+zastupc\w*|"
+    r"poveren\w*[ \n]+(?:pracovni\w*|osob\w*|zamestnan\w*)"
 )
 CONTACT = re.compile(
     rf"(?<![^\W\d_])(?P<cue>{_CONTACT_CUE})(?![^\W\d_])"

@@ -65,7 +65,67 @@ CUES = {
     "account": ["č. ú.", "číslo účtu:", "bankovní spojení:", "účet č.", "č. účtu"],
     "sipo": ["SIPO", "spojovací číslo SIPO", "číslo SIPO:", "SIPO č.", "spoj. č. SIPO", "spojovací číslo", "spoj. č."],
     "card": ["č. OP:", "číslo OP", "občanský průkaz č.", "OP č.", "číslo občanského průkazu:"],
+    # a party's contact person (issue 31): an employee of the supplier, redacted
+    "contact": [
+        "Kontaktní osoba:",
+        "kontaktní osoba zhotovitele:",
+        "Vyřizuje:",
+        "Ve věcech technických jedná:",
+        "ve věcech smluvních:",
+        "Osoba oprávněná jednat ve věcech technických:",
+        "Odpovědná osoba:",
+        "Technický zástupce:",
+        "Pověřený pracovník:",
+    ],
 }
+#: Public bodies that publish contracts for their members and units (issue 31: officials in
+#: every role), each with its seat; the office's head acts for it.
+PUBLIC_OFFICES = [
+    ("Česká republika – Kancelář Poslanecké sněmovny", "Sněmovní 176/4", "118 26 Praha 1", "vedoucím Kanceláře"),
+    ("Česká republika – Kancelář Senátu", "Valdštejnské náměstí 17/4", "118 01 Praha 1", "vedoucím Kanceláře Senátu"),
+    ("Krajský úřad Jihomoravského kraje", "Žerotínovo náměstí 449/3", "601 82 Brno", "ředitelem krajského úřadu"),
+    ("Městský úřad Kolín", "Karlovo náměstí 78", "280 12 Kolín", "tajemníkem úřadu"),
+]
+#: (function before a name in the given case, after a name, feminine forms): officials named in
+#: any syntactic role keep their names (ministry methodology: officials acting in office).
+FUNCTIONS = [
+    ("poslanec", "poslance", "poslanci", "poslankyně", "poslankyně", "poslankyni"),
+    ("senátor", "senátora", "senátorovi", "senátorka", "senátorky", "senátorce"),
+    (
+        "člen zastupitelstva",
+        "člena zastupitelstva",
+        "členovi zastupitelstva",
+        "členka zastupitelstva",
+        "členky zastupitelstva",
+        "člence zastupitelstva",
+    ),
+    ("radní", "radního", "radnímu", "radní", "radní", "radní"),
+    ("starosta", "starosty", "starostovi", "starostka", "starostky", "starostce"),
+    (
+        "ředitel odboru investic",
+        "ředitele odboru investic",
+        "řediteli odboru investic",
+        "ředitelka odboru investic",
+        "ředitelky odboru investic",
+        "ředitelce odboru investic",
+    ),
+    (
+        "vedoucí oddělení správy majetku",
+        "vedoucího oddělení správy majetku",
+        "vedoucímu oddělení správy majetku",
+        "vedoucí oddělení správy majetku",
+        "vedoucí oddělení správy majetku",
+        "vedoucí oddělení správy majetku",
+    ),
+    (
+        "předseda poslaneckého klubu",
+        "předsedy poslaneckého klubu",
+        "předsedovi poslaneckého klubu",
+        "předsedkyně poslaneckého klubu",
+        "předsedkyně poslaneckého klubu",
+        "předsedkyni poslaneckého klubu",
+    ),
+]
 #: (given name, surname, female): Slovak, Ukrainian and Vietnamese names of the kind that sign
 #: registry contracts as private landlords and sole traders; none is in the Czech gazetteers.
 FOREIGN_NAMES = [
@@ -122,6 +182,17 @@ class Contract:
     keep: list[tuple[str, str]] = field(default_factory=list)
     private: list[Person] = field(default_factory=list)
     public: list[Person] = field(default_factory=list)  # officials, representatives: not scored
+    #: officials named in office in any role (issue 31): their name words are scored as keep
+    officials: list[Person] = field(default_factory=list)
+
+
+def _feminine_function(function: str, female: bool) -> str:
+    """The instrumental of a function for a woman ("vedoucím" -> "vedoucí", "ředitelem" -> "ředitelkou")."""
+    if not female:
+        return function
+    for male, female in (("vedoucím", "vedoucí"), ("ředitelem", "ředitelkou"), ("tajemníkem", "tajemnicí")):
+        function = function.replace(male, female)
+    return function
 
 
 class Generator:
@@ -612,7 +683,129 @@ class Generator:
         given, surname, female = self.r.choice(FOREIGN_NAMES)
         return Person(given, surname, female)
 
-    KINDS = ("vehicle_sale", "works", "lease", "grant", "farmland", "settlement", "gift", "loan", "services")
+    def function(self, p: Person) -> tuple[str, str, str]:
+        """A public function for ``p`` as (nominative, genitive, dative), in ``p``'s gender."""
+        forms = self.r.choice(FUNCTIONS)
+        return forms[3:] if p.female else forms[:3]
+
+    def office_lease(self) -> Contract:
+        """Issue 31, classes 1, 2 and 4: a public office leases rooms from a private landlord for
+        a member or a unit; officials are named as beneficiary, in a recital, as addressee, in a
+        label and after the name, none of them signing; the office's seat is repeated in a block
+        that names its head; the rent goes to the landlord's account with SIPO's everyday name."""
+        office, seat, town, head_function = self.r.choice(PUBLIC_OFFICES)
+        landlord, head = self.person(), self.person(titled=True)
+        member, chair, councillor, addressee = (self.person() for _ in range(4))
+        dob, _number = self.birth(landlord.female)
+        home, place = self.street(), self.town()
+        account, phone, price = self.account(), self.phone(), self.price()
+        sipo = f"{self.r.randint(10**9, 10**10 - 1)}"
+        ico = self.ico()
+        f_member, f_chair, f_councillor, f_addressee = (
+            self.function(p) for p in (member, chair, councillor, addressee)
+        )
+        roles = [
+            f"1. Pronajímatel přenechává nájemci do užívání kancelář č. 12 pro potřeby {f_member[1]} "
+            f"{member.name('gen', title=True)}. Klíče od kanceláře převezme {member.name()}.",
+            f"2. Vzhledem k tomu, že {f_councillor[0]} {councillor.name()} předložil{'a' if councillor.female else ''} "
+            f"záměr a {f_chair[0]} {chair.name()} jej projednal{'a' if chair.female else ''}, uzavírají strany "
+            "tuto smlouvu.",
+            f"3. Kancelář {f_addressee[1]} {addressee.name('gen')} se nachází ve 2. podlaží.",
+        ]
+        self.r.shuffle(roles)
+        c = Contract(
+            "office_lease",
+            [
+                "Smlouva o nájmu prostoru sloužícího podnikání",
+                f"Pronajímatel: {landlord.name(title=True)}, {self.cue('dob')} {dob}, {self.cue('home')} {home}, "
+                f"{place}, {self.cue('phone')} {phone}",
+                f"Nájemce: {office}, IČO: {ico}, se sídlem {seat}, {town}, zastoupená "
+                f"{head.name('ins', title=True)}, {_feminine_function(head_function, head.female)}",
+                f"Adresa pro doručování nájemce: {head.name(title=True)}, {seat}, {town}",
+                *roles,
+                f"4. Nájemné činí {price} měsíčně a nájemce je poukáže na účet pronajímatele č. {account}. "
+                f"Zálohy na služby hradí pronajímatel přes SIPO, {self.cue('sipo')} {sipo}.",
+                f"Na vědomí: {f_addressee[0]} {addressee.name(title=True)}",
+                f"Za nájemce: {head.name(title=True)}",
+                f"Pronajímatel: {landlord.name(title=True)}",
+            ],
+        )
+        c.redact += [
+            (dob, "IDENTIFIER"),
+            (home, "IDENTIFIER"),
+            (phone, "IDENTIFIER"),
+            (account, "IDENTIFIER"),
+            (sipo, "IDENTIFIER"),
+        ]
+        c.keep += [(office, "ORGANIZATION"), (ico, "ORGANIZATION"), (seat, "ORGANIZATION"), (price, "PUBLIC")]
+        c.private.append(landlord)
+        c.public.append(head)
+        c.officials += [member, chair, councillor, addressee]
+        return c
+
+    def supply(self) -> Contract:
+        """Issue 31, classes 2 and 3: a supplier's entry names its statutory representative and
+        its account in one sentence, its contact persons after every contact cue (and in the
+        clause on communication) are redacted; the town's head of a unit is its contact and
+        the town's seat is repeated as the invoicing address under that official's name."""
+        town, company = self.r.choice(TOWNS), self.r.choice(COMPANIES)
+        head, director = self.person(titled=True), self.person(titled=True)
+        contact, technician, clerk = self.person(), self.person(), self.person()
+        seat1, seat2, place1, place2 = self.street(), self.street(), self.town(), self.town()
+        ico1, ico2, account, price = self.ico(), self.ico(), self.account(), self.price()
+        phone1, phone2 = self.phone(), self.phone()
+        domain = "".join(ch for ch in unicodedata.normalize("NFD", company.split()[0].lower()) if ch.isalpha())
+        email = f"{self.email(contact).split('@')[0]}@{domain}.cz"
+        c = Contract(
+            "supply",
+            [
+                "Kupní smlouva na dodávku kancelářského nábytku",
+                "1. Smluvní strany",
+                f"1.1 Kupující: {town}, se sídlem {seat1}, {place1}, IČO: {ico1}, zastoupené "
+                f"{'starostkou' if head.female else 'starostou'} {head.name('ins', title=True)}",
+                f"Fakturační adresa: {head.name(title=True)}, {seat1}, {place1}",
+                f"1.2 Prodávající: {company}, se sídlem {seat2}, {place2}, IČO: {ico2}, zastoupená "
+                f"{director.name('ins', title=True)}, jednatelem, bankovní spojení: {account}",
+                f"{self.cue('contact')} {contact.name(title=True)}, {self.cue('phone')} {phone1}, "
+                f"{self.cue('email')} {email}",
+                f"{self.cue('contact')} {technician.name()}",
+                f"2. Kupní cena činí {price} bez DPH a bude uhrazena na účet prodávajícího.",
+                f"3. Komunikaci za prodávajícího vyřizuje {clerk.name()}, tel. {phone2}.",
+                "Za kupujícího:",
+                head.name(title=True),
+                "Za prodávajícího:",
+                f"{director.name(title=True)}, jednatel",
+            ],
+        )
+        c.redact += [(phone1, "IDENTIFIER"), (email, "IDENTIFIER"), (phone2, "IDENTIFIER")]
+        c.keep += [
+            (town, "ORGANIZATION"),
+            (company, "ORGANIZATION"),
+            (ico1, "ORGANIZATION"),
+            (ico2, "ORGANIZATION"),
+            (seat1, "ORGANIZATION"),
+            (seat2, "ORGANIZATION"),
+            (account, "ORGANIZATION"),
+            (price, "PUBLIC"),
+        ]
+        c.private += [contact, technician, clerk]
+        c.public += [director]
+        c.officials.append(head)
+        return c
+
+    KINDS = (
+        "vehicle_sale",
+        "works",
+        "lease",
+        "grant",
+        "farmland",
+        "settlement",
+        "gift",
+        "loan",
+        "services",
+        "office_lease",
+        "supply",
+    )
 
     def contract(self, kind: str) -> Contract:
         """One contract of ``kind`` (one of ``KINDS``)."""
@@ -629,7 +822,20 @@ def _name_words(c: Contract) -> set[str]:
                 out |= {given, surname}
         return out
 
-    return words(c.private) - words(c.public)
+    return words(c.private) - words(c.public) - words(c.officials)
+
+
+def _official_words(c: Contract) -> set[str]:
+    """Name words of officials named in office (kept), minus any a private person shares."""
+    out = set()
+    for p in c.officials:
+        for given, surname in p.forms().values():
+            out |= {given, surname}
+    private = set()
+    for p in c.private:
+        for given, surname in p.forms().values():
+            private |= {given, surname}
+    return out - private
 
 
 def write_set(out_dir: Path, seed: int, count: int, kinds: tuple[str, ...] = Generator.KINDS) -> list[Path]:
@@ -654,6 +860,10 @@ def write_set(out_dir: Path, seed: int, count: int, kinds: tuple[str, ...] = Gen
             if n:
                 items.append({"text": value, "category": category, "expected": "redact", "occurrences": n})
         redact_words = {i["text"] for i in items}
+        for word in sorted(_official_words(contract)):
+            n = count_word(text, word)
+            if n and word not in redact_words:
+                items.append({"text": word, "category": "OFFICIAL", "expected": "keep", "occurrences": n})
         for value, category in contract.keep:
             n = count_word(text, value)
             if n and value not in redact_words:

@@ -1,4 +1,5 @@
-"""``manage.py redact FILE [FILE ...] --out-dir DIR [--policy MAP.json] [--report]``"""
+"""``manage.py redact FILE [FILE ...] --out-dir DIR [--policy MAP.json] [--profile PROFILE.json | --agency ICO]
+[--report]``"""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from redactor.batch import redact_file
-from redactor.management.policy import load_policy
+from redactor.management.policy import load_policy, load_profile
 from redactor.runtime import get_engine
 
 
@@ -24,17 +25,30 @@ class Command(BaseCommand):
         parser.add_argument("--out-dir", required=True, metavar="DIR", help="directory for the outputs")
         parser.add_argument("--policy", metavar="MAP.json", help="category map (default: the platform map)")
         parser.add_argument(
+            "--profile",
+            metavar="PROFILE.json",
+            help="the publishing agency's own identity (names, addresses, accounts, phones, e-mail domains, "
+            "officials), whose values are kept",
+        )
+        parser.add_argument("--agency", metavar="ICO", help="take the profile in force of this agency in the database")
+        parser.add_argument(
             "--report", action="store_true", help="also print every proposal (action, category, page, text, reason)"
         )
 
     def handle(self, *args, **options):
         out_dir = Path(options["out_dir"])
         category_map = load_policy(options["policy"])
+        profile = load_profile(options["profile"], options["agency"])
         engine = get_engine()
         failed = 0
         for name in options["files"]:
             outcome = redact_file(
-                engine, Path(name), out_dir, category_map=category_map, max_bytes=settings.REDACTOR_MAX_UPLOAD_BYTES
+                engine,
+                Path(name),
+                out_dir,
+                category_map=category_map,
+                profile=profile,
+                max_bytes=settings.REDACTOR_MAX_UPLOAD_BYTES,
             )
             if outcome.ok:
                 self.stdout.write(f"{name}: ok, {outcome.message} -> {outcome.pdf_path}")
