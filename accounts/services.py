@@ -269,7 +269,7 @@ def _profile_value(field: str, value: str) -> str | dict:
     if field == "accounts":
         compact = re.sub(r"\s", "", value)
         if bankaccount.is_valid(compact):
-            return bankaccount.format(compact)
+            return compact
         if std_iban.is_valid(compact):
             return std_iban.format(compact)
         raise ValidationError(_("“%(value)s” is not a valid Czech account number or IBAN.") % {"value": value[:60]})

@@ -34,6 +34,10 @@ def line_spans(text: str) -> list[Span]:
     return spans
 
 
+#: The last field of a line that holds more than a label: a short cue after a comma ("…, mobil:").
+_WRAPPED_FIELD = re.compile(r",[ ]*[^,:\n]{1,24}:[ ]*$")
+
+
 def sentence_spans(text: str) -> list[Span]:
     """Split ``text`` into sentences.
 
@@ -41,7 +45,8 @@ def sentence_spans(text: str) -> list[Span]:
     unless the word before the full stop is an abbreviation or an initial, or the full stop
     follows a day or month number of a date ("28. 3. 1990"); a line that opens a
     numbered clause, an article or a label (``Kupující:``) starts a new sentence, and so does
-    the line after one ending with a colon.
+    the line after one ending with a colon, unless that colon ends a field cued after a comma
+    ("…, RNDr. X, mobil:"), whose value the next line holds.
     """
     cuts = {0, len(text)}
     for m in re.finditer(rf"[.!?;](?=\s+[\"„]?[{UPPER}0-9])", text):
@@ -57,7 +62,9 @@ def sentence_spans(text: str) -> list[Span]:
         segment = text[line.start : line.end]
         if _NUMBERED_LINE.match(segment):
             cuts.add(line.start)
-        if segment.rstrip().endswith(":"):
+        # a label line opens what follows; a field's cue that ends an entry's line ("…, RNDr. X,
+        # mobil:⏎+420 …") wraps its value onto the next line, in the same sentence
+        if segment.rstrip().endswith(":") and not _WRAPPED_FIELD.search(segment):
             cuts.add(line.end)
     ordered = sorted(cuts)
     spans = []
