@@ -82,16 +82,14 @@ def test_csv_export_and_import_round_trip_and_a_bad_line_changes_nothing(agency,
     version = account_services.profile_import_csv(agency=agency, user=admin_user, data=semicolons.encode("utf-8-sig"))
     assert version.number == 2 and version.source == ProfileVersion.Source.CSV
     assert version.data["officials"] == [{"name": "Mgr. Petr Malý", "function": "starosta"}]
-    with pytest.raises(ValidationError, match="(Line|Řádek) 3"):
+    with pytest.raises(ValidationError, match=r"(Line|Řádek) 3"):
         account_services.profile_import_csv(
             agency=agency, user=admin_user, data=b"field,value,function\nphone,516 123 456,\nplanet,Mars,\n"
         )
     assert account_selectors.profile_in_force(agency=agency) == version
 
 
-def test_the_page_edits_for_admins_reads_for_members_and_is_closed_to_others(
-    agency, admin_user, clerk, outsider
-):
+def test_the_page_edits_for_admins_reads_for_members_and_is_closed_to_others(agency, admin_user, clerk, outsider):
     url = f"/a/{agency.pk}/profile/"
     text = {k: "\n".join(v) for k, v in PROFILE.items()}
     saved = logged_in(admin_user).post(url, text)
