@@ -812,30 +812,23 @@ class Generator:
         return getattr(self, kind)()
 
 
+def _words(people: list[Person]) -> set[str]:
+    """Every given name and surname form of ``people``."""
+    out = set()
+    for p in people:
+        for given, surname in p.forms().values():
+            out |= {given, surname}
+    return out
+
+
 def _name_words(c: Contract) -> set[str]:
     """Name words of private persons, minus any a kept person shares (a namesake mayor)."""
-
-    def words(people: list[Person]) -> set[str]:
-        out = set()
-        for p in people:
-            for given, surname in p.forms().values():
-                out |= {given, surname}
-        return out
-
-    return words(c.private) - words(c.public) - words(c.officials)
+    return _words(c.private) - _words(c.public) - _words(c.officials)
 
 
 def _official_words(c: Contract) -> set[str]:
     """Name words of officials named in office (kept), minus any a private person shares."""
-    out = set()
-    for p in c.officials:
-        for given, surname in p.forms().values():
-            out |= {given, surname}
-    private = set()
-    for p in c.private:
-        for given, surname in p.forms().values():
-            private |= {given, surname}
-    return out - private
+    return _words(c.officials) - _words(c.private)
 
 
 def write_set(out_dir: Path, seed: int, count: int, kinds: tuple[str, ...] = Generator.KINDS) -> list[Path]:
