@@ -139,8 +139,6 @@ def profile_import(request, membership):
         return redirect(_page(membership))
     try:
         version = account_services.profile_import_csv(agency=membership.agency, user=request.user, data=upload.read())
-    except PermissionDenied:
-        raise
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

@@ -28,7 +28,8 @@ Framework-free: the web app stores versions of the profile per agency and passes
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from . import categories as cat
 from .czech import TITLES_AFTER, TITLES_BEFORE, folded_nominative_candidates, strip_diacritics
@@ -110,7 +111,6 @@ class AgencyProfile:
     phones: tuple[str, ...] = ()
     email_domains: tuple[str, ...] = ()
     officials: tuple[Official, ...] = ()
-    _keys: dict = field(default_factory=dict, compare=False, repr=False)
 
     # -- (de)serialisation ----------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -170,19 +170,19 @@ class AgencyProfile:
         return self.names[0] if self.names else self.ico
 
     # -- matching -------------------------------------------------------------------------
-    def _key_sets(self) -> dict:
-        if not self._keys:
-            self._keys.update(
-                addresses={k for k in map(address_key, self.addresses) if k},
-                accounts={k for k in map(account_key, self.accounts) if k},
-                phones={k for k in map(phone_key, self.phones) if k},
-            )
-        return self._keys
+    @cached_property
+    def _keys(self) -> dict:
+        """The normalised keys of the addresses, accounts and phones, computed once."""
+        return {
+            "addresses": {k for k in map(address_key, self.addresses) if k},
+            "accounts": {k for k in map(account_key, self.accounts) if k},
+            "phones": {k for k in map(phone_key, self.phones) if k},
+        }
 
     def own_value(self, finding: Finding) -> str | None:
         """Which of the agency's own data ``finding``'s value is ("address", "account",
         "phone", "e-mail", "IČO", "data box"), or None."""
-        keys = self._key_sets()
+        keys = self._keys
         text = finding.text
         if finding.category in cat.ADDRESS_CATEGORIES:
             return "address" if address_key(text) in keys["addresses"] else None
