@@ -354,12 +354,13 @@ def _line_words(
 
 def _clear_of(rect: pymupdf.Rect, start: float, width: float, shown: list) -> tuple[float, float]:
     """``(start, width)`` of a word drawn in ``rect`` (as displayed) made to stop short of the
-    redaction rectangles ``shown`` beside it on its line: a comma after a redacted name keeps its
-    own place, and no glyph of the text layer touches a black box."""
+    redaction rectangles ``shown`` beside it on its row (the word's vertical centre within the
+    rectangle's height): a comma after a redacted name keeps its own place, and no glyph of the
+    text layer touches a black box."""
     end = start + width
     for r in shown:
-        if min(r.y1, rect.y1) - max(r.y0, rect.y0) <= 0:
-            continue
+        if not r.y0 < (rect.y0 + rect.y1) / 2 < r.y1:
+            continue  # a box of the line above or below, whose boxes overlap this one's
         if r.x1 <= rect.x0 + 0.5 * rect.width:
             start = max(start, r.x1 + 0.25)
         elif r.x0 >= rect.x0 + 0.5 * rect.width:
@@ -398,23 +399,21 @@ def publish_as_pictures(pdf: bytes, pages: dict[int, WrittenText], boxes: list[B
     pages from 1) are painted black once more before the page is rendered, so the picture can
     only be darker than the burned page where a redaction is. For a page whose text an extractor
     reads other than it was analysed: what the picture shows is what the reviewer saw, and its
-    text is the analysed text. Written anew (``garbage=4``, one ``%%EOF``)."""
+    text is the analysed text; no written word reaches into a box. Written anew (``garbage=4``,
+    one ``%%EOF``)."""
     doc = open_pdf(pdf)
     try:
         font = pymupdf.Font("helv")
         for number, text in sorted(pages.items()):
             page = doc[number - 1]
-            for box in boxes:
-                if box.page == number:
-                    rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) + (
-                        -IMAGE_PADDING,
-                        -IMAGE_PADDING,
-                        IMAGE_PADDING,
-                        IMAGE_PADDING,
-                    )
-                    page.draw_rect(rect, color=None, fill=(0, 0, 0), overlay=True)
+            rects = [pymupdf.Rect(b.x0, b.y0, b.x1, b.y1) for b in boxes if b.page == number]
+            for rect in rects:
+                padded = rect + (-IMAGE_PADDING, -IMAGE_PADDING, IMAGE_PADDING, IMAGE_PADDING)
+                page.draw_rect(padded, color=None, fill=(0, 0, 0), overlay=True)
             as_picture(doc, page, PUBLISHED_PICTURE_DPI)
-            write_words(doc[number - 1], text.words, font, turn=text.turn)
+            # the boxes bound the written words too: a word before a redacted one is not stretched
+            # over the box to the next word kept
+            write_words(doc[number - 1], text.words, font, rects, turn=text.turn)
         return doc.tobytes(garbage=4, deflate=True, no_new_id=False)
     finally:
         doc.close()

@@ -20,7 +20,7 @@ from redactor.core.nlp import RuleOnlyNlpEngine
 from redactor.core.ocr import OcrPage, OcrWord, StoredOcr, TesseractOcr
 from redactor.core.rebuild import open_rebuilt
 from tests.adversarial import picture_of_text
-from tests.pdfs import pdf_from_html, pdf_from_paragraphs, rotated_scan_of, scan_of
+from tests.pdfs import Layout, pdf_from_html, pdf_from_paragraphs, rotated_scan_of, scan_of
 
 needs_tesseract = pytest.mark.skipif(not TesseractOcr().available(), reason="Tesseract with ces is not installed")
 
@@ -251,3 +251,35 @@ def test_a_kept_layer_that_is_a_line_off_where_a_name_is_gives_way_to_the_pixels
     published = TesseractOcr().recognize(pymupdf.open(stream=result.pdf)[0])
     read = " ".join(w.text for w in published.words)
     assert "750403" not in read and "Novák" not in read and "Horní" in read
+
+
+def test_a_page_of_tightly_set_lines_published_as_a_picture_keeps_the_lines_beside_a_box(engine):
+    """Lines set tighter than their font's height (a generated lease: 12.5 pt type on 15 pt lines)
+    have character boxes that overlap the lines above and below. Published as a picture, the
+    words of those lines were left out of the text layer as if under the box (a third of the
+    page lost), and the word before the box was stretched over it to the next word kept, its
+    glyphs under the black box, so verification refused the contract."""
+    body = (
+        "<p style='line-height: 1.0'>Čl. 1 Nájemné činí 461 000 Kč měsíčně a nájemce jej platí vždy předem.<br/>"
+        "Čl. 2 Pronajímatel souhlasí, aby Jan Novák umístil reklamní štít na budově.<br/>"
+        "Smlouvu s nájemcem schválila rada města na své schůzi dne 3. 5. 2026.</p>"
+    )
+    contract = pdf_from_html(body, layout=Layout(font="serif", size=12.5))
+    analysis = engine.analyze(contract)
+    layer, redact = analysis.text_layer, analysis.to_redact()
+    assert [p.text for p in redact] == ["Jan Novák"]
+    box = redact[0].boxes[0]
+    touching = [w for _s, w in layer.layer_words(1) if w.y0 < box.y1 and w.y1 > box.y0 and not box.y0 <= w.y0 <= box.y1]
+    assert touching  # the boxes of the lines above and below overlap the redaction box: the case
+    at = layer.text.index("budově")
+    layer.text = layer.text[:at] + " " * len("budově") + layer.text[at + len("budově") :]  # the page goes as a picture
+
+    result = engine.redact(contract, redact, layer)
+
+    assert list(result.pictured) == [1] and result.verification.ok
+    for tool, text in _readers(result.pdf).items():
+        flat = " ".join(text.split())
+        assert "Novák" not in flat, tool
+        assert "Čl. 1 Nájemné činí 461 000 Kč měsíčně" in flat, tool
+        assert "souhlasí, aby" in flat and "umístil reklamní štít" in flat, tool
+        assert "Smlouvu s nájemcem schválila rada" in flat, tool
