@@ -10,7 +10,7 @@ from redactor.core.czech import NameGazetteer, nominative_candidates, same_name
 from redactor.core.recognizers.persons import PersonRecognizer
 from tests.synthetic.declension import feminine, masculine
 
-from .helpers import run
+from .helpers import run, texts
 
 GAZ = NameGazetteer.default()
 
@@ -122,6 +122,15 @@ def test_company_and_street_named_after_people_are_not_persons():
     )
     found = [f.text for f in _persons(text)]
     assert found == ["Petr Kovář"]
+
+
+def test_a_town_named_mesto_x_after_a_postal_code_is_no_party():
+    """The town "Město Touškov" in "656 16 Město Touškov" is the town of a home address; read as a public
+    body it made the seller's phone on the next line the town's (a leak)."""
+    text = "Bydliště: Sulická 1218/14, 656 16 Město Touškov\nČ. op: 472414943\nTel. č. +420608126136\n"
+    assert texts(run("organization", text)) == []
+    text = "Prodávající: Město Touškov, Plzeňská 1, 330 33 Město Touškov, IČO: 00258326"
+    assert texts(run("organization", text)) == ["Město Touškov"]
 
 
 def test_title_before_unknown_name_is_a_person():

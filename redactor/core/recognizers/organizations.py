@@ -105,6 +105,8 @@ class OrganizationRecognizer(Recognizer):
                     continue
                 if kind == "public_body" and re.search(rf"[{UPPER}]\w+ $", text[max(0, s - 20) : s]):
                     continue  # "Nové Město pod Smrkem", "Velké Meziříčí": a town's name, not "Město X"
+                if kind == "public_body" and re.search(r"\b\d{3} ?\d{2}[ \n]+$", text[max(0, s - 12) : s]):
+                    continue  # "656 16 Město Touškov": the town of a postal address, not a party
                 # trim trailing connectors
                 name = text[s:e]
                 trimmed = re.sub(r"(?:[ \n](?:nad|pod|u|v|ve|na|a|pro|při))+$", "", name)
