@@ -450,7 +450,8 @@ class NameGazetteer:
 
 
 #: Capitalised words of contracts that are never a person's name (headings, party roles, places,
-#: titles, car makes, months, days), in the forms contracts write them.
+#: titles, car makes, months, days, prepositions and conjunctions that open a sentence), in the forms
+#: contracts write them.
 NOT_NAMES = frozenset(
     """Jméno Příjmení Datum Adresa Telefon Bydliště Rodné Číslo Smlouva Smluvní Strana Strany Článek
     Kupující Prodávající Objednatel Zhotovitel Pronajímatel Nájemce Propachtovatel Propachtovatelé Pachtýř
@@ -462,5 +463,7 @@ NOT_NAMES = frozenset(
     Občanský Zákoník Sbírky Zákona Zákon Obchodní Rejstřík Krajský Soud Krajského Soudu Oddíl Vložka
     VIN SPZ RZ Škoda Octavia Combi Fabia Superb Ford Volkswagen Renault Peugeot Toyota Hyundai Kia
     Ledna Února Března Dubna Května Června Července Srpna Září Října Listopadu Prosince
-    Pondělí Úterý Středa Čtvrtek Pátek Sobota Neděle Evropská Unie Státní Národní Nadace Spolek Sbor""".split()
+    Pondělí Úterý Středa Čtvrtek Pátek Sobota Neděle Evropská Unie Státní Národní Nadace Spolek Sbor
+    Pro Při Po Na Od Pod Nad Před Mezi Bez Dle Podle Ke Ze Proti Kromě Během Vůči Ale Nebo Než Aby
+    Pokud Tento Tato Toto Tyto Této Tohoto""".split()
 )

@@ -167,3 +167,12 @@ def test_sentence_initial_adjective_is_not_propagated_when_the_tagger_says_so(en
 )
 def test_a_party_label_or_form_label_makes_unknown_words_a_name(text):
     assert [f.text for f in _persons(text)] == ["Xenie Qwertová"]
+
+
+def test_a_cue_is_a_whole_word_not_the_start_of_one():
+    """The cue "p." (pan) was matched as a pattern, so "PO" (požární ochrana) before an annex's heading
+    cued "PRO NÁVŠTĚVY" as a name, which was redacted in every assistant contract of a real
+    publisher, and its "Pro" in every sentence."""
+    assert texts(run("person", "INSTRUKTÁŽ BOZP A PO PRO NÁVŠTĚVY / EXTERNISTY")) == []
+    assert texts(run("person", "Pro návštěvy platí pokyny BOZP a PO.")) == []
+    assert texts(run("person", "předá p. Xaver Qwerty a pí. Xenie Qwertová")) == ["Xaver Qwerty", "Xenie Qwertová"]

@@ -44,6 +44,10 @@ from ..text import SpanIndex
 from .base import AnalysisContext, Recognizer
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
+#: "pan", "paní", "p.", "manželka" … right before a name (the cues are words: "p." is no "po").
+_PERSON_CUE = re.compile(
+    r"(?:^|\s)(?:" + "|".join(map(re.escape, sorted(PERSON_CUES, key=len, reverse=True))) + r")[\s:]*$"
+)
 #: Form labels that announce a person's name.
 _LABEL_CUE = re.compile(
     r"(?:jméno a příjmení|jméno, příjmení|příjmení a jméno|jméno|příjmení|zastoupen\w*)[ ]*:?[ \n]*$", re.I
@@ -143,9 +147,7 @@ class PersonRecognizer(Recognizer):
             sur_a, sur_b = gaz.surname_of(na), gaz.surname_of(nb)
             before = text[max(0, a[0] - 40) : a[0]]
             titled = bool(self._title_before.search(before))
-            cued = bool(re.search(r"(?:^|\s)(" + "|".join(PERSON_CUES) + r")[\s:]*$", before.lower())) or bool(
-                _LABEL_CUE.search(before)
-            )
+            cued = bool(_PERSON_CUE.search(before.lower())) or bool(_LABEL_CUE.search(before))
             if not cued:
                 label = re.search(r"(?:^|\n)[ ]*(?:\d{1,2}[.)][ ]*)?([^\W\d_]+(?: [^\W\d_]+)?)[ ]*:[ ]*$", before)
                 # "Nájemce: Xenie Qwertová", "Poskytovatel služeb: Xaver Qwertz"
