@@ -214,6 +214,12 @@ PUBLIC_BODY_HEADS = (
     "Česká průmyslová zdravotní pojišťovna",
     "Úřad",
     "Česká republika",
+    # the offices of the Chamber and the Senate (organisational units of the state, Act 219/2000
+    # Sb., § 3: "Kancelář Poslanecké sněmovny", "Kanceláři Senátu"), in the cases contracts use
+    "Kancelář",
+    "Kanceláře",
+    "Kanceláři",
+    "Kanceláří",
     "Ředitelství",
     "Správa",
     "Agentura",

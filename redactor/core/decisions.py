@@ -11,6 +11,7 @@ dependencies is linked within the dependency's scopes (``holder``, ``party``, ``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import categories as cat
@@ -71,12 +72,15 @@ def decide(
     references: list[PartyReference],
     cmap: CategoryMap,
     profile: AgencyProfile | None = None,
+    below: Callable[[Span], str | None] | None = None,
 ) -> tuple[list[Assessment], dict[str, Person]]:
     """Decide every finding with ``cmap``; returns the decisions and the person clusters.
 
     ``profile`` (the publishing agency's own identity, :mod:`redactor.core.profile`) keeps the
-    agency's own addresses, accounts, phones, e-mails and officials before any other rule."""
-    linker = Linker(text, sentences, findings, parties, references, profile)
+    agency's own addresses, accounts, phones, e-mails and officials before any other rule.
+    ``below(span)`` gives the words printed under a name in its column, where the page geometry
+    is known (:class:`~redactor.core.linking.Linker`)."""
+    linker = Linker(text, sentences, findings, parties, references, profile, below)
     linker.build_persons()
     linker.build_entities()
     _upgrade_personal_emails(findings, linker)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from . import categories as cat
 from .burn import WrittenText, burn_in, publish_as_pictures
 from .category_map import CategoryMap
+from .columns import ColumnCells
 from .decisions import Assessment, decide, resolve_overlaps
 from .errors import VerificationError
 from .extraction import TextLayer, extract_text_layer
@@ -225,7 +226,8 @@ class RedactionEngine:
         t2 = time.perf_counter()
         findings = mark_agency_names(text, resolve_overlaps(self.registry.analyze(context)), profile)
         parties, references = find_parties(text, findings)
-        decisions, persons = decide(text, sentences, findings, parties, references, cmap, profile)
+        cells = ColumnCells(layer)
+        decisions, persons = decide(text, sentences, findings, parties, references, cmap, profile, cells.below)
         decisions += _repeat_values(text, decisions)
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2

@@ -10,6 +10,7 @@ possessive and proximity rules documented on each method.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import categories as cat
@@ -17,7 +18,7 @@ from .czech import strip_diacritics
 from .model import Finding, Party, PartyKind, Span
 from .parties import PartyReference
 from .profile import AgencyProfile
-from .roles import EITHER, OFFICIAL, REPRESENTATION, STATUTORY, contact_cue, function_near
+from .roles import EITHER, OFFICIAL, REPRESENTATION, STATUTORY, contact_cue, function_in_cell, function_near
 from .text import SpanIndex
 
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
@@ -89,7 +90,9 @@ class Holder:
 
 
 class Linker:
-    """Resolves holders and scopes for one document."""
+    """Resolves holders and scopes for one document. ``below(span)``, when the page geometry is
+    known, gives the words printed under a name in its column (a signature block in columns,
+    :class:`redactor.core.columns.ColumnCells`)."""
 
     def __init__(
         self,
@@ -99,8 +102,10 @@ class Linker:
         parties: list[Party],
         references: list[PartyReference],
         profile: AgencyProfile | None = None,
+        below: Callable[[Span], str | None] | None = None,
     ):
         self.text = text
+        self.below = below
         self.profile = profile
         self.sentences = SpanIndex(sentences)
         self.findings = findings
@@ -131,6 +136,8 @@ class Linker:
                 tail = strip_diacritics(m.attributes.get("before", ""))
                 rep = REPRESENTATION.search(tail)
                 fn = function_near(self.text, m.span.start, m.span.end)
+                if fn is None and self.below is not None:
+                    fn = function_in_cell(self.below(m.span))  # under the name in a column
                 if party is not None and party.kind.is_private_person and not rep and m.category == cat.FULL_NAME:
                     first = min(
                         (

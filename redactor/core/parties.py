@@ -40,6 +40,10 @@ _LABEL = re.compile(
     rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)"
     rf"(?:[ ]+(?!{_NOT_COMPLEMENT})[a-z]+){{0,2}}[ ]*:"
 )
+#: A numbered label without its colon, the party named on the same line: "2. Nájemce Česká
+#: republika – Kancelář …" (an OCR drops the colon; some templates write none). Taken only for a
+#: role that no label with a colon opens, and only its first time.
+_BARE_LABEL = re.compile(rf"(?:^|(?<=\n))[ ]*\d{{1,2}}\.[ ]+(?P<role>[{_LETTERS}]+)[ ]+(?=[{UPPER}])")
 _SUBITEM = re.compile(r"^[ ]*(?:\d{1,2}\)|\d{1,2}\.|[a-z]\))[ ]+")
 #: A line that opens a clause ends a party block: "1.", "2)", "1.1 ", "II.", "Článek", "§", a
 #: heading in capitals; a bare number is the rest of a wrapped postcode ("42 Skalná"), a number
@@ -134,6 +138,13 @@ def _label_blocks(folded: str) -> list[_Block]:
             continue
         start = m.start("za") if m.group("za") else m.start("role")
         labels.append((start, m.end(), role, bool(m.group("za"))))
+    labelled = {role for _s, _e, role, _za in labels}
+    for m in _BARE_LABEL.finditer(folded):
+        role = role_of(m.group("role"))
+        if role is not None and role not in labelled:
+            labelled.add(role)
+            labels.append((m.start("role"), m.end("role"), role, False))
+    labels.sort()
     lines = line_spans(folded)
     blocks = []
     for n, (start, label_end, role, signature) in enumerate(labels):

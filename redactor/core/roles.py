@@ -69,14 +69,15 @@ _BETWEEN_WORD = (
     r"(?![a-z]+(?:l|la|lo|li|uje|uji|ame|ime)\b)"  # a verb ("předal", "podepsala", "předává")
     r"[^\W\d_]+\.?"
 )
-_TITLE_OR_ADDRESS = r"(?:pan[aiue]?|pani|p\.|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ing\.|mgr\.|bc\.)"
+#: Titles and "pan"/"paní" between a function and a name; "et" joins two titles ("Mgr. et Mgr.").
+_TITLE_OR_ADDRESS = r"(?:pan[aiue]?|pani|p\.|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ing\.|mgr\.|bc\.|et(?=[ ]+[a-z]{2,6}\.))"
 
 #: "zastoupený", "jednající", "oprávněn k jednání", "pověřen zastupováním": the name after it acts
-#: for the party whose block it stands in.
+#: for the party whose block it stands in (up to four words between, titles "Ing. Mgr." too).
 REPRESENTATION = re.compile(
     r"(?:zastoupen\w*(?:/\w+)?|jednajici\w*|v zastoupeni|zast\.|zastupce|opravnen\w*[ \n]+(?:k[ \n]+)?jedn\w*|"
     r"poveren\w*|jmenem|za[ \n]+(?:spolecnost|mesto|obec|kraj)\w*)[ \n]*:?[ \n]*"
-    r"(?:[^\W\d_()]+[ \n,]+|\([^)]*\)[ \n]*){0,4}$"
+    r"(?:[^\W\d_()]+\.?[ \n,]+|\([^)]*\)[ \n]*){0,4}$"
 )
 
 
@@ -84,7 +85,7 @@ REPRESENTATION = re.compile(
 class Function:
     """A function of office linked to a name: its ``kind`` (:data:`OFFICIAL`,
     :data:`STATUTORY` or :data:`EITHER`), the words as written (``cue``) and where it stands
-    (``before``, ``after`` or ``line above``)."""
+    (``before``, ``after``, ``line above`` or ``below``: under the name in its column)."""
 
     kind: str
     cue: str
@@ -170,7 +171,23 @@ def function_near(text: str, start: int, end: int) -> Function | None:
     return None
 
 
-_TITLE_TOKEN = re.compile(r"^(?:[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ph\.d\.|csc\.|mba|dis\.|pan[aiue]?|pani|,)$")
+def function_in_cell(cell: str | None) -> Function | None:
+    """The function that opens ``cell``, the words printed under a name in its column of a
+    signature block ("místostarosta", "ředitelka odboru hospodářské správy"; see
+    :meth:`redactor.core.columns.ColumnCells.below`), as a :class:`Function` standing ``below``
+    the name; None when the cell opens with anything else."""
+    if not cell:
+        return None
+    words = re.sub(r"^\W+", "", cell)
+    low = _fold(words)
+    for pattern, kind in _FUNCTION_RE:
+        m = pattern.match(low)
+        if m:
+            return Function(kind, words[: m.end()], "below")
+    return None
+
+
+_TITLE_TOKEN = re.compile(r"^(?:[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ph\.d\.|csc\.|mba|dis\.|pan[aiue]?|pani|et|,)$")
 
 
 def _only_titles(fragment: str) -> bool:

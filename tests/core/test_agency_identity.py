@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 
+import pymupdf
 import pytest
 
 from redactor.core.model import Action
@@ -35,9 +36,15 @@ PROFILE = AgencyProfile.from_dict(
 def actions(engine, paragraphs: list[str], profile: AgencyProfile | None = None) -> dict[str, tuple[str, str]]:
     """``{text: (action, reason code)}`` of every proposal (the last occurrence of a text wins); a
     "\\n" in a paragraph is a line break of the PDF."""
-    body = "".join("<p>" + "<br>".join(html.escape(line) for line in p.split("\n")) + "</p>" for p in paragraphs)
-    analysis = engine.analyze(pdf_from_html(body), profile=profile)
+    analysis = engine.analyze(_pdf(paragraphs), profile=profile)
     return {p.text: (p.action.value, p.reason.code) for p in analysis.proposals}
+
+
+def _pdf(paragraphs: list[str]) -> bytes:
+    """A contract of ``paragraphs``, each "\n" a line break of the PDF."""
+    return pdf_from_html(
+        "".join("<p>" + "<br>".join(html.escape(line) for line in p.split("\n")) + "</p>" for p in paragraphs)
+    )
 
 
 # -- class 1: officials who are not the signatory ---------------------------------------------
@@ -55,6 +62,11 @@ OFFICIAL_ROLES = [
     ("label", "Poslanec: Mgr. Karel Procházka", "Karel Procházka"),
     ("label with both genders", "Uživatel prostor (poslanec/poslankyně): Pavel Kříž", "Pavel Kříž"),
     ("name first", "Prostor užívá Mgr. Jana Horáková, poslankyně Poslanecké sněmovny, jako kancelář.", "Jana Horáková"),
+    (
+        "titles joined by et, across a line break",
+        "Prostory budou užívány jako kancelář pro poslance PS PČR pana Mgr. et\nMgr. Jakuba Michálka.",
+        "Jakuba Michálka",
+    ),
     (
         "function across a line break",
         "Záměr projednal vedoucí\noddělení správy majetku Ivo Černý bez připomínek.",
@@ -152,6 +164,77 @@ def test_the_agencys_name_without_diacritics_and_inflected_makes_a_public_body(r
     analysis = rules_engine.analyze(pdf_from_paragraphs(paragraphs), profile=PROFILE)
     kinds = {p.label: p.kind.value for p in analysis.parties}
     assert kinds.get("nájemce") == "public_body", kinds
+
+
+def test_a_numbered_label_without_its_colon_opens_the_public_bodys_entry(rules_engine):
+    """A real office lease reads "2. Nájemce Česká republika — Kancelář Poslanecké sněmovny" (the
+    OCR lost the colon): the tenant was no party, so its seat went to review and the director
+    authorised to sign ("Oprávněn k jednání Ing. Mgr. X", titles between cue and name) was
+    redacted as a private person."""
+    paragraphs = [
+        "Smlouva o nájmu nebytových prostor poslance",
+        "1. Pronajímatel: Jan Dvořák\nbytem Lipová 12, 602 00 Brno\nnar. 12. 3. 1960",
+        "2. Nájemce Česká republika — Kancelář Poslanecké sněmovny\nAdresa: Sněmovní 176/4, 118 26 Praha 1\n"
+        "Zastoupená: Mgr. Petrem Novotným\nIČ: 00006572\nOprávněn k jednání Ing. Mgr. Hana Malá\n"
+        "a podpisu smlouvy: ředitelka odboru hospodářské správy",
+        "I.",
+        "Pronajímatel přenechává nájemci do užívání prostory v domě č. p. 960 v Brně.",
+    ]
+    analysis = rules_engine.analyze(_pdf(paragraphs))
+    kinds = {p.label: p.kind.value for p in analysis.parties}
+    assert kinds.get("nájemce") == "public_body", kinds
+    found = {p.text: p.action.value for p in analysis.proposals}
+    assert found["Hana Malá"] == "keep" and found["Sněmovní 176/4, 118 26 Praha 1"] == "keep", found
+    assert found["Jan Dvořák"] == "redact"
+
+
+def _signature_columns(rows: list[tuple[float, str]]) -> bytes:
+    """A lease whose second page is drawn line by line at ``(y, text)`` (points): a signature
+    block in columns comes out of extraction with the columns of a row joined into one line."""
+    contract = pdf_from_paragraphs(
+        [
+            "Smlouva o nájmu",
+            "Pronajímatel: Město Mariánské Lázně, IČO: 00254061, se sídlem Ruská 155, 353 01 Mariánské Lázně",
+            TENANT,
+            "Nájemné činí 15 000 Kč měsíčně.",
+        ]
+    )
+    doc = pymupdf.open(stream=contract)
+    page = doc.new_page(width=595, height=842)  # the signatures' page
+    writer = pymupdf.TextWriter(page.rect)
+    for y, text in rows:
+        writer.append((60, y), text, font=pymupdf.Font("helv"), fontsize=10)
+    writer.write_text(page)
+    return doc.tobytes()
+
+
+def test_a_function_under_a_name_in_its_column_of_a_signature_block_makes_an_official(rules_engine):
+    """A real signature block: "PhDr. X   Poslanec PS PČR   Ing. Y" over "místostarosta" under
+    the first name only. The extracted line joins the three columns, so the function stands two
+    lines from the name and next to another; only the page geometry tells whose it is."""
+    pdf = _signature_columns(
+        [
+            (690, "Pronajímatel:                                   Poslanec PS PČR:                 Nájemce:"),
+            (704, "PhDr. Luděk Nosek                           Ing. Petr Třešňák                 Ing. Hana Malá"),
+            (718, "  místostarosta"),
+        ]
+    )
+    found = {p.text: (p.action.value, p.reason.code) for p in rules_engine.analyze(pdf).proposals}
+    assert found["Luděk Nosek"] == ("keep", "role_exception"), found
+
+
+def test_a_function_under_a_name_inside_a_sentence_makes_no_official(rules_engine):
+    """The same geometry in running text is no signature block: a name inside a line of prose
+    (words close on both sides) takes nothing from the line below."""
+    pdf = _signature_columns(
+        [
+            (690, "Předávací protokol podepíše pronajímatel Jan Dvořák, nar. 1. 2. 1970, a nájemce"),
+            (704, "převezme klíče, jakmile starosta obce potvrdí, že jsou prostory v pořádku."),
+        ]
+    )
+    analysis = rules_engine.analyze(pdf)
+    name = next(p for p in analysis.proposals if p.text == "Jan Dvořák")
+    assert name.action.value == "redact"
 
 
 # -- class 3: supplier contacts ----------------------------------------------------------------

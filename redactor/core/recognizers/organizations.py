@@ -10,6 +10,7 @@ from .. import categories as cat
 from ..czech import ASSOCIATION_HEADS, LEGAL_FORMS, PUBLIC_BODY_HEADS, UPPER
 from ..czech import strip_diacritics as fold
 from ..model import Finding
+from ..parties import role_of
 from .base import AnalysisContext, Recognizer
 
 _CONNECTORS = {"nad", "pod", "u", "v", "ve", "na", "a", "pro", "při", "de", "di", "-", "–", "&"}
@@ -103,8 +104,10 @@ class OrganizationRecognizer(Recognizer):
                 s, e = m.start(), m.end()
                 if any(a <= s < b for a, b in taken):
                     continue
-                if kind == "public_body" and re.search(rf"[{UPPER}]\w+ $", text[max(0, s - 20) : s]):
+                before = re.search(rf"([{UPPER}]\w+) $", text[max(0, s - 20) : s])
+                if kind == "public_body" and before and role_of(before.group(1)) is None:
                     continue  # "Nové Město pod Smrkem", "Velké Meziříčí": a town's name, not "Město X"
+                    # (but "2. Nájemce Česká republika – …": a label that lost its colon)
                 if kind == "public_body" and re.search(r"\b\d{3} ?\d{2}[ \n]+$", text[max(0, s - 12) : s]):
                     continue  # "656 16 Město Touškov": the town of a postal address, not a party
                 # trim trailing connectors
