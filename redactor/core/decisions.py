@@ -11,6 +11,7 @@ dependencies is linked within the dependency's scopes (``holder``, ``party``, ``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -92,6 +93,7 @@ def decide(
             if d is not None:
                 decisions[i] = d
     _seats_elsewhere(decisions, cmap)
+    _one_value_one_action(decisions)
     return [decisions[i] for i in sorted(decisions)], linker.persons
 
 
@@ -139,6 +141,64 @@ def _seats_elsewhere(decisions: dict[int, Assessment], cmap: CategoryMap) -> Non
             "seat": " ".join(seat.finding.text.split()),
         }
         decisions[i] = Assessment(d.finding, cat.ADDRESS_SEAT, Action.KEEP, Reason("seat_elsewhere", params), d.cluster)
+
+
+#: Values that are the same data wherever they stand: one of them redacted, all are.
+_IDENTIFIERS = frozenset(
+    {
+        cat.EMAIL_PERSONAL,
+        cat.EMAIL_GENERIC,
+        cat.BIRTH_NUMBER,
+        cat.ID_CARD,
+        cat.PASSPORT,
+        cat.PAYMENT_CARD,
+        cat.BANK_ACCOUNT,
+        cat.IBAN,
+        cat.PHONE,
+        cat.DRIVING_LICENCE,
+        cat.SIPO,
+        cat.VEHICLE_PLATE,
+        cat.VIN,
+        cat.DIC,
+        cat.DATE_OF_BIRTH,
+    }
+)
+
+
+def value_key(finding: Finding) -> str:
+    """The value of an identifier finding as compared across the document: without spaces and
+    case, a phone without its +420 / 00420 prefix ("+420 603 817 091" = "603817091")."""
+    key = re.sub(r"\s+", "", finding.text).lower()
+    if finding.category == cat.PHONE:
+        key = re.sub(r"^(?:\+|00)?420(?=\d{9}$)", "", re.sub(r"[^\d+]", "", key))
+    return key
+
+
+def _one_value_one_action(decisions: dict[int, Assessment]) -> None:
+    """A value redacted in one place is redacted wherever else it stands: an account number
+    kept in a clause that assigns the rent to a bank ("na účet č. X, vedený u Banky a.s.") is the
+    landlord's account redacted in his entry; a copy left readable publishes what the box hides
+    (ministry methodology: personal data are made illegible in every occurrence). Changes
+    ``decisions`` in place; the reason names the redacted occurrence's reason."""
+    redacted: dict[tuple[int, str], Assessment] = {}
+    for d in decisions.values():
+        if d.action == Action.REDACT and d.finding.category in _IDENTIFIERS:
+            redacted.setdefault((_value_family(d.finding.category), value_key(d.finding)), d)
+    if not redacted:
+        return
+    for i, d in decisions.items():
+        if d.action == Action.REDACT or d.finding.category not in _IDENTIFIERS:
+            continue
+        first = redacted.get((_value_family(d.finding.category), value_key(d.finding)))
+        if first is None:
+            continue
+        reason = Reason("repeated_value", {"reason": first.reason.to_dict()})
+        decisions[i] = Assessment(d.finding, first.category, Action.REDACT, reason, first.cluster or d.cluster)
+
+
+def _value_family(category: int) -> int:
+    """Categories whose values compare with each other (a personal and a generic e-mail)."""
+    return cat.EMAIL_PERSONAL if category in (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC) else category
 
 
 def _upgrade_personal_emails(findings: list[Finding], linker: Linker) -> None:

@@ -188,6 +188,24 @@ def test_a_numbered_label_without_its_colon_opens_the_public_bodys_entry(rules_e
     assert found["Jan Dvořák"] == "redact"
 
 
+def test_an_account_redacted_in_the_landlords_entry_is_redacted_where_the_rent_is_assigned(rules_engine):
+    """The landlord's account, redacted in his entry, stood again in a clause that assigns the
+    rent to his bank ("směrovány na účet č. X, vedený u UniCredit Bank"), where it was taken for
+    the bank's and kept: the copy published what the box hid. One value, one action."""
+    paragraphs = [
+        "Smlouva o nájmu",
+        "Pronajímatel: Jan Dvořák, nar. 12. 3. 1960, bytem Lipová 12, 602 00 Brno, číslo účtu: 62166006/2700",
+        TENANT,
+        "Pohledávky nájemného jsou postoupeny ve prospěch banky UniCredit Bank Czech Republic, a.s., se sídlem "
+        "Želetavská 1525/1, 140 92 Praha 4, IČO 64948242. Veškeré úhrady musí být směrovány na účet č. "
+        "62166006/2700, vedený u UniCredit Bank Czech Republic, a.s.",
+    ]
+    analysis = rules_engine.analyze(pdf_from_paragraphs(paragraphs))
+    accounts = [p for p in analysis.proposals if p.text == "62166006/2700"]
+    assert [p.action.value for p in accounts] == ["redact", "redact"]
+    assert accounts[1].reason.code == "repeated_value"
+
+
 def _signature_columns(rows: list[tuple[float, str]]) -> bytes:
     """A lease whose second page is drawn line by line at ``(y, text)`` (points): a signature
     block in columns comes out of extraction with the columns of a row joined into one line."""
