@@ -138,6 +138,13 @@ def test_phone_spacings(phone):
     assert texts(run("phone", f"Kontakt: tel. {phone}, e-mail níže")) == [phone]
 
 
+def test_a_phone_whole_at_the_end_of_its_line_is_read_before_a_line_of_other_digits():
+    """A sole trader's stamp on a real lease ends "tel.: 603 817 091" over the page number "3":
+    read as one number with it, the phone was no phone and went to review as a mistyped number."""
+    assert texts(run("phone", "IČO: 152 64 530\ntel.: 603 817 091\n3\n/\n")) == ["603 817 091"]
+    assert texts(run("phone", "Tel.: 603 817 091\nIČO: 15264530")) == ["603 817 091"]
+
+
 @pytest.mark.parametrize(
     "text",
     ["Cena činí 224 000 Kč", "IČO: 32154712", "ČKAIT 1851288", "dne 6. 6. 1994", "cena 123 456 789 Kč"],

@@ -201,7 +201,8 @@ class PhoneRecognizer(Recognizer):
     "Kč"), and a candidate that runs from one line into a numbered heading on the next ("… IČ:
     73616842\n2. Objednatel"): such a line break ends the number; and digits from three lines or
     more (cells down a column of a table: "327\n027\n827" in an inventory), since a number
-    written on paper breaks at most once. Score 0.95 after a context
+    written on paper breaks at most once; a number whole at the end of its line is read even
+    when the next line begins with other digits ("tel.: 603 817 091⏎3", a page number). Score 0.95 after a context
     word ("tel."/"telefon"/"mobil"/"fax"), 0.7 otherwise. Whose number it is (a person's or an
     organisation's switchboard) is decided by the category map's holder rules, not here."""
 
@@ -234,8 +235,16 @@ class PhoneRecognizer(Recognizer):
         text = context.text
         # a line break is a space, except before a numbered heading, where a number must end
         flat = re.sub("\n", lambda m: ";" if self._heading.match(text, m.end()) else " ", text)
+        matches = list(self._matches(flat))
+        # and a number that is whole at the end of its line stays whole when the next line begins
+        # with digits of something else (a page number, a postcode): read once more with every
+        # line break an end, for what the first reading missed
+        ends = text.replace("\n", ";")
+        matches += [
+            m for m in self._matches(ends) if not any(m.start < other.end and other.start < m.end for other in matches)
+        ]
         out = []
-        for match in self._matches(flat):
+        for match in sorted(matches, key=lambda m: m.start):
             end = match.end
             if text.count("\n", match.start, end) >= 2:
                 continue  # cells down a column, not one number
