@@ -335,8 +335,11 @@ def _line_words(
     line = sorted(line, key=lambda w: w[1].x0)
     size = _line_size(line)
     baseline = sorted(r.y1 for _t, r in line)[len(line) // 2] - size * 0.15 / 0.8
+    # where extractors put the vertical centre of a written glyph (MuPDF's character box runs
+    # from the font's ascender to its descender), which verification checks against the boxes
+    centre = baseline - size * (font.ascender + font.descender) / 2
     written, free = 0, -math.inf  # where the next word of the line may begin
-    for text, rect in line:
+    for n, (text, rect) in enumerate(line):
         natural = font.text_length(text, fontsize=size)
         if natural <= 0:
             continue
@@ -345,26 +348,31 @@ def _line_words(
         width = max(ends.get(id(rect), rect.x1) - start, 0.3 * rect.width, 0.1)
         if start > rect.x0 and any(r.intersects(pymupdf.Rect(start, rect.y0, start + width, rect.y1)) for r in shown):
             start, width = rect.x0, rect.width
-        start, width = _clear_of(rect, start, width, shown)
+        if n + 1 < len(line) and line[n + 1][1].x0 > start:
+            # a box the OCR stretched over the words after it (a whole line for "(recepce)")
+            # stops before the next word of its line
+            width = min(width, max(line[n + 1][1].x0 - WORD_GAP * size - start, 0.1))
+        start, width = _clear_of(rect, start, width, shown, centre)
         display.write(page, font, pymupdf.Point(start, baseline), text + " ", size, pymupdf.Matrix(width / natural, 1))
         free = start + width + WORD_GAP * size
         written += 1
     return written
 
 
-def _clear_of(rect: pymupdf.Rect, start: float, width: float, shown: list) -> tuple[float, float]:
+def _clear_of(rect: pymupdf.Rect, start: float, width: float, shown: list, centre: float) -> tuple[float, float]:
     """``(start, width)`` of a word drawn in ``rect`` (as displayed) made to stop short of the
-    redaction rectangles ``shown`` beside it on its row (the word's vertical centre within the
-    rectangle's height): a comma after a redacted name keeps its own place, and no glyph of the
-    text layer touches a black box."""
+    redaction rectangles ``shown`` on its row: those whose height holds ``centre``, the vertical
+    centre of the glyphs as written (points). A comma after a redacted name keeps its own place,
+    and no glyph of the text layer has its centre in a black box (what verification checks); a
+    box that the stretch reaches ends it, one under its start moves the start past it."""
     end = start + width
-    for r in shown:
-        if not r.y0 < (rect.y0 + rect.y1) / 2 < r.y1:
-            continue  # a box of the line above or below, whose boxes overlap this one's
-        if r.x1 <= rect.x0 + 0.5 * rect.width:
-            start = max(start, r.x1 + 0.25)
-        elif r.x0 >= rect.x0 + 0.5 * rect.width:
-            end = min(end, r.x0 - 0.25)
+    for r in sorted(shown, key=lambda r: r.x0):
+        if not r.y0 < centre < r.y1 or r.x1 <= start or r.x0 >= end:
+            continue  # a box of the line above or below (their boxes overlap this one's), or clear
+        if r.x0 <= start:
+            start = r.x1 + 0.25
+        else:
+            end = r.x0 - 0.25
     return start, max(end - start, 0.1)
 
 

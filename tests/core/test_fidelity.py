@@ -283,3 +283,47 @@ def test_a_page_of_tightly_set_lines_published_as_a_picture_keeps_the_lines_besi
         assert "Čl. 1 Nájemné činí 461 000 Kč měsíčně" in flat, tool
         assert "souhlasí, aby" in flat and "umístil reklamní štít" in flat, tool
         assert "Smlouvu s nájemcem schválila rada" in flat, tool
+
+
+def test_an_ocr_box_stretched_over_two_lines_puts_no_glyph_under_a_box():
+    """A real scanned annex: Tesseract gave "(recepce)" the box of its whole line and the next
+    (112-523 pt across, two rows), with the redacted phone of the reception on the lower row. The
+    word was written stretched over the phone's black box, a glyph's centre in it, and the contract
+    was refused for ever ("1 characters remain under redaction boxes"). A word stops before the
+    next word of its printed line and before a box on the row where its glyphs are written."""
+    font = pymupdf.Font("helv")
+    # the boxes as Tesseract gave them (points)
+    words = [
+        OcrWord(text, x0, y0, x1, y1, 90.0, (19, 0, 0))
+        for text, x0, y0, x1, y1 in (
+            ("Každý", 112.1, 398.9, 136.8, 408.0),
+            ("zpozorovaný", 140.4, 399.1, 189.8, 408.0),
+            ("požár", 193.0, 399.1, 214.6, 407.8),
+            ("(recepce)", 112.1, 397.7, 522.8, 418.3),
+            ("na", 140.4, 411.6, 149.8, 416.6),
+            ("tel.", 153.1, 409.4, 164.6, 416.4),
+            ("257171509", 168.7, 409.7, 212.2, 416.4),
+            ("nebo", 215.8, 409.4, 234.2, 416.4),
+            ("1508.", 239.3, 409.7, 259.0, 416.4),
+        )
+    ]
+    phone = next(w for w in words if w.text == "257171509")
+    box = pymupdf.Rect(phone.x0, phone.y0, phone.x1, phone.y1)
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    kept = [w for w in words if w is not phone]
+    assert write_words(page, kept, font, [box]) == len(kept)
+    under = [
+        ch["c"]
+        for block in page.get_text("rawdict")["blocks"]
+        for line in block.get("lines", [])
+        for span in line["spans"]
+        for ch in span["chars"]
+        if not ch["c"].isspace()
+        and box.x0 + 0.5 < (ch["bbox"][0] + ch["bbox"][2]) / 2 < box.x1 - 0.5
+        and box.y0 < (ch["bbox"][1] + ch["bbox"][3]) / 2 < box.y1
+    ]
+    assert under == []
+    read = " ".join(page.get_text().split())
+    for text in ("(recepce)", "na", "tel.", "nebo", "1508.", "zpozorovaný"):
+        assert text in read.split(), (text, read)
