@@ -19,8 +19,11 @@ private or *suspicious*. Three kinds:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+
+from stdnum import numdb
 
 from . import categories as cat
 from .czech import NOT_NAMES
@@ -98,13 +101,29 @@ def _is_place(words: list[str]) -> bool:
     return all(places.is_place_word(w) for w in words)
 
 
+@functools.lru_cache(maxsize=1)
+def _bank_words() -> frozenset[str]:
+    """Words of the names of the banks in the Czech bank code list (python-stdnum's ``cz/banks``,
+    the ČNB's register of payment system codes) in title case: "Moneta", "Money", "Spořitelna",
+    "Komerční". The bank of an account is named in a private person's entry, never a name."""
+    db = numdb.get("cz/banks")
+    words = set()
+    for code in range(10_000):
+        for _part, props in db.info(f"{code:04d}"):
+            for word in _WORD.findall(props.get("bank", "")):
+                if len(word) >= 3:
+                    words.add(word.capitalize())
+    return frozenset(words)
+
+
 def _noise_word(word: str) -> bool:
     """A capitalised word that is no name: a vocabulary word of contracts, a role noun, a
-    function of office."""
+    function of office, a word of a bank's name."""
     norm = word.capitalize() if word.isupper() and len(word) > 2 else word
     return (
         norm in _BLOCK_WORDS
         or norm.split("-")[0] in _BLOCK_WORDS
+        or norm.capitalize() in _bank_words()
         or role_of(norm) is not None
         or is_function_word(norm)
     )

@@ -132,6 +132,7 @@ def test_addresses_and_their_cues(text, expected, category, context):
         "Cena 3 280 191 Kč",
         "parc. č. 781 a 615",
         "budovy č. p. 350",
+        "služeb uvedených v čl. III. Činí 3 220 Kč měsíčně",  # an OCR capital on a verb
     ],
 )
 def test_things_that_are_not_addresses(text):

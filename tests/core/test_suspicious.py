@@ -74,6 +74,15 @@ def test_places_labels_and_role_nouns_are_no_doubts():
     assert _found(out, text) == [("Xaver Qwertz", "party_block_word")]
 
 
+def test_the_bank_of_a_persons_account_is_no_doubt():
+    """The words of a bank's name (python-stdnum's Czech bank code list) in a landlord's entry
+    went to review as names ("Moneta Money Bank", "Spořitelna" of "Česká spořitelna")."""
+    text = "Pronajímatel: Jan Novák\nBankovní spojení: Moneta Money Bank, Česká Spořitelna, Xaver Qwertz\n"
+    known = [Finding(4, Span(14, 23), "Jan Novák", 0.95, "person", "")]
+    out = suspicious_spans(text, known, [_party(text, text)], NlpArtifacts(), [])
+    assert _found(out, text) == [("Xaver Qwertz", "party_block_word")]
+
+
 def test_an_organisations_block_is_checked_only_after_a_person_cue():
     text = "Dodavatel: ACME a.s., Xaverov Qwertzov, kontaktní osoba: Xaver Qwertz"
     block = Party(1, "dodavatel", PartyKind.LEGAL_PERSON, [Span(0, len(text))], ["dodavatel"])

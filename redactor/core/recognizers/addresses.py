@@ -53,7 +53,8 @@ _STOP_FIRST = frozenset(
     Sbírky Vložka Oddíl Strana Stránka Celkem Dne Rok Roce Roku Cena Částka Parcela Číslo Čísla Telefon
     Fax Mobil Pozemek Pozemku Kč Položka Verze Tabulka Obrázek Kapitola Usnesení Usnesením Bodu Faktura
     Objednávka Zakázka Akce Etapa Stavba Objekt Budova Budovy Místnost Podlaží Patro Sál Dům Byt Jednotka
-    Kupní Nájemné Pachtovné Částku Výše Doba Lhůta Termín Celková Celkové Základní Minimální Maximální""".split()
+    Kupní Nájemné Pachtovné Částku Výše Doba Lhůta Termín Celková Celkové Základní Minimální Maximální
+    Činí Činil Činila Činilo Činily""".split()
 )
 #: The municipality written between a cue and the street ("bytem: Znojmo, Bratrstva 21").
 _TOWN_FIRST = rf"(?:[{LOWER}]+(?:[ -][{LOWER}]+){{0,2}}(?:[ ]\d{{1,2}})?,\s*)?"
