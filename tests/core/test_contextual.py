@@ -133,6 +133,8 @@ def test_addresses_and_their_cues(text, expected, category, context):
         "parc. č. 781 a 615",
         "budovy č. p. 350",
         "služeb uvedených v čl. III. Činí 3 220 Kč měsíčně",  # an OCR capital on a verb
+        "V Praze 15. 10. 2021",  # the place and date of signing
+        "V Praze 1. 5.2021",
     ],
 )
 def test_things_that_are_not_addresses(text):

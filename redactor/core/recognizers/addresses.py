@@ -38,7 +38,7 @@ _STREET = (
 )
 _ADDRESS = re.compile(
     rf"(?<![\w.])(?P<street>{_STREET})(?:[ ]|\n(?!{ITEM_START}))(?P<number>{_NUMBER})"
-    rf"(?![\w/)]|[.,]\d|\s?(?:Kč|%|m²|m2|ks|Sb))"
+    rf"(?![\w/)]|[.,]\d|\.[ ]?\d{{1,2}}\.|\s?(?:Kč|%|m²|m2|ks|Sb))"  # "V Praze 15. 10. 2021": a date
     rf"(?P<town>,?[ \n]+{_PSC_TOWN})?"
 )
 _VILLAGE = re.compile(
