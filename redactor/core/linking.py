@@ -276,6 +276,9 @@ class Linker:
     def holder(self, f: Finding, scopes: tuple[str, ...]) -> Holder | None:
         """Who ``f`` belongs to, trying the allowed scopes from the most specific."""
         if "holder" in scopes:
+            if f.attributes.get("service"):  # a reception's, a switchboard's number
+                who = {"code": "who_service", "params": {"cue": f.attributes["service"]}}
+                return Holder(PartyKind.LEGAL_PERSON.value, "holder", who)
             if f.holder in ("natural_person", "legal_person", "public_body"):
                 return Holder(f.holder, "holder", {"code": "who_value", "params": {"kind": {"term": f.holder}}})
             if f.holder and f.holder in self.persons:

@@ -101,6 +101,7 @@ TEMPLATES: dict[str, str] = {
     "who_organisation": gettext_noop("an organisation (%(kind)s)"),
     "who_organisation_how": gettext_noop("an organisation (%(kind)s), %(how)s"),
     "who_value": gettext_noop("%(kind)s, as the value itself shows"),
+    "who_service": gettext_noop("an organisation's service line (“%(cue)s”)"),
     "of_party": gettext_noop(" for %(party)s"),
 }
 

@@ -206,6 +206,18 @@ def test_an_account_redacted_in_the_landlords_entry_is_redacted_where_the_rent_i
     assert accounts[1].reason.code == "repeated_value"
 
 
+def test_a_receptions_phone_in_a_safety_annex_is_kept(rules_engine):
+    paragraphs = [
+        "Smlouva o zajištění služeb asistenta poslance",
+        LANDLORD.replace("Pronajímatel", "Poskytovatel služeb") + ", tel. 777 123 456",
+        TENANT.replace("Nájemce", "Objednatel"),
+        "10. Každý zpozorovaný požár je nutné ohlásit a volat ohlašovnu požáru (recepce) na tel. 257171509.",
+    ]
+    found = actions(rules_engine, paragraphs)
+    assert found["257171509"] == ("keep", "holder_rule"), found
+    assert found["777 123 456"][0] == "redact"
+
+
 def _signature_columns(rows: list[tuple[float, str]]) -> bytes:
     """A lease whose second page is drawn line by line at ``(y, text)`` (points): a signature
     block in columns comes out of extraction with the columns of a row joined into one line."""

@@ -145,6 +145,16 @@ def test_a_phone_whole_at_the_end_of_its_line_is_read_before_a_line_of_other_dig
     assert texts(run("phone", "Tel.: 603 817 091\nIČO: 15264530")) == ["603 817 091"]
 
 
+def test_a_phone_after_an_organisations_service_is_the_organisations():
+    """The fire-reporting reception of the Chamber's buildings in the safety annex of every
+    assistant contract ("volat ohlašovnu požáru (recepce) na tel. 257171509") was redacted as a
+    private person's phone: no person answers a reception, a registry office or a help line."""
+    found = run("phone", "Požár je nutné ohlásit a volat ohlašovnu požáru (recepce) na tel. 257171509 nebo 1508.")
+    assert [(f.text, f.attributes.get("service")) for f in found] == [("257171509", "ohlašovnu")]
+    found = run("phone", "Recepce je v přízemí. Pronajímatel: Jan Novák, tel. 777 123 456.")
+    assert [f.attributes.get("service") for f in found] == [None]
+
+
 @pytest.mark.parametrize(
     "text",
     ["Cena činí 224 000 Kč", "IČO: 32154712", "ČKAIT 1851288", "dne 6. 6. 1994", "cena 123 456 789 Kč"],

@@ -16,6 +16,7 @@ from stdnum.cz import bankaccount, dic, rc
 from stdnum.exceptions import InvalidComponent, ValidationError
 
 from .. import categories as cat
+from ..czech import UPPER
 from ..model import Finding
 from ..text import ITEM_START
 from .base import AnalysisContext, PatternRecognizer, Recognizer, Validated
@@ -193,6 +194,17 @@ class _Shifted:
         self.number, self.start, self.end = match.number, match.start + offset, match.end + offset
 
 
+#: An organisation's service that a phone number reaches: a reception, a registry office, a
+#: switchboard, a help line, a dispatch, a gatehouse ("volat ohlašovnu požáru (recepce) na tel.
+#: …"); no private person answers it.
+_SERVICE_LINE = re.compile(
+    r"(?<!\w)(?:recepc\w*|podateln\w*|ústředn\w*|spojovatel\w*|infolink\w*|zákaznick\w* link\w*|call cent\w*|"
+    r"dispečink\w*|ohlašovn\w*|vrátnic\w*|helpdesk\w*|hotline|servisní\w* link\w*|tísňov\w* link\w*|"
+    r"pohotovost\w*)(?!\w)",
+    re.I,
+)
+
+
 class PhoneRecognizer(Recognizer):
     """Telephone numbers as libphonenumber reads them for region CZ (+420 and nine digits in
     any spacing, foreign numbers with their country code), leniency VALID.
@@ -202,7 +214,9 @@ class PhoneRecognizer(Recognizer):
     73616842\n2. Objednatel"): such a line break ends the number; and digits from three lines or
     more (cells down a column of a table: "327\n027\n827" in an inventory), since a number
     written on paper breaks at most once; a number whole at the end of its line is read even
-    when the next line begins with other digits ("tel.: 603 817 091⏎3", a page number). Score 0.95 after a context
+    when the next line begins with other digits ("tel.: 603 817 091⏎3", a page number). A number
+    after an organisation's service ("recepce", "podatelna", "ústředna", "infolinka", within 50
+    characters of the same sentence) carries ``attributes["service"]``. Score 0.95 after a context
     word ("tel."/"telefon"/"mobil"/"fax"), 0.7 otherwise. Whose number it is (a person's or an
     organisation's switchboard) is decided by the category map's holder rules, not here."""
 
@@ -254,6 +268,8 @@ class PhoneRecognizer(Recognizer):
                 continue
             cue = self.context_word(context, match.start, 25)
             score = 0.95 if cue else 0.7
+            sentence = re.split(rf"[;]|\.\s+(?=[{UPPER}])", text[max(0, match.start - 50) : match.start])[-1]
+            service = _SERVICE_LINE.search(sentence)
             out.append(
                 self.finding(
                     cat.PHONE,
@@ -262,7 +278,9 @@ class PhoneRecognizer(Recognizer):
                     text,
                     score,
                     f"valid phone number (phonenumbers, {phonenumbers.region_code_for_number(match.number)})"
-                    + (f", cue {cue!r}" if cue else ""),
+                    + (f", cue {cue!r}" if cue else "")
+                    + (f", an organisation's service line ({service.group()!r})" if service else ""),
+                    attributes={"service": service.group()} if service else {},
                 )
             )
         return out
