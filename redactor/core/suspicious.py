@@ -102,6 +102,13 @@ def _is_place(words: list[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
+def _bank_codes() -> frozenset[str]:
+    """The four-digit codes of the banks in python-stdnum's Czech bank code list ("0800", "2010")."""
+    db = numdb.get("cz/banks")
+    return frozenset(f"{code:04d}" for code in range(10_000) if any(props for _p, props in db.info(f"{code:04d}")))
+
+
+@functools.lru_cache(maxsize=1)
 def _bank_words() -> frozenset[str]:
     """Words of the names of the banks in the Czech bank code list (python-stdnum's ``cz/banks``,
     the ČNB's register of payment system codes) in title case: "Moneta", "Money", "Spořitelna",
@@ -202,6 +209,8 @@ def _cued_numbers(text: str, taken: list[Span]) -> list[tuple[Span, str]]:
         span = Span(m.start(), m.end())
         if digits < 4 or _covered(span, taken) or any(s == span for s, _ in out):
             continue
+        if m.group() in _bank_codes():
+            continue  # "Bankovní spojení: 2010": the bank's code, not somebody's number
         # stop at a number that merely belongs to a later clause ("tel. viz čl. 1234")
         between = text[cue.end() : m.start()]
         if re.search(r"[;]|\b(?:viz|čl|odst|§)\b", between):

@@ -35,6 +35,14 @@ def test_a_number_after_a_personal_cue_that_no_recognizer_matched():
     assert out[0].reason.code == "suspicious_number" and "after “r. č.”" in str(out[0].reason)
 
 
+def test_a_bank_code_after_the_bank_cue_is_no_mistyped_number():
+    """Assistant contracts write the bank as its code ("Bankovní spojení: 2010"): a known code of
+    the Czech bank code list is no doubt, four other digits are."""
+    text = "Bankovní spojení: 2010\nČíslo účtu, tel. 9400"
+    out = suspicious_spans(text, [], [], NlpArtifacts(), [])
+    assert _found(out, text) == [("9400", "cued_number")]
+
+
 def test_a_recognised_number_is_not_suspicious():
     text = "r. č. 750403/1238"
     known = [Finding(12, Span(6, 17), "750403/1238", 0.95, "birth_number", "")]
