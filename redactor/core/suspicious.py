@@ -93,6 +93,13 @@ _PERSON_CUE_BEFORE = re.compile(
 )
 
 
+#: The start of a line up to where a label names its party: "1. Poskytovatel služeb: ", "Nájemce:
+#: Fy: " (a place name there is a surname that is also a village's: Poustka, Lhota, Dvořiště).
+_NAME_SLOT = re.compile(
+    r"^[ ]*(?:\d{1,2}[.)][ ]*)?(?P<role>[^\W\d_]+)(?:[ ][^\W\d_]+)?[ ]*:[ ]*(?:[^\W\d_]{1,3}[ ]*:[ ]*)?$"
+)
+
+
 def _is_place(words: list[str]) -> bool:
     """True when the words are a place name or words of one ("Brně", "Hradci Králové")."""
     places = PlaceGazetteer.default()
@@ -191,8 +198,9 @@ def _flush(text: str, run: list[re.Match], party: Party, private_side: bool, out
         return
     if not before.strip() and re.match(r"[ ]+[a-záčďéěíňóřšťúůýž]", rest):
         return  # "Doručovací adresa …", "Beru na vědomí": a label or a sentence opens the line
-    if _is_place([m.group() for m in run]):
-        return
+    slot = _NAME_SLOT.search(before)
+    if _is_place([m.group() for m in run]) and not (slot and role_of(slot.group("role"))):
+        return  # a town, unless it stands where a party's label names the party ("Poskytovatel: Poustka")
     out.append((Span(start, end), party))
 
 

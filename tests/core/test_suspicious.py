@@ -35,6 +35,16 @@ def test_a_number_after_a_personal_cue_that_no_recognizer_matched():
     assert out[0].reason.code == "suspicious_number" and "after “r. č.”" in str(out[0].reason)
 
 
+def test_a_surname_that_is_also_a_village_is_a_doubt_where_the_label_names_the_party():
+    """A handwritten assistant contract read "1. Poskytovatel služeb: Fy: Poustka": the surname is
+    also a village's name, so it was taken for a place and left readable without a look. A place
+    name after the party's own label is a doubt; after "Sídlo:" it is a town."""
+    text = "1. Poskytovatel služeb: Fy: Poustka / U\nSídlo: Lhota 5, Brno\n"
+    party = Party(1, "poskytovatel", PartyKind.UNKNOWN, [Span(0, len(text))], ["poskytovatel"])
+    out = suspicious_spans(text, [], [party], NlpArtifacts(), [])
+    assert _found(out, text) == [("Poustka", "party_block_word")]
+
+
 def test_a_bank_code_after_the_bank_cue_is_no_mistyped_number():
     """Assistant contracts write the bank as its code ("Bankovní spojení: 2010"): a known code of
     the Czech bank code list is no doubt, four other digits are."""
