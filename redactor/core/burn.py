@@ -348,10 +348,10 @@ def _line_words(
         width = max(ends.get(id(rect), rect.x1) - start, 0.3 * rect.width, 0.1)
         if start > rect.x0 and any(r.intersects(pymupdf.Rect(start, rect.y0, start + width, rect.y1)) for r in shown):
             start, width = rect.x0, rect.width
-        if n + 1 < len(line) and line[n + 1][1].x0 > start:
+        if n + 1 < len(line) and rect.width > 3 * natural and line[n + 1][1].x0 > start + natural:
             # a box the OCR stretched over the words after it (a whole line for "(recepce)")
             # stops before the next word of its line
-            width = min(width, max(line[n + 1][1].x0 - WORD_GAP * size - start, 0.1))
+            width = min(width, max(line[n + 1][1].x0 - WORD_GAP * size - start, natural))
         start, width = _clear_of(rect, start, width, shown, centre)
         display.write(page, font, pymupdf.Point(start, baseline), text + " ", size, pymupdf.Matrix(width / natural, 1))
         free = start + width + WORD_GAP * size
