@@ -135,6 +135,7 @@ def test_addresses_and_their_cues(text, expected, category, context):
         "služeb uvedených v čl. III. Činí 3 220 Kč měsíčně",  # an OCR capital on a verb
         "V Praze 15. 10. 2021",  # the place and date of signing
         "V Praze 1. 5.2021",
+        "Švestková 12903",  # an inventory number after a street: house numbers have four digits
     ],
 )
 def test_things_that_are_not_addresses(text):

@@ -155,6 +155,15 @@ def test_a_phone_after_an_organisations_service_is_the_organisations():
     assert [f.attributes.get("service") for f in found] == [None]
 
 
+def test_inventory_numbers_without_a_cue_are_no_phones_unless_grouped_as_phones():
+    """Cells of a real inventory of a water network ("27-39 60648", "8-10-12 1596", "21819 8503")
+    are valid fixed-line numbers to libphonenumber and were redacted as phones; without a context
+    word a fixed-line number must be grouped as phones are written. A mobile needs no cue."""
+    assert run("phone", "9072 K.P. 27-39 60648 x\npoložka 8-10-12 1596\nsíť 21819 8503") == []
+    assert texts(run("phone", "Sídlo: Praha, 257 171 111")) == ["257 171 111"]
+    assert texts(run("phone", "Jan Novák, 777 12 34 56, jan@example.cz")) == ["777 12 34 56"]
+
+
 @pytest.mark.parametrize(
     "text",
     ["Cena činí 224 000 Kč", "IČO: 32154712", "ČKAIT 1851288", "dne 6. 6. 1994", "cena 123 456 789 Kč"],

@@ -176,3 +176,11 @@ def test_a_cue_is_a_whole_word_not_the_start_of_one():
     assert texts(run("person", "INSTRUKTÁŽ BOZP A PO PRO NÁVŠTĚVY / EXTERNISTY")) == []
     assert texts(run("person", "Pro návštěvy platí pokyny BOZP a PO.")) == []
     assert texts(run("person", "předá p. Xaver Qwerty a pí. Xenie Qwertová")) == ["Xaver Qwerty", "Xenie Qwertová"]
+
+
+def test_a_p_glued_to_capitals_in_an_inventory_cues_no_name():
+    """A real inventory of sewers lists "2376 K, P.BOHUNICE ARMENSKA" (a sewer in the Bohunice
+    district, Arménská street): the "P." glued to it made a person of a place and a street, and
+    the district was redacted on 20 pages. Glued to its words, "p." cues only a known name."""
+    assert texts(run("person", "2376 K, P.BOHUNICE ARMENSKA9+\n12959 K.P.BOHUNICE ARMENSKA 11")) == []
+    assert texts(run("person", "předá p.Jan Qwerty")) == ["Jan Qwerty"]

@@ -24,7 +24,9 @@ from ..text import ITEM_START
 from .base import AnalysisContext, Recognizer
 
 _W = rf"[{UPPER}][{LOWER}]+"
-_NUMBER = r"(?:č\.[ ]?p\.[ ]?)?\d{1,5}[a-zA-Z]?(?:[ ]?/[ ]?\d{1,4}[a-zA-Z]?)?"
+#: A house number (číslo popisné, at most four digits) and its orientation number; five digits
+#: after a street name are an inventory or a postcode ("Švestková 12903").
+_NUMBER = r"(?:č\.[ ]?p\.[ ]?)?\d{1,4}[a-zA-Z]?(?:[ ]?/[ ]?\d{1,4}[a-zA-Z]?)?"
 _PSC_TOWN = (
     rf"\d{{3}}[ ]?\d{{2}}[ \n]+{_W}(?:[ \n](?:nad|pod|u|v|na)[ \n]{_W}|[ \n]{_W}|[ ]?-[ ]?{_W}){{0,3}}"
     rf"(?:[ ]\d{{1,2}}(?![\d.]))?"

@@ -205,6 +205,14 @@ _SERVICE_LINE = re.compile(
 )
 
 
+def _grouped(raw: str) -> bool:
+    """True when ``raw`` is written in digit groups a phone number of its country is written in
+    (libphonenumber's STRICT_GROUPING: "603 817 091", "603817091", "+420 603 817 091"; not "60
+    38 17 091" or "8-10-12 1596")."""
+    matches = phonenumbers.PhoneNumberMatcher(raw, "CZ", leniency=phonenumbers.Leniency.STRICT_GROUPING)
+    return any(m.start == 0 and m.end == len(raw) for m in matches)
+
+
 class PhoneRecognizer(Recognizer):
     """Telephone numbers as libphonenumber reads them for region CZ (+420 and nine digits in
     any spacing, foreign numbers with their country code), leniency VALID.
@@ -216,7 +224,10 @@ class PhoneRecognizer(Recognizer):
     written on paper breaks at most once; a number whole at the end of its line is read even
     when the next line begins with other digits ("tel.: 603 817 091⏎3", a page number). A number
     after an organisation's service ("recepce", "podatelna", "ústředna", "infolinka", within 50
-    characters of the same sentence) carries ``attributes["service"]``. Score 0.95 after a context
+    characters of the same sentence) carries ``attributes["service"]``. Without a context word a
+    number that is not a mobile one must be grouped as phones are written (:func:`_grouped`):
+    table cells of inventory numbers ("27-39 60648") are valid fixed-line numbers to
+    libphonenumber. Score 0.95 after a context
     word ("tel."/"telefon"/"mobil"/"fax"), 0.7 otherwise. Whose number it is (a person's or an
     organisation's switchboard) is decided by the category map's holder rules, not here."""
 
@@ -267,6 +278,9 @@ class PhoneRecognizer(Recognizer):
             ):
                 continue
             cue = self.context_word(context, match.start, 25)
+            mobile = phonenumbers.number_type(match.number) == phonenumbers.PhoneNumberType.MOBILE
+            if not cue and not mobile and not _grouped(flat[match.start : end]):
+                continue  # "8-10-12 1596", "27-39 60648": inventory numbers, not a phone as written
             score = 0.95 if cue else 0.7
             sentence = re.split(rf"[;]|\.\s+(?=[{UPPER}])", text[max(0, match.start - 50) : match.start])[-1]
             service = _SERVICE_LINE.search(sentence)

@@ -46,7 +46,7 @@ from .base import AnalysisContext, Recognizer
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 #: "pan", "paní", "p.", "manželka" … right before a name (the cues are words: "p." is no "po").
 _PERSON_CUE = re.compile(
-    r"(?:^|\s)(?:" + "|".join(map(re.escape, sorted(PERSON_CUES, key=len, reverse=True))) + r")[\s:]*$"
+    r"(?:^|\s)(?P<cue>" + "|".join(map(re.escape, sorted(PERSON_CUES, key=len, reverse=True))) + r")[\s:]*$"
 )
 #: Form labels that announce a person's name.
 _LABEL_CUE = re.compile(
@@ -147,7 +147,12 @@ class PersonRecognizer(Recognizer):
             sur_a, sur_b = gaz.surname_of(na), gaz.surname_of(nb)
             before = text[max(0, a[0] - 40) : a[0]]
             titled = bool(self._title_before.search(before))
-            cued = bool(_PERSON_CUE.search(before.lower())) or bool(_LABEL_CUE.search(before))
+            cue = _PERSON_CUE.search(before.lower())
+            # "p." abbreviates more than "pan" ("K, P.BOHUNICE ARMENSKA" in an inventory of sewers):
+            # glued to the words it cues only a pair with a name the gazetteer knows
+            weak = cue is not None and cue.group("cue") == "p." and not before[-1:].isspace()
+            cued = bool(cue and (not weak or given_a or given_b or sur_a or sur_b))
+            cued = cued or bool(_LABEL_CUE.search(before))
             if not cued:
                 label = re.search(r"(?:^|\n)[ ]*(?:\d{1,2}[.)][ ]*)?([^\W\d_]+(?: [^\W\d_]+)?)[ ]*:[ ]*$", before)
                 # "Nájemce: Xenie Qwertová", "Poskytovatel služeb: Xaver Qwertz"
