@@ -41,8 +41,8 @@ _LABEL = re.compile(
     rf"(?:[ ]+(?!{_NOT_COMPLEMENT})[a-z]+){{0,2}}[ ]*:"
 )
 #: A numbered label without its colon, the party named on the same line: "2. Nájemce Česká
-#: republika – Kancelář …" (an OCR drops the colon; some templates write none). Taken only for a
-#: role that no label with a colon opens, and only its first time.
+#: republika – Kancelář …" (an OCR drops the colon; some templates write none). Taken only before
+#: any label of its role with a colon (a signature block's "Za nájemce:" comes later), once.
 _BARE_LABEL = re.compile(rf"(?:^|(?<=\n))[ ]*\d{{1,2}}\.[ ]+(?P<role>[{_LETTERS}]+)[ ]+(?=[{UPPER}])")
 _SUBITEM = re.compile(r"^[ ]*(?:\d{1,2}\)|\d{1,2}\.|[a-z]\))[ ]+")
 #: A line that opens a clause ends a party block: "1.", "2)", "1.1 ", "II.", "Článek", "§", a
@@ -138,11 +138,13 @@ def _label_blocks(folded: str) -> list[_Block]:
             continue
         start = m.start("za") if m.group("za") else m.start("role")
         labels.append((start, m.end(), role, bool(m.group("za"))))
-    labelled = {role for _s, _e, role, _za in labels}
+    first: dict[str, int] = {}  # where each role's first label with a colon stands
+    for start, _e, role, _za in labels:
+        first.setdefault(role, start)
     for m in _BARE_LABEL.finditer(folded):
         role = role_of(m.group("role"))
-        if role is not None and role not in labelled:
-            labelled.add(role)
+        if role is not None and m.start("role") < first.get(role, len(folded)):
+            first[role] = m.start("role")
             labels.append((m.start("role"), m.end("role"), role, False))
     labels.sort()
     lines = line_spans(folded)

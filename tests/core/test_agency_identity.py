@@ -179,6 +179,7 @@ def test_a_numbered_label_without_its_colon_opens_the_public_bodys_entry(rules_e
         "a podpisu smlouvy: ředitelka odboru hospodářské správy",
         "I.",
         "Pronajímatel přenechává nájemci do užívání prostory v domě č. p. 960 v Brně.",
+        "Za nájemce: Mgr. Petr Novotný",  # a later label of the role with its colon
     ]
     analysis = rules_engine.analyze(_pdf(paragraphs))
     kinds = {p.label: p.kind.value for p in analysis.parties}
