@@ -108,6 +108,12 @@ def test_email_personal_or_generic(email, category):
         ("nemovitost:\nObřanská 101a\nBrno", "Obřanská 101a", 45, None),
         ("trvale bytem Lhota č. p. 12, 387 01 Volyně", "Lhota č. p. 12, 387 01 Volyně", 45, "residence"),
         ("Sídlo: Těšnov 1163/5, 110 00 Praha 1", "Těšnov 1163/5, 110 00 Praha 1", 46, "seat"),
+        (  # a square's name broken before its street word (synthetic grant_1_25 leaked it)
+            "trvale bytem Hostivařské\nNám. 165, 621 64 Zlín, tel.",
+            "Hostivařské\nNám. 165, 621 64 Zlín",
+            45,
+            "residence",
+        ),
     ],
 )
 def test_addresses_and_their_cues(text, expected, category, context):

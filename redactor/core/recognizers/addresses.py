@@ -35,7 +35,7 @@ _STREET = (
     rf"(?:(?:Na|V|Ve|Za|Pod|Nad|U|K|Ke|Před|Mezi|Při|Do|Od|Po|Nad)[ ]{_W}(?:[ ]{_W})?"
     rf"|(?:[Nn]áměstí|[Nn]ám\.|[Tt]řída|[Tt]ř\.|[Nn]ábřeží|[Nn]ábř\.|[Uu]l\.|[Uu]lice)[ ]"
     rf"(?:[{UPPER}]\.[ ]?){{0,3}}{_W}(?:[ ]{_W})?"
-    rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ ](?:[Nn]ám\.|[Nn]áměstí|[Nn]ábř\.|[Tt]řída))?)"
+    rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n](?:[Nn]ám\.|[Nn]áměstí|[Nn]ábř\.|[Tt]řída))?)"  # "Hostivařské⏎Nám. 165"
     r"(?:[ \n](?:I|II|III|IV|V|VI)(?=[ \n]\d))?"  # numbered streets: "Boční I", "Pod Lipami II"
 )
 _ADDRESS = re.compile(
