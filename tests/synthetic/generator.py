@@ -28,7 +28,7 @@ from tests.pdfs import Layout, pdf_from_paragraphs
 from .declension import feminine, masculine
 
 BANKS = ["0100", "0300", "0600", "0800", "2010", "2700", "3030", "5500", "6100"]
-TITLES = ["", "", "", "Ing. ", "Mgr. ", "Bc. ", "MUDr. ", "PhDr. ", "JUDr. ", "RNDr. ", "Ing. arch. "]
+TITLES = ["", "", "", "Ing. ", "Mgr. ", "Bc. ", "MUDr. ", "PhDr. ", "JUDr. ", "RNDr. ", "Ing. arch. ", "Mgr. et Mgr. "]
 TOWNS = [
     "Město Holešov",
     "Město Kolín",
@@ -85,6 +85,14 @@ PUBLIC_OFFICES = [
     ("Česká republika – Kancelář Senátu", "Valdštejnské náměstí 17/4", "118 01 Praha 1", "vedoucím Kanceláře Senátu"),
     ("Krajský úřad Jihomoravského kraje", "Žerotínovo náměstí 449/3", "601 82 Brno", "ředitelem krajského úřadu"),
     ("Městský úřad Kolín", "Karlovo náměstí 78", "280 12 Kolín", "tajemníkem úřadu"),
+]
+#: Switchboards and receptions of public offices (the offices' own published numbers).
+OFFICE_PHONES = ["257 171 111", "257 071 111", "541 651 111", "321 748 111"]
+#: Banks that rent receivables are assigned to, with their seats and IČO (public register data).
+BANKS_ASSIGNED = [
+    ("UniCredit Bank Czech Republic and Slovakia, a.s.", "Želetavská 1525/1, 140 92 Praha 4", "64948242"),
+    ("Komerční banka, a.s.", "Na Příkopě 33/969, 114 07 Praha 1", "45317054"),
+    ("Česká spořitelna, a.s.", "Olbrachtova 1929/62, 140 00 Praha 4", "45244782"),
 ]
 #: (function before a name in the given case, after a name, feminine forms): officials named in
 #: any syntactic role keep their names (ministry methodology: officials acting in office).
@@ -692,7 +700,10 @@ class Generator:
         """Issue 31, classes 1, 2 and 4: a public office leases rooms from a private landlord for
         a member or a unit; officials are named as beneficiary, in a recital, as addressee, in a
         label and after the name, none of them signing; the office's seat is repeated in a block
-        that names its head; the rent goes to the landlord's account with SIPO's everyday name."""
+        that names its head; the rent goes to the landlord's account with SIPO's everyday name.
+        Held-out real leases added: the tenant's label numbered without its colon, the director
+        "oprávněn k jednání" with titles, the rent assigned to a bank with the landlord's account
+        repeated, the office's reception phone in the safety clause, the place and date of signing."""
         office, seat, town, head_function = self.r.choice(PUBLIC_OFFICES)
         landlord, head = self.person(), self.person(titled=True)
         member, chair, councillor, addressee = (self.person() for _ in range(4))
@@ -704,6 +715,11 @@ class Generator:
         f_member, f_chair, f_councillor, f_addressee = (
             self.function(p) for p in (member, chair, councillor, addressee)
         )
+        signatory = self.person(titled=True)
+        bank, bank_seat, bank_ico = self.r.choice(BANKS_ASSIGNED)
+        switchboard = self.r.choice(OFFICE_PHONES)
+        # the tenant's label as templates and OCR give it: with its colon, or numbered without one
+        tenant_label = self.r.choice(["Nájemce: ", "2. Nájemce "])
         roles = [
             f"1. Pronajímatel přenechává nájemci do užívání kancelář č. 12 pro potřeby {f_member[1]} "
             f"{member.name('gen', title=True)}. Klíče od kanceláře převezme {member.name()}.",
@@ -719,13 +735,20 @@ class Generator:
                 "Smlouva o nájmu prostoru sloužícího podnikání",
                 f"Pronajímatel: {landlord.name(title=True)}, {self.cue('dob')} {dob}, {self.cue('home')} {home}, "
                 f"{place}, {self.cue('phone')} {phone}",
-                f"Nájemce: {office}, IČO: {ico}, se sídlem {seat}, {town}, zastoupená "
-                f"{head.name('ins', title=True)}, {_feminine_function(head_function, head.female)}",
+                f"{tenant_label}{office}, IČO: {ico}, se sídlem {seat}, {town}, zastoupená "
+                f"{head.name('ins', title=True)}, {_feminine_function(head_function, head.female)}, "
+                f"oprávněn{'a' if signatory.female else ''} k jednání {signatory.name(title=True)}, "
+                f"{'ředitelka' if signatory.female else 'ředitel'} odboru hospodářské správy",
                 f"Adresa pro doručování nájemce: {head.name(title=True)}, {seat}, {town}",
                 *roles,
                 f"4. Nájemné činí {price} měsíčně a nájemce je poukáže na účet pronajímatele č. {account}. "
                 f"Zálohy na služby hradí pronajímatel přes SIPO, {self.cue('sipo')} {sipo}.",
+                f"5. Pohledávky nájemného jsou postoupeny ve prospěch banky {bank}, se sídlem {bank_seat}, "
+                f"IČO {bank_ico}. Veškeré úhrady nájemného musí být směrovány na účet č. {account}, vedený u {bank}",
+                "6. Každý zpozorovaný požár v budově je nutné ohlásit a volat ohlašovnu požáru (recepce) "
+                f"na tel. {switchboard}.",
                 f"Na vědomí: {f_addressee[0]} {addressee.name(title=True)}",
+                f"V Praze {self.r.randint(1, 28)}. {self.r.randint(1, 12)}. {self.r.randint(2017, 2026)}",
                 f"Za nájemce: {head.name(title=True)}",
                 f"Pronajímatel: {landlord.name(title=True)}",
             ],
@@ -737,10 +760,17 @@ class Generator:
             (account, "IDENTIFIER"),
             (sipo, "IDENTIFIER"),
         ]
-        c.keep += [(office, "ORGANIZATION"), (ico, "ORGANIZATION"), (seat, "ORGANIZATION"), (price, "PUBLIC")]
+        c.keep += [
+            (office, "ORGANIZATION"),
+            (ico, "ORGANIZATION"),
+            (seat, "ORGANIZATION"),
+            (price, "PUBLIC"),
+            (switchboard, "ORG_CONTACT"),
+            (bank_ico, "ORGANIZATION"),
+        ]
         c.private.append(landlord)
         c.public.append(head)
-        c.officials += [member, chair, councillor, addressee]
+        c.officials += [member, chair, councillor, addressee, signatory]
         return c
 
     def supply(self) -> Contract:
