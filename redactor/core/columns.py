@@ -37,6 +37,8 @@ class ColumnCells:
         it (within 2.5 line heights) whose words overlap the name across: from the first such
         word, the words to its right up to the next gap; it must start its own column too (only
         marks without letters, such as a signature's strokes read as "1 „", may stand closer)."""
+        if not _may_stand_alone(self.layer.text, span):
+            return None  # words of a sentence on either side: no geometry needed to say so
         boxes = self.layer.span_boxes(span)
         if len(boxes) != 1:
             return None
@@ -73,6 +75,17 @@ class ColumnCells:
                 cell.append(w.text)
                 end = w.x1
         return " ".join(cell)
+
+
+def _may_stand_alone(text: str, span: Span) -> bool:
+    """False when the words next to ``span`` on its line of ``text`` (titles aside) begin in lower
+    case, as the words of a sentence do; a name in a cell of its own has nothing beside it in the
+    text or the capitalised first word of the next cell."""
+    start = text.rfind("\n", 0, span.start) + 1
+    end = text.find("\n", span.end)
+    before = [w for w in text[start : span.start].split() if not _TITLE.match(w)]
+    after = [w for w in text[span.end : end if end >= 0 else len(text)].split() if not _TITLE.match(w)]
+    return not (before and before[-1][:1].islower()) and not (after and after[0][:1].islower())
 
 
 def _letters(word: str) -> bool:

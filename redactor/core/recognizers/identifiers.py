@@ -241,12 +241,15 @@ class PhoneRecognizer(Recognizer):
     #: Characters around such a run that libphonenumber sees too (it looks at a number's neighbours).
     _margin = 12
 
-    def _matches(self, flat: str):
+    def _matches(self, flat: str, at_line_end: str | None = None):
         """libphonenumber's matches in ``flat``, each with ``start``/``end`` offsets into it: the
         matcher reads only the windows around runs of seven or more digits, the only places a
-        number can be (on a contract it otherwise walks every character of the text)."""
+        number can be (on a contract it otherwise walks every character of the text). With
+        ``at_line_end`` (the text ``flat`` was made from), only runs that end a line."""
         windows: list[list[int]] = []
         for run in self._digits.finditer(flat):
+            if at_line_end is not None and at_line_end[run.end() : run.end() + 1] != "\n":
+                continue
             a, b = max(0, run.start() - self._margin), min(len(flat), run.end() + self._margin)
             if windows and a <= windows[-1][1]:
                 windows[-1][1] = b
@@ -266,7 +269,9 @@ class PhoneRecognizer(Recognizer):
         # line break an end, for what the first reading missed
         ends = text.replace("\n", ";")
         matches += [
-            m for m in self._matches(ends) if not any(m.start < other.end and other.start < m.end for other in matches)
+            m
+            for m in self._matches(ends, at_line_end=text)
+            if not any(m.start < other.end and other.start < m.end for other in matches)
         ]
         out = []
         for match in sorted(matches, key=lambda m: m.start):
