@@ -21,7 +21,7 @@ from .czech import strip_diacritics
 from .linking import Linker, Person
 from .model import Action, Finding, Party, PartyKind, Span
 from .parties import PartyReference
-from .profile import AgencyProfile, address_key
+from .profile import AgencyProfile, account_key, address_key, phone_key
 from .reasons import Reason, localised, term
 
 
@@ -165,13 +165,19 @@ _IDENTIFIERS = frozenset(
 )
 
 
-def value_key(finding: Finding) -> str:
-    """The value of an identifier finding as compared across the document: without spaces and
-    case, a phone without its +420 / 00420 prefix ("+420 603 817 091" = "603817091")."""
-    key = re.sub(r"\s+", "", finding.text).lower()
-    if finding.category == cat.PHONE:
-        key = re.sub(r"^(?:\+|00)?420(?=\d{9}$)", "", re.sub(r"[^\d+]", "", key))
-    return key
+def _value_key(finding: Finding) -> tuple[int, object]:
+    """``(family, value)`` of an identifier finding as compared across the document: an account
+    and an IBAN as the account they hold, a phone as its national number (the agency profile's
+    :func:`~redactor.core.profile.account_key` and :func:`~redactor.core.profile.phone_key`), an
+    e-mail whatever its category, anything else without spaces and case."""
+    category = finding.category
+    if category in cat.ACCOUNT_CATEGORIES and account_key(finding.text) is not None:
+        return cat.BANK_ACCOUNT, account_key(finding.text)
+    if category == cat.PHONE and phone_key(finding.text) is not None:
+        return category, phone_key(finding.text)
+    if category == cat.EMAIL_GENERIC:
+        category = cat.EMAIL_PERSONAL
+    return category, re.sub(r"\s+", "", finding.text).lower()
 
 
 def _one_value_one_action(decisions: dict[int, Assessment]) -> None:
@@ -180,25 +186,20 @@ def _one_value_one_action(decisions: dict[int, Assessment]) -> None:
     landlord's account redacted in his entry; a copy left readable publishes what the box hides
     (ministry methodology: personal data are made illegible in every occurrence). Changes
     ``decisions`` in place; the reason names the redacted occurrence's reason."""
-    redacted: dict[tuple[int, str], Assessment] = {}
+    redacted: dict[tuple[int, object], Assessment] = {}
     for d in decisions.values():
         if d.action == Action.REDACT and d.finding.category in _IDENTIFIERS:
-            redacted.setdefault((_value_family(d.finding.category), value_key(d.finding)), d)
+            redacted.setdefault(_value_key(d.finding), d)
     if not redacted:
         return
     for i, d in decisions.items():
         if d.action == Action.REDACT or d.finding.category not in _IDENTIFIERS:
             continue
-        first = redacted.get((_value_family(d.finding.category), value_key(d.finding)))
+        first = redacted.get(_value_key(d.finding))
         if first is None:
             continue
         reason = Reason("repeated_value", {"reason": first.reason.to_dict()})
         decisions[i] = Assessment(d.finding, first.category, Action.REDACT, reason, first.cluster or d.cluster)
-
-
-def _value_family(category: int) -> int:
-    """Categories whose values compare with each other (a personal and a generic e-mail)."""
-    return cat.EMAIL_PERSONAL if category in (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC) else category
 
 
 def _upgrade_personal_emails(findings: list[Finding], linker: Linker) -> None:

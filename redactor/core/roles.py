@@ -97,14 +97,20 @@ def _fold(text: str) -> str:
     return (folded if len(folded) == len(text) else text).lower()
 
 
-def function_kind(phrase: str) -> str | None:
-    """The kind of the function ``phrase`` starts with ("Starostka obce" -> OFFICIAL), else None."""
-    low = _fold(phrase).strip()
+def _opening_function(phrase: str) -> tuple[str, int] | None:
+    """``(kind, length)`` of the function ``phrase`` starts with (folded, compared in lower case)."""
+    low = _fold(phrase)
     for pattern, kind in _FUNCTION_RE:
         m = pattern.match(low)
         if m:
-            return kind
+            return kind, m.end()
     return None
+
+
+def function_kind(phrase: str) -> str | None:
+    """The kind of the function ``phrase`` starts with ("Starostka obce" -> OFFICIAL), else None."""
+    found = _opening_function(phrase.strip())
+    return found[0] if found else None
 
 
 def is_function_word(word: str) -> bool:
@@ -176,15 +182,9 @@ def function_in_cell(cell: str | None) -> Function | None:
     signature block ("místostarosta", "ředitelka odboru hospodářské správy"; see
     :meth:`redactor.core.columns.ColumnCells.below`), as a :class:`Function` standing ``below``
     the name; None when the cell opens with anything else."""
-    if not cell:
-        return None
-    words = re.sub(r"^\W+", "", cell)
-    low = _fold(words)
-    for pattern, kind in _FUNCTION_RE:
-        m = pattern.match(low)
-        if m:
-            return Function(kind, words[: m.end()], "below")
-    return None
+    words = re.sub(r"^\W+", "", cell or "")
+    found = _opening_function(words)
+    return Function(found[0], words[: found[1]], "below") if found else None
 
 
 _TITLE_TOKEN = re.compile(r"^(?:[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ph\.d\.|csc\.|mba|dis\.|pan[aiue]?|pani|et|,)$")
