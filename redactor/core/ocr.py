@@ -20,9 +20,10 @@ import re
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pymupdf
+from stdnum.cz import bankaccount
 
 from .errors import OcrUnavailableError
 
@@ -340,6 +341,46 @@ def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
     return out
 
 
+#: A day of a date whose "1" OCR read as a bracket, a bar or a letter ("[.7. 2018", "l.7.2018").
+_DAY_MISREAD = re.compile(r"^[\[\]|lI](?=\d?\.\d{1,2}\.(?:(?:19|20)\d{2})?$)")
+_YEAR = re.compile(r"^(?:19|20)\d{2}[.,;:)]*$")
+#: An account whose four-digit bank code OCR split in two ("2100048174/20" + "10").
+_ACCOUNT_HEAD = re.compile(r"^(?:\d{1,6}-)?\d{2,10}/\d{2}$")
+_CODE_TAIL = re.compile(r"^(?P<digits>\d{2})(?P<tail>[.,;:)]*)$")
+
+
+def repair_numbers(words: list[OcrWord]) -> list[OcrWord]:
+    """``words`` with two misreadings of numbers put right where the result can be checked: the
+    "1" of a day read as "[", "|", "l" or "I" in a date whose year follows ("[.7. 2018" ->
+    "1.7. 2018"), and a bank code split by a space ("2100048174/20" + "10" -> one word
+    "2100048174/2010", the union of both boxes) when the joined account passes python-stdnum's
+    Czech account check. Other words are returned as they are."""
+    out: list[OcrWord] = []
+    for i, w in enumerate(words):
+        following = words[i + 1] if i + 1 < len(words) else None
+        year_next = following is not None and following.line == w.line and _YEAR.match(following.text)
+        if _DAY_MISREAD.match(w.text) and (year_next or w.text[-4:].isdigit()):
+            w = replace(w, text="1" + w.text[1:])
+        prev = out[-1] if out else None
+        tail = _CODE_TAIL.match(w.text)
+        if tail and prev is not None and prev.line == w.line and _ACCOUNT_HEAD.match(prev.text):
+            joined = prev.text + tail["digits"]
+            gap = w.x0 - prev.x1
+            if gap < 2 * (prev.y1 - prev.y0) and bankaccount.is_valid(joined):
+                out[-1] = replace(
+                    prev,
+                    text=joined + tail["tail"],
+                    x0=min(prev.x0, w.x0),
+                    y0=min(prev.y0, w.y0),
+                    x1=max(prev.x1, w.x1),
+                    y1=max(prev.y1, w.y1),
+                    confidence=min(prev.confidence, w.confidence),
+                )
+                continue
+        out.append(w)
+    return out
+
+
 class TesseractOcr:
     """OCR with the Tesseract command-line program (through pytesseract).
 
@@ -420,7 +461,7 @@ class TesseractOcr:
                 if to_page is not None:
                     rect = rect * to_page
                 result.words.append(OcrWord(text, rect.x0, rect.y0, rect.x1, rect.y1, conf, line, turn))
-            result.words = repair_emails(result.words)
+            result.words = repair_numbers(repair_emails(result.words))
             result.seconds = rendering + time.perf_counter() - reading
             return result
 
