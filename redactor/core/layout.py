@@ -79,10 +79,10 @@ def form_rows(rects: list[pymupdf.Rect], texts: list[str]) -> list[list[int]] | 
     column: every label first, then every value, so a value ends up far from its label and next
     to the wrong party. When a label line (a few words ending with ":") has a line to its right
     on the same row, the band of the page from the first to the last such row is read row by
-    row, left to right; everything else keeps its order. ``rects`` are the lines' boxes as the
-    page is displayed, ``texts`` their text, both in the source order. Returns groups of line
-    indices (one group per output line, a row's lines joined left to right), or None when the
-    page has no such form.
+    row, left to right; lines above that band come first, everything else keeps its order.
+    ``rects`` are the lines' boxes as the page is displayed, ``texts`` their text, both in the
+    source order. Returns groups of line indices (one group per output line, a row's lines
+    joined left to right), or None when the page has no such form.
     """
     n = len(rects)
     labels = [bool(_FORM_LABEL.match(t)) and len(t.split()) <= 6 for t in texts]
@@ -126,14 +126,18 @@ def form_rows(rects: list[pymupdf.Rect], texts: list[str]) -> list[list[int]] | 
         rows.append([i])
     rows = [sorted(row, key=lambda i: rects[i].x0) for row in rows]
     inside = set(band)
-    out: list[list[int]] = []
+    # what stands above the form (a title that OCR read after the form's label column) comes
+    # first; everything else keeps its order, the form where its first line was
+    above = [i for i in range(n) if i not in inside and rects[i].y1 <= top]
+    out: list[list[int]] = [[i] for i in above]
     placed = False
     for i in range(n):
-        if i not in inside:
+        if i in inside:
+            if not placed:
+                out.extend(rows)
+                placed = True
+        elif i not in above:
             out.append([i])
-        elif not placed:
-            out.extend(rows)
-            placed = True
     return out
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from redactor.core import categories as cat
 from redactor.core.extraction import extract_text_layer, open_pdf
+from redactor.core.layout import form_rows
 from redactor.core.model import Action, PartyKind
 from redactor.core.ocr import OcrWord, repair_emails, repair_numbers
 from redactor.core.roles import OFFICIAL, STATUTORY, function_near
@@ -207,6 +208,28 @@ def _two_column_form() -> bytes:
     page.insert_textbox(pymupdf.Rect(56, 80, 200, 300), "\n".join(labels), fontname="F0", fontsize=11)
     page.insert_textbox(pymupdf.Rect(220, 80, 540, 300), "\n".join(values), fontname="F0", fontsize=11)
     return doc.tobytes()
+
+
+def test_a_title_that_ocr_read_after_the_forms_labels_comes_before_the_form():
+    """Tesseract read a real assistant contract's label column first, then the title above the
+    form, then the values: the title landed in the middle of the tenant's entry, which it ended
+    (a heading in capitals), and the director authorised to sign fell out of it."""
+    lines = [  # (x0, y0, x1, y1, text) in Tesseract's order
+        (82, 193, 191, 204, "1. Poskytovatel služeb:"),
+        (82, 206, 106, 215, "Sídlo:"),
+        (81, 285, 150, 295, "2. Objednatel:"),
+        (81, 311, 133, 322, "Zastoupená:"),
+        (250, 114, 357, 126, "SMLOUVA"),
+        (199, 138, 395, 151, "o zajištění služeb asistenta poslance"),
+        (253, 193, 356, 204, "Ing. Jan Qwertz"),
+        (252, 206, 455, 216, "Lipová 12, 602 00 Brno"),
+        (253, 282, 490, 295, "Česká republika - Kancelář Poslanecké sněmovny"),
+        (252, 311, 357, 322, "Mgr. Janem Horákem"),
+        (252, 324, 445, 335, "vedoucím Kanceláře Poslanecké sněmovny"),
+        (80, 390, 378, 401, "Oprávněn k jednání Ing. Mgr. Hana Malá"),
+    ]
+    order = form_rows([pymupdf.Rect(line[:4]) for line in lines], [line[4] for line in lines])
+    assert order == [[4], [5], [0, 6], [1, 7], [2, 8], [3, 9], [10], [11]]
 
 
 def test_a_two_column_form_is_read_label_by_label(rules_engine):
