@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import io
+import unicodedata
 from dataclasses import dataclass
 
 import pymupdf
@@ -56,13 +57,21 @@ def scan_of(pdf: bytes, *, dpi: int = 150, text_layer: str | None = None) -> byt
     """An image-only copy of ``pdf`` as a scanner makes it: each page rendered to a grey image
     at ``dpi`` and placed on a page of the same size. ``text_layer="invisible"`` adds the original
     words as invisible text (render mode 3) at their places, as another OCR tool would;
-    ``"shifted"`` puts them 30 points lower than the image shows them (a misaligned OCR layer)."""
+    ``"shifted"`` puts them 30 points lower than the image shows them (a misaligned OCR layer);
+    ``"unmarked"`` draws them without their diacritics as visible text under the image, as a
+    scanner's compact PDF whose font maps "ř" to "r" reads."""
     src = pymupdf.open(stream=pdf, filetype="pdf")
     out = pymupdf.open()
     font = pymupdf.Font("helv")
     for page in src:
         pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
         new = out.new_page(width=page.rect.width, height=page.rect.height)
+        if text_layer == "unmarked":
+            writer = pymupdf.TextWriter(new.rect)
+            for x0, _y0, _x1, y1, word, *_ in page.get_text("words"):
+                plain = "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+                writer.append((x0, y1 - 2), plain, font=font, fontsize=10)
+            writer.write_text(new, render_mode=0)
         new.insert_image(new.rect, pixmap=pix)
         if text_layer in ("invisible", "shifted"):
             shift = 30 if text_layer == "shifted" else 0

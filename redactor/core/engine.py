@@ -323,22 +323,35 @@ class RedactionEngine:
                 companion_text=companion,
             )
 
-        companion = published(covered)
-        result = check(output, covered, written, companion)
         pictured: dict[int, list[str]] = {}
-        if not result.ok and result.pages and text_layer is not None and _only_page_text(result):
-            pictured = dict(result.pages)
-            whole = dict.fromkeys(pictured)
-            redrawn, hidden = _written(text_layer, whole, spans, boxes)
+        companion = published(covered)
+
+        def as_pictures(pages: dict[int, list[str]]) -> VerificationResult:
+            """Publish ``pages`` (number -> why) as pictures with the analysed words, verify again."""
+            nonlocal output, written, covered, companion
+            pictured.update(pages)
+            redrawn, hidden = _written(text_layer, dict.fromkeys(pages), spans, boxes)
             output = publish_as_pictures(output, redrawn, boxes)
             written = {**(written or {}), **redrawn}
-            kept = [c for c in covered if text_layer.page_of(c.start) not in pictured]
-            companion = published(kept + hidden)
-            result = check(output, kept + hidden, written, companion, pictured)
-            result.checks["pages_as_pictures"] = {str(n): problems for n, problems in pictured.items()}
+            covered = [c for c in covered if text_layer.page_of(c.start) not in pages] + hidden
+            companion = published(covered)
+            checked = check(output, covered, written, companion, pictured)
+            checked.checks["pages_as_pictures"] = {str(n): problems for n, problems in pictured.items()}
+            return checked
+
+        # a page whose visible text lost its diacritics goes as the picture its analysis read
+        misread = {p.number: [MISREAD_TEXT] for p in text_layer.pages if p.text_misread} if text_layer else {}
+        result = as_pictures(misread) if misread else check(output, covered, written, companion)
+        more = {n: problems for n, problems in result.pages.items() if n not in pictured}
+        if not result.ok and more and text_layer is not None and _only_page_text(result):
+            result = as_pictures(more)
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
         return RedactionResult(output, result, boxes, pictured, companion)
+
+
+#: Why a page whose visible text lost the diacritics its glyphs show is published as a picture.
+MISREAD_TEXT = "its text layer lost the diacritics its glyphs show; published as read by OCR"
 
 
 def _only_page_text(result: VerificationResult) -> bool:

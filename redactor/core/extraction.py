@@ -43,6 +43,8 @@ from .ocr import (
     layer_area,
     layer_sample,
     layer_similarity,
+    lost_diacritics,
+    may_have_lost_diacritics,
     picture_regions,
     text_quality,
 )
@@ -139,9 +141,12 @@ class TextLayer:
         ``None`` for a page read by OCR as a whole (its text is replaced), the span of the
         picture words for a text page whose pictures were read by OCR (their text is added).
         A kept layer (born-digital text, another tool's checked OCR layer) is not written: it
-        stays as it is outside the redactions."""
+        stays as it is outside the redactions; nor is a page whose visible text lost its
+        diacritics (``text_misread``): the engine publishes it as its picture with the words."""
         out: dict[int, Span | None] = {}
         for info in self.pages:
+            if info.text_misread:
+                continue  # its visible text is burned as it is, then the page goes as a picture
             if info.ocr:
                 out[info.number] = None
             elif info.number in self.picture_spans:
@@ -454,6 +459,15 @@ def _extract(doc, tables, ocr, ahead, progress, drawn: dict, distrust) -> TextLa
                         or layer_similarity(existing, result) >= LAYER_MIN_SIMILARITY
                     ):
                         kept_layer, replaced = True, False
+        misread = False
+        if use_ocr and result is None and not (needs_ocr or replaced) and coverage >= SCAN_MIN_IMAGE_COVERAGE:
+            # visible text on a scan whose Unicode lost the diacritics its glyphs show: what the
+            # page shows is what Tesseract reads, and the page is published as its picture
+            if may_have_lost_diacritics("".join(line_text(ln) for ln in lines)):
+                sample = ocr.recognize(page)
+                existing = [w[:5] for w in page.get_text("words")]
+                if sample is not None and lost_diacritics(existing, sample):
+                    result, misread = sample, True
         if result is None and use_ocr and (needs_ocr or replaced):
             result = (ahead.take(number) if ahead is not None else None) or ocr.recognize(page)
         if result is not None:
@@ -510,6 +524,7 @@ def _extract(doc, tables, ocr, ahead, progress, drawn: dict, distrust) -> TextLa
                 ocr_confidence=round(result.mean_confidence, 1) if result is not None else None,
                 scan_layer=kept_layer,
                 pictures_read=pictures is not None,
+                text_misread=misread,
             )
         )
         if progress is not None:

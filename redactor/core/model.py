@@ -182,6 +182,9 @@ class PageInfo:
     # its visible text could not be read from the file (glyphs without meaning, outlines): the
     # rebuild turned it into a picture, read by OCR like a scan (redactor.core.rebuild)
     pictured: bool = False
+    # visible text whose Unicode lost the diacritics its glyphs show (a scanner's font mapping "ř"
+    # to "r"): analysed as Tesseract reads the glyphs, published as its picture with those words
+    text_misread: bool = False
 
     @property
     def is_scan(self) -> bool:

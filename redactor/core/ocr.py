@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -257,6 +258,59 @@ def layer_similarity(
         ):
             hits += 1
     return hits / len(wanted)
+
+
+#: Czech letters with diacritics (lower case); a page of Czech text has about one in twenty.
+_CZECH_MARKED = set("áčďéěíňóřšťúůýž")
+#: Share of a page's letters with Czech diacritics under which its text may have lost them, and
+#: the share Tesseract must read on the same page to say that the glyphs show them.
+DIACRITICS_LOST_SHARE = 0.002
+DIACRITICS_SHOWN_SHARE = 0.02
+
+
+def _marked_share(text: str) -> float:
+    letters = [c for c in text.lower() if c.isalpha()]
+    return sum(c in _CZECH_MARKED for c in letters) / len(letters) if letters else 0.0
+
+
+def _unmarked(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+def may_have_lost_diacritics(text: str) -> bool:
+    """True for a page's text of 200 or more letters with (almost) no Czech diacritics: a text
+    layer whose glyphs may show them while its Unicode does not (a scanner's font that maps "ř"
+    to "r"), or a text in another language; :func:`lost_diacritics` tells which."""
+    letters = sum(c.isalpha() for c in text)
+    return letters >= 200 and _marked_share(text) < DIACRITICS_LOST_SHARE
+
+
+def lost_diacritics(
+    existing: list[tuple[float, float, float, float, str]], ocr: OcrPage, tolerance: float = 4.0
+) -> bool:
+    """True when Tesseract reads Czech diacritics on the page (at least
+    :data:`DIACRITICS_SHOWN_SHARE` of its letters) and half or more of its words with them stand
+    at the same place in the page's text without them ("Kancelář" where the layer says
+    "Kancelar"): the glyphs show what the text layer lost. ``existing`` are PyMuPDF words
+    ``(x0, y0, x1, y1, text)``, boxes in points."""
+    if _marked_share(" ".join(w.text for w in ocr.words)) < DIACRITICS_SHOWN_SHARE:
+        return False
+    marked = [w for w in ocr.words if len(w.text) >= 3 and set(w.text.lower()) & _CZECH_MARKED]
+    if not marked:
+        return False
+
+    def norm(t: str) -> str:
+        return re.sub(r"[^\w]", "", t).lower()
+
+    hits = 0
+    for w in marked:
+        cx, cy, folded = (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, norm(_unmarked(w.text))
+        if any(
+            x0 - tolerance <= cx <= x1 + tolerance and abs(cy - (y0 + y1) / 2) <= tolerance and norm(text) == folded
+            for x0, y0, x1, y1, text in existing
+        ):
+            hits += 1
+    return hits >= 0.5 * len(marked)
 
 
 #: Share of Tesseract's words another tool's OCR layer must have at the same place to be kept.

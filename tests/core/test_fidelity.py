@@ -327,3 +327,36 @@ def test_an_ocr_box_stretched_over_two_lines_puts_no_glyph_under_a_box():
     read = " ".join(page.get_text().split())
     for text in ("(recepce)", "na", "tel.", "nebo", "1508.", "zpozorovaný"):
         assert text in read.split(), (text, read)
+
+
+@needs_tesseract
+def test_a_scan_whose_visible_text_lost_its_diacritics_is_published_as_tesseract_reads_it(engine):
+    """A real scanner's compact PDF draws the page's words in a font whose Unicode drops the
+    diacritics the glyphs show ("Kancelar Poslanecke snemovny" under "Kancelář Poslanecké
+    sněmovny"): the published text did not say what the page shows, and the gold's keep items
+    were missing from it. Such a page is analysed as Tesseract reads it and published as its
+    picture with those words; an invisible OCR layer without diacritics (another tool's reading)
+    is still kept as it is."""
+    contract = pdf_from_paragraphs(
+        [
+            "Smlouva o zajištění služeb asistenta poslance",
+            "Poskytovatel služeb: Ing. Jan Novák, rodné číslo 750403/1238, bytem Lipová 12, 602 00 Brno",
+            "Objednatel: Česká republika – Kancelář Poslanecké sněmovny, Sněmovní 176/4, 118 26 Praha 1",
+            "Zastoupená: Mgr. Petrem Horákem, vedoucím Kanceláře Poslanecké sněmovny",
+            "Poskytovatel služeb se zavazuje zajistit pro poslance Poslanecké sněmovny služby asistenta.",
+            "Objednatel se zavazuje zaplatit poskytovateli služeb za poskytnuté služby částku měsíčně.",
+        ]
+    )
+    scan = scan_of(contract, dpi=200, text_layer="unmarked")
+    analysis = engine.analyze(scan)
+    assert analysis.pages[0].text_misread and analysis.pages[0].ocr
+    assert "Kancelář Poslanecké sněmovny" in analysis.text_layer.text
+    result = engine.redact(scan, analysis.to_redact(), analysis.text_layer)
+    assert result.verification.ok and list(result.pictured) == [1]
+    for tool, text in _readers(result.pdf).items():
+        flat = " ".join(text.split())
+        assert "Kancelář Poslanecké sněmovny" in flat and "Kancelar" not in flat, tool
+        assert "750403" not in flat and "Novák" not in flat and "Novak" not in flat, tool
+
+    kept = engine.analyze(scan_of(contract, dpi=200, text_layer="invisible"))
+    assert not kept.pages[0].text_misread
