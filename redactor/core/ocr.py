@@ -302,13 +302,14 @@ def lost_diacritics(
     def norm(t: str) -> str:
         return re.sub(r"[^\w]", "", t).lower()
 
+    layer: dict[str, list[tuple[float, float, float]]] = {}
+    for x0, y0, x1, y1, text in existing:
+        layer.setdefault(norm(text), []).append((x0, x1, (y0 + y1) / 2))
     hits = 0
     for w in marked:
-        cx, cy, folded = (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, norm(_unmarked(w.text))
-        if any(
-            x0 - tolerance <= cx <= x1 + tolerance and abs(cy - (y0 + y1) / 2) <= tolerance and norm(text) == folded
-            for x0, y0, x1, y1, text in existing
-        ):
+        cx, cy = (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2
+        places = layer.get(norm(_unmarked(w.text)), ())
+        if any(x0 - tolerance <= cx <= x1 + tolerance and abs(cy - y) <= tolerance for x0, x1, y in places):
             hits += 1
     return hits >= 0.5 * len(marked)
 
