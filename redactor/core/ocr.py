@@ -377,19 +377,19 @@ def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
     for w in words:
         m = _EMAIL_IN_WORD.match(w.text)
         if m:
-            w = OcrWord(f"{m['local']}@{m['domain']}{m['tail']}", w.x0, w.y0, w.x1, w.y1, w.confidence, w.line)
+            w = replace(w, text=f"{m['local']}@{m['domain']}{m['tail']}")
         else:
             m = _AT_DOMAIN.match(w.text)
             prev = out[-1] if out else None
             if m and prev is not None and prev.line == w.line and _LOCAL_WORD.match(prev.text):
-                out[-1] = OcrWord(
-                    f"{prev.text}@{m['domain']}{m['tail']}",
-                    min(prev.x0, w.x0),
-                    min(prev.y0, w.y0),
-                    max(prev.x1, w.x1),
-                    max(prev.y1, w.y1),
-                    min(prev.confidence, w.confidence),
-                    prev.line,
+                out[-1] = replace(
+                    prev,
+                    text=f"{prev.text}@{m['domain']}{m['tail']}",
+                    x0=min(prev.x0, w.x0),
+                    y0=min(prev.y0, w.y0),
+                    x1=max(prev.x1, w.x1),
+                    y1=max(prev.y1, w.y1),
+                    confidence=min(prev.confidence, w.confidence),
                 )
                 continue
         out.append(w)

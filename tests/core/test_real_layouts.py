@@ -276,6 +276,11 @@ def test_an_at_sign_misread_by_ocr_is_put_right():
         "jan.qwertz@ih21.org",
         "©2020",
     ]
+    turned = [
+        OcrWord("jan.qwertz", 0, 0, 5, 40, 90, (1, 1, 1), 90),
+        OcrWord("©Aih21.org", 0, 45, 5, 90, 90, (1, 1, 1), 90),
+    ]
+    assert [(w.text, w.angle) for w in repair_emails(turned)] == [("jan.qwertz@ih21.org", 90)]  # a sideways page
 
 
 def test_a_day_and_a_bank_code_misread_by_ocr_are_put_right_where_they_can_be_checked():
