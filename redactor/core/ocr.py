@@ -368,6 +368,20 @@ _AT_DOMAIN = re.compile(rf"^{_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
 _LOCAL_WORD = re.compile(rf"^{_LOCAL}$")
 
 
+def _joined(first: OcrWord, second: OcrWord, text: str) -> OcrWord:
+    """One word ``text`` from two OCR words of a line: the union of their boxes, the lower
+    confidence, the first word's line and reading direction."""
+    return replace(
+        first,
+        text=text,
+        x0=min(first.x0, second.x0),
+        y0=min(first.y0, second.y0),
+        x1=max(first.x1, second.x1),
+        y1=max(first.y1, second.y1),
+        confidence=min(first.confidence, second.confidence),
+    )
+
+
 def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
     """``words`` with e-mail addresses whose "@" OCR misread put right: within a word
     ("blesno©Ablesno.cz" -> "blesno@blesno.cz") and across a space ("jan.oresky" + "©Aih21.org"
@@ -382,15 +396,7 @@ def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
             m = _AT_DOMAIN.match(w.text)
             prev = out[-1] if out else None
             if m and prev is not None and prev.line == w.line and _LOCAL_WORD.match(prev.text):
-                out[-1] = replace(
-                    prev,
-                    text=f"{prev.text}@{m['domain']}{m['tail']}",
-                    x0=min(prev.x0, w.x0),
-                    y0=min(prev.y0, w.y0),
-                    x1=max(prev.x1, w.x1),
-                    y1=max(prev.y1, w.y1),
-                    confidence=min(prev.confidence, w.confidence),
-                )
+                out[-1] = _joined(prev, w, f"{prev.text}@{m['domain']}{m['tail']}")
                 continue
         out.append(w)
     return out
@@ -422,15 +428,7 @@ def repair_numbers(words: list[OcrWord]) -> list[OcrWord]:
             joined = prev.text + tail["digits"]
             gap = w.x0 - prev.x1
             if gap < 2 * (prev.y1 - prev.y0) and bankaccount.is_valid(joined):
-                out[-1] = replace(
-                    prev,
-                    text=joined + tail["tail"],
-                    x0=min(prev.x0, w.x0),
-                    y0=min(prev.y0, w.y0),
-                    x1=max(prev.x1, w.x1),
-                    y1=max(prev.y1, w.y1),
-                    confidence=min(prev.confidence, w.confidence),
-                )
+                out[-1] = _joined(prev, w, joined + tail["tail"])
                 continue
         out.append(w)
     return out
