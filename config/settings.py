@@ -307,3 +307,19 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
+
+# The registry of contracts (ISRS) through the data box (ISDS). Messages go to the registry's data box
+# REDACTOR_REGISTRY_DATABOX (whbt3kp, ISRS_aplikacni_rozhrani.pdf § 2.1); each agency's credentials and
+# environment are in its registry settings (console). REDACTOR_DATABOX_URL_<ENV> are the web-service
+# bases (operations at <base>dz, information at <base>dx; ISDS WSDL 3.11). The test suite and the demo
+# point them at contracts.databox_server, a data-box test server of this project (the real one is not
+# reachable from here). REDACTOR_REGISTRY_POLL_SECONDS: how often replies are read.
+REDACTOR_REGISTRY_DATABOX = env("REDACTOR_REGISTRY_DATABOX", "whbt3kp")
+REDACTOR_DATABOX_URL_PRODUCTION = env("REDACTOR_DATABOX_URL_PRODUCTION", "https://ws1.datovka.gov.cz/DS/")
+REDACTOR_DATABOX_URL_TEST = env("REDACTOR_DATABOX_URL_TEST", "https://ws1.czebox.cz/DS/")
+REDACTOR_DATABOX_TIMEOUT = env_int("REDACTOR_DATABOX_TIMEOUT", 60)
+REDACTOR_REGISTRY_POLL_SECONDS = env_int("REDACTOR_REGISTRY_POLL_SECONDS", 300)
+# Files one data-box message may carry (20 MB); more go in further messages (pridani_prilohy).
+REDACTOR_REGISTRY_MESSAGE_BYTES = env_int("REDACTOR_REGISTRY_MESSAGE_BYTES", 20 * 1024 * 1024)
+# Key for credentials stored in the database (Fernet); derived from SECRET_KEY when unset.
+REDACTOR_SECRETS_KEY = env("REDACTOR_SECRETS_KEY", "")

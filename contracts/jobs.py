@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from contracts import selectors
-from contracts.services import exports, processing, publishing, runs, uploads, webhooks
+from contracts.services import exports, processing, publishing, registry, runs, uploads, webhooks
 from redactor.core.errors import RedactionError
 from redactor.preview_jobs import preview_documents
 
@@ -106,5 +106,26 @@ def preview_contract(agency_id: int, contract_id: int, current: dict, draft: dic
     try:
         contract = selectors.contract_get(agency=Agency.objects.get(pk=agency_id), contract_id=contract_id)
         return preview_documents([(contract.title, lambda: selectors.contract_original(contract))], 1, current, draft)
+    finally:
+        _fresh_connections()
+
+
+def send_registry_submission(submission_id: int) -> None:
+    """Send one submission to the registry of contracts through the agency's data box
+    (:func:`contracts.services.registry.registry_submission_send`)."""
+    _fresh_connections()
+    try:
+        registry.registry_submission_send(submission_id=submission_id)
+    finally:
+        _fresh_connections()
+
+
+def fetch_registry_replies() -> int:
+    """Cron job (:mod:`contracts.cron`): read the registry's replies for every agency waiting for
+    one (:func:`contracts.services.registry.registry_replies_fetch_all`); returns how many were
+    applied."""
+    _fresh_connections()
+    try:
+        return registry.registry_replies_fetch_all()
     finally:
         _fresh_connections()

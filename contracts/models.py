@@ -44,15 +44,22 @@ def _redacted_text_path(instance: Contract, filename: str) -> str:
 
 
 class Status(models.TextChoices):
-    """Where a contract is: uploaded → processing → needs_review → approved → published, or failed."""
+    """Where a contract is: uploaded → processing → needs_review → approved → published →
+    registered (the registry of contracts replied that it published it), or failed."""
 
     UPLOADED = "uploaded", _("Uploaded")
     PROCESSING = "processing", _("Processing")
     NEEDS_REVIEW = "needs_review", _("Needs review")
     APPROVED = "approved", _("Approved, publishing")
     PUBLISHED = "published", _("Published")
+    REGISTERED = "registered", _("Registered")
     FAILED = "failed", _("Failed")
     DELETED = "deleted", _("Deleted")
+
+
+#: The states in which the contract's published files exist (registered is published and
+#: registered in the registry of contracts).
+PUBLISHED_STATES = (Status.PUBLISHED, Status.REGISTERED)
 
 
 class Contract(models.Model):
@@ -78,6 +85,13 @@ class Contract(models.Model):
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.UPLOADED)
     error_message = models.TextField(blank=True)
+    # registry of contracts: the metadata (redactor.core.registry_metadata.ContractMetadata.to_dict),
+    # pre-filled by processing and confirmed by a reviewer; the record once the registry replied
+    registry_metadata = models.JSONField(default=dict, blank=True)
+    registry_record_id = models.BigIntegerField(null=True, blank=True)
+    registry_version_id = models.BigIntegerField(null=True, blank=True)
+    registry_link = models.URLField(max_length=300, blank=True)
+    registered_at = models.DateTimeField(null=True, blank=True)
     # pages: [{"number", "width", "height", "needs_ocr"}] in points; filled by processing
     pages = models.JSONField(default=list, blank=True)
     # pages that looked scanned at upload (their processing goes to the OCR queue)
@@ -350,6 +364,8 @@ class WebhookEvent(models.TextChoices):
     NEEDS_REVIEW = "contract.needs_review", _("Contract needs review")
     PUBLISHED = "contract.published", _("Contract published")
     FAILED = "contract.failed", _("Processing or publishing failed")
+    REGISTERED = "contract.registered", _("Contract registered in the registry of contracts")
+    REGISTRY_REJECTED = "contract.registry_rejected", _("The registry of contracts refused a submission")
 
 
 def _all_events() -> list[str]:
@@ -406,3 +422,55 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} to {self.webhook_id}: {self.state}"
+
+
+class RegistrySubmission(models.Model):
+    """One message to the registry of contracts (one operation, ISRS 1.2.1) and its reply.
+
+    ``files`` are ``[{"name", "sha256", "size", "kind"}]`` (kind "pdf" or "text", the published
+    files named exactly as in ``xml``); ``key`` is the SHA-256 of the operation, the XML and the
+    files, so the same submission is never sent twice. ``message_id`` is the data-box message's
+    id (dmID) the reply names in ``puvodniZprava``."""
+
+    class Operation(models.TextChoices):
+        PUBLISH = "zverejneni", _("Publication")
+        ADD_FILES = "pridaniPrilohy", _("Files added")
+        MODIFY = "modifikace", _("Metadata corrected")
+        WITHDRAW = "znepristupneni", _("Withdrawn")
+
+    class State(models.TextChoices):
+        PREPARED = "prepared", _("Prepared")
+        SENDING = "sending", _("Sending")
+        SENT = "sent", _("Sent, waiting for the registry")
+        ACCEPTED = "accepted", _("Accepted by the registry")
+        REJECTED = "rejected", _("Refused by the registry")
+        FAILED = "failed", _("Not sent")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="registry_submissions")
+    operation = models.CharField(max_length=16, choices=Operation.choices)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PREPARED)
+    channel = models.CharField(max_length=16, default="databox")
+    key = models.CharField(max_length=64)
+    xml = models.TextField(blank=True)  # empty until the record it adds to is known
+    files = models.JSONField(default=list, blank=True)
+    # the batch that needs this one's message id (pridani_prilohy by datovaZprava), or None
+    follows = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.TextField(blank=True)
+    message_id = models.CharField(max_length=20, blank=True)
+    error_code = models.CharField(max_length=8, blank=True)
+    error_text = models.TextField(blank=True)
+    reply = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    replied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["contract", "key"], name="one_submission_per_content")]
+
+    def __str__(self) -> str:
+        return f"{self.operation} of contract {self.contract_id}: {self.state}"

@@ -65,7 +65,7 @@ def _review_state(contract) -> dict:
 def review(request, membership, contract_id: int):
     """The review page: page images with proposal boxes, the grouped side list, approval."""
     contract = contract_of(membership, contract_id)
-    if contract.status not in (Status.NEEDS_REVIEW, Status.APPROVED, Status.PUBLISHED):
+    if contract.status not in (Status.NEEDS_REVIEW, Status.APPROVED, Status.PUBLISHED, Status.REGISTERED):
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
     return render(

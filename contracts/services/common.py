@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from contracts.models import AuditEvent, Contract, Status
+from contracts.models import PUBLISHED_STATES, AuditEvent, Contract
 
 
 def audit(contract: Contract, user: AbstractBaseUser | None, action: str, **detail) -> None:
@@ -33,5 +33,5 @@ def require_status(contract: Contract, *allowed: str) -> None:
 def require_published(contract: Contract) -> None:
     """Raise ``ValidationError`` (code ``not_published``) unless ``contract`` is published with
     its redacted file: what its download and its report need."""
-    if contract.status != Status.PUBLISHED or not contract.redacted:
+    if contract.status not in PUBLISHED_STATES or not contract.redacted:
         raise ValidationError(_("The contract is not published yet."), code="not_published")

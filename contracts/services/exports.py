@@ -30,7 +30,7 @@ from .processing import contract_text_layer
 from .publishing import Download, decided_proposals
 
 #: Statuses whose redactions are decided: approved (publishing) and published.
-EXPORTABLE = (Status.APPROVED, Status.PUBLISHED)
+EXPORTABLE = (Status.APPROVED, Status.PUBLISHED, Status.REGISTERED)
 FORMATS = {"txt": "text/plain; charset=utf-8", "jsonl": "application/x-ndjson; charset=utf-8"}
 
 

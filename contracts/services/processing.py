@@ -22,6 +22,7 @@ from redactor.runtime import get_engine
 from redactor.selectors import agency_profile, map_version_in_force, rules_in_force
 
 from .common import audit
+from .registry import registry_metadata_prefill
 from .runs import run_claim, run_progress
 from .webhooks import webhooks_notify
 
@@ -92,6 +93,7 @@ def contract_process(*, run_id: int) -> None:
         for block in party.blocks:
             party_of[(block.start, block.end)] = party
     persons = analysis.to_dict()["persons"]
+    profile = agency_profile(agency=contract.agency, version=profile_version)
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
         if locked.state != Run.State.RUNNING:
@@ -149,6 +151,10 @@ def contract_process(*, run_id: int) -> None:
             {"label": p.label, "kind": p.kind.value, "name": p.name, "roles": p.roles} for p in analysis.parties
         ]
         contract.persons = persons
+        if not contract.registry_record_id:  # a registered contract keeps the metadata it was registered with
+            contract.registry_metadata = registry_metadata_prefill(
+                contract=contract, analysis=analysis, profile=profile
+            ).to_dict()
         contract.category_map, contract.map_version = analysis.category_map, version
         contract.profile_version = profile_version
         contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
@@ -158,6 +164,7 @@ def contract_process(*, run_id: int) -> None:
                 "ocr_pages",
                 "parties",
                 "persons",
+                "registry_metadata",
                 "category_map",
                 "map_version",
                 "profile_version",

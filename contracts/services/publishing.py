@@ -229,7 +229,7 @@ def contract_download(*, contract: Contract, user: AbstractBaseUser | None, whic
     return Download(contract.download_name("-anonymizovano" if which == "redacted" else "-original"), data)
 
 
-DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.FAILED)
+DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.REGISTERED, Status.FAILED)
 
 
 @transaction.atomic

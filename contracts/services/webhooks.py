@@ -32,6 +32,11 @@ def webhook_payload(*, contract: Contract, event: str, delivery_uuid: str) -> di
             "title": contract.title,
             "status": contract.status,
             "url": f"/api/v1/contracts/{contract.pk}/",
+            **(
+                {"registry": {"record_id": contract.registry_record_id, "link": contract.registry_link}}
+                if contract.registry_record_id
+                else {}
+            ),
         },
     }
 

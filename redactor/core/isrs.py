@@ -280,10 +280,12 @@ def withdraw_xml(record_id: int, email: str = "") -> bytes:
     return _finish(root)
 
 
-def split_files(files: list[tuple[str, int]], limit: int = MESSAGE_LIMIT, reserve: int = 64 * 1024) -> list[list[str]]:
+def split_files(files: list[tuple[str, int]], limit: int = MESSAGE_LIMIT) -> list[list[str]]:
     """``files`` (name, size in bytes) in batches of one message each: the first for
-    ``zverejneni``, the others for ``pridani_prilohy``; each under ``limit`` minus ``reserve``
-    (the XML and the envelope). Raises :class:`RegistryXmlError` for a file that alone is over."""
+    ``zverejneni``, the others for ``pridani_prilohy``; each under ``limit`` less room for the
+    XML (64 kB, or an eighth of a small limit). Raises :class:`RegistryXmlError` for a file that
+    alone is over."""
+    reserve = min(64 * 1024, limit // 8)
     batches: list[list[str]] = [[]]
     used = 0
     for name, size in files:

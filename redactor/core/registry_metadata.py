@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # the engine imports nothing from here
 #: ``smluvniStrana/nazev`` of a party whose identification is not published (typ_smlouva.xsd
 #: 1.2.1, annotation of ``nazev``: "Pokud subjekt postupuje dle § 5 odst. 6 uvede …").
 NOT_PUBLIC = "Údaj není veřejný na základě § 5 odst. 6 zákona č. 340/2015 Sb., o registru smluv."
+#: What a source quotes in place of a redacted value.
+MASK = "▮▮▮"
 #: ``tText`` / ``tTextNoEmpty`` of the XSD: at most 255 characters.
 MAX_TEXT = 255
 
@@ -301,8 +303,18 @@ class _Reader:
         self.hidden = [p.span for p in analysis.proposals if p.action in (Action.REDACT, Action.REVIEW)]
 
     def source(self, offset: int, note: str = "") -> Source:
+        """Where ``offset`` stands: its page and its line, with every span the analysis redacts
+        or sends to review shown as "▮▮▮" (a source is never a way round a redaction)."""
         line = _line_at(self.text, self.lines, offset)
-        return Source(self.layer.page_of(offset), _clip(self.text[line.start : line.end]), note)
+        pieces, at = [], line.start
+        for hidden in sorted((h for h in self.hidden if h.overlaps(line)), key=lambda h: (h.start, h.end)):
+            if hidden.start > at:
+                pieces.append(self.text[at : hidden.start])
+            if not pieces or pieces[-1] != MASK:
+                pieces.append(MASK)
+            at = max(at, hidden.end)
+        pieces.append(self.text[at : line.end] if at < line.end else "")
+        return Source(self.layer.page_of(offset), _clip("".join(pieces)), note)
 
     def is_hidden(self, span: Span) -> bool:
         return any(h.overlaps(span) for h in self.hidden)
