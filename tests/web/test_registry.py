@@ -223,8 +223,8 @@ def test_a_correction_and_a_withdrawal_carry_their_reasons(published, reviewer, 
     published.refresh_from_db()
     assert gone.state == State.ACCEPTED and databox.records[published.registry_record_id].withdrawn
     assert published.status == Status.PUBLISHED and published.registry_link == ""
-    reasons = AuditEvent.objects.filter(contract=published, action__in=[
-        "registry_modifikace_prepared", "registry_znepristupneni_prepared"]).values_list("detail__reason", flat=True)  # fmt: skip
+    actions = ["registry_modifikace_prepared", "registry_znepristupneni_prepared"]
+    reasons = AuditEvent.objects.filter(contract=published, action__in=actions).values_list("detail__reason", flat=True)
     assert sorted(reasons) == ["Doplněna cena s DPH", "Zveřejněna omylem"]
 
 
