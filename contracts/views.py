@@ -29,6 +29,7 @@ from redactor.spreadsheet import SafeWriter
 
 from . import selectors
 from .forms import UploadForm
+from .registry_views import registry_panel
 
 
 def contract_of(membership, contract_id: int):
@@ -100,6 +101,7 @@ def contract_detail(request, membership, contract_id: int):
             "coverage_warn": [r for r in coverage if r["level"] != "ok"],
             "warn_percent": COVERAGE_WARN * 100,
             "alert_percent": COVERAGE_ALERT * 100,
+            **registry_panel(contract, membership),
         },
     )
 

@@ -197,6 +197,18 @@ def registry_metadata_update(*, contract: Contract, user: AbstractBaseUser, meta
     return contract
 
 
+def registry_preview(contract: Contract, metadata: ContractMetadata | None = None) -> bytes:
+    """The XML the metadata give now: ``modifikace.xml`` for a registered contract, else
+    ``zverejneni.xml`` naming the files as they will be sent. Raises
+    :class:`~redactor.core.isrs.RegistryXmlError` while a required field is empty."""
+    metadata = metadata or registry_metadata(contract)
+    email = registry_settings(contract.agency).confirmation_email
+    if contract.registry_record_id:
+        return isrs.modify_xml(contract.registry_record_id, metadata, [], email)
+    names = [contract.download_name("", "pdf"), contract.download_name("", "txt")]
+    return isrs.publish_xml(metadata, names, email)
+
+
 # -- submissions --------------------------------------------------------------------------------
 def _published_files(contract: Contract) -> list[tuple[str, bytes, str]]:
     """The files the registry gets: ``[(name, content, kind)]``, the published PDF and its text,

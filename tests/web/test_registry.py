@@ -22,7 +22,7 @@ from contracts.services.webhooks import webhook_create
 from redactor.core import isrs
 from redactor.core.registry_metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
 
-from .conftest import run_latest_job
+from .conftest import logged_in, run_latest_job
 
 AGENCY_BOX = "abc2def"
 State = RegistrySubmission.State
@@ -275,3 +275,67 @@ def test_the_package_for_an_agencys_own_records_system(published, reviewer, agen
         assert f"<nazevSouboru>{name}</nazevSouboru>".encode() in xml
     submission = RegistrySubmission.objects.get(contract=published)
     assert submission.state == State.PREPARED and submission.channel == "package"
+
+
+# -- the web door ---------------------------------------------------------------------------------
+def _url(contract, name: str) -> str:
+    from django.urls import reverse
+
+    return reverse(f"contracts:{name}", args=[contract.agency_id, contract.pk])
+
+
+def test_the_panel_shows_what_was_found_and_where(published, clerk):
+    page = logged_in(clerk).get(_url(published, "detail")).content.decode()
+    assert 'id="registry"' in page and 'value="2026/15"' in page
+    assert "120 000 Kč" in page  # the line the value was read from
+    assert "Novák" not in page.split('id="registry"')[1].split("</section>")[0]
+
+
+def test_the_panel_saves_corrections_and_sends_for_reviewers_only(published, clerk, reviewer, databox):
+    meta = ContractMetadata.from_dict(published.registry_metadata)
+    form = {
+        "reg-subject": meta.subject,
+        "reg-date_concluded": "2026-03-02",
+        "reg-number": "2026/15",
+        "reg-signed_by": "Ing. Petr Starosta, starosta",
+        "reg-value_without_vat": "120000",
+        "reg-payer": "1",
+        "party-TOTAL_FORMS": "2",
+        "party-INITIAL_FORMS": "1",
+        "party-0-private": "on",
+        "party-0-recipient": "0",
+        "party-1-name": "",
+    }
+    response = logged_in(clerk).post(_url(published, "registry_save"), form)
+    assert response.status_code == 302
+    published.refresh_from_db()
+    saved = ContractMetadata.from_dict(published.registry_metadata)
+    assert saved.signed_by == "Ing. Petr Starosta, starosta" and saved.date_concluded == date(2026, 3, 2)
+    assert [(p.name, p.recipient) for p in saved.parties] == [(NOT_PUBLIC, True)]
+    assert saved.sources["signed_by"].note == "edited"
+    logged_in(clerk).post(_url(published, "registry_send"), {"operation": "zverejneni"})
+    assert not RegistrySubmission.objects.filter(contract=published).exists()
+    logged_in(reviewer).post(_url(published, "registry_send"), {"operation": "zverejneni"})
+    assert RegistrySubmission.objects.get(contract=published).operation == "zverejneni"
+
+
+def test_another_agencys_member_sees_nothing(published, outsider):
+    client = logged_in(outsider)
+    assert client.get(_url(published, "registry_package")).status_code == 404
+    assert client.post(_url(published, "registry_send"), {"operation": "zverejneni"}).status_code == 404
+
+
+def test_registry_settings_are_for_agency_admins(agency, reviewer, admin_user):
+    from django.urls import reverse
+
+    url = reverse("contracts:registry_settings", args=[agency.pk])
+    assert logged_in(reviewer).get(url).status_code == 403
+    response = logged_in(admin_user).post(
+        url, {"channel": "databox", "environment": "test", "login": "lhota", "password": "tajne"}
+    )
+    assert response.status_code == 302
+    regs = RegistrySettings.objects.get(agency=agency)
+    assert regs.login == "lhota" and secrets.unseal(regs.password_sealed) == "tajne"
+    logged_in(admin_user).post(url, {"channel": "databox", "environment": "test", "login": "lhota"})
+    regs.refresh_from_db()
+    assert secrets.unseal(regs.password_sealed) == "tajne"  # an empty password field keeps the stored one

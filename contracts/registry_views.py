@@ -1,0 +1,178 @@
+"""The registry panel of a contract page (metadata, sending, the registry's replies) and the
+agency's registry settings. Every write is one call of :mod:`contracts.services.registry`."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.access import form_action, member_required
+from accounts.models import Role
+from contracts.services import registry
+from redactor.core import isrs
+
+from . import selectors
+from .forms import (
+    RegistryMetadataForm,
+    RegistryPartyFormSet,
+    RegistrySendForm,
+    RegistrySettingsForm,
+)
+
+#: How each source note reads on the panel.
+SOURCE_NOTES = {
+    "upload": "entered at upload",
+    "edited": "edited",
+    "own_party": "the agency's own party",
+    "not_public": "a private person: the name is not published",
+    "last_signature": "the date of the last signature",
+    "same_number": "the registered contract with the same number",
+}
+
+
+def _panel_url(membership, contract) -> str:
+    return reverse("contracts:detail", args=[membership.agency_id, contract.pk]) + "#registry"
+
+
+def registry_panel(contract, membership, data=None) -> dict:
+    """The context of the registry panel (``contracts/_registry_panel.html``): the forms filled
+    from the stored metadata, where each field was found, what stops sending, the XML preview,
+    the submissions and the agency's channel."""
+    meta = registry.registry_metadata(contract)
+    form = RegistryMetadataForm(data, initial=RegistryMetadataForm.initial_of(meta), prefix="reg")
+    parties = RegistryPartyFormSet(
+        data, initial=[RegistryPartyFormSet.form.initial_of(p) for p in meta.parties], prefix="party"
+    )
+    sources = {}
+    for key, source in meta.sources.items():
+        sources[key] = {"page": source.page, "text": source.text, "note": _(SOURCE_NOTES.get(source.note, ""))}
+    for form_row, index in zip(parties.forms, range(len(meta.parties)), strict=False):
+        form_row.source = sources.get(f"parties.{index}")
+    problems = registry.registry_problems(contract, meta) if contract.redacted or meta.parties else []
+    try:
+        preview = registry.registry_preview(contract, meta).decode("utf-8")
+    except isrs.RegistryXmlError:
+        preview = ""
+    return {
+        "registry_form": form,
+        "registry_rows": [(form[name], sources.get(name)) for name in form.fields],
+        "registry_parties": parties,
+        "registry_sources": sources,
+        "registry_problems": problems,
+        "registry_preview": preview,
+        "registry_submissions": list(contract.registry_submissions.order_by("-created_at", "-id")[:20]),
+        "registry_settings": registry.registry_settings(contract.agency),
+        "registry_publisher": meta.publisher,
+        "can_edit_registry": membership.allows(Role.CLERK) and contract.status != "deleted",
+    }
+
+
+@require_POST
+@member_required(Role.CLERK)
+def registry_metadata_save(request, membership, contract_id: int):
+    """Save the metadata the clerk or reviewer confirmed or corrected."""
+    contract = selectors.contract_get(agency=membership.agency, contract_id=contract_id)
+    panel = registry_panel(contract, membership, request.POST)
+    form, parties = panel["registry_form"], panel["registry_parties"]
+    if form.is_valid() and parties.is_valid():
+        meta = form.apply(registry.registry_metadata(contract))
+        meta.parties = [p for p in (row.party() for row in parties.forms) if p is not None]
+        saved = _("The registry metadata were saved.")
+        form_action(
+            request,
+            lambda: registry.registry_metadata_update(contract=contract, user=request.user, metadata=meta),
+            saved,
+        )
+    else:
+        errors = [e for row in [form, *parties.forms] for field_errors in row.errors.values() for e in field_errors]
+        messages.error(request, _("The metadata were not saved: %(errors)s") % {"errors": " ".join(errors)})
+    return redirect(_panel_url(membership, contract))
+
+
+@require_POST
+@member_required(Role.CLERK)
+def registry_send(request, membership, contract_id: int):
+    """Send to the registry (publication, correction or withdrawal); the service checks the role."""
+    contract = selectors.contract_get(agency=membership.agency, contract_id=contract_id)
+    form = RegistrySendForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Unknown registry operation."))
+        return redirect(_panel_url(membership, contract))
+    operation, reason = form.cleaned_data["operation"], form.cleaned_data["reason"]
+    channel = registry.registry_settings(contract.agency).channel
+    done = (
+        _("Sent to the registry's data box; its reply is read automatically.")
+        if channel == "databox"
+        else _("The submission is ready: download the package and send it from your records system.")
+    )
+    try:
+        form_action(
+            request,
+            lambda: registry.registry_submit(contract=contract, user=request.user, operation=operation, reason=reason),
+            done,
+        )
+    except PermissionDenied:
+        messages.error(request, _("Only reviewers and agency admins send to the registry."))
+    return redirect(_panel_url(membership, contract))
+
+
+@require_GET
+@member_required(Role.CLERK)
+def registry_package(request, membership, contract_id: int):
+    """The submission package (ZIP: zverejneni.xml and the files it names)."""
+    contract = selectors.contract_get(agency=membership.agency, contract_id=contract_id)
+    try:
+        download = registry.registry_package(contract=contract, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect(_panel_url(membership, contract))
+    except PermissionDenied:
+        messages.error(request, _("Only reviewers and agency admins send to the registry."))
+        return redirect(_panel_url(membership, contract))
+    return download.response(private=True)
+
+
+@member_required(Role.ADMIN)
+def registry_settings(request, membership):
+    """The agency's registry settings: channel, environment, unit, address, data-box login."""
+    agency = membership.agency
+    current = registry.registry_settings(agency)
+    initial = {
+        k: getattr(current, k) for k in ("channel", "environment", "unit", "address", "confirmation_email", "login")
+    }
+    form = RegistrySettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        saved = form_action(
+            request,
+            lambda: registry.registry_settings_update(
+                agency=agency,
+                user=request.user,
+                channel=d["channel"],
+                environment=d["environment"],
+                unit=d["unit"],
+                address=d["address"],
+                confirmation_email=d["confirmation_email"],
+                login=d["login"],
+                password=d["password"] or None,
+                certificate=d["certificate"] or None,
+            ),
+            _("The registry settings were saved."),
+        )
+        if saved:
+            return redirect("contracts:registry_settings", agency_id=agency.pk)
+    return render(
+        request,
+        "contracts/registry_settings.html",
+        {
+            "form": form,
+            "agency": agency,
+            "membership": membership,
+            "has_password": bool(current.password_sealed),
+            "has_certificate": bool(current.certificate_sealed),
+        },
+    )
