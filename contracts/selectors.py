@@ -18,7 +18,18 @@ from accounts.selectors import actor_name
 from redactor.core.errors import InvalidPdfError
 from redactor.core.review import render_page
 
-from .models import AuditEvent, Contract, DecisionState, Proposal, Run, Status, Suggestion, Webhook, WebhookDelivery
+from .models import (
+    AuditEvent,
+    Contract,
+    DecisionState,
+    Proposal,
+    RegistrySubmission,
+    Run,
+    Status,
+    Suggestion,
+    Webhook,
+    WebhookDelivery,
+)
 
 
 def contracts_for_agency(*, agency: Agency) -> QuerySet[Contract]:
@@ -47,7 +58,10 @@ def contract_list(
     if created_before is not None:
         qs = qs.filter(created_at__lt=created_before)
     newest_first = Run.objects.order_by("-created_at", "-id")
-    return qs.order_by("-created_at", "-id").prefetch_related(Prefetch("runs", queryset=newest_first))
+    submissions = RegistrySubmission.objects.order_by("-created_at", "-id")
+    return qs.order_by("-created_at", "-id").prefetch_related(
+        Prefetch("runs", queryset=newest_first), Prefetch("registry_submissions", queryset=submissions)
+    )
 
 
 def contract_get(*, agency: Agency, contract_id: int) -> Contract:

@@ -11,7 +11,15 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 # Domain ValidationError codes that mean "not in this state" (409) or "key reused" (422); others are 400.
-CONFLICT_CODES = {"wrong_status", "undecided", "not_failed", "not_published", "no_text", "changed_since"}
+CONFLICT_CODES = {
+    "wrong_status",
+    "undecided",
+    "not_failed",
+    "not_published",
+    "no_text",
+    "changed_since",
+    "already_sent",
+}
 UNPROCESSABLE_CODES = {"idempotency_mismatch"}
 
 

@@ -4,7 +4,7 @@ from django.utils import translation
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import schema, views  # noqa: F401  (schema registers the auth extension)
+from . import registry, schema, views  # noqa: F401  (schema registers the auth extension)
 
 
 class SchemaView(SpectacularAPIView):
@@ -47,5 +47,10 @@ urlpatterns = [
     path("exports/<str:job_id>/download/", views.TextExportDownloadView.as_view(), name="export_download"),
     path("contracts/<id:contract_id>/report/", views.ReportView.as_view(), name="report"),
     path("contracts/<id:contract_id>/events/", views.EventListView.as_view(), name="events"),
+    path("contracts/<id:contract_id>/registry/", registry.RegistryMetadataView.as_view(), name="registry"),
+    path(
+        "contracts/<id:contract_id>/registry/package/", registry.RegistryPackageView.as_view(), name="registry_package"
+    ),
+    path("contracts/<id:contract_id>/register/", registry.RegisterView.as_view(), name="register"),
     re_path(r"", views.not_found),  # last: unknown paths and non-numeric ids get a JSON 404
 ]
