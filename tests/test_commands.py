@@ -129,3 +129,31 @@ def test_evaluate_prints_rates_per_category(capsys, data_dir, tmp_path):
     assert code == 0
     assert "IDENTIFIER / bank account number" in out
     assert out.strip().splitlines()[-1].startswith("documents=2 missing=0 leak_rate=0.00%")
+
+
+@pytest.mark.django_db
+def test_registry_xml_writes_a_package_per_contract_or_says_what_is_missing(tmp_path, capsys, data_dir):
+    from redactor.core import isrs
+
+    sources = [data_dir / "dev" / "dilo_firma_1.pdf", data_dir / "dev" / "pacht_1.pdf"]
+    code, out = _run(
+        capsys, "registry_xml", *map(str, sources), "--out-dir", str(tmp_path),
+        "--publisher-box", "abc2def", "--publisher-name", "Město Mnichovo Hradiště", "--unit", "odbor investic",
+    )  # fmt: skip
+    assert code == 1  # the lease gives no date of conclusion
+    done, missing = out.strip().splitlines()
+    assert ": ok, " in done and "datumUzavreni" in missing and "no zverejneni.xml" in missing
+    package = tmp_path / "dilo_firma_1"
+    xml = (package / "zverejneni.xml").read_bytes()
+    assert isrs.validate(xml) == "zverejneni"
+    assert sorted(p.name for p in package.iterdir()) == [
+        "dilo_firma_1.pdf", "dilo_firma_1.txt", "metadata.json", "zverejneni.xml"]  # fmt: skip
+    for name in ("dilo_firma_1.pdf", "dilo_firma_1.txt"):  # the files it names, exactly so named
+        assert f"<nazevSouboru>{name}</nazevSouboru>".encode() in xml
+    assert b"<utvar>odbor investic</utvar>" in xml and b"<ico>40039021</ico>" in xml
+    assert (tmp_path / "dilo_firma_1.json").exists()  # the redaction report, outside the package
+    gold = json.loads((data_dir / "dev" / "dilo_firma_1.json").read_text(encoding="utf-8"))
+    for item in gold["items"]:
+        if item["expected"] == "redact":
+            assert item["text"].encode() not in xml
+    assert json.loads((tmp_path / "pacht_1" / "metadata.json").read_text(encoding="utf-8"))["parties"]

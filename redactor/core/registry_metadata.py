@@ -205,6 +205,21 @@ def redacted_values_in(metadata: ContractMetadata, redacted: list[str]) -> list[
     return found
 
 
+def drop_redacted_values(metadata: ContractMetadata, redacted: list[str]) -> list[str]:
+    """Empty every field of ``metadata`` that carries a redacted value (:func:`redacted_values_in`);
+    a party's name becomes :data:`NOT_PUBLIC`. Returns the field paths emptied. For a door with no
+    reviewer (the CLI); the web app refuses such metadata and lets the reviewer decide."""
+    paths = [path for path, _value in redacted_values_in(metadata, redacted)]
+    for path in paths:
+        if path.startswith("parties."):
+            _p, index, key = path.split(".")
+            party = metadata.parties[int(index)]
+            setattr(party, key, NOT_PUBLIC if key == "name" else "")
+        else:
+            setattr(metadata, path, "")
+    return paths
+
+
 # -- reading the contract ------------------------------------------------------------------------
 _LINE_MAX = 200
 _MONTHS = {
