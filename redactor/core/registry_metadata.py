@@ -29,7 +29,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from . import categories as cat
-from .czech import TITLES_BEFORE, NameGazetteer, nominative_candidates, strip_diacritics
+from .czech import TITLES_AFTER, TITLES_BEFORE, NameGazetteer, nominative_candidates, strip_diacritics
 from .model import Action, PartyKind, Span
 from .text import line_spans
 
@@ -189,11 +189,19 @@ def redacted_values_in(metadata: ContractMetadata, redacted: list[str]) -> list[
     """``(field path, redacted value)`` for every redacted value that a metadata text contains as
     whole words (NFKC, case and whitespace folded; values shorter than 3 characters are ignored).
 
-    ``redacted`` are the texts the published PDF blacks out. The metadata are public beside the
+    ``redacted`` are the texts the published PDF blacks out; academic titles among them are not
+    values of their own. The metadata are public beside the
     PDF, so they must not carry what the PDF hides (Act 340/2015 Sb., § 5(6); the registry's
     README: "metadata need the same care as the PDF")."""
     found = []
-    values = sorted({_norm(v) for v in redacted if len(_norm(v)) >= 3}, key=len, reverse=True)
+    titles = {_norm(t).rstrip(".") for t in (*TITLES_BEFORE, *TITLES_AFTER)}
+    # an academic title redacted with one person's name ("Ing." of a private site manager) is no
+    # value of its own: the official's "Ing." in schvalil is not a leak
+    values = sorted(
+        {_norm(v) for v in redacted if len(_norm(v)) >= 3 and _norm(v).rstrip(".") not in titles},
+        key=len,
+        reverse=True,
+    )
     for path, text in metadata.texts().items():
         if text == NOT_PUBLIC:
             continue
@@ -729,6 +737,10 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
     if "foreign" in prices and "without" not in prices and "with" not in prices:
         meta.foreign_value, meta.foreign_currency, at = prices["foreign"]
         meta.sources["foreign_value"] = reader.source(at)
+    # a value read where it is kept may be proposed for redaction elsewhere ("Matoušková" kept
+    # beside "starostka", sent to review in a signature): it stays out until the reviewer types it
+    for path in drop_redacted_values(meta, [p.text for p in analysis.proposals if p.action != Action.KEEP]):
+        meta.sources.pop(path.rsplit(".", 1)[0] if path.startswith("parties.") else path, None)
     return meta
 
 
