@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import form_action, member_required
@@ -25,12 +26,12 @@ from .forms import (
 
 #: How each source note reads on the panel.
 SOURCE_NOTES = {
-    "upload": "entered at upload",
-    "edited": "edited",
-    "own_party": "the agency's own party",
-    "not_public": "a private person: the name is not published",
-    "last_signature": "the date of the last signature",
-    "same_number": "the registered contract with the same number",
+    "upload": gettext_noop("entered at upload"),
+    "edited": gettext_noop("edited"),
+    "own_party": gettext_noop("the agency's own party"),
+    "not_public": gettext_noop("a private person: the name is not published"),
+    "last_signature": gettext_noop("the date of the last signature"),
+    "same_number": gettext_noop("the registered contract with the same number"),
 }
 
 
