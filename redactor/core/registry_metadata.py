@@ -268,7 +268,8 @@ _TOTAL_CUE = re.compile(r"celk|úhrnem|uhrnem|maximáln|maximaln|nepřekroč|nep
 #: Amounts that are not the contract's value: penalties, interest, insurance, deposits, guarantees.
 _NOT_PRICE = re.compile(
     r"pokut|úrok|urok|pojišt|pojist|záloh|zaloh|jistot|sankc|limit|kauc|zádržn|zadrzn|denně|denne|"
-    r"za\s+každ|za\s+kazd|(?<!\w)(?:měsíčn|mesicn|ročn|rocn|týdn|tydn)|hodinov|za\s+(?:hod|rok|měsíc|mesic|den|kus)|"
+    r"za\s+každ|za\s+kazd|(?<!\w)(?:měsíčn|mesicn|ročn|rocn|týdn|tydn)|hodinov|"
+    r"za\s+(?:\S{1,2}\s+)?(?:hod|rok|měsíc|mesic|den|kus)|"
     r"/\s*(?:hod|rok|měs|mes|den|ks|m)\b",
     re.I,
 )
@@ -414,6 +415,10 @@ def _registry_party(reader: _Reader, party: Party) -> RegistryParty:
         private=private,
         source=reader.source(at if at >= 0 else first, "not_public" if hidden and private else ""),
     )
+    if result.name == NOT_PUBLIC:
+        # the party is not named: its IČO, box or seat would name it all the same (a sole trader's
+        # IČO leads to the name in the public business register); the reviewer adds them if public
+        return result
     for kind, categories in (("ico", {cat.ICO}), ("data_box", {cat.DATA_BOX}), ("address", {cat.ADDRESS_SEAT})):
         found = [p for p in reader.in_blocks(party, categories, Action.KEEP) if not reader.is_hidden(p.span)]
         if not found:
@@ -540,6 +545,8 @@ def _number(reader: _Reader, title_at: int = -1) -> tuple[str, int] | None:
             value = m.group("value").rstrip(".,/-)")
             at = title_line.start + m.start("value")
             amendment_ordinal = _AMENDMENT.match(head) and re.fullmatch(r"\d+", value) and m.start() < 20
+            if re.match(r"\s*Sb\b", head[m.end("value") :]):  # "zákona č. 89/2012 Sb.": a statute
+                continue
             if len(value) >= 1 and not amendment_ordinal and not reader.is_hidden(Span(at, at + len(value))):
                 ranked.append((1, at, value))
                 break
