@@ -50,9 +50,9 @@ from redactor.core.registry_metadata import (
     PublishingBody,
     RegistryParty,
     Source,
-    prefill,
 )
 from redactor.core.registry_metadata import redacted_values_in as _redacted_values_in
+from redactor.core.registry_prefill import prefill
 from redactor.selectors import agency_profile
 
 from .common import audit

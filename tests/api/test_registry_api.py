@@ -6,21 +6,11 @@ from __future__ import annotations
 import io
 import zipfile
 
-import pytest
-
 from contracts.models import RegistrySubmission
-from contracts.services import publishing
 from redactor.core import isrs
 from redactor.core.registry_metadata import NOT_PUBLIC
 
-from .conftest import api, run_latest_job
-
-
-@pytest.fixture
-def published(processed, reviewer):
-    publishing.contract_approve(contract=processed, user=reviewer)
-    run_latest_job(processed)
-    return processed
+from .conftest import api
 
 
 def _base(contract) -> str:

@@ -18,9 +18,9 @@ from redactor.core.registry_metadata import (
     ContractMetadata,
     PublishingBody,
     RegistryParty,
-    prefill,
     redacted_values_in,
 )
+from redactor.core.registry_prefill import prefill
 from tests.conftest import DATA
 
 DEV = DATA / "dev"

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import Role
-from contracts.models import Contract, Run
+from contracts.models import Contract, Run, Status
 from contracts.services import processing, publishing, uploads
 from tests.pdfs import pdf_from_paragraphs
 
@@ -93,3 +93,12 @@ def processed(uploaded) -> Contract:
     """The uploaded contract after processing by the real engine (status needs_review)."""
     run_latest_job(uploaded)
     return uploaded
+
+
+@pytest.fixture
+def published(processed, reviewer) -> Contract:
+    """The processed contract approved by the reviewer and published (the publishing job run here)."""
+    publishing.contract_approve(contract=processed, user=reviewer)
+    run_latest_job(processed)
+    assert processed.status == Status.PUBLISHED, processed.error_message
+    return processed

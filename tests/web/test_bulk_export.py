@@ -14,7 +14,7 @@ from rq import SimpleWorker
 
 from accounts.models import Role
 from contracts.models import AuditEvent, Status
-from contracts.services import publishing, uploads
+from contracts.services import uploads
 from tests.api.conftest import api, make_token
 from tests.web.conftest import logged_in, run_latest_job
 
@@ -26,14 +26,6 @@ def worker():
     queue.empty()
     yield lambda: SimpleWorker([queue], connection=queue.connection).work(burst=True)
     queue.empty()
-
-
-@pytest.fixture
-def published(processed, reviewer):
-    publishing.contract_approve(contract=processed, user=reviewer)
-    run_latest_job(processed)
-    assert processed.status == Status.PUBLISHED, processed.error_message
-    return processed
 
 
 def test_an_admin_token_exports_every_decided_contract(published, agency, clerk, admin_user, worker, contract_pdf):

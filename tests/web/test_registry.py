@@ -17,12 +17,12 @@ from accounts import secrets
 from accounts.models import RegistrySettings
 from contracts.databox_server import DataBoxServer
 from contracts.models import AuditEvent, RegistrySubmission, Status, WebhookDelivery, WebhookEvent
-from contracts.services import publishing, registry
+from contracts.services import registry
 from contracts.services.webhooks import webhook_create
 from redactor.core import isrs
 from redactor.core.registry_metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
 
-from .conftest import logged_in, run_latest_job
+from .conftest import logged_in
 
 AGENCY_BOX = "abc2def"
 State = RegistrySubmission.State
@@ -48,14 +48,6 @@ def databox(settings, agency, admin_user):
     )
     yield server
     server.stop()
-
-
-@pytest.fixture
-def published(processed, reviewer):
-    publishing.contract_approve(contract=processed, user=reviewer)
-    run_latest_job(processed)
-    assert processed.status == Status.PUBLISHED, processed.error_message
-    return processed
 
 
 def _dated(contract, user, **changes):

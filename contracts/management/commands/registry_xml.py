@@ -24,7 +24,8 @@ from accounts.models import Agency
 from contracts.services.registry import publishing_body
 from redactor.batch import redact_file
 from redactor.core import isrs
-from redactor.core.registry_metadata import PublishingBody, drop_redacted_values, prefill, redacted_texts
+from redactor.core.registry_metadata import PublishingBody, drop_redacted_values, redacted_texts
+from redactor.core.registry_prefill import prefill
 from redactor.management.policy import load_policy, load_profile
 from redactor.runtime import get_engine
 
