@@ -77,7 +77,7 @@ _NOT_SIGNATURE = re.compile(
 )
 _AMOUNT = re.compile(
     r"(?<![\d,.])(?P<num>\d{1,3}(?:[  .]\d{3})+|\d{4,12}|\d{1,3})(?:,(?P<dec>\d{1,2}|-{1,2}))?[  ]*(?:,-[  ]*)?"
-    r"(?P<cur>Kč|CZK|EUR|€|USD|\$|GBP|£)(?!\w)",
+    r"\n?[  ]*(?P<cur>Kč|CZK|EUR|€|USD|\$|GBP|£)(?!\w)",  # "… činí 51 400,00⏎Kč (slovy: …)"
 )
 _CURRENCY = {"Kč": "CZK", "CZK": "CZK", "EUR": "EUR", "€": "EUR", "USD": "USD", "$": "USD", "GBP": "GBP", "£": "GBP"}
 _WITHOUT_VAT = re.compile(r"bez\s+(?:DPH|daně)", re.I)
@@ -276,7 +276,8 @@ def _prices(reader: _Reader) -> dict[str, tuple[Decimal, str, int]]:
         before = text[max(line.start, m.start() - 160) : m.start()]
         # the sentence before the amount, and what follows it on its line ("… Kč bez DPH")
         before = re.split(r"(?<=[a-zěščřžýáíéůú]{3})\.\s", before)[-1]
-        after = text[m.end() : min(line.end, m.end() + 40)]
+        end_line = _line_at(text, reader.lines, m.end())
+        after = text[m.end() : min(end_line.end, m.end() + 40)]
         context = before + " " + after
         if _NOT_PRICE.search(context) or not (_PRICE_CUE.search(context) or _TOTAL_CUE.search(context)):
             continue

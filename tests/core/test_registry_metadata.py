@@ -274,3 +274,26 @@ def test_the_real_monthly_dump_validates_and_reads_with_the_reply_reader(shared_
     assert all(r.metadata.parties and r.metadata.subject and r.files for r in records)
     assert sum(r.metadata.related_record is not None for r in records) > 0
     assert all(re.fullmatch(r"[0-9a-f]{64}", f.sha256) for r in records for f in r.files if f.sha256)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "field", "amount"),
+    [
+        (
+            "Celková cena předmětu koupě tedy činí 51 400,00\nKč (slovy: padesátjedentisícčtyřista korun).",
+            "without",
+            "51400.00",
+        ),
+        ("Cena díla činí 1 210 000 Kč včetně DPH.", "with", "1210000"),
+        ("Cena za hostingové služby činí 2 000,- Kč bez DPH za 1 měsíc.", None, None),
+        ("Smluvní pokuta činí 50 000 Kč za každý den prodlení.", None, None),
+        ("Cena díla činí 40 000 EUR.", "foreign", "40000"),
+    ],
+)
+def test_the_value_is_read_from_a_price_sentence_only(rules_engine, sentence, field, amount):
+    from tests.pdfs import pdf_from_paragraphs
+
+    pdf = pdf_from_paragraphs(["Smlouva o dílo", "Objednatel: Obec Horní Lhota, IČO: 00000001", *sentence.split("\n")])
+    meta = prefill(rules_engine.analyze(pdf))
+    values = {"without": meta.value_without_vat, "with": meta.value_with_vat, "foreign": meta.foreign_value}
+    assert {k: str(v) for k, v in values.items() if v is not None} == ({field: amount} if field else {})
