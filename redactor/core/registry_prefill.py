@@ -104,7 +104,9 @@ _TITLE = re.compile(
     r"veřejnoprávn|verejnopravn|pojistn)\w*\s+)?(?:smlouv|dodat|dohod|objednávk|objednavk)\w*\b",
     re.I,
 )
-_TITLE_CONTINUES = re.compile(r"^\s*(?:(?:o|na|k|ke|ve|č\.|c\.|O|NA|K|KE|VE|Č\.)\s|[„\"]|[a-zěščřžýáíéůú])")
+_TITLE_CONTINUES = re.compile(
+    r"^\s*(?:(?:o|na|k|ke|ve|č\.|c\.|O|NA|K|KE|VE|Č\.)\s|0\s(?=[a-zěščřžýáíéůú])|[„\"]|[a-zěščřžýáíéůú])"
+)  # "0 zajištění služeb": OCR's zero for the preposition "o"
 _QUOTED = re.compile(r"[„\"“](?P<q>[^„\"“”\n]{8,200}?)[“”\"]")
 _PROJECT_CUE = re.compile(r"zakázk|zakazk|akce|projekt|stavb|název|nazev|předmět|predmet", re.I)
 _REPRESENTED = re.compile(
@@ -213,6 +215,19 @@ def _agency_party(parties: list[Party], reader: _Reader, profile: AgencyProfile 
                 return party
     public = [p for p in parties if p.kind == PartyKind.PUBLIC_BODY]
     return public[0] if len(public) == 1 else None
+
+
+def _same_body(party: Party, names: list[str]) -> bool:
+    """True when ``party``'s name is one of ``names`` (folded), also cut short by a line end or an
+    OCR ("Česká republika - Kancelář Poslanecké" for "… Poslanecké sněmovny")."""
+    folded = re.sub(r"\W+", " ", strip_diacritics(party.name).casefold()).strip()
+    if len(folded) < 12:
+        return False
+    for name in names:
+        other = re.sub(r"\W+", " ", strip_diacritics(name).casefold()).strip()
+        if other and (other.startswith(folded) or folded.startswith(other) or folded in other or other in folded):
+            return True
+    return False
 
 
 def _recipient(party: Party) -> bool | None:
@@ -403,7 +418,9 @@ def _subject(reader: _Reader) -> tuple[str, int, int] | None:
                 if re.match(r"^\s*(?:mezi|uzavřen|uzavren|\()", n, re.I):
                     break
                 parts.append(n)
-            rest = [part.lower() if part.isupper() else part for part in parts[1:]]
+            rest = [
+                re.sub(r"^0(?=\s[a-zěščřžýáíéůú])", "o", part.lower() if part.isupper() else part) for part in parts[1:]
+            ]
             title, at = " ".join([_sentence_case(parts[0]), *rest]), line.start
             break
     project, project_at = "", -1
@@ -420,6 +437,7 @@ def _subject(reader: _Reader) -> tuple[str, int, int] | None:
     subject = title
     if project and strip_diacritics(project).casefold() not in strip_diacritics(title).casefold():
         subject = f"{title} – {project}" if title else project
+    subject = re.sub(r"(?<=[a-zěščřžýáíéůú] )0(?= [a-zěščřžýáíéůú])", "o", subject)  # OCR's "smlouvy 0 zajištění"
     return _clip(subject.rstrip(" .:"), MAX_TEXT), at if at >= 0 else project_at, project_at
 
 
@@ -519,8 +537,10 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
             unit=unit,
         )
     own = _agency_party(analysis.parties, reader, profile)
+    # the agency introduced twice (a header and a second label, "KPS") is one party, not a counterparty
+    own_names = [*(profile.names if profile else ()), *([own.name] if own is not None and own.name else [])]
     for party in analysis.parties:
-        if party is own:
+        if party is own or (own is not None and _same_body(party, own_names)):
             continue
         rp = _registry_party(reader, party)
         if _SENTENCE.search(rp.name) or len(rp.name) > 150:

@@ -297,3 +297,24 @@ def test_the_value_is_read_from_a_price_sentence_only(rules_engine, sentence, fi
     meta = prefill(rules_engine.analyze(pdf))
     values = {"without": meta.value_without_vat, "with": meta.value_with_vat, "foreign": meta.foreign_value}
     assert {k: str(v) for k, v in values.items() if v is not None} == ({field: amount} if field else {})
+
+
+def test_a_scanned_title_and_the_agency_introduced_twice(rules_engine):
+    """OCR's "0" for the preposition "o" joins the title; the agency named under a second label
+    (a shortened name) is the publisher, not a counterparty."""
+    from tests.pdfs import pdf_from_paragraphs
+
+    pdf = pdf_from_paragraphs(
+        [
+            "SMLOUVA",
+            "0 zajištění služeb asistenta poslance",
+            "1. Poskytovatel služeb: ALMOND, s.r.o., IČO: 25024639, sídlo: Hlavní 50, 110 00 Praha 1",
+            "2. Objednatel: Česká republika - Kancelář Poslanecké sněmovny, IČO: 00006572",
+            "3. Správce rozpočtu: Česká republika - Kancelář Poslanecké",
+            "Cena služeb činí 30 000 Kč.",
+        ]
+    )
+    profile = AgencyProfile(names=("Česká republika - Kancelář Poslanecké sněmovny",), ico="00006572")
+    meta = prefill(rules_engine.analyze(pdf, profile=profile), profile)
+    assert meta.subject == "Smlouva o zajištění služeb asistenta poslance"
+    assert [p.name for p in meta.parties] == ["ALMOND, s.r.o."]
