@@ -217,15 +217,22 @@ def _agency_party(parties: list[Party], reader: _Reader, profile: AgencyProfile 
     return public[0] if len(public) == 1 else None
 
 
+def _body_key(name: str) -> str:
+    """A body's name folded for comparison, without "Česká republika –", under which the state's
+    organisational units contract ("Česká republika – Kancelář Poslanecké sněmovny")."""
+    folded = re.sub(r"\W+", " ", strip_diacritics(name).casefold()).strip()
+    return re.sub(r"^ceska republika ", "", folded)
+
+
 def _same_body(party: Party, names: list[str]) -> bool:
     """True when ``party``'s name is one of ``names`` (folded), also cut short by a line end or an
     OCR ("Česká republika - Kancelář Poslanecké" for "… Poslanecké sněmovny")."""
-    folded = re.sub(r"\W+", " ", strip_diacritics(party.name).casefold()).strip()
+    folded = _body_key(party.name)
     if len(folded) < 12:
         return False
     for name in names:
-        other = re.sub(r"\W+", " ", strip_diacritics(name).casefold()).strip()
-        if other and (other.startswith(folded) or folded.startswith(other) or folded in other or other in folded):
+        other = _body_key(name)
+        if len(other) >= 12 and (folded in other or other in folded):  # a prefix is contained too
             return True
     return False
 
@@ -537,8 +544,9 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
             unit=unit,
         )
     own = _agency_party(analysis.parties, reader, profile)
-    # the agency introduced twice (a header and a second label, "KPS") is one party, not a counterparty
-    own_names = [*(profile.names if profile else ()), *([own.name] if own is not None and own.name else [])]
+    # the agency introduced twice (a header and a second label, "KPS") is one party, not a counterparty;
+    # by its profile's names only (the engine may have given its block another party's name)
+    own_names = list(profile.names) if profile is not None else []
     for party in analysis.parties:
         if party is own or (own is not None and _same_body(party, own_names)):
             continue
