@@ -26,8 +26,10 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import os
 import tempfile
 import zipfile
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -233,9 +235,6 @@ def _key(operation: str, xml: bytes, files: list[dict]) -> str:
 
 def _create(contract, user, operation, xml: bytes, files, reason="", follows=None, channel="databox"):
     key = _key(operation, xml, files)
-    existing = RegistrySubmission.objects.filter(contract=contract, key=key).first()
-    if existing is not None:
-        return existing, False
     submission = RegistrySubmission(
         agency=contract.agency,
         contract=contract,
@@ -322,14 +321,17 @@ def registry_submit(
     except isrs.RegistryXmlError as exc:
         raise ValidationError(_("The registry's schema refuses the metadata: %(errors)s") % {"errors": exc},
                               code="invalid_xml") from None  # fmt: skip
-    key = _key(operation, xml, first)
-    same = contract.registry_submissions.filter(key=key).first()
+    same = contract.registry_submissions.filter(key=_key(operation, xml, first)).first()
     if same is None and pending.exists():
         raise ValidationError(
             _("This contract was already sent to the registry; correct it with a new metadata version."),
             code="already_sent",
         )
-    submission, created = _create(contract, user, operation, xml, first, reason, channel=regs.channel)
+    submission, created = (
+        (same, False)
+        if same is not None
+        else _create(contract, user, operation, xml, first, reason, channel=regs.channel)
+    )
     if not created:
         if submission.state == SubmissionState.FAILED and regs.channel == "databox":
             submission.state, submission.error_code, submission.error_text = SubmissionState.PREPARED, "", ""
@@ -378,9 +380,12 @@ def registry_package(*, contract: Contract, user: AbstractBaseUser):
 
 
 # -- the data box ----------------------------------------------------------------------------------
+@contextmanager
 def databox_client(agency: Agency):
-    """A :class:`~contracts.databox.DataBoxClient` with the agency's credentials and environment.
-    Raises ``ValidationError`` (code ``no_databox``) when the agency has no data-box login."""
+    """A :class:`~contracts.databox.DataBoxClient` with the agency's credentials and environment,
+    as a context: a system certificate is unsealed into a private temporary file (mode 0600) that
+    is removed when the context ends. Raises ``ValidationError`` (code ``no_databox``) when the
+    agency has no data-box login."""
     regs = registry_settings(agency)
     if regs.channel != "databox" or not regs.login:
         raise ValidationError(_("The agency has no data-box login in its registry settings."), code="no_databox")
@@ -390,18 +395,21 @@ def databox_client(agency: Agency):
         else settings.REDACTOR_DATABOX_URL_TEST
     )
     cert = None
-    if regs.certificate_sealed:
-        handle = tempfile.NamedTemporaryFile("w", suffix=".pem", delete=False)
-        handle.write(secrets.unseal(regs.certificate_sealed))
-        handle.close()
-        cert = handle.name
-    return DataBoxClient(
-        base,
-        login=regs.login,
-        password=secrets.unseal(regs.password_sealed),
-        cert=cert,
-        timeout=settings.REDACTOR_DATABOX_TIMEOUT,
-    )
+    try:
+        if regs.certificate_sealed:
+            handle, cert = tempfile.mkstemp(suffix=".pem")
+            with os.fdopen(handle, "w") as fh:
+                fh.write(secrets.unseal(regs.certificate_sealed))
+        yield DataBoxClient(
+            base,
+            login=regs.login,
+            password=secrets.unseal(regs.password_sealed),
+            cert=cert,
+            timeout=settings.REDACTOR_DATABOX_TIMEOUT,
+        )
+    finally:
+        if cert is not None:
+            os.unlink(cert)
 
 
 def _our_ref(submission: RegistrySubmission) -> str:
@@ -422,7 +430,6 @@ def registry_submission_send(*, submission_id: int) -> None:
     submission = RegistrySubmission.objects.select_related("contract", "agency").get(pk=submission_id)
     contract = submission.contract
     try:
-        client = databox_client(submission.agency)
         contents = {name: data for name, data, _k in _published_files(contract)}
         main = isrs.FILE_NAMES[submission.operation]
         files = [OutgoingFile(main, submission.xml.encode("utf-8"), "application/xml", "main")]
@@ -432,12 +439,13 @@ def registry_submission_send(*, submission_id: int) -> None:
                 raise ValidationError(_("The published file changed since the submission was prepared."))
             mime = "application/pdf" if entry["kind"] == "pdf" else "text/plain"
             files.append(OutgoingFile(entry["name"], data, mime))
-        message_id = client.send(
-            recipient=settings.REDACTOR_REGISTRY_DATABOX,
-            annotation=f"Registr smluv: {contract.title}"[:255],
-            files=files,
-            our_ref=_our_ref(submission),
-        )
+        with databox_client(submission.agency) as client:
+            message_id = client.send(
+                recipient=settings.REDACTOR_REGISTRY_DATABOX,
+                annotation=f"Registr smluv: {contract.title}"[:255],
+                files=files,
+                our_ref=_our_ref(submission),
+            )
     except (DataBoxError, ValidationError, ValueError) as exc:
         text = exc.message if isinstance(exc, DataBoxError) else "; ".join(getattr(exc, "messages", [str(exc)]))
         with transaction.atomic():
@@ -554,33 +562,33 @@ def registry_replies_fetch(*, agency: Agency) -> int:
     }
     if not waiting or regs.pk is None:
         return 0
-    client = databox_client(agency)
     now = timezone.now()
     oldest = min(s.sent_at or now for s in waiting.values())
     since = min(oldest, regs.replies_checked_at or oldest) - timedelta(hours=1)
     applied = 0
-    for message in client.received(since, now + timedelta(minutes=5)):
-        if message.sender_box != settings.REDACTOR_REGISTRY_DATABOX:
-            continue
-        refs = {_our_ref(s) for s in waiting.values()}
-        if message.our_ref and message.our_ref not in refs:
-            continue
-        files = client.download(message.message_id)
-        xml = next((data for name, data in files if name.lower().endswith(".xml")), None)
-        if xml is None:
-            continue
-        try:
-            reply = isrs.parse_reply(xml)
-        except isrs.RegistryXmlError as exc:
-            log.warning("unreadable registry reply %s: %s", message.message_id, exc)
-            continue
-        submission = waiting.pop(reply.message_id, None)
-        if submission is None:
-            continue
-        with transaction.atomic():
-            _apply_reply(submission, reply)
-        client.mark_downloaded(message.message_id)
-        applied += 1
+    refs = {_our_ref(s) for s in waiting.values()}
+    with databox_client(agency) as client:
+        for message in client.received(since, now + timedelta(minutes=5)):
+            if message.sender_box != settings.REDACTOR_REGISTRY_DATABOX:
+                continue
+            if message.our_ref and message.our_ref not in refs:
+                continue
+            files = client.download(message.message_id)
+            xml = next((data for name, data in files if name.lower().endswith(".xml")), None)
+            if xml is None:
+                continue
+            try:
+                reply = isrs.parse_reply(xml)
+            except isrs.RegistryXmlError as exc:
+                log.warning("unreadable registry reply %s: %s", message.message_id, exc)
+                continue
+            submission = waiting.pop(reply.message_id, None)
+            if submission is None:
+                continue
+            with transaction.atomic():
+                _apply_reply(submission, reply)
+            client.mark_downloaded(message.message_id)
+            applied += 1
     RegistrySettings.objects.filter(pk=regs.pk).update(replies_checked_at=now)
     return applied
 

@@ -113,13 +113,17 @@ def validate(xml: bytes) -> str:
 
     Raises :class:`RegistryXmlError` for malformed XML, an unknown root or a schema violation.
     """
-    doc = _parse(xml)
+    return _validate_tree(_parse(xml))
+
+
+def _validate_tree(doc: etree._ElementTree) -> str:
+    """:func:`validate` of a parsed document."""
     root = _root_name(doc)
     if etree.QName(doc.getroot()).namespace != NS or root not in SCHEMAS:
         raise RegistryXmlError([f"unknown root element {doc.getroot().tag}"])
-    schema = _schema(root)
-    if not schema.validate(doc):
-        raise RegistryXmlError([f"{e.line}: {e.message}" for e in schema.error_log])
+    errors = _schema_errors(doc, root)
+    if errors:
+        raise RegistryXmlError(errors)
     return root
 
 
@@ -467,5 +471,5 @@ def parse_dump(xml: bytes, *, strict: bool = True) -> list[Record]:
     if _root_name(doc) != "dump":
         raise RegistryXmlError([f"not a dump: {doc.getroot().tag}"])
     if strict:
-        validate(etree.tostring(doc))
+        _validate_tree(doc)
     return [_read_record(z) for z in doc.getroot().findall(_Q + "zaznam")]
