@@ -3,7 +3,7 @@
 Embedded defaults (no variable set) run the service locally: SQLite in ``var/``, media in
 ``var/media``, Redis on 127.0.0.1:6379, DEBUG off, HTTPS required (bin/start, which serves plain
 HTTP on loopback, sets ``SECURE_HTTPS=0``). Production sets ``SECRET_KEY``, ``ALLOWED_HOSTS``,
-``DATABASE_URL``, ``REDIS_URL`` and ``MEDIA_ROOT``.
+``DATABASE_URL``, ``REDIS_URL`` and ``MEDIA_ROOT`` (or ``REDACTOR_STORAGE=s3`` with a bucket).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from .env import env, env_bool, env_int, env_list
+from .storage import default_storage_from_env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env("VAR_DIR", str(BASE_DIR / "var")))
@@ -210,7 +211,9 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # the product's files (originals, published PDFs and texts, bulk exports): local disk under
+    # MEDIA_ROOT (the quick start's default) or, with REDACTOR_STORAGE=s3, a bucket (config.storage)
+    "default": default_storage_from_env(),
     # hashed, compressed names in production; plain names under DEBUG (and in tests, whose live
     # server serves static files from the app folders, not from collectstatic's output)
     "staticfiles": {

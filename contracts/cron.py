@@ -5,7 +5,7 @@ without a request happens here."""
 from django.conf import settings
 from rq import cron
 
-from contracts.jobs import fail_stale_runs, fetch_registry_replies
+from contracts.jobs import fail_stale_runs, fetch_registry_replies, prune_exports
 
 #: Seconds between two checks for runs whose worker died (the run's own staleness threshold is
 #: ``REDACTOR_JOB_STALE_SECONDS``).
@@ -14,3 +14,5 @@ STALE_RUN_CHECK_SECONDS = 60
 cron.register(fail_stale_runs, "default", interval=STALE_RUN_CHECK_SECONDS)
 # the registry of contracts replies into the agency's data box, minutes after a submission
 cron.register(fetch_registry_replies, "default", interval=settings.REDACTOR_REGISTRY_POLL_SECONDS)
+# bulk exports' zips outlive their job's result by at most this long
+cron.register(prune_exports, "default", interval=600)

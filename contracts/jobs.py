@@ -97,6 +97,13 @@ def export_agency(agency_id: int, user_id: int | None, mode: str, fmt: str) -> d
         _fresh_connections()
 
 
+def prune_exports() -> int:
+    """Cron job: delete the bulk exports' zips nobody can ask for any more
+    (:func:`contracts.services.exports.exports_prune`)."""
+    _fresh_connections()
+    return exports.exports_prune()
+
+
 def preview_contract(agency_id: int, contract_id: int, current: dict, draft: dict) -> dict:
     """The agency map console's preview of ``draft`` against ``current`` (maps in JSON form) on
     one of the agency's contracts: the original is read here, checked against its SHA-256

