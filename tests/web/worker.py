@@ -22,16 +22,21 @@ def worker_env() -> dict[str, str]:
 
 
 def start_worker(
-    *, burst: bool = False, scheduler: bool = False, env: dict[str, str] | None = None, output=None
+    *,
+    burst: bool = False,
+    scheduler: bool = False,
+    env: dict[str, str] | None = None,
+    output=None,
+    cwd: Path = ROOT,
 ) -> subprocess.Popen:
     """A worker on the default and OCR queues in its own process group (so a test can kill it with its work horse);
     ``scheduler`` also runs rq's scheduler (jobs enqueued with a delay), ``env`` adds variables, ``output``
-    (an open file) receives its log."""
-    args = [sys.executable, "manage.py", "rqworker", "default", "ocr"]
+    (an open file) receives its log, ``cwd`` is its working directory (the checkout unless said)."""
+    args = [sys.executable, str(ROOT / "manage.py"), "rqworker", "default", "ocr"]
     args += (["--burst"] if burst else []) + (["--with-scheduler"] if scheduler else [])
     return subprocess.Popen(
         args,
-        cwd=ROOT,
+        cwd=cwd,
         env={**worker_env(), **(env or {})},
         start_new_session=True,
         stdout=output,
