@@ -94,3 +94,31 @@ def test_templates_hold_no_inline_script_or_style():
         for tag in text.split("<script")[1:]:
             head = tag.split(">", 1)[0]
             assert "src=" in head or 'type="application/json"' in head, (path, head)
+
+
+def test_the_storage_is_local_disk_unless_s3_is_chosen_with_a_bucket(monkeypatch):
+    """config.storage, read as settings read it: local disk by default; REDACTOR_STORAGE=s3 needs
+    a bucket and gives private, never overwritten, server-side encrypted objects."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from config.storage import default_storage_from_env
+
+    for name in ("REDACTOR_STORAGE", "AWS_STORAGE_BUCKET_NAME", "REDACTOR_S3_ENCRYPTION", "AWS_S3_ADDRESSING_STYLE"):
+        monkeypatch.delenv(name, raising=False)
+    assert default_storage_from_env()["BACKEND"] == "django.core.files.storage.FileSystemStorage"
+    monkeypatch.setenv("REDACTOR_STORAGE", "s3")
+    with pytest.raises(ImproperlyConfigured, match="AWS_STORAGE_BUCKET_NAME"):
+        default_storage_from_env()
+    monkeypatch.setenv("AWS_STORAGE_BUCKET_NAME", "smlouvy")
+    options = default_storage_from_env()["OPTIONS"]
+    assert options["bucket_name"] == "smlouvy" and options["addressing_style"] == "path"
+    assert options["default_acl"] is None and options["file_overwrite"] is False
+    assert options["object_parameters"] == {"ServerSideEncryption": "AES256"}
+    monkeypatch.setenv("REDACTOR_S3_ENCRYPTION", "none")
+    assert default_storage_from_env()["OPTIONS"]["object_parameters"] == {}
+    monkeypatch.setenv("REDACTOR_S3_ENCRYPTION", "rot13")
+    with pytest.raises(ImproperlyConfigured, match="REDACTOR_S3_ENCRYPTION"):
+        default_storage_from_env()
+    monkeypatch.setenv("REDACTOR_STORAGE", "nfs")
+    with pytest.raises(ImproperlyConfigured, match="local or s3"):
+        default_storage_from_env()

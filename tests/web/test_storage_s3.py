@@ -170,3 +170,24 @@ def processed_second(agency, clerk, contract_pdf) -> Contract:
     run_latest_job(contract)
     assert contract.status == Status.NEEDS_REVIEW
     return contract
+
+
+def test_the_storage_check_names_a_missing_bucket_makes_it_when_asked_and_reports_encryption(
+    s3_server, settings, monkeypatch, capsys
+):
+    from django.core.management.base import CommandError
+
+    from config.storage import default_storage_from_env
+
+    for name, value in s3_server.env(AWS_STORAGE_BUCKET_NAME="not-yet-made").items():
+        monkeypatch.setenv(name, value)
+    settings.STORAGES = {**settings.STORAGES, "default": default_storage_from_env()}
+    with pytest.raises(CommandError, match=r"not-yet-made .* does not exist"):
+        call_command("storage_check")
+    call_command("storage_check", "--create-bucket")
+    out = capsys.readouterr().out
+    assert "created the bucket not-yet-made" in out and "server-side encryption AES256" in out
+    call_command("storage_check")
+    assert "storage ok" in capsys.readouterr().out
+    assert s3_server.client().list_objects_v2(Bucket="not-yet-made").get("KeyCount", 0) == 0  # the probe is gone
+    s3_server.client().delete_bucket(Bucket="not-yet-made")
