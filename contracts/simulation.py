@@ -30,6 +30,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -209,6 +210,13 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
         result.occurrence_clicks += 1 + len(outcome.added)
 
 
+def _storage_in(folder: str) -> override_settings:
+    """The simulation's files on local disk in ``folder``, whatever storage the service uses (its
+    transaction is rolled back, so nothing may stay in a shared bucket either)."""
+    local = {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": folder}}
+    return override_settings(MEDIA_ROOT=folder, STORAGES={**settings.STORAGES, "default": local})
+
+
 def simulate(
     gold_dir: Path,
     *,
@@ -227,7 +235,7 @@ def simulate(
     after each contract.
     """
     results: list[DocumentResult] = []
-    with tempfile.TemporaryDirectory() as media, override_settings(MEDIA_ROOT=media), transaction.atomic():
+    with tempfile.TemporaryDirectory() as media, _storage_in(media), transaction.atomic():
         agency = _agency("Simulace – učení z revizí")
         user = get_user_model().objects.create_user(f"sim-reviewer-{agency.pk}", password=None)
         Membership.objects.create(user=user, agency=agency, role=Role.ADMIN)

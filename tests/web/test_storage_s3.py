@@ -191,3 +191,11 @@ def test_the_storage_check_names_a_missing_bucket_makes_it_when_asked_and_report
     assert "storage ok" in capsys.readouterr().out
     assert s3_server.client().list_objects_v2(Bucket="not-yet-made").get("KeyCount", 0) == 0  # the probe is gone
     s3_server.client().delete_bucket(Bucket="not-yet-made")
+
+
+def test_the_learning_simulation_leaves_no_object_in_the_bucket(db, s3_storage, s3_server, data_dir):
+    from contracts.simulation import simulate
+
+    result = simulate(data_dir / "dev", names=["kupni_auto_1"], learn=False)
+    assert [d.published for d in result.documents] == [True]
+    assert s3_server.keys(s3_storage) == []  # rolled back with its transaction, files with it
