@@ -23,6 +23,8 @@ CONFLICT_CODES = {
 UNPROCESSABLE_CODES = {"idempotency_mismatch"}
 # A file the service no longer keeps (a bulk export whose zip was pruned): 410.
 GONE_CODES = {"expired"}
+# The file storage refused to keep an upload (a bucket unreachable): 503, try again later.
+UNAVAILABLE_CODES = {"storage_unavailable"}
 
 
 def _domain_error(exc: DjangoValidationError) -> Response:
@@ -36,6 +38,8 @@ def _domain_error(exc: DjangoValidationError) -> Response:
         http = status.HTTP_409_CONFLICT
     elif code in GONE_CODES:
         http = status.HTTP_410_GONE
+    elif code in UNAVAILABLE_CODES:
+        http = status.HTTP_503_SERVICE_UNAVAILABLE
     elif code in UNPROCESSABLE_CODES:
         http = status.HTTP_422_UNPROCESSABLE_ENTITY
     elif code == "too_large":
@@ -46,7 +50,7 @@ def _domain_error(exc: DjangoValidationError) -> Response:
 
 
 def exception_handler(exc, context):
-    """DRF's exception handler, reshaped: domain ``ValidationError`` → 400/409/410/413/422 with the
+    """DRF's exception handler, reshaped: domain ``ValidationError`` → 400/409/410/413/422/503 with the
     service's code, ``Http404`` → 404, ``PermissionDenied`` → 403, invalid input → 400 with
     ``extra.fields``, throttling → 429 with ``extra.retry_after`` (seconds)."""
     if isinstance(exc, DjangoValidationError):

@@ -44,6 +44,7 @@ def errors(*codes: int) -> dict:
         413: "The file is larger than the limit.",
         422: "The Idempotency-Key was used for a different upload.",
         429: "Too many requests for this token; retry after `Retry-After` seconds.",
+        503: "The file storage could not keep the file (`extra.code` storage_unavailable); nothing was saved, retry.",
     }
     return {c: OpenApiResponse(s.ErrorSerializer, description=text[c]) for c in (401, 403, 429, *codes)}
 
@@ -110,7 +111,7 @@ class ContractListCreateView(AgencyListAPIView):
         responses={
             201: OpenApiResponse(s.ContractSerializer, description="Created; processing is queued."),
             200: OpenApiResponse(s.ContractSerializer, description="A repeated Idempotency-Key: the earlier contract."),
-            **errors(400, 413, 422),
+            **errors(400, 413, 422, 503),
         },
     )
     def post(self, request, *args, **kwargs):

@@ -15,6 +15,20 @@ from contracts.models import Contract
 CHUNK = 1024 * 1024
 
 
+def _storage_errors() -> tuple[type[Exception], ...]:
+    errors: tuple[type[Exception], ...] = (OSError,)  # local disk (full, unwritable)
+    try:
+        from botocore.exceptions import BotoCoreError, ClientError  # noqa: PLC0415 - only with S3
+    except ImportError:
+        return errors
+    return (*errors, BotoCoreError, ClientError)
+
+
+#: What a storage raises when it cannot keep or give a file: ``OSError`` (local disk) and boto3's
+#: errors (a bucket unreachable, refusing the credentials, full).
+STORAGE_ERRORS = _storage_errors()
+
+
 @dataclass
 class CopyReport:
     """What :func:`storage_copy` did, by file name (the storage's names, ``originals/3/….pdf``):

@@ -4,6 +4,7 @@ idempotent uploads (the API's ``Idempotency-Key``)."""
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -30,7 +31,10 @@ from redactor.core.errors import (
 from redactor.core.extraction import open_pdf, page_size_check, scan_pages
 
 from .common import audit
+from .files import STORAGE_ERRORS
 from .runs import run_start
+
+log = logging.getLogger(__name__)
 
 #: Bytes a multipart request may carry besides the file (the form fields and the part headers).
 UPLOAD_FORM_OVERHEAD = 64 * 1024
@@ -179,7 +183,14 @@ def contract_upload(
         scan_pages=len(facts.scan_pages),
         created_by=user if user and user.is_authenticated else None,
     )
-    contract.original.save("original.pdf", ContentFile(data), save=False)
+    try:
+        contract.original.save("original.pdf", ContentFile(data), save=False)
+    except STORAGE_ERRORS as exc:  # the bucket or the disk refused: nothing is kept, the clerk tries again
+        log.exception("the original of an upload to agency %s could not be stored", agency.pk)
+        raise ValidationError(
+            _("The file could not be stored just now, so nothing was saved. Try the upload again in a few minutes."),
+            code="storage_unavailable",
+        ) from exc
     contract.full_clean()
     contract.save()
     audit(contract, user, "uploaded", filename=filename, size=len(data), sha256=contract.original_sha256)

@@ -199,3 +199,33 @@ def test_the_learning_simulation_leaves_no_object_in_the_bucket(db, s3_storage, 
     result = simulate(data_dir / "dev", names=["kupni_auto_1"], learn=False)
     assert [d.published for d in result.documents] == [True]
     assert s3_server.keys(s3_storage) == []  # rolled back with its transaction, files with it
+
+
+def test_an_upload_the_bucket_refuses_is_refused_with_a_sentence_and_nothing_is_kept(
+    s3_server, settings, monkeypatch, agency, clerk, admin_user, contract_pdf
+):
+    """The bucket refuses the credentials (as an unreachable or full one would refuse the write)."""
+    from config.storage import default_storage_from_env
+
+    for name, value in s3_server.env(AWS_SECRET_ACCESS_KEY="not-the-key").items():
+        monkeypatch.setenv(name, value)
+    settings.STORAGES = {**settings.STORAGES, "default": default_storage_from_env()}
+    token = make_token(agency, Role.CLERK, created_by=admin_user)[1]
+    answer = api(token).post(
+        "/api/v1/contracts/", {"file": io.BytesIO(contract_pdf), "title": "Smlouva"}, format="multipart"
+    )
+    assert answer.status_code == 503 and answer.json()["extra"]["code"] == "storage_unavailable"
+    assert "se nic neuložilo" in answer.json()["message"]
+    page = logged_in(clerk).post(
+        reverse("contracts:upload", args=[agency.pk]),
+        {"file": _named(contract_pdf), "title": "Smlouva"},
+        follow=True,
+    )
+    assert "Zkuste nahrání zopakovat" in page.content.decode()
+    assert not Contract.objects.filter(agency=agency).exists()
+
+
+def _named(data: bytes):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile("smlouva.pdf", data, content_type="application/pdf")
