@@ -55,6 +55,7 @@ class SeaweedS3:
         self.directory = Path(tempfile.mkdtemp(prefix="redactor-s3-"))
         self.process: subprocess.Popen | None = None
         self.endpoint = ""
+        self.ports: list[int] = []
 
     def start(self, timeout: float = 60) -> SeaweedS3:
         if not WEED.is_file():
@@ -67,7 +68,9 @@ class SeaweedS3:
         }
         config.write_text(json.dumps({"identities": [identity]}), encoding="utf-8")
         (self.directory / "data").mkdir()
-        master, master_grpc, volume, volume_grpc, filer, filer_grpc, s3, s3_grpc = _free_ports(8)
+        self.ports = _free_ports(8)
+        self._remove_sockets()  # an earlier run's, killed, on a port used again
+        master, master_grpc, volume, volume_grpc, filer, filer_grpc, s3, s3_grpc = self.ports
         self.endpoint = f"http://127.0.0.1:{s3}"
         args = [
             str(WEED),
@@ -156,3 +159,11 @@ class SeaweedS3:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=10)
         shutil.rmtree(self.directory, ignore_errors=True)
+        self._remove_sockets()
+
+    def _remove_sockets(self) -> None:
+        """SeaweedFS also listens on Unix sockets named by port (``/tmp/seaweedfs-*-<port>.sock``),
+        which a killed server leaves behind."""
+        for port in self.ports:
+            for sock in Path(tempfile.gettempdir()).glob(f"seaweedfs-*-{port}.sock"):
+                sock.unlink(missing_ok=True)
