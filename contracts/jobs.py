@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from contracts import selectors
-from contracts.services import exports, processing, publishing, registry, runs, uploads, webhooks
+from contracts.services import exports, files, processing, publishing, registry, runs, uploads, webhooks
 from redactor.core.errors import RedactionError
 from redactor.preview_jobs import preview_documents
 
@@ -102,6 +102,13 @@ def prune_exports() -> int:
     (:func:`contracts.services.exports.exports_prune`)."""
     _fresh_connections()
     return exports.exports_prune()
+
+
+def sweep_storage() -> int:
+    """Cron job: delete the files no contract names any more
+    (:func:`contracts.services.files.storage_sweep`)."""
+    _fresh_connections()
+    return files.storage_sweep()
 
 
 def preview_contract(agency_id: int, contract_id: int, current: dict, draft: dict) -> dict:

@@ -1,15 +1,21 @@
-"""Moving an installation's files from one storage into another (local disk into a bucket when a
-deployment grows past one machine; issue 33), verified by SHA-256 and resumable."""
+"""The product's files in their storage (issue 33): moving an installation's files from one storage
+into another (local disk into a bucket when a deployment grows past one machine), verified by
+SHA-256 and resumable, and sweeping files no contract names any more."""
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 
-from django.core.files.storage import Storage
+from django.core.files.storage import Storage, default_storage
+from django.utils import timezone
 
 from contracts.models import Contract
+
+log = logging.getLogger(__name__)
 
 #: Bytes read at a time while hashing or copying.
 CHUNK = 1024 * 1024
@@ -127,3 +133,34 @@ def storage_copy(*, source: Storage, target: Storage, progress: Callable[[str, s
         note(name, "failed")
     report.missing = sorted(name for name in expected if name not in report.failed and not target.exists(name))
     return report
+
+
+#: The folders of the contracts' files (``contracts.models``' upload paths); bulk exports have
+#: their own pruning (:func:`contracts.services.exports.exports_prune`).
+CONTRACT_FOLDERS = ("originals", "redacted")
+
+
+def storage_orphans(storage: Storage, *, older_than: timedelta) -> list[str]:
+    """Files of ``storage`` under :data:`CONTRACT_FOLDERS` that no contract names and that are
+    older than ``older_than``: left by a deletion whose removal failed (the storage was
+    unreachable after the database committed) or by an upload whose transaction was rolled back
+    after its file was stored. The age keeps an upload being committed right now out of it."""
+    referenced = set(referenced_files())
+    cutoff = timezone.now() - older_than
+    return [
+        name
+        for folder in CONTRACT_FOLDERS
+        for name in storage_names(storage, folder)
+        if name not in referenced and storage.get_modified_time(name) < cutoff
+    ]
+
+
+def storage_sweep(*, older_than: timedelta = timedelta(days=1)) -> int:
+    """Delete :func:`storage_orphans` older than ``older_than`` (a day) from the default storage;
+    returns how many. Run by the cron scheduler (``contracts.cron``)."""
+    orphans = storage_orphans(default_storage, older_than=older_than)
+    for name in orphans:
+        default_storage.delete(name)
+    if orphans:
+        log.info("removed %d files no contract names", len(orphans))
+    return len(orphans)

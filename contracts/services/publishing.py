@@ -281,4 +281,6 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
         for f, name in zip(files, names, strict=True):
             f.storage.delete(name)
 
-    transaction.on_commit(remove_files)
+    # robust: the deletion stands when the storage is unreachable now; the daily sweep
+    # (files.storage_sweep) removes what is left once it answers
+    transaction.on_commit(remove_files, robust=True)

@@ -229,3 +229,22 @@ def _named(data: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile("smlouva.pdf", data, content_type="application/pdf")
+
+
+def test_files_no_contract_names_are_swept_once_a_day_old_and_named_ones_stay(
+    s3_storage, s3_server, published, processed_second, reviewer
+):
+    """A deletion whose removal never ran (here: its transaction's on-commit callback is not run,
+    as when the bucket was unreachable) and a stray object left by a rolled-back upload."""
+    from django.core.files.base import ContentFile
+
+    from contracts.services import files
+
+    deleted = _names(published)
+    publishing.contract_delete(contract=published, user=reviewer)  # the files' removal does not run
+    stray = default_storage.save(f"originals/{published.agency_id}/rolled-back.pdf", ContentFile(b"%PDF-1.7"))
+    assert files.storage_sweep() == 0  # younger than a day: perhaps an upload committing right now
+    assert sorted(files.storage_orphans(default_storage, older_than=timedelta(0))) == sorted([*deleted, stray])
+    assert files.storage_sweep(older_than=timedelta(0)) == 4
+    assert s3_server.keys(s3_storage) == [f"{s3_storage}/{processed_second.original.name}"]
+    assert selectors.contract_original(processed_second)  # the named file stays readable
