@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.s3server import SeaweedS3  # noqa: E402
+from tests.s3server import SeaweedS3, machine  # noqa: E402
 
 DATABASE = "redactor_bench"
 DATABASE_URL = f"postgres://127.0.0.1:5432/{DATABASE}"
@@ -58,25 +58,18 @@ def _fresh_services() -> None:
 
 
 def _machine(root: Path, name: str, extra: dict[str, str]) -> tuple[dict[str, str], Path]:
-    home = root / name
-    for sub in ("media", "var", "tmp"):
-        (home / sub).mkdir(parents=True, exist_ok=True)
-    env = {
+    base = {
         **os.environ,
         "DATABASE_URL": DATABASE_URL,
         "REDIS_URL": REDIS_URL,
         "SECRET_KEY": "benchmark-only-" + "k" * 40,
         "SECURE_HTTPS": "0",
         "DEBUG": "0",
-        "MEDIA_ROOT": str(home / "media"),
-        "VAR_DIR": str(home / "var"),
         "STATIC_ROOT": str(root / "static"),
-        "TMPDIR": str(home / "tmp"),
-        "PYTHONPATH": str(ROOT),
         "REDACTOR_API_RATE": "100000/minute",
         **extra,
     }
-    return env, home
+    return machine(root, name, base)
 
 
 def _run(storage: str, args, root: Path) -> str:
@@ -88,28 +81,20 @@ def _run(storage: str, args, root: Path) -> str:
     processes: list[subprocess.Popen] = []
     try:
         web_env, web_home = _machine(root, f"{storage}-web", extra)
-        subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), "migrate", "--no-input"],
-            env=web_env,
-            cwd=web_home,
-            check=True,
-            capture_output=True,
-        )
-        subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), "collectstatic", "--no-input"],
-            env=web_env,
-            cwd=web_home,
-            check=True,
-            capture_output=True,
-        )
-        demo = subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), "demo"],
-            env=web_env,
-            cwd=web_home,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
+
+        def manage(*command: str) -> str:
+            return subprocess.run(
+                [sys.executable, str(ROOT / "manage.py"), *command],
+                env=web_env,
+                cwd=web_home,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+
+        manage("migrate", "--no-input")
+        manage("collectstatic", "--no-input")
+        demo = manage("demo")
         token = re.search(r"export REDACTOR_TOKEN=(\S+)", demo).group(1)
         port = _free_port()
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True}

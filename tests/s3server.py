@@ -167,3 +167,15 @@ class SeaweedS3:
         for port in self.ports:
             for sock in Path(tempfile.gettempdir()).glob(f"seaweedfs-*-{port}.sock"):
                 sock.unlink(missing_ok=True)
+
+
+def machine(root: Path, name: str, env: dict[str, str]) -> tuple[dict[str, str], Path]:
+    """One simulated machine of a deployment: ``root/name`` with working, media, var and temporary
+    folders of its own, and ``env`` pointed at them (``MEDIA_ROOT``, ``VAR_DIR``, ``TMPDIR``; the
+    checkout on ``PYTHONPATH``). Returns ``(environment, home folder)``."""
+    home = root / name
+    for sub in ("media", "var", "tmp"):
+        (home / sub).mkdir(parents=True, exist_ok=True)
+    checkout = Path(__file__).resolve().parent.parent
+    folders = {"MEDIA_ROOT": home / "media", "VAR_DIR": home / "var", "TMPDIR": home / "tmp", "PYTHONPATH": checkout}
+    return {**env, **{k: str(v) for k, v in folders.items()}}, home

@@ -21,7 +21,8 @@ from django.conf import settings as django_settings
 
 from accounts.models import Role
 from accounts.services import api_token_create
-from tests.conftest import DATA, ROOT
+from tests.conftest import DATA
+from tests.s3server import machine
 from tests.web.worker import flush_queue, start_worker, wait_for, worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -36,23 +37,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _machine(root, name: str, s3_env: dict[str, str]) -> tuple[dict[str, str], object]:
-    """The environment of one machine: the shared services, its own working, media, var and
-    temporary folders."""
-    home = root / name
-    for sub in ("media", "var", "tmp"):
-        (home / sub).mkdir(parents=True)
-    env = {
-        **worker_env(),
-        **s3_env,
-        "SECRET_KEY": django_settings.SECRET_KEY,
-        "MEDIA_ROOT": str(home / "media"),
-        "VAR_DIR": str(home / "var"),
-        "TMPDIR": str(home / "tmp"),
-        "PYTHONPATH": str(ROOT),
-        "REDACTOR_API_RATE": "100000/minute",
-    }
-    return env, home
+def _machine(root, name: str, s3_env: dict[str, str]):
+    """A machine's environment: the shared services and the bucket, folders of its own."""
+    base = {**worker_env(), **s3_env, "SECRET_KEY": django_settings.SECRET_KEY, "REDACTOR_API_RATE": "100000/minute"}
+    return machine(root, name, base)
 
 
 def _files(folder) -> list[str]:
