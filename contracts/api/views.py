@@ -6,10 +6,7 @@ decisions, manual redactions, approve, delete.
 
 from __future__ import annotations
 
-import uuid
-
 from django.core.exceptions import ValidationError as DomainError
-from django.db import IntegrityError, transaction
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -24,6 +21,7 @@ from rest_framework.response import Response
 from accounts.models import Role
 from accounts.selectors import actor_name
 from contracts import selectors
+from contracts.http import file_response
 from contracts.models import box_from_list
 from contracts.services import exports, publishing, reviewing, runs, uploads
 from contracts.services.common import require_published
@@ -133,30 +131,17 @@ class ContractListCreateView(AgencyListAPIView):
             value_currency=data["value_currency"],
             date_concluded=data["date_concluded"],
         )
-        key = request.headers.get("Idempotency-Key", "").strip()
-        if len(key) > 255:
-            raise ValidationError({"Idempotency-Key": ["At most 255 characters."]})
-        if key:
-            fingerprint = uploads.upload_fingerprint(
-                data=content, filename=upload.name, title=data["title"], metadata=metadata
-            )
-            earlier = uploads.idempotent_upload_get(agency=self.agency, key=key, fingerprint=fingerprint)
-            if earlier is not None:
-                return self._replay(earlier)
-        try:
-            contract = uploads.contract_upload(
-                agency=self.agency,
-                user=request.user,
-                data=content,
-                filename=upload.name,
-                title=data["title"],
-                metadata=metadata,
-                idempotency_key=key,
-            )
-        except IntegrityError:
-            # a concurrent request with the same key won the race
-            earlier = uploads.idempotent_upload_get(agency=self.agency, key=key, fingerprint=fingerprint)
-            return self._replay(earlier)
+        contract, created = uploads.contract_upload_idempotent(
+            agency=self.agency,
+            user=request.user,
+            data=content,
+            filename=upload.name,
+            title=data["title"],
+            metadata=metadata,
+            key=request.headers.get("Idempotency-Key", ""),
+        )
+        if not created:
+            return self._replay(contract)
         response = Response(s.ContractSerializer(contract).data, status=status.HTTP_201_CREATED)
         response["Location"] = f"/api/v1/contracts/{contract.pk}/"
         return response
@@ -242,38 +227,21 @@ class DecisionsView(AgencyAPIView):
         contract = self.get_contract(contract_id)
         form = s.DecisionsSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        items = form.validated_data["decisions"]
-        wanted = {item["proposal"] for item in items}
-        known = set(selectors.proposals_by_ids(contract=contract, ids=list(wanted)).values_list("pk", flat=True))
-        unknown = sorted(wanted - known)
-        if unknown:
-            raise ValidationError({"decisions": [f"Not proposals of this contract: {unknown[:20]}"]})
-        changed: list[int] = []
-        affected: list[int] = []
-        rules: list[int] = []
-        batch = uuid.uuid4()
-        with transaction.atomic():
-            for item in items:
-                outcome = reviewing.proposals_decide(
-                    contract=contract,
-                    user=request.user,
-                    proposal_ids=[item["proposal"]],
-                    decision=item["decision"],
-                    same_cluster=item["same_cluster"],
-                    learn=form.validated_data["learn"],
-                    batch=batch,
-                )
-                changed += outcome.changed
-                affected += outcome.affected
-                rules += outcome.rules
+        items = [
+            reviewing.DecisionItem(item["proposal"], item["decision"], item["same_cluster"])
+            for item in form.validated_data["decisions"]
+        ]
+        outcome = reviewing.proposals_decide_many(
+            contract=contract, user=request.user, items=items, learn=form.validated_data["learn"]
+        )
         pending = selectors.proposals_open(contract=contract).count()
         return Response(
             {
-                "changed": sorted(set(changed)),
-                "affected": sorted(set(affected)),
+                "changed": outcome.changed,
+                "affected": outcome.affected,
                 "pending": pending,
-                "batch": str(batch),
-                "rules": sorted(set(rules)),
+                "batch": str(outcome.batch),
+                "rules": outcome.rules,
             }
         )
 
@@ -382,8 +350,10 @@ class DownloadView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        file = publishing.contract_download(contract=contract, user=request.user, which="redacted")
-        return file.response()
+        file = publishing.contract_download(
+            contract=contract, user=request.user, which=publishing.DownloadKind.REDACTED
+        )
+        return file_response(file)
 
 
 class TextDownloadView(AgencyAPIView):
@@ -407,8 +377,8 @@ class TextDownloadView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        file = publishing.contract_download(contract=contract, user=request.user, which="text")
-        return file.response()
+        file = publishing.contract_download(contract=contract, user=request.user, which=publishing.DownloadKind.TEXT)
+        return file_response(file)
 
 
 class _FormatIsAParameter(DefaultContentNegotiation):
@@ -454,7 +424,7 @@ class TextExportView(AgencyAPIView):
             mode=request.query_params.get("mode", "tagged"),
             fmt=request.query_params.get("format", "txt"),
         )
-        return file.response()
+        return file_response(file)
 
 
 class ReportView(AgencyAPIView):
@@ -564,4 +534,4 @@ class TextExportDownloadView(AgencyAPIView):
     )
     def get(self, request, job_id: str):
         file = exports.agency_export_file(agency=self.agency, user=request.user, job_id=job_id)
-        return file.response()
+        return file_response(file)

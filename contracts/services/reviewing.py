@@ -128,6 +128,62 @@ def _learn(contract: Contract, user, chosen: list[Proposal], decision: str, batc
     return rules
 
 
+def _chosen(contract: Contract, proposal_ids: list[int]) -> list[Proposal]:
+    """The proposals ``proposal_ids`` of ``contract``. Raises ``ValidationError`` (code
+    ``unknown_proposals``) naming the ids that are not its proposals (another contract's, another
+    agency's or none), so that no door decides a part of what the reviewer chose."""
+    chosen = list(selectors.proposals_by_ids(contract=contract, ids=proposal_ids))
+    unknown = sorted(set(proposal_ids) - {p.pk for p in chosen})
+    if unknown:
+        raise ValidationError(
+            _("These are not proposals of this contract: %(ids)s. Nothing was decided.")
+            % {"ids": ", ".join(map(str, unknown[:20]))},
+            code="unknown_proposals",
+        )
+    return chosen
+
+
+@dataclass(frozen=True)
+class DecisionItem:
+    """One decision of a bulk request: the proposal's id, ``accept``/``reject``/``reset`` and
+    whether it covers every occurrence of the proposal's person, value or phrase."""
+
+    proposal: int
+    decision: str
+    same_cluster: bool = False
+
+
+@transaction.atomic
+def proposals_decide_many(
+    *, contract: Contract, user: AbstractBaseUser, items: list[DecisionItem], learn: bool = True
+) -> DecisionOutcome:
+    """Several decisions as one reviewer action (the API's bulk decisions): every id is checked
+    first (``ValidationError`` code ``unknown_proposals`` names the ones that are not proposals of
+    ``contract``), then each item is decided as :func:`proposals_decide` decides it, all in one
+    transaction and one undo batch. Returns the merged :class:`DecisionOutcome` (sorted ids)."""
+    _chosen(contract, [item.proposal for item in items])
+    batch = uuid.uuid4()
+    changed: set[int] = set()
+    affected: set[int] = set()
+    forms: set[str] = set()
+    rules: set[int] = set()
+    for item in items:
+        outcome = proposals_decide(
+            contract=contract,
+            user=user,
+            proposal_ids=[item.proposal],
+            decision=item.decision,
+            same_cluster=item.same_cluster,
+            learn=learn,
+            batch=batch,
+        )
+        changed.update(outcome.changed)
+        affected.update(outcome.affected)
+        forms.update(outcome.forms)
+        rules.update(outcome.rules)
+    return DecisionOutcome(batch, sorted(changed), sorted(affected), sorted(forms), sorted(rules))
+
+
 @transaction.atomic
 def proposals_decide(
     *,
@@ -149,14 +205,16 @@ def proposals_decide(
     ``learn`` an accept or reject that teaches something (:func:`_teaches`) votes on the
     agency's rules for later contracts (+1 keep, −1 redact). The outcome's ``batch`` (new, or
     the one given to group several calls into one action) undoes it all (:func:`decision_undo`).
-    Raises ``ValidationError`` when the contract is not in review or ``decision`` is unknown.
+    Raises ``ValidationError`` when the contract is not in review, ``decision`` is unknown
+    (code ``bad_decision``) or an id is not a proposal of ``contract`` (code
+    ``unknown_proposals``: nothing is decided).
     """
     require_role(user, contract.agency, Role.REVIEWER)
     require_status(contract, Status.NEEDS_REVIEW)
     if decision not in DECISION_STATE:
         raise ValidationError(_("Unknown decision."), code="bad_decision")
     kind, state = Decision.Kind(decision), DECISION_STATE[decision]
-    chosen = list(selectors.proposals_by_ids(contract=contract, ids=proposal_ids))
+    chosen = _chosen(contract, proposal_ids)
     targets = _occurrences(contract, chosen) if same_cluster else chosen
     batch = batch or uuid.uuid4()
     changed = [p for p in targets if p.decision != state]

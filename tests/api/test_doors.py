@@ -100,6 +100,21 @@ def _decide_api(c, contract):
     return c.post(_api_url("decisions", contract), body, format="json")
 
 
+#: No proposal has this id: a bulk decision naming it beside a real one decides nothing at either door.
+NO_SUCH_PROPOSAL = 10**9
+
+
+def _decide_unknown_web(c, contract, agency_id):
+    body = {"ids": [contract.proposals.first().pk, NO_SUCH_PROPOSAL], "decision": "accept"}
+    return c.post(_web_url("review_decide", contract, agency_id), body, content_type="application/json")
+
+
+def _decide_unknown_api(c, contract):
+    ids = [contract.proposals.first().pk, NO_SUCH_PROPOSAL]
+    body = {"decisions": [{"proposal": i, "decision": "accept"} for i in ids]}
+    return c.post(_api_url("decisions", contract), body, format="json")
+
+
 NOT_A_PDF = b"<html><body>%PDF-1.7 is not at the start</body></html>"
 
 
@@ -131,6 +146,8 @@ CASES = {
     "retry, nothing failed": Case("clerk", Role.CLERK, _retry_web, _retry_api, "refused"),
     # reviewing
     "decide, clerk": Case("clerk", Role.CLERK, _decide_web, _decide_api, "role"),
+    "decide, reviewer": Case("reviewer", Role.REVIEWER, _decide_web, _decide_api, "done"),
+    "decide, an unknown proposal": Case("reviewer", Role.REVIEWER, _decide_unknown_web, _decide_unknown_api, "refused"),
     # publishing
     "approve, clerk": Case("clerk", Role.CLERK, _approve_web, _approve_api, "role"),
     "approve, not in review": Case("reviewer", Role.REVIEWER, _approve_web, _approve_api, "refused", _failed),
@@ -172,4 +189,5 @@ def test_both_doors_give_the_same_answer(processed, request, case):
     processed.refresh_from_db()
     if case.expected != "done":  # a refusal changes nothing
         assert Contract.objects.count() == contracts_before
+        assert not processed.proposals.exclude(decision="pending").exists()
         assert processed.status == (Status.FAILED if case.prepare else Status.NEEDS_REVIEW)
