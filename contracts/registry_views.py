@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import form_action, member_required
 from accounts.models import Role
+from contracts.http import file_response
 from contracts.services import registry
 from redactor.core import isrs
 
@@ -134,7 +135,7 @@ def registry_package(request, membership, contract_id: int):
     except PermissionDenied:
         messages.error(request, _("Only reviewers and agency admins send to the registry."))
         return redirect(_panel_url(membership, contract))
-    return download.response(private=True)
+    return file_response(download)
 
 
 @member_required(Role.ADMIN)

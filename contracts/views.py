@@ -12,7 +12,7 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import form_action, member_required
 from accounts.models import Role
+from contracts.http import file_response
 from contracts.services import exports, publishing, runs, uploads
 from redactor import views as map_console
 from redactor.core.errors import RedactionError
@@ -153,35 +154,35 @@ def contract_retry(request, membership, contract_id: int):
     return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
 
 
-def _download(request, membership, contract_id: int, which: str):
+def _download(request, membership, contract_id: int, which: publishing.DownloadKind):
     contract = contract_of(membership, contract_id)
     try:
         file = publishing.contract_download(contract=contract, user=request.user, which=which)
     except (ValidationError, RedactionError) as exc:  # not published yet; a damaged original
         messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
-    return file.response(private=which == "original")  # the original is personal data
+    return file_response(file)  # the original comes marked private: kept out of every cache
 
 
 @require_GET
 @member_required(Role.CLERK)
 def download_redacted(request, membership, contract_id: int):
     """The published, redacted PDF as an attachment named after the title."""
-    return _download(request, membership, contract_id, "redacted")
+    return _download(request, membership, contract_id, publishing.DownloadKind.REDACTED)
 
 
 @require_GET
 @member_required(Role.CLERK)
 def download_text(request, membership, contract_id: int):
     """The published text beside the PDF (UTF-8 plain text without the redacted data)."""
-    return _download(request, membership, contract_id, "text")
+    return _download(request, membership, contract_id, publishing.DownloadKind.TEXT)
 
 
 @require_GET
 @member_required(Role.CLERK)
 def download_original(request, membership, contract_id: int):
     """The original upload (members only; never published)."""
-    return _download(request, membership, contract_id, "original")
+    return _download(request, membership, contract_id, publishing.DownloadKind.ORIGINAL)
 
 
 @require_GET
@@ -200,7 +201,7 @@ def text_export(request, membership, contract_id: int):
     except (ValidationError, RedactionError) as exc:
         messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
-    return file.response()
+    return file_response(file)
 
 
 @member_required(Role.ADMIN)
@@ -232,10 +233,12 @@ def agency_export_download(request, membership, job_id: str):
     """The zip of a finished bulk export."""
     try:
         file = exports.agency_export_file(agency=membership.agency, user=request.user, job_id=job_id)
+    except ObjectDoesNotExist:
+        raise Http404 from None
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect("contracts:exports", agency_id=membership.agency_id)
-    return file.response()
+    return file_response(file)
 
 
 @require_GET

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -50,12 +51,13 @@ def _domain_error(exc: DjangoValidationError) -> Response:
 
 
 def exception_handler(exc, context):
-    """DRF's exception handler, reshaped: domain ``ValidationError`` → 400/409/410/413/422/503 with the
-    service's code, ``Http404`` → 404, ``PermissionDenied`` → 403, invalid input → 400 with
-    ``extra.fields``, throttling → 429 with ``extra.retry_after`` (seconds)."""
+    """DRF's exception handler, reshaped: domain ``ValidationError`` → 400/409/410/413/422/503
+    with the service's code, ``Http404`` or a service's ``ObjectDoesNotExist`` → 404,
+    ``PermissionDenied`` → 403, invalid input → 400 with ``extra.fields``, throttling → 429 with
+    ``extra.retry_after`` (seconds)."""
     if isinstance(exc, DjangoValidationError):
         return _domain_error(exc)
-    if isinstance(exc, Http404):
+    if isinstance(exc, (Http404, ObjectDoesNotExist)):
         exc = exceptions.NotFound(_("Not found."))
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()

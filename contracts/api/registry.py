@@ -10,6 +10,7 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from accounts.models import Role
+from contracts.http import file_response
 from contracts.services import registry
 
 from .base import AgencyAPIView
@@ -108,4 +109,4 @@ class RegistryPackageView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         download = registry.registry_package(contract=self.get_contract(contract_id), user=request.user)
-        return download.response(private=True)
+        return file_response(download)

@@ -13,10 +13,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.files import File
 from django.core.files.storage import default_storage
-from django.http import Http404
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -113,11 +112,11 @@ def agency_export_state(*, agency: Agency, user: AbstractBaseUser | None, job_id
 
 
 def agency_export_file(*, agency: Agency, user: AbstractBaseUser | None, job_id: str) -> Download:
-    """The zip of a finished bulk export. Raises ``PermissionDenied`` (role), ``Http404``
+    """The zip of a finished bulk export. Raises ``PermissionDenied`` (role), ``ObjectDoesNotExist``
     (unknown id) and ``ValidationError`` (code ``wrong_status``) while it is not finished."""
     state = agency_export_state(agency=agency, user=user, job_id=job_id)
     if state is None:
-        raise Http404
+        raise ObjectDoesNotExist("no such export")
     if state.state != "finished":
         raise ValidationError(_("The export is not finished yet."), code="wrong_status")
     if not default_storage.exists(state.result["file"]):

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import io
 from dataclasses import dataclass
+from enum import StrEnum
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.http import FileResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -185,48 +184,54 @@ def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_ch
 
 @dataclass(frozen=True)
 class Download:
-    """A file to send: its file name, its bytes and its content type (a PDF unless said: the
-    title as a slug with ``-anonymizovano`` or ``-original``; text exports and their zips)."""
+    """A file to send: its file name, its bytes, its content type (a PDF unless said: the title
+    as a slug with ``-anonymizovano`` or ``-original``; text exports and their zips) and whether
+    it is ``private`` (personal data: the original, the registry package), which the doors keep
+    out of every cache (:func:`contracts.http.file_response`)."""
 
     filename: str
     data: bytes
     content_type: str = "application/pdf"
-
-    def response(self, *, private: bool = False) -> FileResponse:
-        """The file as an attachment, for both doors; ``private`` (personal data, the original)
-        keeps it out of the browser's cache."""
-        response = FileResponse(
-            io.BytesIO(self.data), as_attachment=True, filename=self.filename, content_type=self.content_type
-        )
-        if private:
-            response["Cache-Control"] = "private, no-store"
-        return response
+    private: bool = False
 
 
-def contract_download(*, contract: Contract, user: AbstractBaseUser | None, which: str) -> Download:
-    """The ``redacted`` (published PDF), ``text`` (the published text beside it, UTF-8 plain
-    text: :func:`~redactor.core.text_export.published_text`) or ``original`` file of
-    ``contract``, its download recorded in the audit trail. Raises ``PermissionDenied`` for a
-    user without the clerk role, ``ValidationError`` (code ``not_published``) for the published
-    files of a contract that is not published, ``ValidationError`` (code ``no_text``) for the text
-    of a contract published before the text was made (publish it again to get one), and
-    ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
+class DownloadKind(StrEnum):
+    """Which file of a contract :func:`contract_download` gives: the published PDF, the published
+    text beside it, or the original as uploaded (with its personal data)."""
+
+    REDACTED = "redacted"
+    TEXT = "text"
+    ORIGINAL = "original"
+
+
+def contract_download(*, contract: Contract, user: AbstractBaseUser | None, which: DownloadKind) -> Download:
+    """The ``which`` file of ``contract`` (:class:`DownloadKind`: the published PDF, the published
+    text beside it, UTF-8 plain text: :func:`~redactor.core.text_export.published_text`, or the
+    original, marked private), its download recorded in the audit trail. Raises
+    ``PermissionDenied`` for a user without the clerk role, ``ValidationError`` (code
+    ``not_published``) for the published files of a contract that is not published,
+    ``ValidationError`` (code ``no_text``) for the text of a contract published before the text
+    was made (publish it again to get one), ``InvalidPdfError`` when the stored original no
+    longer matches its SHA-256, and ``ValueError`` for anything but a :class:`DownloadKind`."""
     require_role(user, contract.agency, Role.CLERK)
-    if which in ("redacted", "text"):
+    which = DownloadKind(which)
+    if which == DownloadKind.ORIGINAL:
+        download = Download(contract.download_name("-original"), selectors.contract_original(contract), private=True)
+    else:
         require_published(contract)
-        stored = contract.redacted if which == "redacted" else contract.redacted_text
+        stored = contract.redacted if which == DownloadKind.REDACTED else contract.redacted_text
         if not stored:
             raise ValidationError(
                 _("This contract was published before the text beside the PDF was made."), code="no_text"
             )
         with stored.open("rb") as fh:
             data = fh.read()
-    else:
-        data = selectors.contract_original(contract)
+        if which == DownloadKind.TEXT:
+            download = Download(contract.download_name("-anonymizovano", "txt"), data, "text/plain; charset=utf-8")
+        else:
+            download = Download(contract.download_name("-anonymizovano"), data)
     audit(contract, user, f"downloaded_{which}")
-    if which == "text":
-        return Download(contract.download_name("-anonymizovano", "txt"), data, "text/plain; charset=utf-8")
-    return Download(contract.download_name("-anonymizovano" if which == "redacted" else "-original"), data)
+    return download
 
 
 DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.REGISTERED, Status.FAILED)

@@ -376,7 +376,7 @@ def registry_package(*, contract: Contract, user: AbstractBaseUser):
         for entry in submission.files:
             zf.writestr(entry["name"], files[entry["name"]])
     audit(contract, user, "registry_package_downloaded", submission=submission.pk)
-    return Download(contract.download_name("-registr-smluv", "zip"), buffer.getvalue(), "application/zip")
+    return Download(contract.download_name("-registr-smluv", "zip"), buffer.getvalue(), "application/zip", private=True)
 
 
 # -- the data box ----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.access import require_role
@@ -203,6 +203,59 @@ def contract_upload(
         )
     run_start(contract, Run.Kind.PROCESSING)
     return contract
+
+
+#: The longest ``Idempotency-Key`` kept (the header's value; IETF draft-ietf-httpapi-idempotency-key-header).
+IDEMPOTENCY_KEY_MAX = 255
+
+
+def contract_upload_idempotent(
+    *,
+    agency: Agency,
+    user: AbstractBaseUser | None,
+    data: bytes,
+    filename: str,
+    title: str = "",
+    metadata: RegistryMetadata | None = None,
+    key: str = "",
+) -> tuple[Contract, bool]:
+    """:func:`contract_upload` under an ``Idempotency-Key`` (after IETF
+    draft-ietf-httpapi-idempotency-key-header): ``(contract, created)``. A new (or empty) ``key``
+    uploads; a key the agency used before returns that upload's contract with ``created`` False,
+    also when a concurrent request with the same key won the race on the unique key. Raises
+    ``ValidationError`` (code ``invalid``) for a key over :data:`IDEMPOTENCY_KEY_MAX` characters,
+    (code ``idempotency_mismatch``) for a key used for another file or other metadata, and what
+    :func:`contract_upload` raises."""
+    key = key.strip()
+    if len(key) > IDEMPOTENCY_KEY_MAX:
+        raise ValidationError(
+            _("The Idempotency-Key has at most %(n)d characters.") % {"n": IDEMPOTENCY_KEY_MAX}, code="invalid"
+        )
+    metadata = metadata or RegistryMetadata()
+    fingerprint = ""
+    if key:
+        fingerprint = upload_fingerprint(data=data, filename=filename, title=title, metadata=metadata)
+        earlier = idempotent_upload_get(agency=agency, key=key, fingerprint=fingerprint)
+        if earlier is not None:
+            return earlier, False
+    try:
+        contract = contract_upload(
+            agency=agency,
+            user=user,
+            data=data,
+            filename=filename,
+            title=title,
+            metadata=metadata,
+            idempotency_key=key,
+        )
+    except IntegrityError:
+        if not key:
+            raise
+        earlier = idempotent_upload_get(agency=agency, key=key, fingerprint=fingerprint)
+        if earlier is None:
+            raise
+        return earlier, False
+    return contract, True
 
 
 def upload_fingerprint(*, data: bytes, filename: str, title: str, metadata: RegistryMetadata) -> str:

@@ -190,6 +190,12 @@ def test_idempotency_key_reused_for_another_upload_is_422(clerk_token, contract_
     assert Contract.objects.count() == 1
 
 
+def test_an_idempotency_key_over_255_characters_is_refused_and_nothing_is_stored(clerk_token, contract_pdf):
+    assert_error(upload(api(clerk_token), contract_pdf, key="k" * 256, title="A"), 400, "invalid")
+    assert Contract.objects.count() == 0
+    assert upload(api(clerk_token), contract_pdf, key="k" * 255, title="A").status_code == 201
+
+
 def test_idempotency_keys_are_per_agency(clerk_token, outsider_token, contract_pdf):
     a = upload(api(clerk_token), contract_pdf, key="same", title="A").json()["id"]
     b = upload(api(outsider_token), contract_pdf, key="same", title="A").json()["id"]

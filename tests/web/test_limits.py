@@ -154,3 +154,21 @@ def test_words_and_originals_are_not_kept_by_the_browser(processed, clerk):
     original = logged_in(clerk).get(reverse("contracts:original", kwargs=kwargs))
     assert words.status_code == original.status_code == 200
     assert words["Cache-Control"] == original["Cache-Control"] == "private, no-store"
+
+
+def test_a_download_is_chosen_by_its_kind_and_only_the_original_is_private(published, clerk):
+    """``contract_download`` takes a :class:`DownloadKind`; anything else is refused, never read
+    as the original, and the service, not the door, says that the original is private."""
+    from contracts.services.publishing import DownloadKind, contract_download
+
+    files = {kind: contract_download(contract=published, user=clerk, which=kind) for kind in DownloadKind}
+    assert [files[k].private for k in DownloadKind] == [False, False, True]
+    assert files[DownloadKind.ORIGINAL].filename.endswith("-original.pdf")
+    assert files[DownloadKind.TEXT].content_type.startswith("text/plain")
+    for wrong in ("Original", "", "redacted.pdf"):
+        with pytest.raises(ValueError):
+            contract_download(contract=published, user=clerk, which=wrong)
+    redacted = logged_in(clerk).get(
+        reverse("contracts:download", kwargs={"agency_id": published.agency_id, "contract_id": published.pk})
+    )
+    assert redacted.status_code == 200 and "no-store" not in redacted.get("Cache-Control", "")

@@ -1,0 +1,22 @@
+"""What the doors (web views and API views) share about HTTP: a service's :class:`Download` as a
+response. Services return files, never responses."""
+
+from __future__ import annotations
+
+import io
+
+from django.http import FileResponse
+
+from contracts.services.publishing import Download
+
+
+def file_response(download: Download) -> FileResponse:
+    """``download`` as an attachment (its file name and content type); a private one (personal
+    data: the original, the registry package) is kept out of the browser's and every proxy's
+    cache (``Cache-Control: private, no-store``)."""
+    response = FileResponse(
+        io.BytesIO(download.data), as_attachment=True, filename=download.filename, content_type=download.content_type
+    )
+    if download.private:
+        response["Cache-Control"] = "private, no-store"
+    return response
