@@ -104,6 +104,8 @@ def _review_words() -> dict[str, str]:
         "toKeep": _("kept"),
         "undecided": _("need a decision"),
         "noParty": _("outside party blocks"),
+        "decidedRedact": _("Redacted by the reviewer"),
+        "decidedKeep": _("Kept by the reviewer"),
         "changed": _("changed"),
         "onlyHere": _("only here"),
         "redacted": _("Redacted"),

@@ -22,6 +22,12 @@
     if (p.decision === "rejected") return "keep";
     return p.suggestion === "review" ? "review" : p.suggestion; // pending: the suggestion applies
   }
+  // the reason already opens with the engine's suggestion; a reviewer's decision is said before it
+  function reasonOf(p) {
+    if (p.decision === "accepted") return `${T.decidedRedact} – ${p.reason}`;
+    if (p.decision === "rejected") return `${T.decidedKeep} – ${p.reason}`;
+    return p.reason;
+  }
   function catClass(p) { return "cat-" + ((p.category || 0) % 8); }
 
   function drawBoxes() {
@@ -74,7 +80,7 @@
             el("span", { class: `swatch ${catClass(p)}` }),
             el("span", { class: "text" }, p.text || "▭"),
             el("span", { class: "where" }, ` ${T.page} ${p.page}`),
-            el("div", { class: "reason" + (p.rule ? " by-rule" : "") }, `${T[stateOf(p)] || ""} – ${p.reason}`));
+            el("div", { class: "reason" + (p.rule ? " by-rule" : "") }, reasonOf(p)));
           if (cfg.editable) {
             const btns = el("div", { class: "buttons" });
             const mk = (label, decision, all, cls) => {

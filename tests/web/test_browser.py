@@ -97,6 +97,9 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     page.wait_for_selector("#open-review", timeout=120_000)
     page.click("#open-review")
     page.wait_for_selector(".box")
+    # each reason says the engine's suggestion once, in Czech (not "ponechat – Ponechat: …")
+    reasons = page.locator(".item .reason").all_inner_texts()
+    assert reasons and not [r for r in reasons if re.match(r"(znečitelnit|ponechat|ke kontrole) – ", r)], reasons[:3]
 
     contract = Contract.objects.get()
     suggested = Proposal.objects.filter(contract=contract, suggestion="redact").count()
@@ -109,6 +112,7 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
         "(() => { const i = document.querySelector('#page-2 img'); return i.complete && i.naturalWidth > 0; })()"
     )
     page.locator(".item.state-redact").first.click()
+    assert page.locator(".item.state-redact .reason").first.inner_text().startswith("Znečitelnil kontrolor – ")
     page.screenshot(path=str(SCREENSHOTS / "2-review.png"), full_page=False)
     assert Proposal.objects.filter(contract=contract, decision="accepted").count() == suggested
 
