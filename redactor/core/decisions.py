@@ -13,28 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from . import categories as cat
 from .category_map import CategoryMap
 from .czech import strip_diacritics
+from .decision_rules import Assessment, Case, category_name, decide_finding
 from .linking import Linker, Person
-from .model import Action, Finding, Party, PartyKind, Span
+from .model import Action, Finding, Party, Span
 from .parties import PartyReference
 from .profile import AgencyProfile, account_key, address_key, phone_key
-from .reasons import Reason, localised, term
-
-
-@dataclass
-class Assessment:
-    """The engine's assessment of one finding: its final category, action and reason. (A
-    reviewer's *decision* on the resulting proposal is another thing, stored by the web app.)"""
-
-    finding: Finding
-    category: int
-    action: Action
-    reason: Reason
-    cluster: str | None = None
+from .reasons import Reason
 
 
 def resolve_overlaps(findings: list[Finding]) -> list[Finding]:
@@ -89,7 +77,8 @@ def decide(
     order = sorted(range(len(findings)), key=lambda i: 0 if findings[i].category in cat.NAME_CATEGORIES else 1)
     for _ in range(2):  # secondary findings may depend on other secondary findings
         for i in order:
-            d = _agency_own(findings[i], profile, cmap) or _decide_one(findings[i], linker, cmap, decisions, findings)
+            f = findings[i]
+            d = _agency_own(f, profile, cmap) or decide_finding(Case(f, linker, cmap, decisions, findings))
             if d is not None:
                 decisions[i] = d
     _seats_elsewhere(decisions, cmap)
@@ -111,7 +100,7 @@ def _agency_own(f: Finding, profile: AgencyProfile | None, cmap: CategoryMap) ->
     rule = cmap.rule(category)
     if rule is not None and not rule.enabled:
         return None
-    params = {"category": _category_name(cmap, category), "agency": profile.display_name}
+    params = {"category": category_name(cmap, category), "agency": profile.display_name}
     return Assessment(f, category, Action.KEEP, Reason("agency_own", params), None)
 
 
@@ -137,7 +126,7 @@ def _seats_elsewhere(decisions: dict[int, Assessment], cmap: CategoryMap) -> Non
         if seat is None:
             continue
         params = {
-            "category": _category_name(cmap, cat.ADDRESS_SEAT),
+            "category": category_name(cmap, cat.ADDRESS_SEAT),
             "seat": " ".join(seat.finding.text.split()),
         }
         decisions[i] = Assessment(d.finding, cat.ADDRESS_SEAT, Action.KEEP, Reason("seat_elsewhere", params), d.cluster)
@@ -219,169 +208,3 @@ def _upgrade_personal_emails(findings: list[Finding], linker: Linker) -> None:
                     f.evidence = f"e-mail whose local part spells {person.name!r}, named in the document"
                     f.holder = person.id
                     break
-
-
-def _category_name(cmap: CategoryMap, category: int, *, inside: bool = False) -> dict:
-    """The category's name as a reason parameter, in both languages of the map (``inside`` a
-    sentence: first letter lowered)."""
-    rule = cmap.rule(category)
-    if rule is None:
-        return localised(str(category), str(category))
-    return localised(rule.name_cs, rule.name_en, inside=inside)
-
-
-def _decide_one(
-    f: Finding, linker: Linker, cmap: CategoryMap, decided: dict[int, Assessment], findings: list[Finding]
-) -> Assessment | None:
-    category = f.category
-    cluster = f.holder if f.holder and f.holder.startswith("person:") else None
-    # Addresses: the cue or the holder tells a residence from a seat.
-    holder_for_address = None
-    if category in cat.ADDRESS_CATEGORIES:
-        context = f.attributes.get("context")
-        holder_for_address = linker.holder(f, ("holder", "sentence", "party"))
-        if context is None:
-            kind = holder_for_address.kind if holder_for_address is not None else PartyKind.UNKNOWN.value
-            if kind != PartyKind.UNKNOWN.value and not PartyKind(kind).is_private_person:
-                category = cat.ADDRESS_SEAT
-            else:
-                category = cat.ADDRESS_RESIDENCE
-                if kind == PartyKind.UNKNOWN.value and linker.private_person_in(f, "sentence") is None:
-                    # nobody is linked to it: the address of a building, a plot or a place
-                    # (a leased property, a list of connected houses), or of somebody unnamed
-                    if linker.names_private_persons():
-                        return Assessment(f, category, Action.REVIEW, Reason("address_unlinked"), cluster)
-                    return Assessment(f, category, Action.KEEP, Reason("address_place"), cluster)
-    rule = cmap.rule(category)
-    if rule is None or not rule.enabled:
-        return None
-    label = _category_name(cmap, category)
-
-    # Role exceptions for names of people acting in a public role.
-    person = linker.persons.get(cluster) if cluster else None
-    if person is not None and person.role:
-        exception = cmap.role_exception(person.role, category)
-        if exception is not None:
-            party = {"code": "of_party", "params": {"party": person.party.who()}} if person.party else ""
-            params = {
-                "action": term(exception.action.value),
-                "name": person.name,
-                "role": term(person.role),
-                "party": party,
-                "cue": person.cue,
-                "source": exception.source,
-            }
-            return Assessment(f, category, exception.action, Reason("role_exception", params), cluster)
-
-    # Holder overrides (ministry methodology for a sole trader's place of business).
-    if cmap.holder_overrides and any(o.category == category for o in cmap.holder_overrides):
-        holder = holder_for_address or linker.holder(f, ("holder", "sentence", "party"))
-        kind = holder.kind if holder else PartyKind.UNKNOWN.value
-        override = cmap.holder_override(category, kind)
-        if override is not None:
-            who = holder.who if holder else {"code": "who_organisation", "params": {"kind": term("unknown")}}
-            params = {"action": term(override.action.value), "category": label, "who": who, "source": override.source}
-            return Assessment(f, category, override.action, Reason("holder_rule", params), cluster)
-
-    # A party's contact person ("kontaktní osoba", "vyřizuje"): an employee, not a statutory body
-    # (ministry methodology: employees of a supplier who are not its statutory representatives).
-    contact = person is not None and person.private and person.contact
-    if contact and category in cat.NAME_CATEGORIES and rule.type != "not_subject":
-        params = {"category": label, "name": person.name, "cue": person.contact}
-        return Assessment(f, category, Action.REDACT, Reason("contact_person", params), cluster)
-
-    if rule.type == "primary":
-        if category == cat.ADDRESS_RESIDENCE and f.attributes.get("context") is None:
-            who = holder_for_address.who if holder_for_address else linker.private_person_in(f, "sentence")
-            if who is not None:
-                return Assessment(
-                    f, category, Action.REDACT, Reason("primary_residence", {"category": label, "who": who}), cluster
-                )
-        return Assessment(f, category, Action.REDACT, Reason("primary", {"category": label}), cluster)
-    if rule.type == "not_subject":
-        if holder_for_address is not None:
-            reason = Reason("not_subject_of", {"category": label, "who": holder_for_address.who})
-        else:
-            reason = Reason("not_subject", {"category": label})
-        return Assessment(f, category, Action.KEEP, reason, cluster)
-
-    # Secondary: look for a linked dependency.
-    unknown_holder = False
-    kept_because = None
-    for dep in rule.depends_on:
-        if dep.category == cat.LEGAL_ENTITY:
-            holder = linker.holder(f, dep.scopes)
-            if holder is None or holder.kind == PartyKind.UNKNOWN.value:
-                unknown_holder = True
-                continue
-            if holder.kind in cmap.personal_holders:
-                return Assessment(
-                    f, category, Action.REDACT, Reason("linked_holder", {"category": label, "who": holder.who}), cluster
-                )
-            kept_because = holder.who
-            continue
-        if dep.category in cat.NAME_CATEGORIES:
-            link = _name_dependency(f, dep.scopes, linker)
-        else:
-            link = _finding_dependency(f, dep.category, dep.scopes, linker, decided, findings)
-        if link:
-            params = {"category": label, "dependency": _category_name(cmap, dep.category, inside=True), "who": link}
-            return Assessment(f, category, Action.REDACT, Reason("linked_dependency", params), cluster)
-    if kept_because:
-        return Assessment(
-            f, category, Action.KEEP, Reason("not_personal_holder", {"category": label, "who": kept_because}), cluster
-        )
-    if unknown_holder:
-        action = cmap.unknown_holder_action
-        return Assessment(
-            f, category, action, Reason("unknown_holder", {"action": term(action.value), "category": label}), cluster
-        )
-    action = cmap.unlinked_secondary_action
-    return Assessment(
-        f, category, action, Reason("unlinked", {"action": term(action.value), "category": label}), cluster
-    )
-
-
-def _name_dependency(f: Finding, scopes: tuple[str, ...], linker: Linker) -> dict | None:
-    """A private person's name linked to ``f`` in ``scopes`` (as a reason parameter), else None."""
-    for scope in scopes:
-        if scope in ("coreference", "holder") and f.holder in linker.persons:
-            person = linker.persons[f.holder]
-            if person.private:
-                return person.who("coreference" if scope == "coreference" else None)
-        elif scope == "holder":
-            holder = linker.holder(f, ("holder",))
-            if holder and holder.kind in ("natural_person", "sole_trader"):
-                return holder.who
-        elif scope in ("party", "sentence"):
-            found = linker.private_person_in(f, scope)
-            if found:
-                return found
-    return None
-
-
-def _finding_dependency(
-    f: Finding,
-    category: int,
-    scopes: tuple[str, ...],
-    linker: Linker,
-    decided: dict[int, Assessment],
-    findings: list[Finding],
-) -> dict | None:
-    """A redacted finding of ``category`` within ``scopes`` of ``f`` (the person it was
-    redacted for, as a reason parameter), else None."""
-    for scope in scopes:
-        if scope == "sentence":
-            region = linker.sentences.find(f.span.start)
-        elif scope == "party":
-            party = linker.party_at(f.span)
-            region = next((b for b in party.blocks if b.contains(f.span)), None) if party else None
-        else:
-            continue
-        if region is None:
-            continue
-        for i, d in decided.items():
-            other = findings[i]
-            if other is not f and d.category == category and d.action == Action.REDACT and region.contains(other.span):
-                return {"code": "who_person_how", "params": {"name": other.text, "how": term(scope)}}
-    return None

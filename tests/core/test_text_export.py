@@ -193,7 +193,8 @@ def test_one_person_gets_one_pseudonym_in_the_case_of_each_occurrence(analysed):
             # one substitute name: some nominative of which every substitute form is a case
             assert not chosen or set.intersection(*chosen), (name, form, chosen)
             checked += bool(chosen)
-    assert checked >= 50
+    # at least 2.75 checked name forms per contract: 50 of the shared set's 18, 28 of the bundled ten
+    assert checked >= 2.75 * len(analysed), (checked, len(analysed))
 
 
 def test_pseudonymised_identifiers_are_valid_and_new(analysed):
