@@ -14,8 +14,8 @@ from contracts.http import file_response
 from contracts.services import registry
 
 from .base import AgencyAPIView
+from .openapi import CONTRACT_ID, errors
 from .serializers import RegisterSerializer, RegistryMetadataSerializer, SubmissionSerializer
-from .views import CONTRACT_ID, errors
 
 
 def metadata_data(contract) -> dict:

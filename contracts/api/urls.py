@@ -4,7 +4,7 @@ from django.utils import translation
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import registry, schema, views  # noqa: F401  (schema registers the auth extension)
+from . import contracts, exports, registry, review, schema  # noqa: F401  (schema registers the auth extension)
 
 
 class SchemaView(SpectacularAPIView):
@@ -27,30 +27,30 @@ urlpatterns = [
         csp_update({"style-src": ["'unsafe-inline'"]})(SpectacularSwaggerSplitView.as_view(url_name="api:schema")),
         name="docs",
     ),
-    path("contracts/", views.ContractListCreateView.as_view(), name="contracts"),
-    path("contracts/<id:contract_id>/", views.ContractDetailView.as_view(), name="contract"),
-    path("contracts/<id:contract_id>/proposals/", views.ProposalListView.as_view(), name="proposals"),
-    path("contracts/<id:contract_id>/decisions/", views.DecisionsView.as_view(), name="decisions"),
+    path("contracts/", contracts.ContractListCreateView.as_view(), name="contracts"),
+    path("contracts/<id:contract_id>/", contracts.ContractDetailView.as_view(), name="contract"),
+    path("contracts/<id:contract_id>/proposals/", review.ProposalListView.as_view(), name="proposals"),
+    path("contracts/<id:contract_id>/decisions/", review.DecisionsView.as_view(), name="decisions"),
     path(
         "contracts/<id:contract_id>/decisions/<uuid:batch>/undo/",
-        views.DecisionUndoView.as_view(),
+        review.DecisionUndoView.as_view(),
         name="decisions_undo",
     ),
-    path("contracts/<id:contract_id>/manual-redactions/", views.ManualRedactionView.as_view(), name="manual"),
-    path("contracts/<id:contract_id>/approve/", views.ApproveView.as_view(), name="approve"),
-    path("contracts/<id:contract_id>/retry/", views.RetryView.as_view(), name="retry"),
-    path("contracts/<id:contract_id>/download/", views.DownloadView.as_view(), name="download"),
-    path("contracts/<id:contract_id>/download/text/", views.TextDownloadView.as_view(), name="download_text"),
-    path("contracts/<id:contract_id>/export/", views.TextExportView.as_view(), name="text_export"),
-    path("exports/", views.TextExportsView.as_view(), name="exports"),
-    path("exports/<str:job_id>/", views.TextExportJobView.as_view(), name="export_job"),
-    path("exports/<str:job_id>/download/", views.TextExportDownloadView.as_view(), name="export_download"),
-    path("contracts/<id:contract_id>/report/", views.ReportView.as_view(), name="report"),
-    path("contracts/<id:contract_id>/events/", views.EventListView.as_view(), name="events"),
+    path("contracts/<id:contract_id>/manual-redactions/", review.ManualRedactionView.as_view(), name="manual"),
+    path("contracts/<id:contract_id>/approve/", review.ApproveView.as_view(), name="approve"),
+    path("contracts/<id:contract_id>/retry/", contracts.RetryView.as_view(), name="retry"),
+    path("contracts/<id:contract_id>/download/", contracts.DownloadView.as_view(), name="download"),
+    path("contracts/<id:contract_id>/download/text/", contracts.TextDownloadView.as_view(), name="download_text"),
+    path("contracts/<id:contract_id>/export/", exports.TextExportView.as_view(), name="text_export"),
+    path("exports/", exports.TextExportsView.as_view(), name="exports"),
+    path("exports/<str:job_id>/", exports.TextExportJobView.as_view(), name="export_job"),
+    path("exports/<str:job_id>/download/", exports.TextExportDownloadView.as_view(), name="export_download"),
+    path("contracts/<id:contract_id>/report/", contracts.ReportView.as_view(), name="report"),
+    path("contracts/<id:contract_id>/events/", contracts.EventListView.as_view(), name="events"),
     path("contracts/<id:contract_id>/registry/", registry.RegistryMetadataView.as_view(), name="registry"),
     path(
         "contracts/<id:contract_id>/registry/package/", registry.RegistryPackageView.as_view(), name="registry_package"
     ),
     path("contracts/<id:contract_id>/register/", registry.RegisterView.as_view(), name="register"),
-    re_path(r"", views.not_found),  # last: unknown paths and non-numeric ids get a JSON 404
+    re_path(r"", contracts.not_found),  # last: unknown paths and non-numeric ids get a JSON 404
 ]

@@ -1,0 +1,156 @@
+"""The review of a contract through the API (reviewer): its proposals, bulk decisions and their
+undo, manual redactions, approval. Each view calls the same services as the review page."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError as DomainError
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
+
+from accounts.models import Role
+from contracts import selectors
+from contracts.models import box_from_list
+from contracts.services import publishing, reviewing
+
+from . import serializers as s
+from .base import AgencyAPIView
+from .openapi import CONTRACT_ID, ERROR_EXAMPLE, errors
+
+
+class ProposalListView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_proposals_list",
+        summary="Proposed redactions with their reasons (reviewer)",
+        parameters=[CONTRACT_ID],
+        responses={200: s.ProposalSerializer(many=True), **errors(404)},
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        proposals = selectors.proposals_for_contract(contract=contract).select_related("decided_by__api_token", "rule")
+        return Response(s.ProposalSerializer(proposals, many=True).data)
+
+
+class DecisionsView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_decisions_create",
+        summary="Decide proposals in bulk (reviewer)",
+        description="All decisions apply together or none does. `accept` redacts, `reject` keeps, "
+        "`reset` returns to the engine's suggestion.",
+        parameters=[CONTRACT_ID],
+        request=s.DecisionsSerializer,
+        responses={200: s.DecisionsResultSerializer, **errors(400, 404, 409)},
+        examples=[
+            OpenApiExample(
+                "Accept two, keep one",
+                value={
+                    "decisions": [
+                        {"proposal": 11, "decision": "accept", "same_cluster": True},
+                        {"proposal": 12, "decision": "accept"},
+                        {"proposal": 15, "decision": "reject"},
+                    ]
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        form = s.DecisionsSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        items = [
+            reviewing.DecisionItem(item["proposal"], item["decision"], item["same_cluster"])
+            for item in form.validated_data["decisions"]
+        ]
+        outcome = reviewing.proposals_decide_many(
+            contract=contract, user=request.user, items=items, learn=form.validated_data["learn"]
+        )
+        pending = selectors.proposals_open(contract=contract).count()
+        return Response(
+            {
+                "changed": outcome.changed,
+                "affected": outcome.affected,
+                "pending": pending,
+                "batch": str(outcome.batch),
+                "rules": outcome.rules,
+            }
+        )
+
+
+class DecisionUndoView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_decisions_undo",
+        summary="Undo one decisions request (reviewer)",
+        description="Every proposal the request changed goes back to its earlier decision and the "
+        "votes it cast on agency rules are taken back. 409 when the contract is no longer in review or "
+        "a later request changed the same proposals (undo that one first).",
+        parameters=[CONTRACT_ID, OpenApiParameter("batch", OpenApiTypes.UUID, OpenApiParameter.PATH)],
+        request=None,
+        responses={200: s.UndoResultSerializer, **errors(404, 409)},
+    )
+    def post(self, request, contract_id: int, batch):
+        contract = self.get_contract(contract_id)
+        try:
+            restored = reviewing.decision_undo(contract=contract, user=request.user, batch=batch)
+        except DomainError as exc:
+            if exc.code == "not_found":
+                raise NotFound(exc.messages[0]) from None
+            raise
+        pending = selectors.proposals_open(contract=contract).count()
+        return Response({"restored": restored, "pending": pending})
+
+
+class ManualRedactionView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_manual_redactions_create",
+        summary="Add a manual redaction (reviewer)",
+        parameters=[CONTRACT_ID],
+        request=s.ManualRedactionSerializer,
+        responses={201: s.ProposalSerializer, **errors(400, 404, 409)},
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        form = s.ManualRedactionSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            boxes = [box_from_list(b) for b in form.validated_data["boxes"]]
+        except (ValueError, OverflowError):
+            raise ValidationError({"boxes": ["Each box is [page, x0, y0, x1, y1] with finite numbers."]}) from None
+        proposal = reviewing.proposal_add_manual(
+            contract=contract, user=request.user, boxes=boxes, text=form.validated_data["text"]
+        ).proposal
+        return Response(s.ProposalSerializer(proposal).data, status=status.HTTP_201_CREATED)
+
+
+class ApproveView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_approve",
+        summary="Approve and publish (reviewer)",
+        description="Queues burn-in and verification; the contract becomes `published` (webhook "
+        "`contract.published`) or returns to `needs_review` with the problem in `error_message`.",
+        parameters=[CONTRACT_ID],
+        request=s.ApproveSerializer,
+        responses={202: s.ContractSerializer, **errors(400, 404, 409)},
+        examples=[ERROR_EXAMPLE],
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        form = s.ApproveSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        publishing.contract_approve(
+            contract=contract, user=request.user, ocr_pages_checked=form.validated_data["ocr_pages_checked"]
+        )
+        contract.refresh_from_db()
+        return Response(s.ContractSerializer(contract).data, status=status.HTTP_202_ACCEPTED)
