@@ -37,10 +37,10 @@ from django.db import transaction
 from django.test import override_settings
 
 from accounts.models import Agency, Membership, Role, validate_ico
-from redactor import services as map_services
 from redactor.core.model import Box, Span
 from redactor.core.verify import count_word, normalize
 from redactor.selectors import map_version_in_force
+from redactor.services import maps as map_services
 
 from . import selectors
 from .models import Decision, DecisionState, Proposal, Run, Source, Suggestion

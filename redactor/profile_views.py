@@ -22,7 +22,7 @@ from accounts import services as account_services
 from accounts.access import member_required
 from accounts.models import Role
 
-from . import services
+from .services import profiles
 
 #: Largest CSV file the import reads.
 MAX_CSV_BYTES = 1_000_000
@@ -120,7 +120,7 @@ def profile(request, membership):
 def profile_export(request, membership):
     """The profile in force as CSV (UTF-8), in the import's format."""
     current = account_selectors.profile_in_force(agency=membership.agency)
-    body = services.profile_export_csv(data=current.data if current else {})
+    body = profiles.profile_export_csv(data=current.data if current else {})
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="profile-agency-{membership.agency_id}.csv"'
     return response

@@ -18,8 +18,9 @@ from django.views.decorators.http import require_POST
 from accounts.access import member_required
 from accounts.models import Role
 
-from . import selectors, services
+from . import selectors
 from .models import RuleKind
+from .services import rules as rule_services
 
 #: Most rules one page lists.
 PAGE_SIZE = 200
@@ -93,7 +94,9 @@ def rule_detail(request, membership, rule_id: int | None = None):
     if request.method == "POST":
         _require_admin(membership)
         try:
-            rule = services.rule_save(agency=membership.agency, user=request.user, rule=rule, **_form_values(request))
+            rule = rule_services.rule_save(
+                agency=membership.agency, user=request.user, rule=rule, **_form_values(request)
+            )
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         else:
@@ -119,15 +122,17 @@ def rule_delete(request, membership, rule_id: int):
     """Delete a rule (admins); contracts it decided keep their proposals."""
     _require_admin(membership)
     rule = selectors.rule_get(agency=membership.agency, rule_id=rule_id)
-    services.rule_delete(rule=rule)
+    rule_services.rule_delete(rule=rule)
     messages.success(request, _("Rule deleted."))
     return redirect(_base(membership))
 
 
 @member_required(Role.CLERK)
 def rule_export(request, membership):
-    """The agency's rules as CSV (UTF-8), see ``services.RULE_CSV_COLUMNS``."""
-    response = HttpResponse(services.rules_export_csv(agency=membership.agency), content_type="text/csv; charset=utf-8")
+    """The agency's rules as CSV (UTF-8), see ``redactor.services.rules.RULE_CSV_COLUMNS``."""
+    response = HttpResponse(
+        rule_services.rules_export_csv(agency=membership.agency), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="rules-agency-{membership.agency_id}.csv"'
     return response
 
@@ -145,7 +150,9 @@ def rule_import(request, membership):
         messages.error(request, _("The file is larger than 5 MB."))
         return redirect(_base(membership))
     try:
-        created, updated = services.rules_import_csv(agency=membership.agency, user=request.user, data=upload.read())
+        created, updated = rule_services.rules_import_csv(
+            agency=membership.agency, user=request.user, data=upload.read()
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

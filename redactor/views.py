@@ -27,8 +27,9 @@ from accounts.access import member_required
 from accounts.models import Agency, Role
 from redactor.core.category_map import ROLES, SCOPES, TYPES, CategoryMap
 
-from . import selectors, services
+from . import selectors
 from .preview_jobs import owned_job_start, owned_job_state, preview_files
+from .services import maps
 
 
 @dataclass
@@ -131,9 +132,9 @@ def _home(request, owner: Owner):
         "types": TYPES,
         "filters": {"q": q, "group": group, "type": type_, "enabled": enabled},
         "roles": data.get("role_exceptions", []),
-        "warnings": services.map_warnings(CategoryMap.from_dict(data)),
-        "draft_diff": services.map_diff(in_force.data, draft.data) if draft else [],
-        "default_diff": services.map_diff(selectors.platform_version_current().data, data) if owner.agency else [],
+        "warnings": maps.map_warnings(CategoryMap.from_dict(data)),
+        "draft_diff": maps.map_diff(in_force.data, draft.data) if draft else [],
+        "default_diff": maps.map_diff(selectors.platform_version_current().data, data) if owner.agency else [],
     }
     return render(request, "redactor/map_home.html", context)
 
@@ -147,8 +148,8 @@ def _category(request, owner: Owner, category: int):
     if request.method == "POST":
         _require_edit(owner)
         try:
-            services.map_category_update(
-                draft=services.map_draft_open(agency=owner.agency, user=request.user),
+            maps.map_category_update(
+                draft=maps.map_draft_open(agency=owner.agency, user=request.user),
                 user=request.user,
                 category=category,
                 type=request.POST.get("type", ""),
@@ -191,7 +192,7 @@ def _dependency(request, owner: Owner):
         messages.error(request, _("Choose two categories."))
         return _back(request, owner)
     action = request.POST.get("action", "set")
-    draft = services.map_draft_open(agency=owner.agency, user=request.user)
+    draft = maps.map_draft_open(agency=owner.agency, user=request.user)
     if action == "toggle":
         row = next((r for r in draft.data["categories"] if r["id"] == category), {})
         exists = any(d["category"] == depends_on for d in row.get("depends_on", []))
@@ -201,9 +202,7 @@ def _dependency(request, owner: Owner):
     else:
         scopes = request.POST.getlist("scopes")
     try:
-        services.map_dependency_set(
-            draft=draft, user=request.user, category=category, depends_on=depends_on, scopes=scopes
-        )
+        maps.map_dependency_set(draft=draft, user=request.user, category=category, depends_on=depends_on, scopes=scopes)
     except ValidationError as exc:
         _error(request, exc)
     return _back(request, owner)
@@ -214,8 +213,8 @@ def _role(request, owner: Owner):
     _require_edit(owner)
     role = request.POST.get("role", "")
     try:
-        services.map_role_exception_set(
-            draft=services.map_draft_open(agency=owner.agency, user=request.user),
+        maps.map_role_exception_set(
+            draft=maps.map_draft_open(agency=owner.agency, user=request.user),
             user=request.user,
             role=role if role in ROLES else "",
             enabled=request.POST.get("enabled") == "on",
@@ -229,7 +228,7 @@ def _role(request, owner: Owner):
 def _publish(request, owner: Owner):
     _require_edit(owner)
     try:
-        version = services.map_publish(agency=owner.agency, user=request.user, note=request.POST.get("note", ""))
+        version = maps.map_publish(agency=owner.agency, user=request.user, note=request.POST.get("note", ""))
     except ValidationError as exc:
         _error(request, exc)
     else:
@@ -242,7 +241,7 @@ def _publish(request, owner: Owner):
 @require_POST
 def _discard(request, owner: Owner):
     _require_edit(owner)
-    services.map_draft_discard(agency=owner.agency, user=request.user)
+    maps.map_draft_discard(agency=owner.agency, user=request.user)
     return redirect(owner.base)
 
 
@@ -253,7 +252,7 @@ def _versions(request, owner: Owner):
     rows = []
     for i, version in enumerate(versions):
         previous = versions[i + 1] if i + 1 < len(versions) else base
-        diff = services.map_diff(previous.data, version.data) if previous else []
+        diff = maps.map_diff(previous.data, version.data) if previous else []
         rows.append({"version": version, "previous": previous, "diff": diff})
     changes = selectors.map_changes(agency=owner.agency)[:200]
     return render(request, "redactor/map_versions.html", {"owner": owner, "rows": rows, "changes": changes})
@@ -291,7 +290,7 @@ def _import(request, owner: Owner):
             data = json.loads(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise ValidationError(_("The file is not valid JSON: %(error)s") % {"error": exc}) from None
-        services.map_import(agency=owner.agency, user=request.user, data=data)
+        maps.map_import(agency=owner.agency, user=request.user, data=data)
     except ValidationError as exc:
         _error(request, exc)
     else:

@@ -33,7 +33,7 @@ from redactor.core.model import Box, Span
 from redactor.core.reasons import Reason
 from redactor.core.rules import PERSON, PHRASE, find_occurrences, name_tokens, phrase_match, tokens
 from redactor.i18n import reason_fields
-from redactor.services import rule_vote, rule_votes_undo
+from redactor.services.rules import rule_vote, rule_votes_undo
 
 from .common import audit, require_status
 from .processing import contract_text_layer

@@ -9,8 +9,8 @@ import pytest
 from django.utils import translation
 
 from contracts.models import Proposal
-from redactor import services as rule_services
 from redactor.models import AgencyRule
+from redactor.services import rules as rule_services
 
 from .conftest import logged_in, process
 

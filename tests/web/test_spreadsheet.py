@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from contracts.services.common import audit
-from redactor import services as rule_services
 from redactor.models import AgencyRule
+from redactor.services import rules as rule_services
 from redactor.spreadsheet import FORMULA_STARTS, cell_escape, cell_unescape
 
 from .conftest import logged_in
