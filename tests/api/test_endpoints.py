@@ -327,7 +327,7 @@ def test_decisions_on_another_contracts_proposals_are_400_and_change_nothing(
     foreign = Proposal.objects.filter(contract=other).first()
     body = {"decisions": [{"proposal": mine.pk, "decision": "reject"}, {"proposal": foreign.pk, "decision": "reject"}]}
     response = api(reviewer_token).post(f"/api/v1/contracts/{processed.pk}/decisions/", body, format="json")
-    assert_error(response, 400, "invalid")
+    assert_error(response, 400, "unknown_proposals")  # the service names them; nothing is decided
     assert not Proposal.objects.exclude(decision=DecisionState.PENDING).exists()
 
 
