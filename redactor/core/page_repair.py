@@ -7,15 +7,12 @@ becomes a picture of itself, which OCR then reads like a scan. Boxes in PDF poin
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING
 
 import pymupdf
 
 from .extraction import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_coverage
 from .ocr import GARBAGE_MAX_QUALITY, text_quality
-
-if TYPE_CHECKING:
-    from .rebuild import Rebuilt
+from .rebuilt import Rebuilt
 
 
 def apply_redaction_marks(data: bytes, result: Rebuilt) -> bytes:

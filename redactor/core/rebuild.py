@@ -53,7 +53,6 @@ import io
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
 import pikepdf
 import pymupdf
@@ -63,6 +62,7 @@ from .errors import InvalidPdfError
 from .extraction import open_pdf
 from .optional_content import OptionalContent
 from .page_repair import apply_redaction_marks, finish_pages
+from .rebuilt import Rebuilt
 
 _N = pikepdf.Name
 #: Keys a rebuilt page keeps (ISO 32000-1 Table 30); everything else is dropped.
@@ -101,27 +101,6 @@ _PROPERTY_LIST = re.compile(rb">>\s*(?:BDC|DP)\b|/[^\s/<>\[\]()]+\s+(?:BDC|DP)\b
 #: A ' or " operator after its string operand.
 _QUOTE_OPERATOR = re.compile(rb"[)>]\s*['\"]")
 _TEXT_SHOW = {"Tj", "TJ", "'", '"'}
-
-
-@dataclass
-class Rebuilt:
-    """A rebuilt PDF (``pdf``) and what the rebuild removed or changed, by kind, for the record
-    (``{"hidden layer content": 2, "annotations flattened": 5, ...}``)."""
-
-    pdf: bytes
-    removed: dict[str, int] = field(default_factory=dict)
-    #: Pages (from 1) turned into pictures because their visible text cannot be read from the
-    #: text layer; they are read by OCR like scans.
-    pictured: list[int] = field(default_factory=list)
-    #: ``{page number: [(x0, y0, x1, y1)]}`` (points): regions of a text page whose glyphs have no
-    #: meaning (vector outlines, a Type3 font without a Unicode map) that became pictures of
-    #: themselves; extraction reads them by OCR whatever their size.
-    regions: dict[int, list[tuple[float, float, float, float]]] = field(default_factory=dict)
-
-    def note(self, kind: str, count: int = 1) -> None:
-        """Count ``count`` more removals of ``kind``."""
-        if count:
-            self.removed[kind] = self.removed.get(kind, 0) + count
 
 
 class _Rebuilder:
