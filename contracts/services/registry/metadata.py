@@ -1,0 +1,204 @@
+"""The registry metadata of a contract and the agency's registry settings: pre-fill at
+processing, the reviewer's corrections, the problems that block sending, the XML preview."""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts import secrets
+from accounts.access import require_role
+from accounts.models import Agency, RegistrySettings, Role
+from contracts import selectors
+from contracts.models import Contract, Status
+from redactor.core import isrs
+from redactor.core.registry_metadata import (
+    MAX_TEXT,
+    ContractMetadata,
+    PublishingBody,
+    RegistryParty,
+    Source,
+)
+from redactor.core.registry_metadata import redacted_values_in as _redacted_values_in
+from redactor.core.registry_prefill import prefill
+from redactor.selectors import agency_profile
+
+from ..common import audit
+
+log = logging.getLogger(__name__)
+
+
+# -- settings and metadata ---------------------------------------------------------------------
+def registry_settings(agency: Agency) -> RegistrySettings:
+    """The agency's registry settings (defaults when none were saved: a package to download)."""
+    found = RegistrySettings.objects.filter(agency=agency).first()
+    return found if found is not None else RegistrySettings(agency=agency)
+
+
+def publishing_body(agency: Agency) -> PublishingBody:
+    """``subjekt`` from the agency's settings: its data box, name, IČO, the registry settings'
+    address (else the first address of its profile) and unit."""
+    regs = registry_settings(agency)
+    profile = agency_profile(agency=agency)
+    return PublishingBody(
+        data_box=agency.data_box_id,
+        name=agency.name,
+        ico=agency.ico,
+        address=regs.address or (profile.addresses[0] if profile.addresses else ""),
+        unit=regs.unit,
+    )
+
+
+def registry_metadata(contract: Contract) -> ContractMetadata:
+    """The contract's registry metadata as stored, its ``subjekt`` from the agency's settings now."""
+    meta = ContractMetadata.from_dict(contract.registry_metadata)
+    payer = meta.publisher.payer
+    meta.publisher = publishing_body(contract.agency)
+    meta.publisher.payer = payer
+    return meta
+
+
+def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> ContractMetadata:
+    """Fill the contract's metadata from ``analysis`` (the engine's
+    :class:`~redactor.core.engine.Analysis`) and the agency's ``profile``; what the clerk typed
+    at upload wins over what was read. An amendment whose contract number matches a contract
+    the agency registered gets that record as ``navazanyZaznam``. Saves nothing: the caller
+    stores ``contract.registry_metadata`` in its transaction."""
+    meta = prefill(analysis, profile, unit=registry_settings(contract.agency).unit)
+    typed = Source(0, "", "upload")
+    if contract.subject:
+        meta.subject, meta.sources["subject"] = contract.subject[:MAX_TEXT], typed
+    if contract.date_concluded:
+        meta.date_concluded, meta.sources["date_concluded"] = contract.date_concluded, typed
+    if contract.value_amount is not None:
+        if (contract.value_currency or "CZK") == "CZK":
+            meta.value_without_vat, meta.sources["value_without_vat"] = contract.value_amount, typed
+        else:
+            meta.foreign_value, meta.foreign_currency = contract.value_amount, contract.value_currency
+            meta.sources["foreign_value"] = typed
+    if contract.counterparty and not any(p.name for p in meta.parties):
+        meta.parties.insert(0, RegistryParty(name=contract.counterparty[:MAX_TEXT], source=typed))
+    if meta.amendment and meta.number and meta.related_record is None:
+        earlier = (
+            Contract.objects.filter(agency=contract.agency, registry_record_id__isnull=False)
+            .exclude(pk=contract.pk)
+            .filter(registry_metadata__number=meta.number)
+            .order_by("-registered_at")
+            .first()
+        )
+        if earlier is not None:
+            meta.related_record = earlier.registry_record_id
+            meta.sources["related_record"] = Source(0, earlier.title[:200], "same_number")
+    return meta
+
+
+def _redacted_texts(contract: Contract) -> list[str]:
+    """The texts the published PDF blacks out (accepted proposals and manual boxes with text)."""
+    return [p.text for p in selectors.proposals_for_contract(contract=contract) if p.will_redact and p.text]
+
+
+def registry_problems(contract: Contract, metadata: ContractMetadata) -> list[str]:
+    """What stops ``metadata`` from being sent, in the interface's language: required fields
+    left empty, a value the published PDF redacts (named by field, never quoted), the publishing
+    body's data box missing. Empty when it can go."""
+    labels = {
+        "smluvniStrana": _("at least one contracting party"),
+        "predmet": _("the subject"),
+        "datumUzavreni": _("the date of conclusion"),
+        "ciziMena/mena": _("the currency of the foreign value"),
+    }
+    problems = []
+    for name in isrs.missing_fields(metadata):
+        label = labels.get(name) or _("the name of contracting party %(n)s") % {"n": name.split("[")[1].split("]")[0]}
+        problems.append(_("Fill in %(what)s.") % {"what": label})
+    for path, _value in _redacted_values_in(metadata, _redacted_texts(contract)):
+        problems.append(
+            _("The field “%(field)s” contains a value the published PDF redacts; the metadata are public too.")
+            % {"field": _field_label(path)}
+        )
+    if not metadata.publisher.data_box and registry_settings(contract.agency).channel == "databox":
+        problems.append(_("The agency's data box ID is missing in its settings."))
+    return problems
+
+
+def _field_label(path: str) -> str:
+    names = {
+        "subject": _("Subject"),
+        "number": _("Contract number"),
+        "signed_by": _("Signed by"),
+        "name": _("name"),
+        "ico": _("IČO"),
+        "data_box": _("data box"),
+        "address": _("address"),
+    }
+    if path.startswith("parties."):
+        _p, index, key = path.split(".")
+        return _("Party %(n)s: %(field)s") % {"n": int(index) + 1, "field": names.get(key, key)}
+    return names.get(path, path)
+
+
+@transaction.atomic
+def registry_metadata_update(*, contract: Contract, user: AbstractBaseUser, metadata: ContractMetadata) -> Contract:
+    """Store the metadata a clerk or reviewer confirmed or corrected (the sources of fields they
+    changed become "edited"). Raises ``PermissionDenied`` for a non-member, ``ValidationError``
+    (``wrong_status``) for a deleted contract or one whose publication is on its way."""
+    require_role(user, contract.agency, Role.CLERK)
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    if contract.status == Status.DELETED:
+        raise ValidationError(_("The contract was deleted."), code="wrong_status")
+    before = ContractMetadata.from_dict(contract.registry_metadata)
+    old, new = before.to_dict(), metadata.to_dict()
+    changed = sorted(k for k in new if k not in ("sources", "publisher") and new[k] != old.get(k))
+    metadata.sources = dict(before.sources)
+    for key in changed:
+        metadata.sources[key] = Source(0, "", "edited")
+    contract.registry_metadata = metadata.to_dict()
+    contract.save(update_fields=["registry_metadata"])
+    audit(contract, user, "registry_metadata_edited", fields=changed)
+    return contract
+
+
+def registry_preview(contract: Contract, metadata: ContractMetadata | None = None) -> bytes:
+    """The XML the metadata give now: ``modifikace.xml`` for a registered contract, else
+    ``zverejneni.xml`` naming the files as they will be sent. Raises
+    :class:`~redactor.core.isrs.RegistryXmlError` while a required field is empty."""
+    metadata = metadata or registry_metadata(contract)
+    email = registry_settings(contract.agency).confirmation_email
+    if contract.registry_record_id:
+        return isrs.modify_xml(contract.registry_record_id, metadata, [], email)
+    names = [contract.download_name("", "pdf"), contract.download_name("", "txt")]
+    return isrs.publish_xml(metadata, names, email)
+
+
+@transaction.atomic
+def registry_settings_update(
+    *,
+    agency: Agency,
+    user: AbstractBaseUser,
+    channel: str,
+    environment: str,
+    unit: str = "",
+    address: str = "",
+    confirmation_email: str = "",
+    login: str = "",
+    password: str | None = None,
+    certificate: str | None = None,
+) -> RegistrySettings:
+    """Save the agency's registry settings; ``password`` and ``certificate`` (PEM with its key)
+    are stored encrypted, None keeps the stored one, "" removes it. Raises ``PermissionDenied``
+    unless ``user`` is an agency admin, ``ValidationError`` for invalid values."""
+    require_role(user, agency, Role.ADMIN)
+    regs = RegistrySettings.objects.select_for_update().filter(agency=agency).first() or RegistrySettings(agency=agency)
+    regs.channel, regs.environment = channel, environment
+    regs.unit, regs.address, regs.confirmation_email, regs.login = unit, address, confirmation_email, login
+    if password is not None:
+        regs.password_sealed = secrets.seal(password)
+    if certificate is not None:
+        regs.certificate_sealed = secrets.seal(certificate)
+    regs.full_clean()
+    regs.save()
+    return regs

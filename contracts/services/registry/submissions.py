@@ -1,0 +1,200 @@
+"""Submissions to the registry: the message written, validated and checked for redacted
+values, one row per content (idempotent), and the package for agencies that send it themselves."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import zipfile
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from accounts.access import require_role
+from accounts.models import Role
+from contracts import queue
+from contracts.models import PUBLISHED_STATES, Contract, RegistrySubmission
+from redactor.core import isrs
+
+from ..common import audit
+from .metadata import registry_metadata, registry_problems, registry_settings
+
+log = logging.getLogger(__name__)
+
+Operation = RegistrySubmission.Operation
+SubmissionState = RegistrySubmission.State
+#: Submissions that hold their content: sending the same again returns them.
+_LIVE = (SubmissionState.PREPARED, SubmissionState.SENDING, SubmissionState.SENT, SubmissionState.ACCEPTED)
+SEND_REGISTRY_SUBMISSION = "contracts.jobs.send_registry_submission"
+
+
+# -- submissions --------------------------------------------------------------------------------
+def _published_files(contract: Contract) -> list[tuple[str, bytes, str]]:
+    """The files the registry gets: ``[(name, content, kind)]``, the published PDF and its text,
+    named as the downloads are (ASCII, the registry is case-sensitive)."""
+    files = []
+    for field, suffix, ext, kind in (
+        (contract.redacted, "", "pdf", "pdf"),
+        (contract.redacted_text, "", "txt", "text"),
+    ):
+        if field:
+            with field.open("rb") as fh:
+                files.append((contract.download_name(suffix, ext), fh.read(), kind))
+    return files
+
+
+def _key(operation: str, xml: bytes, files: list[dict]) -> str:
+    h = hashlib.sha256(operation.encode() + b"\0" + xml)
+    for f in files:
+        h.update(b"\0" + f["name"].encode() + b"\0" + f["sha256"].encode())
+    return h.hexdigest()
+
+
+def _create(contract, user, operation, xml: bytes, files, reason="", follows=None, channel="databox"):
+    key = _key(operation, xml, files)
+    submission = RegistrySubmission(
+        agency=contract.agency,
+        contract=contract,
+        operation=operation,
+        key=key,
+        xml=xml.decode("utf-8"),
+        files=files,
+        reason=reason,
+        follows=follows,
+        channel=channel,
+        created_by=user if user is not None and user.is_authenticated else None,
+    )
+    submission.full_clean()
+    try:
+        with transaction.atomic():
+            submission.save()
+    except IntegrityError:  # the same content submitted at the same moment
+        return RegistrySubmission.objects.get(contract=contract, key=key), False
+    return submission, True
+
+
+def _file_entries(files: list[tuple[str, bytes, str]]) -> list[dict]:
+    return [{"name": n, "sha256": isrs.sha256(c), "size": len(c), "kind": k} for n, c, k in files]
+
+
+@transaction.atomic
+def registry_submit(
+    *, contract: Contract, user: AbstractBaseUser | None, operation: str = Operation.PUBLISH, reason: str = ""
+) -> RegistrySubmission:
+    """Prepare ``operation`` for ``contract`` and, with the data-box channel, queue its sending.
+
+    ``zverejneni`` publishes a published contract (files over the 20 MB of one message: the first
+    message carries what fits, ``pridani_prilohy`` submissions follow once the registry has
+    replied); ``modifikace`` sends the corrected metadata of a registered contract and
+    ``znepristupneni`` withdraws it, both with a ``reason`` (required, audit trail).
+
+    Returns the submission; the same content submitted again returns the first submission and
+    queues nothing (a submission that failed to send is queued again). Raises
+    ``PermissionDenied`` unless ``user`` is a reviewer (``None``: the system), ``ValidationError``
+    with code ``wrong_status`` (not published, or not registered for a correction),
+    ``incomplete`` (:func:`registry_problems`), ``already_sent``, ``reason_required`` or
+    ``invalid_xml``.
+    """
+    if user is not None:
+        require_role(user, contract.agency, Role.REVIEWER)
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    regs = registry_settings(contract.agency)
+    metadata = registry_metadata(contract)
+    email = regs.confirmation_email
+    if operation == Operation.PUBLISH:
+        if contract.status not in PUBLISHED_STATES or not contract.redacted:
+            raise ValidationError(_("Publish the redacted contract first."), code="wrong_status")
+        pending = contract.registry_submissions.filter(
+            operation=Operation.PUBLISH,
+            state__in=(SubmissionState.SENDING, SubmissionState.SENT, SubmissionState.ACCEPTED),
+        )
+    else:
+        if not contract.registry_record_id:
+            raise ValidationError(_("The contract is not registered yet."), code="wrong_status")
+        if not reason.strip():
+            raise ValidationError(_("Give the reason for the correction or withdrawal."), code="reason_required")
+        pending = RegistrySubmission.objects.none()
+    if operation in (Operation.PUBLISH, Operation.MODIFY):
+        problems = registry_problems(contract, metadata)
+        if problems:
+            raise ValidationError(" ".join(problems), code="incomplete")
+    files = _published_files(contract) if operation == Operation.PUBLISH else []
+    entries = _file_entries(files)
+    try:
+        if operation == Operation.PUBLISH:
+            batches = isrs.split_files(
+                [(f["name"], f["size"]) for f in entries], limit=settings.REDACTOR_REGISTRY_MESSAGE_BYTES
+            )
+            first = [f for f in entries if f["name"] in batches[0]]
+            xml = isrs.publish_xml(metadata, [f["name"] for f in first], email)
+        elif operation == Operation.MODIFY:
+            batches, first = [[]], []
+            xml = isrs.modify_xml(contract.registry_record_id, metadata, [], email)
+        elif operation == Operation.WITHDRAW:
+            batches, first = [[]], []
+            xml = isrs.withdraw_xml(contract.registry_record_id, email)
+        else:
+            raise ValidationError(_("Unknown registry operation."), code="invalid")
+    except isrs.RegistryXmlError as exc:
+        raise ValidationError(_("The registry's schema refuses the metadata: %(errors)s") % {"errors": exc},
+                              code="invalid_xml") from None  # fmt: skip
+    same = contract.registry_submissions.filter(key=_key(operation, xml, first)).first()
+    if same is None and pending.exists():
+        raise ValidationError(
+            _("This contract was already sent to the registry; correct it with a new metadata version."),
+            code="already_sent",
+        )
+    submission, created = (
+        (same, False)
+        if same is not None
+        else _create(contract, user, operation, xml, first, reason, channel=regs.channel)
+    )
+    if not created:
+        if submission.state == SubmissionState.FAILED and regs.channel == "databox":
+            submission.state, submission.error_code, submission.error_text = SubmissionState.PREPARED, "", ""
+            submission.save(update_fields=["state", "error_code", "error_text"])
+            queue.enqueue(SEND_REGISTRY_SUBMISSION, submission.pk, timeout=300)
+        return submission
+    for batch in batches[1:]:  # the rest of the files, sent once the registry accepted the first
+        rest = [f for f in entries if f["name"] in batch]
+        _create(contract, user, Operation.ADD_FILES, b"", rest, follows=submission, channel=regs.channel)
+    audit(
+        contract,
+        user,
+        f"registry_{operation}_prepared",
+        submission=submission.pk,
+        files=[f["name"] for f in entries],
+        channel=regs.channel,
+        **({"reason": reason} if reason else {}),
+    )
+    if regs.channel == "databox":
+        queue.enqueue(SEND_REGISTRY_SUBMISSION, submission.pk, timeout=300)
+    return submission
+
+
+def registry_package(*, contract: Contract, user: AbstractBaseUser):
+    """The submission package for an agency that sends through its own records system: a ZIP
+    with ``zverejneni.xml`` and the files it names, exactly so named. Prepares the submission
+    when there is none (as :func:`registry_submit`, without sending). Raises as
+    :func:`registry_submit`. Returns a :class:`~contracts.services.publishing.Download`."""
+    from ..publishing import Download  # noqa: PLC0415 - publishing -> processing -> registry
+
+    require_role(user, contract.agency, Role.REVIEWER)
+    submission = (
+        contract.registry_submissions.filter(operation=Operation.PUBLISH, state__in=_LIVE).order_by("-id").first()
+    )
+    if submission is None:
+        with transaction.atomic():
+            submission = registry_submit(contract=contract, user=user, operation=Operation.PUBLISH)
+    files = {name: content for name, content, _k in _published_files(contract)}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(isrs.FILE_NAMES[Operation.PUBLISH], submission.xml.encode("utf-8"))
+        for entry in submission.files:
+            zf.writestr(entry["name"], files[entry["name"]])
+    audit(contract, user, "registry_package_downloaded", submission=submission.pk)
+    return Download(contract.download_name("-registr-smluv", "zip"), buffer.getvalue(), "application/zip", private=True)
