@@ -436,10 +436,12 @@ class NameGazetteer:
 
     @staticmethod
     def _lookup(form: str, names: frozenset[str]) -> str | None:
-        """The longest nominative of ``form`` found in ``names`` (capitalised forms only)."""
+        """The longest nominative of ``form`` found in ``names`` (capitalised forms only); of two
+        as long, the first in alphabetical order ("Radkem": "Radek", not "Radko"), so that the
+        answer never depends on the order of a set."""
         if not form[:1].isupper():
             return None
-        return next((c for c in sorted(nominative_candidates(form), key=len, reverse=True) if c in names), None)
+        return next((c for c in sorted(nominative_candidates(form), key=lambda c: (-len(c), c)) if c in names), None)
 
     def given_name_of(self, form: str) -> str | None:
         """The gazetteer given name ``form`` inflects (``"Evě" -> "Eva"``), else None."""

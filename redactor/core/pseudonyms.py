@@ -182,7 +182,7 @@ class Pseudonymiser:
         own = self.gazetteer.surnames if surname else self.gazetteer.given_names
         other = self.gazetteer.given_names if surname else self.gazetteer.surnames
         for names in (own, other):
-            found = sorted((c for c in nominative_candidates(form) if c in names), key=len, reverse=True)
+            found = sorted((c for c in nominative_candidates(form) if c in names), key=lambda c: (-len(c), c))
             for candidate in found:
                 if plausible_case(candidate, form, surname=names is self.gazetteer.surnames):
                     return candidate
