@@ -28,7 +28,8 @@ from redactor.core.errors import (
     PdfTooLargeError,
     RedactionError,
 )
-from redactor.core.extraction import open_pdf, page_size_check, scan_pages
+from redactor.core.extraction import scan_pages
+from redactor.core.pdf_pages import open_pdf, page_size_check
 
 from .common import audit
 from .files import STORAGE_ERRORS

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import categories as cat
-from .burn import WrittenText, burn_in, publish_as_pictures
+from .burn import burn_in
 from .category_map import CategoryMap
 from .columns import ColumnCells
 from .decisions import Assessment, decide, resolve_overlaps
@@ -37,6 +37,7 @@ from .recognizers.registry import default_registry
 from .suspicious import SUSPICIOUS, suspicious_spans
 from .text import sentence_spans
 from .text_export import published_text
+from .text_writing import WrittenText, publish_as_pictures
 from .verify import verify
 
 #: Default upper bound on pages per document (a registry contract rarely exceeds 300 pages).
@@ -275,7 +276,7 @@ class RedactionEngine:
         was analysed (a stray glyph no other reader sees, kept words it no longer reads as words)
         is published the way a scan is: its picture, the boxes burned into the pixels, and the
         analysed words outside the boxes as its invisible text layer
-        (:func:`~redactor.core.burn.publish_as_pictures`); ``RedactionResult.pictured`` names
+        (:func:`~redactor.core.text_writing.publish_as_pictures`); ``RedactionResult.pictured`` names
         those pages and why, and the whole result is verified again. Only when those are the
         first verification's only problems: a leak is never turned into a picture. Raises
         :class:`VerificationError` when the output still exposes a redacted string or fails

@@ -10,8 +10,9 @@ import unicodedata
 
 import pymupdf
 
-from .extraction import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_coverage
+from .extraction import OCR_MIN_IMAGE_COVERAGE
 from .ocr import GARBAGE_MAX_QUALITY, text_quality
+from .pdf_pages import image_boxes, image_coverage
 from .rebuilt import Rebuilt
 
 

@@ -59,9 +59,9 @@ import pymupdf
 
 from .active_content import refuse_active_content
 from .errors import InvalidPdfError
-from .extraction import open_pdf
 from .optional_content import OptionalContent
 from .page_repair import apply_redaction_marks, finish_pages
+from .pdf_pages import open_pdf
 from .rebuilt import Rebuilt
 
 _N = pikepdf.Name
@@ -396,7 +396,7 @@ _RECENT = _Recent(4)
 
 
 def rebuilt(data: bytes, *, max_pages: int | None = None) -> Rebuilt:
-    """:func:`rebuild` after the checks of :func:`~redactor.core.extraction.open_pdf` (same
+    """:func:`rebuild` after the checks of :func:`~redactor.core.pdf_pages.open_pdf` (same
     errors) and :func:`~redactor.core.active_content.refuse_active_content` (``ActiveContentError``),
     cached for the last few documents: every door (upload jobs, CLI, review, publishing) reads
     a document only through here."""
@@ -417,7 +417,7 @@ def _check(data: bytes, max_pages: int | None) -> None:
 
 
 def open_rebuilt(data: bytes, *, max_pages: int | None = None) -> tuple[pymupdf.Document, Rebuilt]:
-    """Check ``data`` like :func:`~redactor.core.extraction.open_pdf` (same errors), rebuild it
+    """Check ``data`` like :func:`~redactor.core.pdf_pages.open_pdf` (same errors), rebuild it
     and open the rebuilt document: what analysis, review pictures and burn-in all work on, so
     that their coordinates and text agree. The last few rebuilds are cached (page pictures of
     one contract are requested one by one). The caller closes the document."""

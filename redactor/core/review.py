@@ -47,7 +47,7 @@ def render_page(
     redaction, text and image pixels removed), so the picture is what publication will show.
     The picture shows the page **unrotated** (as stored, /Rotate ignored), because proposal
     boxes and page words are in unrotated page coordinates (see
-    :func:`~redactor.core.extraction.page_area`). Raises ``InvalidPdfError`` for unreadable
+    :func:`~redactor.core.pdf_pages.page_area`). Raises ``InvalidPdfError`` for unreadable
     input or a page MuPDF cannot render, and ``IndexError`` for a page out of range.
     """
     doc, _rebuilt = open_rebuilt(pdf)

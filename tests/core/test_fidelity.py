@@ -12,13 +12,13 @@ import pymupdf
 import pypdfium2
 import pytest
 
-from redactor.core.burn import write_words
 from redactor.core.engine import RedactionEngine
 from redactor.core.extraction import extract_text_layer
 from redactor.core.fidelity import page_fidelity, tokens
 from redactor.core.nlp import RuleOnlyNlpEngine
 from redactor.core.ocr import OcrPage, OcrWord, StoredOcr, TesseractOcr
 from redactor.core.rebuild import open_rebuilt
+from redactor.core.text_writing import write_words
 from tests.adversarial import picture_of_text
 from tests.pdfs import Layout, pdf_from_html, pdf_from_paragraphs, rotated_scan_of, scan_of
 

@@ -187,7 +187,7 @@ def test_a_p_glued_to_capitals_in_an_inventory_cues_no_name():
 
 
 def test_a_nominative_does_not_depend_on_the_order_of_a_set():
-    """"Radkem" inflects both "Radek" and "Radko", as long as each other: the answer is the same
+    """ "Radkem" inflects both "Radek" and "Radko", as long as each other: the answer is the same
     under every hash seed (it flipped between runs of the registry pre-fill and of the
     pseudonymised export)."""
     import subprocess
@@ -195,7 +195,8 @@ def test_a_nominative_does_not_depend_on_the_order_of_a_set():
 
     code = (
         "from redactor.core.czech import NameGazetteer; from redactor.core.pseudonyms import Pseudonymiser; "
-        "print(NameGazetteer.default().given_name_of('Radkem'), Pseudonymiser(b'x').nominative('Radkem', surname=False))"
+        "print(NameGazetteer.default().given_name_of('Radkem'), "
+        "Pseudonymiser(b'x').nominative('Radkem', surname=False))"
     )
     answers = {
         subprocess.run(

@@ -11,8 +11,9 @@ import pytest
 from redactor.core.burn import burn_in
 from redactor.core.engine import RedactionEngine
 from redactor.core.errors import EncryptedPdfError, InvalidPdfError, VerificationError
-from redactor.core.extraction import extract_text_layer, open_pdf
+from redactor.core.extraction import extract_text_layer
 from redactor.core.model import Box, Span
+from redactor.core.pdf_pages import open_pdf
 from redactor.core.verify import extract_texts, verify
 from tests.pdfs import pdf_from_paragraphs
 

@@ -8,10 +8,11 @@ import pymupdf
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core.extraction import extract_text_layer, open_pdf
+from redactor.core.extraction import extract_text_layer
 from redactor.core.layout import form_rows
 from redactor.core.model import Action, PartyKind
 from redactor.core.ocr import OcrWord, repair_emails, repair_numbers
+from redactor.core.pdf_pages import open_pdf
 from redactor.core.roles import OFFICIAL, STATUTORY, function_near
 from tests.core.helpers import run, texts
 from tests.pdfs import Layout, pdf_from_paragraphs

@@ -10,7 +10,8 @@ from django.utils import translation
 from contracts.models import Decision, DecisionState, Proposal, Status, Suggestion
 from contracts.services import publishing, reviewing, uploads
 from redactor.core import categories as cat
-from redactor.core.extraction import extract_text_layer, open_pdf
+from redactor.core.extraction import extract_text_layer
+from redactor.core.pdf_pages import open_pdf
 from redactor.core.rules import tokens
 from redactor.models import AgencyRule, RuleVote
 from redactor.services import rules as rule_services

@@ -232,7 +232,7 @@ def picture_regions(
     ``PICTURE_MIN_SHARE`` of the page, on an unrotated page, with fewer than
     ``PICTURE_MAX_CHARS_OVER`` of the ``visible`` character boxes (points, ``(x0, y0, x1, y1)``)
     of the text layer on it. ``images`` are the page's image boxes
-    (:func:`~redactor.core.extraction.image_boxes`). Their text is read by OCR, since no visible
+    (:func:`~redactor.core.pdf_pages.image_boxes`). Their text is read by OCR, since no visible
     text describes it; an invisible layer laid over such a picture (another tool's OCR, maybe a
     line off) is not trusted. A smaller picture (down to ``LAYERED_MIN_WIDTH`` ×
     ``LAYERED_MIN_HEIGHT``) is read too when ``invisible`` character boxes (another tool's
