@@ -15,7 +15,7 @@ from contracts.services import registry
 
 from .base import AgencyAPIView
 from .openapi import CONTRACT_ID, errors
-from .serializers import RegisterSerializer, RegistryMetadataSerializer, SubmissionSerializer
+from .registry_serializers import RegisterSerializer, RegistryMetadataSerializer, SubmissionSerializer
 
 
 def metadata_data(contract) -> dict:

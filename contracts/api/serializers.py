@@ -12,13 +12,14 @@ from contracts.models import (
     Contract,
     DecisionState,
     Proposal,
-    RegistrySubmission,
     Run,
     Source,
     Status,
     Suggestion,
 )
-from redactor.core.registry_metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
+from redactor.core.registry_metadata import ContractMetadata
+
+from .registry_serializers import RegistryStatusField, registry_status
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -64,132 +65,6 @@ class RunSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
         ]
-
-
-class RegistrySourceSerializer(serializers.Serializer):
-    """Where a pre-filled value was read: ``page`` (from 1; 0 when not read from the PDF), the
-    ``text`` of its line (values the PDF redacts shown as ▮▮▮) and a ``note`` (``upload``,
-    ``edited``, ``own_party``, ``not_public``, ``last_signature``, ``same_number``)."""
-
-    page = serializers.IntegerField()
-    text = serializers.CharField()
-    note = serializers.CharField()
-
-
-class PublisherSerializer(serializers.Serializer):
-    """``subjekt``: the agency, from its settings (read-only here)."""
-
-    data_box = serializers.CharField()
-    name = serializers.CharField()
-    ico = serializers.CharField()
-    address = serializers.CharField()
-    unit = serializers.CharField()
-    payer = serializers.BooleanField(allow_null=True, help_text="True: the agency pays; false: it receives.")
-
-
-class RegistryPartySerializer(serializers.Serializer):
-    """``smluvniStrana``. ``private`` true publishes the § 5(6) sentence instead of the name."""
-
-    name = serializers.CharField(max_length=255, allow_blank=True, required=False, default="")
-    ico = serializers.RegexField(r"^\d{8}$", allow_blank=True, required=False, default="")
-    data_box = serializers.RegexField(r"^[a-z0-9]{7}$", allow_blank=True, required=False, default="")
-    address = serializers.CharField(max_length=255, allow_blank=True, required=False, default="")
-    recipient = serializers.BooleanField(
-        allow_null=True, required=False, default=None, help_text="True: the party receives the payment."
-    )
-    private = serializers.BooleanField(required=False, default=False)
-
-
-class RegistryMetadataSerializer(serializers.Serializer):
-    """A contract's registry metadata (``tSmlouva`` of the registry's XSD 1.2.1); amounts in the
-    currency's units, CZK unless ``foreign_currency``."""
-
-    publisher = PublisherSerializer(read_only=True)
-    parties = RegistryPartySerializer(many=True)
-    subject = serializers.CharField(max_length=255, allow_blank=True, required=False, default="")
-    date_concluded = serializers.DateField(allow_null=True, required=False, default=None)
-    number = serializers.CharField(max_length=255, allow_blank=True, required=False, default="")
-    signed_by = serializers.CharField(max_length=255, allow_blank=True, required=False, default="")
-    value_without_vat = serializers.DecimalField(16, 2, min_value=0, allow_null=True, required=False, default=None)
-    value_with_vat = serializers.DecimalField(16, 2, min_value=0, allow_null=True, required=False, default=None)
-    foreign_value = serializers.DecimalField(16, 2, min_value=0, allow_null=True, required=False, default=None)
-    foreign_currency = serializers.RegexField(r"^[A-Za-z]{3}$", allow_blank=True, required=False, default="")
-    related_record = serializers.IntegerField(min_value=1, allow_null=True, required=False, default=None)
-    payer = serializers.BooleanField(allow_null=True, required=False, default=None, write_only=True)
-    sources = serializers.DictField(child=RegistrySourceSerializer(), read_only=True)
-    problems = serializers.ListField(child=serializers.CharField(), read_only=True,
-                                     help_text="What stops sending, in the interface's language.")  # fmt: skip
-
-    def to_metadata(self, base: ContractMetadata) -> ContractMetadata:
-        """``base`` with the validated values."""
-        d = dict(self.validated_data)
-        base.parties = [
-            RegistryParty(
-                name=NOT_PUBLIC if p["private"] else p["name"].strip(),
-                ico=p["ico"],
-                data_box=p["data_box"],
-                address=p["address"].strip(),
-                recipient=p["recipient"],
-                private=p["private"],
-            )
-            for p in d.pop("parties")
-        ]
-        base.publisher.payer = d.pop("payer", base.publisher.payer)
-        for key, value in d.items():
-            setattr(base, key, value.strip() if isinstance(value, str) else value)
-        base.foreign_currency = base.foreign_currency.upper()
-        return base
-
-
-class SubmissionSerializer(serializers.ModelSerializer):
-    """One message to the registry and its reply: ``state`` prepared → sending → sent →
-    accepted or rejected (``error_code`` the registry's 1–11, ``hash`` for a file whose SHA-256
-    differs, ``login``/``transport`` when it could not be sent: ``failed``)."""
-
-    class Meta:
-        model = RegistrySubmission
-        fields = ["id", "operation", "state", "channel", "message_id", "files", "reason", "error_code", "error_text",
-                  "created_at", "sent_at", "replied_at"]  # fmt: skip
-
-
-class RegisterSerializer(serializers.Serializer):
-    operation = serializers.ChoiceField(choices=RegistrySubmission.Operation.choices, default="zverejneni")
-    reason = serializers.CharField(max_length=500, allow_blank=True, required=False, default="",
-                                   help_text="Required for a correction (modifikace) or withdrawal.")  # fmt: skip
-
-
-class StoredRegistryMetadataSerializer(RegistryMetadataSerializer):
-    """The metadata as stored, in the contract resource (``GET …/registry/`` adds ``problems``)."""
-
-    problems = None
-
-
-class RegistryStatusField(serializers.Serializer):
-    """The contract's registration: ``record_id`` (idSmlouvy), ``version_id``, ``link`` and
-    ``registered_at`` once the registry replied; the latest submission."""
-
-    record_id = serializers.IntegerField(allow_null=True)
-    version_id = serializers.IntegerField(allow_null=True)
-    link = serializers.CharField()
-    registered_at = serializers.DateTimeField(allow_null=True)
-    last_submission = SubmissionSerializer(allow_null=True)
-    metadata = StoredRegistryMetadataSerializer(read_only=True)
-
-
-def registry_status(contract) -> dict:
-    """:class:`RegistryStatusField` of ``contract``."""
-    if "registry_submissions" in getattr(contract, "_prefetched_objects_cache", {}):  # the list, newest first
-        submissions = contract.registry_submissions.all()
-        last = submissions[0] if submissions else None
-    else:
-        last = contract.registry_submissions.order_by("-created_at", "-id").first()
-    return {
-        "record_id": contract.registry_record_id,
-        "version_id": contract.registry_version_id,
-        "link": contract.registry_link,
-        "registered_at": contract.registered_at,
-        "last_submission": SubmissionSerializer(last).data if last else None,
-    }
 
 
 class ContractSerializer(serializers.ModelSerializer):
