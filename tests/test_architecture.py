@@ -63,3 +63,18 @@ def test_no_two_modules_import_each_other_even_for_type_checking():
         {tuple(sorted((a, b))) for a, targets in imports.items() for b in targets if a in imports.get(b, ())}
     )
     assert pairs == []
+
+
+#: The most lines a module of the apps may have before it is split by stage or by entity (issue 34).
+MODULE_MAX_LINES = 500
+
+
+def test_no_module_of_the_apps_is_over_500_lines():
+    root = Path(__file__).resolve().parent.parent
+    sizes = {
+        str(p.relative_to(root)): len(p.read_text(encoding="utf-8").splitlines())
+        for app in ("accounts", "contracts", "redactor")
+        for p in (root / app).rglob("*.py")
+        if "migrations" not in p.parts
+    }
+    assert {name: n for name, n in sizes.items() if n > MODULE_MAX_LINES} == {}
