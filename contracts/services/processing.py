@@ -4,20 +4,25 @@ rules, and store the proposals for review."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import ProfileVersion
 from accounts.selectors import profile_in_force
 from contracts import selectors
 from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent, box_to_list
 from redactor.core.category_map import CategoryMap
+from redactor.core.engine import Analysis
 from redactor.core.extraction import extract_text_layer
 from redactor.core.ocr import OcrPage, StoredOcr
+from redactor.core.profile import AgencyProfile
 from redactor.core.rebuild import open_rebuilt
-from redactor.core.rules import apply_rules
+from redactor.core.rules import RuleOutcome, apply_rules
 from redactor.i18n import reason_fields
+from redactor.models import MapVersion
 from redactor.runtime import get_engine
 from redactor.selectors import agency_profile, map_version_in_force, rules_in_force
 
@@ -61,24 +66,78 @@ def contract_process(*, run_id: int) -> None:
         return
     contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
     Contract.objects.filter(pk=contract.pk).update(status=Status.PROCESSING, error_message="")
+    inputs = _inputs(contract)
+    analysis = _analyse(run, contract, inputs)
+    learned = _with_agency_rules(contract, analysis, inputs.cmap)
+    with transaction.atomic():
+        locked = Run.objects.select_for_update().get(pk=run.pk)
+        if locked.state != Run.State.RUNNING:
+            return
+        _store(contract, analysis, learned, inputs)
+        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
+        locked.save(update_fields=["state", "finished_at", "phase"])
+        counts = {s: sum(1 for p in learned.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
+        audit(
+            contract,
+            None,
+            "processed",
+            pages=len(analysis.pages),
+            ocr_pages=analysis.pages_needing_ocr,
+            rules_applied=len(set(learned.rule_of.values())),
+            profile_version=inputs.profile_version.number if inputs.profile_version is not None else None,
+            rule_changed=learned.changed,
+            rule_added=learned.added,
+            **counts,
+        )
+        webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """What one processing run analyses with: the original, the agency's map in force (its
+    version row and the engine's map built once) and its profile in force."""
+
+    data: bytes
+    version: MapVersion
+    cmap: CategoryMap
+    profile_version: ProfileVersion | None
+    profile: AgencyProfile | None
+
+
+def _inputs(contract: Contract) -> _Inputs:
+    version = map_version_in_force(agency=contract.agency)
+    profile_version = profile_in_force(agency=contract.agency)
+    return _Inputs(
+        data=selectors.contract_original(contract),
+        version=version,
+        cmap=CategoryMap.from_dict(version.data),
+        profile_version=profile_version,
+        profile=agency_profile(agency=contract.agency, version=profile_version),
+    )
+
+
+def _analyse(run: Run, contract: Contract, inputs: _Inputs) -> Analysis:
+    """The engine's analysis of the original with the agency's map and profile, reporting its
+    progress on ``run``."""
     run_progress(run, "loading")
     engine = get_engine()
     if not engine.loaded:  # a worker other than contracts.worker.EngineWorker (or the CLI): load it here
-        log.info("run %s: the engine is loaded in the job", run_id)
+        log.info("run %s: the engine is loaded in the job", run.pk)
         engine.load()
-    data = selectors.contract_original(contract)
-    version = map_version_in_force(agency=contract.agency)
-    profile_version = profile_in_force(agency=contract.agency)
     run_progress(run, "extracting")
     analysis = engine.analyze(
-        data,
-        category_map=CategoryMap.from_dict(version.data),
+        inputs.data,
+        category_map=inputs.cmap,
         progress=lambda done, total: run_progress(run, "extracting", done, total),
-        profile=agency_profile(agency=contract.agency, version=profile_version),
+        profile=inputs.profile,
     )
-    pages = len(analysis.pages)
-    run_progress(run, "detecting", pages, pages)
-    cmap = CategoryMap.from_dict(version.data)
+    run_progress(run, "detecting", len(analysis.pages), len(analysis.pages))
+    return analysis
+
+
+def _with_agency_rules(contract: Contract, analysis: Analysis, cmap: CategoryMap) -> RuleOutcome:
+    """The proposals after the agency's rules in force when the contract was uploaded; a
+    proposal a rule added is named by its category in the map in force."""
     rules = rules_in_force(agency=contract.agency, before=contract.created_at)
     learned = apply_rules(
         [r.as_core() for r in rules], analysis.text_layer.text, analysis.proposals, analysis.text_layer.span_boxes
@@ -88,103 +147,65 @@ def contract_process(*, run_id: int) -> None:
             rule = cmap.rule(p.category)
             p.category_name = rule.name_en if rule else _("Agency rule")
             p.category_type = rule.type if rule else "rule"
-    party_of = {}
-    for party in analysis.parties:
-        for block in party.blocks:
-            party_of[(block.start, block.end)] = party
-    persons = analysis.to_dict()["persons"]
-    profile = agency_profile(agency=contract.agency, version=profile_version)
-    with transaction.atomic():
-        locked = Run.objects.select_for_update().get(pk=run.pk)
-        if locked.state != Run.State.RUNNING:
-            return
-        Proposal.objects.filter(contract=contract, source=Source.ENGINE).delete()
-        Proposal.objects.bulk_create(
-            [
-                Proposal(
-                    agency=contract.agency,
-                    contract=contract,
-                    source=Source.ENGINE,
-                    page=p.page,
-                    boxes=[box_to_list(b) for b in p.boxes],
-                    text=p.text,
-                    category=p.category,
-                    category_name=p.category_name,
-                    category_type=p.category_type,
-                    suggestion=Suggestion(p.action.value),
-                    score=p.score,
-                    **reason_fields(p.reason),
-                    recognizer=p.recognizer,
-                    span_start=p.span.start,
-                    span_end=p.span.end,
-                    cluster=p.cluster or "",
-                    **_party_fields(next((pa for (s, e), pa in party_of.items() if s <= p.span.start < e), None)),
-                    rule_id=learned.rule_of.get(p.id),
-                )
-                for p in learned.proposals
-            ]
+    return learned
+
+
+def _proposal_rows(contract: Contract, analysis: Analysis, learned: RuleOutcome) -> list[Proposal]:
+    """The engine's proposals as rows, each with the party whose block it stands in."""
+    party_of = {(block.start, block.end): party for party in analysis.parties for block in party.blocks}
+    return [
+        Proposal(
+            agency=contract.agency,
+            contract=contract,
+            source=Source.ENGINE,
+            page=p.page,
+            boxes=[box_to_list(b) for b in p.boxes],
+            text=p.text,
+            category=p.category,
+            category_name=p.category_name,
+            category_type=p.category_type,
+            suggestion=Suggestion(p.action.value),
+            score=p.score,
+            **reason_fields(p.reason),
+            recognizer=p.recognizer,
+            span_start=p.span.start,
+            span_end=p.span.end,
+            cluster=p.cluster or "",
+            **_party_fields(next((pa for (s, e), pa in party_of.items() if s <= p.span.start < e), None)),
+            rule_id=learned.rule_of.get(p.id),
         )
-        contract.pages = [
-            {
-                "number": p.number,
-                "width": round(p.width, 2),
-                "height": round(p.height, 2),
-                "needs_ocr": p.needs_ocr,
-                **(
-                    {
-                        "ocr": p.ocr,
-                        "pictured": p.pictured,
-                        "scan_layer": p.scan_layer,
-                        "ocr_replaced": p.ocr_replaced,
-                        "ocr_confidence": p.ocr_confidence,
-                        "needs_check": p.needs_check,
-                    }
-                    if p.ocr_confidence is not None
-                    else {}
-                ),
-            }
-            for p in analysis.pages
+        for p in learned.proposals
+    ]
+
+
+def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs: _Inputs) -> None:
+    """Replace the engine's proposals and store what review and publishing need: the pages, the
+    OCR words (publishing reads exactly the text the proposals point into), parties, persons,
+    the pre-filled registry metadata (kept for a registered contract), the map and profile
+    versions; the contract is then in review."""
+    Proposal.objects.filter(contract=contract, source=Source.ENGINE).delete()
+    Proposal.objects.bulk_create(_proposal_rows(contract, analysis, learned))
+    summary = analysis.to_dict()
+    contract.pages = summary["pages"]
+    contract.ocr_pages = {str(n): page.to_dict() for n, page in analysis.text_layer.ocr_pages.items()}
+    contract.parties, contract.persons = summary["parties"], summary["persons"]
+    if not contract.registry_record_id:  # a registered contract keeps the metadata it was registered with
+        prefilled = registry_metadata_prefill(contract=contract, analysis=analysis, profile=inputs.profile)
+        contract.registry_metadata = prefilled.to_dict()
+    contract.category_map, contract.map_version = analysis.category_map, inputs.version
+    contract.profile_version = inputs.profile_version
+    contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
+    contract.save(
+        update_fields=[
+            "pages",
+            "ocr_pages",
+            "parties",
+            "persons",
+            "registry_metadata",
+            "category_map",
+            "map_version",
+            "profile_version",
+            "status",
+            "error_message",
         ]
-        # the OCR words, so that publishing reads exactly the text the proposals point into
-        contract.ocr_pages = {str(n): page.to_dict() for n, page in analysis.text_layer.ocr_pages.items()}
-        contract.parties = [
-            {"label": p.label, "kind": p.kind.value, "name": p.name, "roles": p.roles} for p in analysis.parties
-        ]
-        contract.persons = persons
-        if not contract.registry_record_id:  # a registered contract keeps the metadata it was registered with
-            contract.registry_metadata = registry_metadata_prefill(
-                contract=contract, analysis=analysis, profile=profile
-            ).to_dict()
-        contract.category_map, contract.map_version = analysis.category_map, version
-        contract.profile_version = profile_version
-        contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
-        contract.save(
-            update_fields=[
-                "pages",
-                "ocr_pages",
-                "parties",
-                "persons",
-                "registry_metadata",
-                "category_map",
-                "map_version",
-                "profile_version",
-                "status",
-                "error_message",
-            ]
-        )
-        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
-        locked.save(update_fields=["state", "finished_at", "phase"])
-        counts = {s: sum(1 for p in learned.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
-        audit(
-            contract,
-            None,
-            "processed",
-            pages=pages,
-            ocr_pages=analysis.pages_needing_ocr,
-            rules_applied=len(set(learned.rule_of.values())),
-            profile_version=profile_version.number if profile_version is not None else None,
-            rule_changed=learned.changed,
-            rule_added=learned.added,
-            **counts,
-        )
-        webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
+    )

@@ -71,48 +71,10 @@ class Analysis:
         """JSON-ready summary: pages, parties, persons and proposals."""
         return {
             "category_map": self.category_map,
-            "pages": [
-                {
-                    "number": p.number,
-                    "width": round(p.width, 2),
-                    "height": round(p.height, 2),
-                    "characters": p.char_count,
-                    "image_coverage": p.image_coverage,
-                    "needs_ocr": p.needs_ocr,
-                    "ocr": p.ocr,
-                    "ocr_replaced": p.ocr_replaced,
-                    "ocr_confidence": p.ocr_confidence,
-                    "scan_layer": p.scan_layer,
-                    "pictures_read": p.pictures_read,
-                    "pictured": p.pictured,
-                    "needs_check": p.needs_check,
-                }
-                for p in self.pages
-            ],
+            "pages": [p.to_dict() for p in self.pages],
             "pages_needing_ocr": self.pages_needing_ocr,
-            "parties": [
-                {
-                    "index": p.index,
-                    "label": p.label,
-                    "kind": p.kind.value,
-                    "name": p.name,
-                    "roles": p.roles,
-                    "evidence": p.evidence,
-                    "blocks": [[b.start, b.end] for b in p.blocks],
-                }
-                for p in self.parties
-            ],
-            "persons": [
-                {
-                    "id": p.id,
-                    "name": p.name,
-                    "role": p.role,
-                    "private": p.private,
-                    "party": p.party.index if p.party else None,
-                    "evidence": p.evidence,
-                }
-                for p in self.persons.values()
-            ],
+            "parties": [p.to_dict() for p in self.parties],
+            "persons": [p.to_dict() for p in self.persons.values()],
             "proposals": [p.to_dict() for p in self.proposals],
             "removed": dict(self.removed),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},

@@ -64,6 +64,18 @@ class Person:
             return PartyKind.LEGAL_PERSON.value
         return PartyKind.NATURAL_PERSON.value
 
+    def to_dict(self) -> dict:
+        """JSON form: ``id``, ``name``, ``role`` (or None), ``private``, ``party`` (its index, or
+        None) and ``evidence``."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "role": self.role,
+            "private": self.private,
+            "party": self.party.index if self.party else None,
+            "evidence": self.evidence,
+        }
+
     def who(self, how: str | None = None) -> dict:
         """The person as a reason parameter: their party when they are it, their role when they
         have one, else "person 'X'" (``how``: a term key saying how they were linked)."""

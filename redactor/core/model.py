@@ -112,6 +112,19 @@ class Party:
         """True when ``span`` lies in one of the party's blocks."""
         return any(block.contains(span) for block in self.blocks)
 
+    def to_dict(self) -> dict:
+        """JSON form: ``index`` (from 1), ``label``, ``kind`` (a :class:`PartyKind` value),
+        ``name``, ``roles``, ``evidence`` and ``blocks`` as ``[start, end]`` character offsets."""
+        return {
+            "index": self.index,
+            "label": self.label,
+            "kind": self.kind.value,
+            "name": self.name,
+            "roles": self.roles,
+            "evidence": self.evidence,
+            "blocks": [[b.start, b.end] for b in self.blocks],
+        }
+
     def describe(self) -> str:
         """Human-readable label, e.g. ``natural person party 2 (prodávající)``."""
         role = f" ({self.label})" if self.label else ""
@@ -185,6 +198,25 @@ class PageInfo:
     # visible text whose Unicode lost the diacritics its glyphs show (a scanner's font mapping "ř"
     # to "r"): analysed as Tesseract reads the glyphs, published as its picture with those words
     text_misread: bool = False
+
+    def to_dict(self) -> dict:
+        """JSON form of the page (sizes in points rounded to 0.01; ``needs_check`` computed), as
+        the analysis summary and the stored contract keep it."""
+        return {
+            "number": self.number,
+            "width": round(self.width, 2),
+            "height": round(self.height, 2),
+            "characters": self.char_count,
+            "image_coverage": self.image_coverage,
+            "needs_ocr": self.needs_ocr,
+            "ocr": self.ocr,
+            "ocr_replaced": self.ocr_replaced,
+            "ocr_confidence": self.ocr_confidence,
+            "scan_layer": self.scan_layer,
+            "pictures_read": self.pictures_read,
+            "pictured": self.pictured,
+            "needs_check": self.needs_check,
+        }
 
     @property
     def is_scan(self) -> bool:

@@ -69,7 +69,17 @@ def test_processing_stores_proposals_with_reasons(processed):
         assert birth.party_display() == birth.party == "natural person party 1 (prodávající)"
     run = Run.objects.get(contract=processed)
     assert run.state == Run.State.SUCCEEDED and run.progress_done == run.progress_total == 1
-    assert processed.pages == [{"number": 1, "width": 595.0, "height": 842.0, "needs_ocr": False}]
+    # the page as the engine describes it (PageInfo.to_dict): a born-digital A4 page, nothing read by OCR
+    (page,) = processed.pages
+    assert {k: page[k] for k in ("number", "width", "height", "needs_ocr", "ocr", "ocr_confidence", "needs_check")} == {
+        "number": 1,
+        "width": 595.0,
+        "height": 842.0,
+        "needs_ocr": False,
+        "ocr": False,
+        "ocr_confidence": None,
+        "needs_check": False,
+    }
     assert AuditEvent.objects.filter(contract=processed, action="processed").exists()
 
 
