@@ -31,6 +31,7 @@ from redactor.spreadsheet import SafeWriter
 from . import selectors
 from .forms import UploadForm
 from .registry_views import registry_panel
+from .vocabulary import audit_action_label
 
 
 def contract_of(membership, contract_id: int):
@@ -314,7 +315,8 @@ def audit_trail(request, membership, contract_id: int):
                 ]
             )
         return response
-    return render(request, "contracts/audit.html", {"contract": contract, "events": events, "membership": membership})
+    rows = [(e, audit_action_label(e.action)) for e in events]
+    return render(request, "contracts/audit.html", {"contract": contract, "rows": rows, "membership": membership})
 
 
 @member_required(Role.CLERK)

@@ -1,0 +1,140 @@
+"""The pages of the tour in Czech, as a clerk, a reviewer and an agency admin see them: no raw
+identifier of the code (``natural_person``, ``needs_review``, ``decision_accept``) and no English
+word of the product's own vocabulary in the text a person reads (issue 34). The review page's
+side list is drawn by its script from the page's JSON and words; the browser test checks that."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.urls import reverse
+
+from contracts.models import Status
+from tests.web.conftest import logged_in
+
+#: The product's own English terms, as they would leak into a Czech page untranslated (whole
+#: words, case-insensitive).
+ENGLISH_TERMS = (
+    "redact",
+    "redacted",
+    "keep",
+    "kept",
+    "review",
+    "needs review",
+    "pending",
+    "accepted",
+    "rejected",
+    "published",
+    "uploaded",
+    "processing",
+    "approved",
+    "registered",
+    "failed",
+    "deleted",
+    "natural person",
+    "legal person",
+    "public body",
+    "sole trader",
+    "primary",
+    "secondary",
+    "not subject",
+    "system",
+    "party",
+    "proposal",
+    "decision",
+    "contract",
+    "page",
+    "download",
+    "original",
+)
+#: A code identifier: lower-case words joined by underscores.
+RAW_IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+
+
+class _VisibleText(HTMLParser):
+    """The text of a page a person reads: element text and the ``title``, ``alt``,
+    ``placeholder`` and ``aria-label`` attributes; not scripts, styles, JSON data or code."""
+
+    SKIP = {"script", "style", "code", "template"}
+    ATTRIBUTES = ("title", "alt", "placeholder", "aria-label")
+
+    def __init__(self):
+        super().__init__()
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.SKIP:
+            self.skipping += 1
+        for name, value in attrs:
+            if name in self.ATTRIBUTES and value:
+                self.parts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIP and self.skipping:
+            self.skipping -= 1
+
+    def handle_data(self, data):
+        if not self.skipping:
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    parser = _VisibleText()
+    parser.feed(html)
+    return " ".join(" ".join(parser.parts).split())
+
+
+def problems_in(text: str) -> list[str]:
+    """Raw identifiers and English terms of the product in ``text`` (a Czech page)."""
+    found = [m.group() for m in RAW_IDENTIFIER.finditer(text)]
+    for term in ENGLISH_TERMS:
+        found += [m.group() for m in re.finditer(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, re.I)]
+    return found
+
+
+@pytest.fixture
+def czech(settings):
+    settings.LANGUAGE_CODE = "cs"
+
+
+def _tour(contract, agency_id: int) -> dict[str, str]:
+    kwargs = {"agency_id": agency_id, "contract_id": contract.pk}
+    return {
+        "contracts": reverse("contracts:list", kwargs={"agency_id": agency_id}),
+        "upload": reverse("contracts:upload", kwargs={"agency_id": agency_id}),
+        "contract": reverse("contracts:detail", kwargs=kwargs),
+        "review": reverse("contracts:review", kwargs=kwargs),
+        "audit": reverse("contracts:audit", kwargs=kwargs),
+    }
+
+
+def test_the_detectors_vocabulary_is_caught():
+    """The check itself: an untranslated status, a party kind and an audit action are found."""
+    text = visible_text(
+        "<p>Status: Needs review</p><li>Jan (natural_person)</li><td>decision_accept</td><script>x_y</script>"
+    )
+    assert problems_in(text) == ["natural_person", "decision_accept", "review", "Needs review"]
+
+
+def test_the_tour_in_czech_has_no_raw_vocabulary(czech, processed, reviewer, agency):
+    pages = _tour(processed, agency.pk)
+    found = {}
+    for name, url in pages.items():
+        response = logged_in(reviewer).get(url, HTTP_ACCEPT_LANGUAGE="cs")
+        assert response.status_code == 200, name
+        found[name] = problems_in(visible_text(response.content.decode()))
+    assert {name: words for name, words in found.items() if words} == {}
+
+
+def test_a_published_contract_in_czech_has_no_raw_vocabulary(czech, published, reviewer, agency):
+    assert published.status == Status.PUBLISHED
+    pages = _tour(published, agency.pk)
+    found = {}
+    for name in ("contract", "audit"):
+        response = logged_in(reviewer).get(pages[name], HTTP_ACCEPT_LANGUAGE="cs")
+        assert response.status_code == 200, name
+        found[name] = problems_in(visible_text(response.content.decode()))
+    assert {name: words for name, words in found.items() if words} == {}
