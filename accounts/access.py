@@ -63,14 +63,39 @@ def member_required(role: Role | str = Role.CLERK):
     return decorator
 
 
+def error_text(exc: Exception) -> str:
+    """What a person reads for a service's error: a ``ValidationError``'s messages, or the
+    sentence of an engine error (``RedactionError``: the clerk's words, never a debug string)."""
+    return " ".join(getattr(exc, "messages", None) or [str(exc)])
+
+
+def report_error(request, exc: Exception) -> None:
+    """The one way an HTML view turns a service error into a message (as the API's exception
+    handler turns it into a response): :func:`error_text` as an error message."""
+    messages.error(request, error_text(exc))
+
+
+def form_error(form, exc: ValidationError, field: str | None = None, *, fields: dict[str, str] | None = None) -> None:
+    """A service's ``ValidationError`` on ``form``: each field error on the form's field of that
+    name, or of the name ``fields`` maps it to (others on the form as a whole), a plain one on
+    ``field`` (None: the whole form)."""
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.message_dict.items():
+            name = (fields or {}).get(name, name)
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(field, exc.messages)
+
+
 def form_action(request, action, success: str = "") -> bool:
     """Run ``action()`` (one service call) for an HTML form post: a ``ValidationError`` it
-    raises becomes an error message the clerk reads, else ``success`` (if any) a success
-    message. Returns whether it succeeded, so the view picks where to redirect."""
+    raises becomes an error message the clerk reads (:func:`report_error`), else ``success``
+    (if any) a success message. Returns whether it succeeded, so the view picks where to
+    redirect."""
     try:
         action()
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        report_error(request, exc)
         return False
     if success:
         messages.success(request, success)

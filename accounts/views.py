@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
 from . import selectors, services
-from .access import member_required
+from .access import form_error, member_required, report_error
 from .forms import AgencyForm, ApiTokenForm, InvitationForm, MemberCreateForm, MemberRoleForm
 from .models import Membership, Role
 
@@ -75,7 +75,7 @@ def members(request, membership):
                 by=request.user,
             )
         except ValidationError as exc:
-            invite_form.add_error(None, exc)
+            form_error(invite_form, exc)
         else:
             _send_invitation(request, invitation, raw)
             messages.success(request, _("An invitation was sent to %(email)s.") % {"email": invitation.email})
@@ -84,7 +84,7 @@ def members(request, membership):
         try:
             added = services.member_create(agency=agency, by=request.user, **create_form.cleaned_data)
         except ValidationError as exc:
-            create_form.add_error("username" if "username" in getattr(exc, "message_dict", {}) else None, exc.messages)
+            form_error(create_form, exc)
         else:
             reset = PasswordResetForm({"email": added.user.email})
             if reset.is_valid():
@@ -148,7 +148,7 @@ def invitation(request, token: str):
             else:
                 joined = None
         except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
+            report_error(request, exc)
             joined = None
         if joined is not None:
             messages.success(request, _("You are now a member of %(agency)s.") % {"agency": joined.agency.name})
@@ -175,7 +175,7 @@ def member_update(request, membership, member_id: int):
                 services.member_set_role(membership=target, role=form.cleaned_data["role"])
                 messages.success(request, _("The role was changed."))
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        report_error(request, exc)
     return redirect("accounts:members", agency_id=agency.pk)
 
 
@@ -209,7 +209,7 @@ def api_tokens(request, membership):
                 expires_at=expires_at,
             )
         except ValidationError as exc:
-            form.add_error("expires_on" if "expires_at" in getattr(exc, "message_dict", {}) else None, exc.messages)
+            form_error(form, exc, fields={"expires_at": "expires_on"})
         else:
             created = {"token": token, "raw": raw}
             form = ApiTokenForm()

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.access import form_action, member_required
+from accounts.access import form_action, member_required, report_error
 from accounts.models import Role
 from contracts.http import file_response
 from contracts.services import registry
@@ -130,7 +130,7 @@ def registry_package(request, membership, contract_id: int):
     try:
         download = registry.registry_package(contract=contract, user=request.user)
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        report_error(request, exc)
         return redirect(_panel_url(membership, contract))
     except PermissionDenied:
         messages.error(request, _("Only reviewers and agency admins send to the registry."))

@@ -15,7 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.access import member_required
+from accounts.access import member_required, report_error
 from accounts.models import Role
 from contracts.services import publishing, reviewing
 from redactor.selectors import rules_for_agency
@@ -244,7 +244,7 @@ def contract_approve(request, membership, contract_id: int):
             contract=contract, user=request.user, ocr_pages_checked=form.cleaned_data.get("ocr_pages_checked", False)
         )
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        report_error(request, exc)
         return redirect("contracts:review", agency_id=membership.agency_id, contract_id=contract.pk)
     messages.success(request, _("Approved. The redacted PDF is being produced and verified."))
     return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)

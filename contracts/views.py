@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.access import form_action, member_required
+from accounts.access import form_action, form_error, member_required, report_error
 from accounts.models import Role
 from contracts.http import file_response
 from contracts.services import exports, publishing, runs, uploads
@@ -64,7 +64,7 @@ def contract_upload(request, membership):
                 metadata=form.metadata(),
             )
         except ValidationError as exc:
-            form.add_error("file", exc)
+            form_error(form, exc, field="file")
         else:
             messages.success(request, _("The contract was uploaded and is being processed."))
             return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
@@ -160,7 +160,7 @@ def _download(request, membership, contract_id: int, which: publishing.DownloadK
     try:
         file = publishing.contract_download(contract=contract, user=request.user, which=which)
     except (ValidationError, RedactionError) as exc:  # not published yet; a damaged original
-        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        report_error(request, exc)
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     return file_response(file)  # the original comes marked private: kept out of every cache
 
@@ -200,7 +200,7 @@ def text_export(request, membership, contract_id: int):
             fmt=request.GET.get("format", "txt"),
         )
     except (ValidationError, RedactionError) as exc:
-        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        report_error(request, exc)
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     return file_response(file)
 
@@ -216,7 +216,7 @@ def agency_exports(request, membership):
                 agency=agency, user=request.user, mode=request.POST.get("mode", ""), fmt=request.POST.get("format", "")
             )
         except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
+            report_error(request, exc)
             return redirect("contracts:exports", agency_id=agency.pk)
         return redirect(f"{request.path}?job={job_id}")
     job_id = request.GET.get("job", "")
@@ -237,7 +237,7 @@ def agency_export_download(request, membership, job_id: str):
     except ObjectDoesNotExist:
         raise Http404 from None
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        report_error(request, exc)
         return redirect("contracts:exports", agency_id=membership.agency_id)
     return file_response(file)
 

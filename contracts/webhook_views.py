@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import form_action, member_required
+from accounts.access import form_action, form_error, member_required
 from accounts.models import Role
 from contracts.services import webhooks
 
@@ -27,7 +27,7 @@ def webhook_list(request, membership):
                 agency=agency, url=form.cleaned_data["url"], events=form.cleaned_data["events"], created_by=request.user
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            form_error(form, exc)
         else:
             messages.success(request, _("The webhook was registered. Use the secret below to check signatures."))
             return redirect("webhooks:detail", agency_id=agency.pk, webhook_id=hook.pk)
@@ -36,14 +36,6 @@ def webhook_list(request, membership):
         "contracts/webhooks.html",
         {"agency": agency, "webhooks": selectors.webhooks_for_agency(agency=agency), "form": form},
     )
-
-
-def _form_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 @member_required(Role.ADMIN)
@@ -62,7 +54,7 @@ def webhook_detail(request, membership, webhook_id: int):
                 active=form.cleaned_data["active"],
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            form_error(form, exc)
         else:
             messages.success(request, _("The webhook was saved."))
             return redirect("webhooks:detail", agency_id=agency.pk, webhook_id=hook.pk)

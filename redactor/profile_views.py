@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
-from accounts.access import member_required
+from accounts.access import form_error, member_required, report_error
 from accounts.models import Role
 
 from .services import profiles
@@ -85,8 +85,7 @@ def profile(request, membership):
             try:
                 version = account_services.profile_save(agency=agency, user=request.user, data=form.data_lists())
             except ValidationError as exc:
-                for message in exc.messages:
-                    form.add_error(None, message)
+                form_error(form, exc)
             else:
                 if version is None:
                     messages.info(request, _("Nothing changed."))
@@ -140,7 +139,7 @@ def profile_import(request, membership):
     try:
         version = account_services.profile_import_csv(agency=membership.agency, user=request.user, data=upload.read())
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        report_error(request, exc)
     else:
         if version is None:
             messages.info(request, _("Nothing changed."))

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import member_required
+from accounts.access import member_required, report_error
 from accounts.models import Role
 
 from . import selectors
@@ -98,7 +98,7 @@ def rule_detail(request, membership, rule_id: int | None = None):
                 agency=membership.agency, user=request.user, rule=rule, **_form_values(request)
             )
         except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
+            report_error(request, exc)
         else:
             messages.success(request, _("Rule saved."))
             return redirect("map:rule", agency_id=membership.agency_id, rule_id=rule.pk)
@@ -154,7 +154,7 @@ def rule_import(request, membership):
             agency=membership.agency, user=request.user, data=upload.read()
         )
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        report_error(request, exc)
     else:
         counts = {"created": created, "updated": updated}
         messages.success(request, _("Imported: %(created)d new rules, %(updated)d updated.") % counts)

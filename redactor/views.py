@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import member_required
+from accounts.access import member_required, report_error
 from accounts.models import Agency, Role
 from redactor.core.category_map import ROLES, SCOPES, TYPES, CategoryMap
 
@@ -103,7 +103,7 @@ def _back(request, owner: Owner, default: str = ""):
 
 
 def _error(request, exc: ValidationError) -> None:
-    messages.error(request, " ".join(exc.messages))
+    report_error(request, exc)
 
 
 # -- pages ----------------------------------------------------------------------------------------
@@ -159,7 +159,7 @@ def _category(request, owner: Owner, category: int):
                 group=request.POST.get("group", ""),
             )
         except ValidationError as exc:
-            _error(request, exc)
+            report_error(request, exc)
         else:
             messages.success(request, _("Saved in the draft."))
         return redirect(owner.url("category", category))
@@ -204,7 +204,7 @@ def _dependency(request, owner: Owner):
     try:
         maps.map_dependency_set(draft=draft, user=request.user, category=category, depends_on=depends_on, scopes=scopes)
     except ValidationError as exc:
-        _error(request, exc)
+        report_error(request, exc)
     return _back(request, owner)
 
 
@@ -220,7 +220,7 @@ def _role(request, owner: Owner):
             enabled=request.POST.get("enabled") == "on",
         )
     except ValidationError as exc:
-        _error(request, exc)
+        report_error(request, exc)
     return _back(request, owner)
 
 
@@ -230,7 +230,7 @@ def _publish(request, owner: Owner):
     try:
         version = maps.map_publish(agency=owner.agency, user=request.user, note=request.POST.get("note", ""))
     except ValidationError as exc:
-        _error(request, exc)
+        report_error(request, exc)
     else:
         messages.success(
             request, _("Version %(n)d is published; contracts processed from now on use it.") % {"n": version.number}
@@ -292,7 +292,7 @@ def _import(request, owner: Owner):
             raise ValidationError(_("The file is not valid JSON: %(error)s") % {"error": exc}) from None
         maps.map_import(agency=owner.agency, user=request.user, data=data)
     except ValidationError as exc:
-        _error(request, exc)
+        report_error(request, exc)
     else:
         messages.success(request, _("The file replaced the draft. Check the changes, then publish."))
     return redirect(owner.base)
