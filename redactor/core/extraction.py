@@ -47,6 +47,7 @@ from .ocr import (
     picture_regions,
     text_quality,
 )
+from .ocr.protocol import Ocr
 from .pdf_pages import image_boxes, image_coverage, page_area
 
 CharBox = tuple[int, float, float, float, float]  # page (from 1), x0, y0, x1, y1 in points
@@ -291,8 +292,8 @@ def extract_text_layer(
     doc: pymupdf.Document,
     pdf: bytes | None = None,
     progress: Callable[[int, int], None] | None = None,
-    ocr=None,
-    regions: dict | None = None,
+    ocr: Ocr | None = None,
+    regions: dict[int, list[tuple[float, float, float, float]]] | None = None,
     distrust: set[int] | frozenset[int] = frozenset(),
 ) -> TextLayer:
     """Extract every page's characters with boxes into a :class:`TextLayer`.
@@ -301,8 +302,8 @@ def extract_text_layer(
     :func:`party_columns`); without it the column heuristic alone applies. Pages are separated
     by a line break. A page has no usable text layer when it has fewer than ``OCR_MIN_CHARS``
     readable characters while images cover at least ``OCR_MIN_IMAGE_COVERAGE`` of it, or when
-    most of its characters have no Unicode mapping; with ``ocr`` (a
-    :class:`~redactor.core.ocr.TesseractOcr` that is available) such a page, and a scanned page
+    most of its characters have no Unicode mapping; with ``ocr`` (an available
+    :class:`~redactor.core.ocr.protocol.Ocr`: Tesseract, or a replay) such a page, and a scanned page
     with another tool's invisible or garbled text layer, is read by OCR and its words replace
     the layer (``PageInfo.ocr``, ``ocr_replaced``, ``ocr_confidence``); without it the page is
     marked ``needs_ocr``. ``regions`` (``{page number: [(x0, y0, x1, y1)]}``,
@@ -315,7 +316,7 @@ def extract_text_layer(
     tables = Tables(pdf)
     use_ocr = ocr is not None and ocr.available()
     ahead = None
-    if use_ocr and getattr(ocr, "parallel", 1) > 1:  # pages without text under a page-sized image: read ahead
+    if ocr is not None and use_ocr and ocr.parallel > 1:  # pages without text under a page-sized image: read ahead
         ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)])
     try:
         return _extract(doc, tables, ocr if use_ocr else None, ahead, progress, regions or {}, distrust)
@@ -330,7 +331,7 @@ def _bare_scan(page: pymupdf.Page) -> bool:
     return len(page.get_text().strip()) < OCR_MIN_CHARS and image_coverage(page) >= OCR_MIN_IMAGE_COVERAGE
 
 
-def _extract(doc, tables, ocr, ahead, progress, drawn: dict, distrust) -> TextLayer:
+def _extract(doc, tables, ocr: Ocr | None, ahead, progress, drawn: dict, distrust) -> TextLayer:
     """:func:`extract_text_layer`'s page loop; ``ocr`` is None when no OCR is available, ``ahead``
     the pages read ahead (:class:`~redactor.core.ocr.ReadAhead`) or None, ``drawn`` the regions
     to read by OCR whatever their size, ``distrust`` the pages whose foreign layer is replaced."""

@@ -20,6 +20,7 @@ layer check) and :mod:`.stored` (a replay). The names the engine uses are import
 from __future__ import annotations
 
 from .page import OCR_DPI, SCAN_MIN_IMAGE_COVERAGE, OcrPage, OcrWord
+from .protocol import Ocr
 from .quality import (
     DIACRITICS_LOST_SHARE,
     DIACRITICS_SHOWN_SHARE,
@@ -82,6 +83,7 @@ __all__ = [
     "SAMPLE_MIN_WORDS",
     "SAMPLE_WORDS",
     "SCAN_MIN_IMAGE_COVERAGE",
+    "Ocr",
     "OcrPage",
     "OcrWord",
     "ReadAhead",

@@ -12,8 +12,15 @@ class StoredOcr:
     """OCR results read earlier (``{page number: OcrPage}``), replayed so that a later
     extraction of the same file (publishing) gives exactly the text the proposals index."""
 
+    #: A replay reads nothing, so nothing is read ahead.
+    parallel = 1
+
     def __init__(self, pages: dict[int, OcrPage]):
         self.pages = pages
+
+    def read_ahead(self, doc: pymupdf.Document, numbers: list[int]) -> None:
+        """None: a replay has nothing to read ahead."""
+        return None
 
     def available(self) -> bool:
         """Always True: nothing needs to be installed to replay."""
