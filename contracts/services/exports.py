@@ -25,7 +25,7 @@ from accounts.models import Agency, Role
 from contracts import selectors
 from contracts.models import Contract, Status
 from redactor.core.errors import RedactionError
-from redactor.core.text_export import MODES, TextExport, export_layer
+from redactor.core.text_export import MODES, ExportMode, TextExport, export_layer
 from redactor.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
 
 from .common import audit, require_status
@@ -44,16 +44,20 @@ def agency_seed(agency_id: int) -> bytes:
     return hmac.new(settings.SECRET_KEY.encode("utf-8"), f"pseudonyms:{agency_id}".encode(), hashlib.sha256).digest()
 
 
-def _require_choice(mode: str, fmt: str) -> None:
-    if mode not in MODES or fmt not in FORMATS:
-        raise ValidationError(
-            _("Choose the export mode (%(modes)s) and format (%(formats)s).")
-            % {"modes": ", ".join(MODES), "formats": ", ".join(FORMATS)},
-            code="invalid",
-        )
+def _require_choice(mode: str, fmt: str) -> ExportMode:
+    """``mode`` as an :data:`~redactor.core.text_export.ExportMode` once it and ``fmt`` are known
+    choices; raises ``ValidationError`` (code ``invalid``) naming them otherwise."""
+    for known in MODES:
+        if mode == known and fmt in FORMATS:
+            return known
+    raise ValidationError(
+        _("Choose the export mode (%(modes)s) and format (%(formats)s).")
+        % {"modes": ", ".join(MODES), "formats": ", ".join(FORMATS)},
+        code="invalid",
+    )
 
 
-def _export(contract: Contract, mode: str) -> TextExport:
+def _export(contract: Contract, mode: ExportMode) -> TextExport:
     """The ``mode`` export of a decided ``contract``: its text layer as processing saw it, the
     redactions publishing burns in, the agency's pseudonym seed."""
     layer = contract_text_layer(contract, selectors.contract_original(contract))
@@ -73,9 +77,9 @@ def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, m
     published), ``ValidationError`` (code ``invalid``) for an unknown mode or format, and
     ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
     require_role(user, contract.agency, Role.CLERK)
-    _require_choice(mode, fmt)
+    chosen = _require_choice(mode, fmt)
     require_status(contract, *EXPORTABLE)
-    export = _export(contract, mode)
+    export = _export(contract, chosen)
     base = _base_name(contract)
     text = export.to_jsonl_record(f"{base}.pdf") + "\n" if fmt == "jsonl" else export.text
     audit(contract, user, "exported_text", mode=mode, format=fmt)
@@ -159,6 +163,7 @@ def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: 
     :func:`exports_prune` removes it after the job's result expires. Returns ``{"kind":
     "text_export", "file": storage name, "size": bytes, "filename", "contracts": exported,
     "failed": [contract ids]}``; progress goes to the job's meta."""
+    chosen = _require_choice(mode, fmt)
     agency = Agency.objects.get(pk=agency_id)
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     contracts = list(Contract.objects.filter(agency=agency, status__in=EXPORTABLE).order_by("pk"))
@@ -167,7 +172,7 @@ def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: 
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for done, contract in enumerate(contracts, start=1):
             try:
-                export = _export(contract, mode)
+                export = _export(contract, chosen)
             except RedactionError:
                 failed.append(contract.pk)
                 report_progress(done, len(contracts))

@@ -27,12 +27,15 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from redactor.core import categories as cat
 from redactor.core.czech import nominative_candidates
 from redactor.core.pseudonyms import Pseudonymiser
 
-MODES = ("removed", "tagged", "pseudonymised")
+#: An export's mode: what a redacted span becomes (a marker, its category's tag, a substitute).
+ExportMode = Literal["removed", "tagged", "pseudonymised"]
+MODES: tuple[ExportMode, ...] = get_args(ExportMode)
 #: What a removed span becomes.
 REMOVED_MARKER = "[…]"
 #: Category id -> tag of the tagged export (categories of ``redactor.core.categories``).
@@ -87,7 +90,7 @@ class TextExport:
     ``REMOVED`` in the removed mode), ``index`` the per-document index of each marker (0 in the
     removed mode) and ``origins`` the ``(start, end)`` each marker replaces in the analysed text."""
 
-    mode: str
+    mode: ExportMode
     text: str
     spans: list[tuple[int, int, str]] = field(default_factory=list)
     indexes: list[int] = field(default_factory=list)
@@ -148,7 +151,7 @@ def export_text(
     text: str,
     page_ranges: list[tuple[int, int]],
     spans: list[DecidedSpan],
-    mode: str,
+    mode: ExportMode,
     seed: bytes | None = None,
 ) -> TextExport:
     """The ``mode`` export (:data:`MODES`) of ``text``, the analysed text of a document whose pages
@@ -218,7 +221,7 @@ def decided_spans(proposals) -> list[DecidedSpan]:
     return [DecidedSpan(p.span.start, p.span.end, p.category, p.cluster) for p in proposals]
 
 
-def export_layer(layer, proposals, mode: str, seed: bytes | None = None) -> TextExport:
+def export_layer(layer, proposals, mode: ExportMode, seed: bytes | None = None) -> TextExport:
     """:func:`export_text` of a :class:`~redactor.core.extraction.TextLayer` (its text and
     pages) with ``proposals`` decided for redaction."""
     return export_text(layer.text, [(p.start, p.end) for p in layer.pages], decided_spans(proposals), mode, seed)
