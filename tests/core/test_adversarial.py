@@ -37,7 +37,7 @@ def _cases():
         yield pytest.param(build, marks=marks, id=build.__name__)
 
 
-@pytest.mark.parametrize("build", _cases())
+@pytest.mark.parametrize("build", list(_cases()))
 def test_published_holds_nothing_of_the_person_or_is_refused(engine, build):
     case = build()
     # the secret really is in the input: readable by some tool, or (when drawn) by OCR
