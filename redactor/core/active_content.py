@@ -75,7 +75,7 @@ def find_active_content(data: bytes, _depth: int = 0) -> list[str]:
     return sorted(found)
 
 
-def _walk(obj, found: set[str], depth: int = 0) -> None:
+def _walk(obj: object, found: set[str], depth: int = 0) -> None:
     """Look at one object and the direct objects inside it (indirect ones are visited on their
     own by :func:`find_active_content`). Direct objects nest as a tree (only references make
     cycles), so no object is met twice; ``depth`` bounds a hostile nesting."""
@@ -109,7 +109,7 @@ def _walk(obj, found: set[str], depth: int = 0) -> None:
                 _walk(value, found, depth + 1)
 
 
-def _action(action, found: set[str], automatic: bool, hops: int = 0) -> None:
+def _action(action: object, found: set[str], automatic: bool, hops: int = 0) -> None:
     """An action (and its ``/Next`` chain) run by a trigger: a web address opened without a
     click is active; the other kinds are found by :func:`_walk` wherever they stand."""
     if hops > 50:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 import pymupdf
 
@@ -63,7 +64,11 @@ def _redaction_rect(page: pymupdf.Page, box: Box, image_rects: list[pymupdf.Rect
     return _text_rect(box)
 
 
-def _filter_toc(toc: list, redacted: list[str]) -> list:
+#: A bookmark as PyMuPDF's ``get_toc(simple=True)`` gives it: ``[level, title, page]`` (page from 1).
+TocEntry = list[Any]
+
+
+def _filter_toc(toc: list[TocEntry], redacted: list[str]) -> list[TocEntry]:
     """Drop bookmarks whose title contains a redacted string, with their sub-entries."""
     out, drop_below = [], None
     for level, title, *rest in toc:
@@ -177,7 +182,7 @@ def burn_in(
     boxes: list[Box],
     redacted_texts: list[str],
     written: dict[int, WrittenText] | None = None,
-    unread_layers: dict | None = None,
+    unread_layers: dict[int, list[tuple[float, float, float, float]]] | None = None,
 ) -> bytes:
     """Return a new PDF with ``boxes`` burned in and every hidden layer cleaned.
 
@@ -260,6 +265,6 @@ def burn_in(
     for i in reversed(range(doc.embfile_count())):
         doc.embfile_del(i)
     doc.set_toc(_filter_toc([entry[:3] for entry in toc], redacted))
-    data = doc.tobytes(garbage=4, deflate=True, no_new_id=False)
+    data: bytes = doc.tobytes(garbage=4, deflate=True, no_new_id=False)
     doc.close()
     return data

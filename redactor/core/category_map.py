@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from .errors import CategoryMapError
 from .model import Action, PartyKind
@@ -111,7 +112,7 @@ class CategoryMap:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: dict) -> CategoryMap:
+    def from_dict(cls, data: dict[str, Any]) -> CategoryMap:
         """Build and validate a map from its JSON form."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise CategoryMapError(f"not a category map: 'format' must be {FORMAT!r}")
@@ -219,8 +220,9 @@ class CategoryMap:
                 return override
         return None
 
-    def to_dict(self) -> dict:
-        """The JSON form, readable again by :meth:`from_dict`."""
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form, readable again by :meth:`from_dict` (the format ``data/category_map.json``
+        documents; validated there, so its values stay ``Any`` here)."""
         return {
             "format": FORMAT,
             "name": self.name,

@@ -11,6 +11,7 @@ import re
 
 from .extraction import TextLayer
 from .model import Span
+from .ocr import OcrWord
 
 #: Academic titles and "pan"/"paní" before or after a name, as one word ("Ing.Mgr.", "Ph.D.,").
 _TITLE = re.compile(r"^(?:[^\W\d_]{1,6}\.)+,?$|^(?:pan[aiue]?|paní|et|,)$", re.I)
@@ -21,9 +22,9 @@ class ColumnCells:
 
     def __init__(self, layer: TextLayer):
         self.layer = layer
-        self._pages: dict[int, list] = {}
+        self._pages: dict[int, list[OcrWord]] = {}
 
-    def _words(self, number: int) -> list:
+    def _words(self, number: int) -> list[OcrWord]:
         if number not in self._pages:
             self._pages[number] = [w for _s, w in self.layer.layer_words(number) if w.angle == 0]
         return self._pages[number]
@@ -93,7 +94,7 @@ def _letters(word: str) -> bool:
     return sum(c.isalpha() for c in word) >= 2
 
 
-def _alone(row: list, x0: float, x1: float, gap: float) -> bool:
+def _alone(row: list[OcrWord], x0: float, x1: float, gap: float) -> bool:
     """True when the words of ``row`` outside ``x0..x1`` (points) are titles or lie at least
     ``gap`` away on each side."""
     left = sorted((w for w in row if w.x1 <= x0 + 0.5), key=lambda w: -w.x1)

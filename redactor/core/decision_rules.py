@@ -18,7 +18,7 @@ from . import categories as cat
 from .category_map import CategoryMap, CategoryRule
 from .linking import Holder, Linker, Person
 from .model import Action, Finding, PartyKind
-from .reasons import Reason, localised, term
+from .reasons import LocalisedName, Param, Params, Reason, ReasonDict, localised, term
 
 
 @dataclass
@@ -52,7 +52,7 @@ class Case:
     cluster: str | None = None
     address_holder: Holder | None = None
     rule: CategoryRule | None = None
-    label: dict = field(default_factory=dict)
+    label: LocalisedName = field(default_factory=lambda: localised("", ""))
 
     def __post_init__(self) -> None:
         self.category = self.category or self.finding.category
@@ -69,7 +69,7 @@ class Case:
         return Assessment(self.finding, self.category, action, reason, self.cluster)
 
 
-def category_name(cmap: CategoryMap, category: int, *, inside: bool = False) -> dict:
+def category_name(cmap: CategoryMap, category: int, *, inside: bool = False) -> LocalisedName:
     """The category's name as a reason parameter, in both languages of the map (``inside`` a
     sentence: first letter lowered)."""
     rule = cmap.rule(category)
@@ -119,8 +119,8 @@ def role_exception(case: Case) -> Assessment | None:
     exception = case.cmap.role_exception(person.role, case.category)
     if exception is None:
         return None
-    party = {"code": "of_party", "params": {"party": person.party.who()}} if person.party else ""
-    params = {
+    party: Param = {"code": "of_party", "params": {"party": person.party.who()}} if person.party else ""
+    params: Params = {
         "action": term(exception.action.value),
         "name": person.name,
         "role": term(person.role),
@@ -145,8 +145,13 @@ def holder_override(case: Case) -> Assessment | None:
     override = cmap.holder_override(case.category, kind)
     if override is None:
         return None
-    who = holder.who if holder else {"code": "who_organisation", "params": {"kind": term("unknown")}}
-    params = {"action": term(override.action.value), "category": case.label, "who": who, "source": override.source}
+    who: ReasonDict = holder.who if holder else {"code": "who_organisation", "params": {"kind": term("unknown")}}
+    params: Params = {
+        "action": term(override.action.value),
+        "category": case.label,
+        "who": who,
+        "source": override.source,
+    }
     return case.assess(override.action, Reason("holder_rule", params))
 
 
@@ -161,7 +166,7 @@ def contact_person(case: Case) -> Assessment | None:
         return None
     if case.category not in cat.NAME_CATEGORIES or case.rule is None or case.rule.type == "not_subject":
         return None
-    params = {"category": case.label, "name": person.name, "cue": person.contact}
+    params: Params = {"category": case.label, "name": person.name, "cue": person.contact}
     return case.assess(Action.REDACT, Reason("contact_person", params))
 
 
@@ -208,7 +213,7 @@ def secondary(case: Case) -> Assessment | None:
     if rule is None:
         return None
     unknown_holder = False
-    kept_because = None
+    kept_because: ReasonDict | None = None
     for dep in rule.depends_on:
         if dep.category == cat.LEGAL_ENTITY:
             holder = case.linker.holder(case.finding, dep.scopes)
@@ -225,7 +230,7 @@ def secondary(case: Case) -> Assessment | None:
             link = _finding_dependency(case, dep.category, dep.scopes)
         if link:
             dependency = category_name(case.cmap, dep.category, inside=True)
-            params = {"category": label, "dependency": dependency, "who": link}
+            params: Params = {"category": label, "dependency": dependency, "who": link}
             return case.assess(Action.REDACT, Reason("linked_dependency", params))
     if kept_because:
         return case.assess(Action.KEEP, Reason("not_personal_holder", {"category": label, "who": kept_because}))
@@ -265,7 +270,7 @@ def decide_finding(case: Case) -> Assessment | None:
     return None
 
 
-def _name_dependency(f: Finding, scopes: tuple[str, ...], linker: Linker) -> dict | None:
+def _name_dependency(f: Finding, scopes: tuple[str, ...], linker: Linker) -> ReasonDict | None:
     """A private person's name linked to ``f`` in ``scopes`` (as a reason parameter), else None."""
     for scope in scopes:
         if scope in ("coreference", "holder") and f.holder in linker.persons:
@@ -283,7 +288,7 @@ def _name_dependency(f: Finding, scopes: tuple[str, ...], linker: Linker) -> dic
     return None
 
 
-def _finding_dependency(case: Case, category: int, scopes: tuple[str, ...]) -> dict | None:
+def _finding_dependency(case: Case, category: int, scopes: tuple[str, ...]) -> ReasonDict | None:
     """A redacted finding of ``category`` within ``scopes`` of the case's finding (the person it
     was redacted for, as a reason parameter), else None."""
     f, linker = case.finding, case.linker

@@ -22,7 +22,7 @@ from .linking import Linker, Person
 from .model import Action, Finding, Party, Span
 from .parties import PartyReference
 from .profile import AgencyProfile, account_key, address_key, phone_key
-from .reasons import Reason
+from .reasons import Params, Reason
 
 
 def resolve_overlaps(findings: list[Finding]) -> list[Finding]:
@@ -100,7 +100,7 @@ def _agency_own(f: Finding, profile: AgencyProfile | None, cmap: CategoryMap) ->
     rule = cmap.rule(category)
     if rule is not None and not rule.enabled:
         return None
-    params = {"category": category_name(cmap, category), "agency": profile.display_name}
+    params: Params = {"category": category_name(cmap, category), "agency": profile.display_name}
     return Assessment(f, category, Action.KEEP, Reason("agency_own", params), None)
 
 
@@ -122,10 +122,11 @@ def _seats_elsewhere(decisions: dict[int, Assessment], cmap: CategoryMap) -> Non
             continue
         if d.category != cat.ADDRESS_RESIDENCE:
             continue  # a sole trader's place of business stays what its holder rule says
-        seat = seats.get(address_key(d.finding.text))
+        key = address_key(d.finding.text)
+        seat = seats.get(key) if key is not None else None
         if seat is None:
             continue
-        params = {
+        params: Params = {
             "category": category_name(cmap, cat.ADDRESS_SEAT),
             "seat": " ".join(seat.finding.text.split()),
         }

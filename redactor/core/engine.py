@@ -14,20 +14,34 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from . import categories as cat
 from .burn import burn_in
 from .category_map import CategoryMap
 from .columns import ColumnCells
-from .decisions import Assessment, decide, resolve_overlaps
+from .decision_rules import Assessment
+from .decisions import decide, resolve_overlaps
 from .errors import VerificationError
 from .extraction import TextLayer, extract_text_layer
-from .linking import Person
-from .model import Action, Box, Finding, PageInfo, Party, ProposedRedaction, Span, VerificationResult
+from .linking import Person, PersonDict
+from .model import (
+    Action,
+    Box,
+    Finding,
+    PageDict,
+    PageInfo,
+    Party,
+    PartyDict,
+    ProposalDict,
+    ProposedRedaction,
+    Span,
+    VerificationResult,
+)
 from .nlp import NlpEngine, RuleOnlyNlpEngine
-from .ocr import TesseractOcr, layers_off
+from .ocr import OcrWord, TesseractOcr, layers_off
 from .parties import find_parties
 from .profile import AgencyProfile, mark_agency_names
 from .reasons import Reason
@@ -42,6 +56,19 @@ from .verify import verify
 
 #: Default upper bound on pages per document (a registry contract rarely exceeds 300 pages).
 MAX_PAGES = 2000
+
+
+class AnalysisDict(TypedDict):
+    """:meth:`Analysis.to_dict`'s shape."""
+
+    category_map: str
+    pages: list[PageDict]
+    pages_needing_ocr: list[int]
+    parties: list[PartyDict]
+    persons: list[PersonDict]
+    proposals: list[ProposalDict]
+    removed: dict[str, int]
+    timings: dict[str, float]
 
 
 @dataclass
@@ -67,7 +94,7 @@ class Analysis:
         """The proposals whose action is redact (what the CLI accepts without review)."""
         return [p for p in self.proposals if p.action == Action.REDACT]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> AnalysisDict:
         """JSON-ready summary: pages, parties, persons and proposals."""
         return {
             "category_map": self.category_map,
@@ -164,7 +191,7 @@ class RedactionEngine:
                 analysis = self._decide(layer, cmap, timings, profile)
                 # the boxes of a kept layer must lie on the pixels of what they redact: a layer a
                 # line off there is replaced by OCR (once), and the page analysed again
-                off = set() if distrust or self.ocr is None else layers_off(self.ocr, doc, layer, analysis[3])
+                off = set() if distrust or self.ocr is None else layers_off(self.ocr, doc, layer.pages, analysis[3])
                 if not off:
                     break
                 distrust = off
@@ -179,7 +206,7 @@ class RedactionEngine:
 
     def _decide(
         self, layer: TextLayer, cmap: CategoryMap, timings: dict[str, float], profile: AgencyProfile | None = None
-    ) -> tuple:
+    ) -> tuple[list[Party], dict[str, Person], list[Assessment], list[ProposedRedaction]]:
         """Recognise and decide on ``layer``'s text: ``(parties, persons, decisions, proposals)``."""
         t1 = time.perf_counter()
         text = layer.text
@@ -198,7 +225,7 @@ class RedactionEngine:
 
     @staticmethod
     def _proposals(layer: TextLayer, decisions: list[Assessment], cmap: CategoryMap) -> list[ProposedRedaction]:
-        proposals = []
+        proposals: list[ProposedRedaction] = []
         for d in sorted(decisions, key=lambda d: d.finding.span.start):
             f = d.finding
             boxes = layer.span_boxes(f.span)
@@ -266,7 +293,11 @@ class RedactionEngine:
             return published_text(text_layer, spans, boxes, covered) if text_layer is not None else None
 
         def check(
-            output: bytes, covered: list[Span], written: dict, companion: str | None, pictures=()
+            output: bytes,
+            covered: list[Span],
+            written: dict[int, WrittenText] | None,
+            companion: str | None,
+            pictures: Iterable[int] = (),
         ) -> VerificationResult:
             residual = analysed = None
             if text_layer is not None:
@@ -292,6 +323,7 @@ class RedactionEngine:
         def as_pictures(pages: dict[int, list[str]]) -> VerificationResult:
             """Publish ``pages`` (number -> why) as pictures with the analysed words, verify again."""
             nonlocal output, written, covered, companion
+            assert text_layer is not None  # only the pages of an analysed text layer go as pictures
             pictured.update(pages)
             redrawn, hidden = _written(text_layer, dict.fromkeys(pages), spans, boxes)
             output = publish_as_pictures(output, redrawn, boxes)
@@ -348,7 +380,7 @@ def _written(
     return written, covered
 
 
-def _overlap(word, box: Box) -> bool:
+def _overlap(word: OcrWord, box: Box) -> bool:
     """Whether a word's box and a redaction box overlap by more than half a point across, on the
     same row: the word's vertical centre lies within the box's height. The boxes of a line set
     tighter than its font's height overlap the lines above and below; their words are written
@@ -398,7 +430,7 @@ def _repeat_values(text: str, decisions: list[Assessment]) -> list[Assessment]:
                 "repeated_value",
                 f"same value as the {f.recognizer} finding at offset {f.span.start}",
                 f.holder,
-                dict(f.attributes),
+                f.attributes.copy(),
             )
             extra.append(
                 Assessment(

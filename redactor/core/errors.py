@@ -1,5 +1,9 @@
 """Errors the engine raises; each message is written for a clerk, not for a developer."""
 
+from __future__ import annotations
+
+from .model import VerificationResult
+
 
 class RedactionError(Exception):
     """Base class of every error the engine raises on purpose."""
@@ -27,7 +31,7 @@ class VerificationError(RedactionError):
     ``result`` is the :class:`~redactor.core.model.VerificationResult` that failed.
     """
 
-    def __init__(self, message: str, result=None):
+    def __init__(self, message: str, result: VerificationResult | None = None):
         super().__init__(message)
         self.result = result
 

@@ -37,7 +37,9 @@ from .ocr import (
     LAYER_MIN_SIMILARITY,
     SAMPLE_MIN_AGREEMENT,
     SCAN_MIN_IMAGE_COVERAGE,
+    OcrPage,
     OcrWord,
+    ReadAhead,
     layer_agrees,
     layer_area,
     layer_sample,
@@ -79,13 +81,13 @@ class TextLayer:
     text: str
     boxes: list[CharBox | None]
     pages: list[PageInfo]
-    ocr_pages: dict = field(default_factory=dict)  # page number -> redactor.core.ocr.OcrPage
+    ocr_pages: dict[int, OcrPage] = field(default_factory=dict)  # page number -> what OCR read there
     #: page number -> pictures (x0, y0, x1, y1 in points) read by OCR whose invisible text layer
     #: was not analysed (it gave way to the OCR words): burn-in removes that layer
-    unread_layers: dict = field(default_factory=dict)
+    unread_layers: dict[int, list[tuple[float, float, float, float]]] = field(default_factory=dict)
     #: page number -> span of the words OCR read in the pictures of a text page (they follow the
     #: page's own text): burn-in writes them into the published text layer
-    picture_spans: dict = field(default_factory=dict)
+    picture_spans: dict[int, Span] = field(default_factory=dict)
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -115,7 +117,7 @@ class TextLayer:
                 and abs(mid - last_y) < max(2.0, (y1 - y0) * 0.5)
                 and x0 >= current[0] - 1.0
             )
-            if same_line:
+            if same_line and current is not None:
                 current[0] = min(current[0], x0)
                 current[1] = min(current[1], y0)
                 current[2] = max(current[2], x1)
@@ -154,7 +156,9 @@ class TextLayer:
                 out[info.number] = self.picture_spans[info.number]
         return out
 
-    def layer_words(self, number: int, span: Span | None = None, redacted: list[Span] | None = None) -> list:
+    def layer_words(
+        self, number: int, span: Span | None = None, redacted: list[Span] | None = None
+    ) -> list[tuple[Span, OcrWord]]:
         """The words of page ``number`` (from 1), or of its ``span``, as ``(Span, OcrWord)``
         pairs: where the word is in :attr:`text`, and the word with one box (points, unrotated
         page space), numbered by its line of the text (which may join two printed lines, a
@@ -259,7 +263,7 @@ def _invisible_share(page: pymupdf.Page) -> float:
     return invisible / total if total else 0.0
 
 
-def _add_ocr_words(builder: _Builder, number: int, result, page: pymupdf.Page) -> int:
+def _add_ocr_words(builder: _Builder, number: int, result: OcrPage, page: pymupdf.Page) -> int:
     """Feed OCR words into ``builder`` line by line (a two-column form read row by row, see
     :func:`form_rows`); each character gets an equal share of its word's box. Returns the number
     of characters added."""
@@ -331,15 +335,22 @@ def _bare_scan(page: pymupdf.Page) -> bool:
     return len(page.get_text().strip()) < OCR_MIN_CHARS and image_coverage(page) >= OCR_MIN_IMAGE_COVERAGE
 
 
-def _extract(doc, tables, ocr: Ocr | None, ahead, progress, drawn: dict, distrust) -> TextLayer:
+def _extract(
+    doc: pymupdf.Document,
+    tables: Tables,
+    ocr: Ocr | None,
+    ahead: ReadAhead | None,
+    progress: Callable[[int, int], None] | None,
+    drawn: dict[int, list[tuple[float, float, float, float]]],
+    distrust: set[int] | frozenset[int],
+) -> TextLayer:
     """:func:`extract_text_layer`'s page loop; ``ocr`` is None when no OCR is available, ``ahead``
     the pages read ahead (:class:`~redactor.core.ocr.ReadAhead`) or None, ``drawn`` the regions
     to read by OCR whatever their size, ``distrust`` the pages whose foreign layer is replaced."""
     builder = _Builder()
     pages: list[PageInfo] = []
-    use_ocr = ocr is not None
-    ocr_pages: dict = {}
-    unread: dict[int, list[tuple]] = {}
+    ocr_pages: dict[int, OcrPage] = {}
+    unread: dict[int, list[tuple[float, float, float, float]]] = {}
     pictured_spans: dict[int, Span] = {}
     for page in doc:
         number = page.number + 1
@@ -356,7 +367,7 @@ def _extract(doc, tables, ocr: Ocr | None, ahead, progress, drawn: dict, distrus
         needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
         replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(line_text(ln) for ln in lines))
         result, kept_layer = None, False
-        if use_ocr and replaced:
+        if ocr is not None and replaced:
             # another tool's layer that reads well and sits on the image is better kept (it often
             # reads tables Tesseract misses, and it is the text the agency published, diacritics
             # or not); one that is garbled or shifted is replaced. Where it sits is checked on a
@@ -376,14 +387,17 @@ def _extract(doc, tables, ocr: Ocr | None, ahead, progress, drawn: dict, distrus
                     result = ocr.recognize(page)
                     if result is not None and number in distrust:
                         result.layer_off = True
-                    trusted = result is not None and not result.layer_off
-                    if trusted and (
-                        layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT
-                        or layer_similarity(existing, result) >= LAYER_MIN_SIMILARITY
+                    if (
+                        result is not None
+                        and not result.layer_off
+                        and (
+                            layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT
+                            or layer_similarity(existing, result) >= LAYER_MIN_SIMILARITY
+                        )
                     ):
                         kept_layer, replaced = True, False
         misread = False
-        if use_ocr and result is None and not (needs_ocr or replaced) and coverage >= SCAN_MIN_IMAGE_COVERAGE:
+        if ocr is not None and result is None and not (needs_ocr or replaced) and coverage >= SCAN_MIN_IMAGE_COVERAGE:
             # visible text on a scan whose Unicode lost the diacritics its glyphs show: what the
             # page shows is what Tesseract reads, and the page is published as its picture
             if may_have_lost_diacritics("".join(line_text(ln) for ln in lines)):
@@ -391,7 +405,7 @@ def _extract(doc, tables, ocr: Ocr | None, ahead, progress, drawn: dict, distrus
                 existing = [w[:5] for w in page.get_text("words")]
                 if sample is not None and lost_diacritics(existing, sample):
                     result, misread = sample, True
-        if result is None and use_ocr and (needs_ocr or replaced):
+        if result is None and ocr is not None and (needs_ocr or replaced):
             result = (ahead.take(number) if ahead is not None else None) or ocr.recognize(page)
         if result is not None:
             ocr_pages[number] = result
@@ -401,7 +415,7 @@ def _extract(doc, tables, ocr: Ocr | None, ahead, progress, drawn: dict, distrus
         else:
             replaced = False
             # pictures on a text page (a pasted ID card) are read too: their words follow the page's text
-            if use_ocr and result is None and not needs_ocr:
+            if ocr is not None and result is None and not needs_ocr:
                 visible = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and not c.get("invisible")]
                 hidden = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and c.get("invisible")]
                 forced = [pymupdf.Rect(r) for r in drawn.get(number, [])]
@@ -411,7 +425,7 @@ def _extract(doc, tables, ocr: Ocr | None, ahead, progress, drawn: dict, distrus
                 if pictures is not None:
                     areas = [layer_area(r) for r in regions]
                     lines = without_invisible(lines, areas)
-                    unread[number] = [tuple(r) for r in areas]
+                    unread[number] = [(r.x0, r.y0, r.x1, r.y1) for r in areas]
             for _bbox, chars in lines:
                 chars = letter_spaced(chars)
                 builder.break_line("".join(c["c"] for c in chars[:3]))

@@ -18,6 +18,7 @@ through the same record reader (:func:`parse_dump`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -120,7 +121,7 @@ def _validate_tree(doc: etree._ElementTree) -> str:
     """:func:`validate` of a parsed document."""
     root = _root_name(doc)
     if etree.QName(doc.getroot()).namespace != NS or root not in SCHEMAS:
-        raise RegistryXmlError([f"unknown root element {doc.getroot().tag}"])
+        raise RegistryXmlError([f"unknown root element {etree.QName(doc.getroot()).text}"])
     errors = _schema_errors(doc, root)
     if errors:
         raise RegistryXmlError(errors)
@@ -145,14 +146,14 @@ def missing_fields(metadata: ContractMetadata) -> list[str]:
     return missing
 
 
-def _sub(parent: etree._Element, name: str, value=None) -> etree._Element:
+def _sub(parent: etree._Element, name: str, value: object = None) -> etree._Element:
     el = etree.SubElement(parent, _Q + name)
     if value is not None:
         el.text = _text(value)
     return el
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Decimal):
@@ -243,7 +244,7 @@ def publish_xml(metadata: ContractMetadata, files: list[str], email: str = "") -
     return _finish(root)
 
 
-def modify_xml(record_id: int, metadata: ContractMetadata, files: list[str] = (), email: str = "") -> bytes:
+def modify_xml(record_id: int, metadata: ContractMetadata, files: Sequence[str] = (), email: str = "") -> bytes:
     """``modifikace.xml``: a new version of record ``record_id`` with the complete new metadata
     and, optionally, more files. Raises as :func:`publish_xml`."""
     _checked(metadata)
@@ -369,7 +370,9 @@ def _decimal(text: str) -> Decimal | None:
     return Decimal(text) if text else None
 
 
-def _read_metadata(el: etree._Element) -> ContractMetadata:
+def _read_metadata(el: etree._Element | None) -> ContractMetadata:
+    if el is None:  # read leniently: a record without its contract has empty metadata
+        el = etree.Element(_Q + "smlouva")
     subject = el.find(_Q + "subjekt")
     body = PublishingBody(
         data_box=_t(subject, "datovaSchranka"),
@@ -442,7 +445,7 @@ def parse_reply(xml: bytes) -> Reply:
     root_el = doc.getroot()
     root = _root_name(doc)
     if etree.QName(root_el).namespace != NS:
-        raise RegistryXmlError([f"not a registry reply: {root_el.tag}"])
+        raise RegistryXmlError([f"not a registry reply: {etree.QName(root_el).text}"])
     message_id = _t(root_el, "puvodniZprava")
     if not message_id:
         raise RegistryXmlError(["puvodniZprava: missing"])
@@ -469,7 +472,7 @@ def parse_dump(xml: bytes, *, strict: bool = True) -> list[Record]:
     first and raises :class:`RegistryXmlError` on a violation."""
     doc = _parse(xml)
     if _root_name(doc) != "dump":
-        raise RegistryXmlError([f"not a dump: {doc.getroot().tag}"])
+        raise RegistryXmlError([f"not a dump: {etree.QName(doc.getroot()).text}"])
     if strict:
         _validate_tree(doc)
     return [_read_record(z) for z in doc.getroot().findall(_Q + "zaznam")]

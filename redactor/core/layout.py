@@ -8,20 +8,34 @@ from __future__ import annotations
 import io
 import itertools
 import re
+from typing import Any, NotRequired, TypedDict
 
 import pdfplumber
 import pymupdf
 
 from .parties import role_of
 
-Line = tuple[tuple[float, float, float, float], list[dict]]  # line bbox (points), its rawdict chars
+
+class RawChar(TypedDict):
+    """A character of PyMuPDF's ``get_text("rawdict")`` as the engine reads it: ``c`` the
+    character, ``bbox`` its box in points (None for a space the reading order inserts),
+    ``invisible`` for text in render mode 3 (:func:`page_lines`). PyMuPDF's own keys (``origin``,
+    ``synthetic``) stay on the dictionaries; the engine does not read them."""
+
+    c: str
+    bbox: tuple[float, float, float, float] | None
+    invisible: NotRequired[bool]
+
+
+Line = tuple[tuple[float, float, float, float], list[RawChar]]  # line bbox (points), its rawdict chars
 _LABEL_CELL = re.compile(r"^\s*(?:[Zz]a\s+)?([^\W\d_]+(?:\s+[^\W\d_]+)?)\s*:\s*$")
 
 
-def page_lines(raw: dict) -> list[Line]:
+def page_lines(raw: dict[str, Any]) -> list[Line]:
     """The text lines of a page's ``get_text("rawdict")`` output as (line box in points, its
-    characters), characters of invisible text (render mode 3) marked ``invisible``."""
-    out = []
+    characters), characters of invisible text (render mode 3) marked ``invisible``. ``raw`` is
+    PyMuPDF's dictionary as it gives it (``Any``: PyMuPDF declares no type for it)."""
+    out: list[Line] = []
     for block in raw["blocks"]:
         if block.get("type") != 0:
             continue
@@ -48,7 +62,7 @@ class Tables:
 
     def __init__(self, pdf: bytes | None):
         self.pdf = pdf
-        self._plumber = None
+        self._plumber: pdfplumber.PDF | None = None
 
     def bottom(self, page_number: int, x: float, y: float) -> float | None:
         """Bottom (points) of the table around ``(x, y)`` on a page (``page_number`` from 1)."""
@@ -59,7 +73,7 @@ class Tables:
         for table in self._plumber.pages[page_number - 1].find_tables():
             x0, top, x1, bottom = table.bbox
             if x0 - 2 <= x <= x1 + 2 and top - 2 <= y <= bottom + 2:
-                return bottom
+                return float(bottom)
         return None
 
     def close(self) -> None:
@@ -154,7 +168,7 @@ def form_lines(lines: list[Line], page: pymupdf.Page) -> list[Line]:
         if len(group) == 1:
             out.append(lines[group[0]])
             continue
-        chars: list[dict] = []
+        chars: list[RawChar] = []
         for k, i in enumerate(group):
             if k:
                 chars.append({"c": " ", "bbox": None})
@@ -215,7 +229,12 @@ def party_columns(lines: list[Line], tables: Tables, page: pymupdf.Page) -> list
         if len(region) <= len(row):
             continue
 
-        ordered = sorted(region, key=lambda ln, b=tuple(bounds): (sum(ln[0][0] >= x for x in b), ln[0][1], ln[0][0]))
+        columns = tuple(bounds)
+
+        def reading_order(ln: Line, b: tuple[float, ...] = columns) -> tuple[int, float, float]:
+            return sum(ln[0][0] >= x for x in b), ln[0][1], ln[0][0]
+
+        ordered = sorted(region, key=reading_order)
         ids = {id(ln) for ln in region}
         at = next(i for i, ln in enumerate(lines) if id(ln) in ids)
         rest = [ln for ln in lines if id(ln) not in ids]
@@ -223,7 +242,7 @@ def party_columns(lines: list[Line], tables: Tables, page: pymupdf.Page) -> list
     return lines
 
 
-def letter_spaced(chars: list[dict]) -> list[dict]:
+def letter_spaced(chars: list[RawChar]) -> list[RawChar]:
     """A line set with wide letter spacing ("K a r e l   V o m a c k a": the extractor puts a
     space between every two letters) read as words: spaces narrower than the line's word gaps
     go, a word gap becomes one space without a box. A line where at least six tokens are and
@@ -234,23 +253,23 @@ def letter_spaced(chars: list[dict]) -> list[dict]:
     tokens = "".join(c["c"] for c in chars).split()
     if len(tokens) < 6 or sum(len(t) == 1 for t in tokens) < 0.6 * len(tokens):
         return chars
-    glyphs = [c for c in chars if not c["c"].isspace() and c["bbox"] is not None]
-    gaps = [b["bbox"][0] - a["bbox"][2] for a, b in itertools.pairwise(glyphs)]
+    glyphs = [(c, c["bbox"]) for c in chars if not c["c"].isspace() and c["bbox"] is not None]
+    gaps = [b[0] - a[2] for (_, a), (_, b) in itertools.pairwise(glyphs)]
     if not gaps:
         return chars
     median = sorted(gaps)[len(gaps) // 2]
-    height = sorted(c["bbox"][3] - c["bbox"][1] for c in glyphs)[len(glyphs) // 2]
+    height = sorted(box[3] - box[1] for _, box in glyphs)[len(glyphs) // 2]
     if median > 0.5 * height:
         return chars  # cells of a table, not letters of a word
-    out = [glyphs[0]]
-    for gap, glyph in zip(gaps, glyphs[1:], strict=True):
+    out = [glyphs[0][0]]
+    for gap, (glyph, _box) in zip(gaps, glyphs[1:], strict=True):
         if gap > max(1.8 * median, median + 1.5):
             out.append({"c": " ", "bbox": None})
         out.append(glyph)
     return out
 
 
-def _on_any(bbox: tuple, regions: list[pymupdf.Rect]) -> bool:
+def _on_any(bbox: tuple[float, float, float, float], regions: list[pymupdf.Rect]) -> bool:
     centre = pymupdf.Point((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2)
     return any(r.contains(centre) for r in regions)
 

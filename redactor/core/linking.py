@@ -12,13 +12,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from . import categories as cat
 from .czech import strip_diacritics
 from .model import Finding, Party, PartyKind, Span
 from .parties import PartyReference
-from .profile import AgencyProfile
-from .roles import EITHER, OFFICIAL, REPRESENTATION, STATUTORY, contact_cue, function_in_cell, function_near
+from .profile import AgencyProfile, Official
+from .reasons import Params, ReasonDict
+from .roles import (
+    EITHER,
+    OFFICIAL,
+    REPRESENTATION,
+    STATUTORY,
+    Function,
+    contact_cue,
+    function_in_cell,
+    function_near,
+)
 from .text import SpanIndex
 
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
@@ -30,6 +41,17 @@ BANK = re.compile(r"bank|spořiteln|sporiteln|ČSOB|CSOB|Fio\b|Raiffeisen|UniCre
 ENTITY_VALUES = frozenset({cat.BANK_ACCOUNT, cat.IBAN, cat.DIC})
 #: Categories that are a person's own data: next to a name they show a private capacity.
 OWN_DATA = frozenset({cat.BIRTH_NUMBER, cat.DATE_OF_BIRTH, cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE})
+
+
+class PersonDict(TypedDict):
+    """:meth:`Person.to_dict`'s shape."""
+
+    id: str
+    name: str
+    role: str | None
+    private: bool
+    party: int | None
+    evidence: str
 
 
 @dataclass
@@ -64,7 +86,7 @@ class Person:
             return PartyKind.LEGAL_PERSON.value
         return PartyKind.NATURAL_PERSON.value
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PersonDict:
         """JSON form: ``id``, ``name``, ``role`` (or None), ``private``, ``party`` (its index, or
         None) and ``evidence``."""
         return {
@@ -76,13 +98,13 @@ class Person:
             "evidence": self.evidence,
         }
 
-    def who(self, how: str | None = None) -> dict:
+    def who(self, how: str | None = None) -> ReasonDict:
         """The person as a reason parameter: their party when they are it, their role when they
         have one, else "person 'X'" (``how``: a term key saying how they were linked)."""
         if self.principal and self.party is not None:
             return self.party.who(how)
         code = "who_role" if self.role else "who_person"
-        params: dict = {"name": self.name}
+        params: Params = {"name": self.name}
         if self.role:
             params["role"] = {"term": self.role}
         if how:
@@ -98,7 +120,7 @@ class Holder:
 
     kind: str  # a PartyKind value
     scope: str  # holder | party | sentence
-    who: dict
+    who: ReasonDict
 
 
 class Linker:
@@ -168,7 +190,7 @@ class Linker:
                     contact = contact or here
                     continue  # named for communication: neither "oprávněn jednat" nor a unit's head is a statutory body
                 if role is None and (rep or fn):
-                    cue = (fn.cue if fn is not None else rep.group().strip()).rstrip(" :")
+                    cue = (fn.cue if fn is not None else rep.group().strip() if rep else "").rstrip(" :")
                     if party is not None and party.kind == PartyKind.PUBLIC_BODY:
                         role, role_party = OFFICIAL, party
                     elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
@@ -204,7 +226,7 @@ class Linker:
                 contact if role is None else "",
             )
 
-    def _contact(self, mention: Finding, party: Party | None, fn) -> str:
+    def _contact(self, mention: Finding, party: Party | None, fn: Function | None) -> str:
         """The contact cue before ``mention`` when it names a party's contact person outside a
         public body's entry ("Kontaktní osoba: X", "ve věcech technických jedná X", "vyřizuje
         X"), unless a statutory function stands next to the name ("kontaktní osoba: X,
@@ -215,9 +237,11 @@ class Linker:
             return ""
         return contact_cue(self.text, mention.span.start) or ""
 
-    def _profile_official(self, mentions: list[Finding]):
+    def _profile_official(self, mentions: list[Finding]) -> Official | None:
         """The agency profile's official named by ``mentions`` (a full name matches given name
         and surname; a cluster of surnames alone matches by surname), else None."""
+        if self.profile is None:
+            return None
         full = [m for m in mentions if m.category == cat.FULL_NAME]
         for m in full or mentions:
             official = self.profile.official(m.text.replace("\n", " ").split())
@@ -274,13 +298,13 @@ class Linker:
 
     # -- holders --------------------------------------------------------------------------
     @staticmethod
-    def _describe(entity: object, how: str | None = None) -> tuple[str, dict]:
+    def _describe(entity: object, how: str | None = None) -> tuple[str, ReasonDict]:
         """``(holder kind, who)`` of an entity (a person, a party or an organisation's kind)."""
         if isinstance(entity, Person):
             return entity.holder_kind(), entity.who(how)
         if isinstance(entity, Party):
             return entity.kind.value, entity.who(how)
-        params: dict = {"kind": {"term": str(entity)}}
+        params: Params = {"kind": {"term": str(entity)}}
         if how:
             params["how"] = {"term": how}
         return str(entity), {"code": "who_organisation_how" if how else "who_organisation", "params": params}
@@ -289,7 +313,7 @@ class Linker:
         """Who ``f`` belongs to, trying the allowed scopes from the most specific."""
         if "holder" in scopes:
             if f.attributes.get("service"):  # a reception's, a switchboard's number
-                who = {"code": "who_service", "params": {"cue": f.attributes["service"]}}
+                who: ReasonDict = {"code": "who_service", "params": {"cue": f.attributes["service"]}}
                 return Holder(PartyKind.LEGAL_PERSON.value, "holder", who)
             if f.holder in ("natural_person", "legal_person", "public_body"):
                 return Holder(f.holder, "holder", {"code": "who_value", "params": {"kind": {"term": f.holder}}})
@@ -389,7 +413,7 @@ class Linker:
         or a natural-person or sole-trader party)."""
         return any(p.private for p in self.persons.values()) or any(p.kind.is_private_person for p in self.parties)
 
-    def private_person_in(self, f: Finding, scope: str) -> dict | None:
+    def private_person_in(self, f: Finding, scope: str) -> ReasonDict | None:
         """A private person (mention, or natural-person party) linked to ``f`` within ``scope``
         (``party`` or ``sentence``) as a reason parameter, else None."""
         if scope == "sentence":

@@ -6,10 +6,12 @@ downwards). Page numbers count from 1. Text offsets index into ``TextLayer.text`
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypedDict
 
-from .reasons import Reason
+from .reasons import Params, Reason, ReasonDict
 
 #: Mean word confidence (0..100) under which an OCR page is flagged for a check by eye.
 OCR_MIN_CONFIDENCE = 70.0
@@ -72,6 +74,30 @@ class Span:
         return self.end - self.start
 
 
+class FindingAttributes(TypedDict, total=False):
+    """What a recognizer noted beside a finding, for the later stages (each key optional).
+
+    ``kind``: a :class:`PartyKind` value an organisation's name implies; ``agency``: the name is
+    the agency's own (its profile); ``context``: an address's cue ("residence", "seat", …) or
+    None; ``service``: the cue word of a reception's or switchboard's number; ``local_parts``:
+    the name-like parts of an e-mail's local part; a person's name carries ``cluster`` (from 1),
+    ``given`` and ``surname`` (its words), ``folded`` (its words without diacritics, lower case)
+    and the lower-case text ``before`` and ``after`` it.
+    """
+
+    kind: str
+    agency: bool
+    context: str | None
+    service: str
+    local_parts: list[str]
+    cluster: int
+    given: list[str]
+    surname: list[str]
+    folded: list[str]
+    before: str
+    after: str
+
+
 @dataclass
 class Finding:
     """One recognizer hit: a category from the category map, a span, a score and the evidence.
@@ -89,7 +115,19 @@ class Finding:
     recognizer: str
     evidence: str
     holder: str | None = None
-    attributes: dict = field(default_factory=dict)
+    attributes: FindingAttributes = field(default_factory=lambda: FindingAttributes())
+
+
+class PartyDict(TypedDict):
+    """:meth:`Party.to_dict`'s shape."""
+
+    index: int
+    label: str
+    kind: str
+    name: str
+    roles: list[str]
+    evidence: str
+    blocks: list[list[int]]
 
 
 @dataclass
@@ -112,7 +150,7 @@ class Party:
         """True when ``span`` lies in one of the party's blocks."""
         return any(block.contains(span) for block in self.blocks)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PartyDict:
         """JSON form: ``index`` (from 1), ``label``, ``kind`` (a :class:`PartyKind` value),
         ``name``, ``roles``, ``evidence`` and ``blocks`` as ``[start, end]`` character offsets."""
         return {
@@ -130,13 +168,48 @@ class Party:
         role = f" ({self.label})" if self.label else ""
         return f"{self.kind.value.replace('_', ' ')} party {self.index}{role}"
 
-    def who(self, how: str | None = None) -> dict:
+    def who(self, how: str | None = None) -> ReasonDict:
         """The party as a reason parameter (``who_party``; ``how`` a term key such as
         ``"possessive"``), rendered "natural person party 2 (prodávající)" or in Czech."""
-        params = {"kind": {"term": self.kind.value}, "index": self.index, "label": self.label or "–"}
+        params: Params = {"kind": {"term": self.kind.value}, "index": self.index, "label": self.label or "–"}
         if how:
             params["how"] = {"term": how}
         return {"code": "who_party_how" if how else "who_party", "params": params}
+
+
+class BoxDict(TypedDict):
+    """A box as JSON: its ``page`` (from 1) and ``rect`` ``[x0, y0, x1, y1]`` in points."""
+
+    page: int
+    rect: list[float]
+
+
+class ProposalDict(TypedDict):
+    """:meth:`ProposedRedaction.to_dict`'s shape; ``reason`` carries its English ``text`` too."""
+
+    id: int
+    page: int
+    boxes: list[BoxDict]
+    text: str
+    category: int
+    category_name: str
+    category_type: str
+    action: str
+    score: float
+    reason: RenderedReason
+    recognizer: str
+    evidence: str
+    span: list[int]
+    cluster: str | None
+
+
+class RenderedReason(TypedDict):
+    """A reason (:class:`~redactor.core.reasons.ReasonDict`) with its English sentence
+    (``text``), as a proposal's JSON carries it."""
+
+    code: str
+    params: Params
+    text: str
 
 
 @dataclass
@@ -165,14 +238,43 @@ class ProposedRedaction:
     span: Span
     cluster: str | None = None  # same person / same value across the document
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ProposalDict:
         """JSON-ready dictionary (boxes as ``[x0, y0, x1, y1]`` with their page)."""
-        data = asdict(self)
-        data["action"] = self.action.value
-        data["reason"] = {**self.reason.to_dict(), "text": str(self.reason)}
-        data["boxes"] = [{"page": b.page, "rect": b.as_list()} for b in self.boxes]
-        data["span"] = [self.span.start, self.span.end]
-        return data
+        reason = self.reason.to_dict()
+        return {
+            "id": self.id,
+            "page": self.page,
+            "boxes": [{"page": b.page, "rect": b.as_list()} for b in self.boxes],
+            "text": self.text,
+            "category": self.category,
+            "category_name": self.category_name,
+            "category_type": self.category_type,
+            "action": self.action.value,
+            "score": self.score,
+            "reason": {"code": reason["code"], "params": copy.deepcopy(reason["params"]), "text": str(self.reason)},
+            "recognizer": self.recognizer,
+            "evidence": self.evidence,
+            "span": [self.span.start, self.span.end],
+            "cluster": self.cluster,
+        }
+
+
+class PageDict(TypedDict):
+    """:meth:`PageInfo.to_dict`'s shape (sizes in points)."""
+
+    number: int
+    width: float
+    height: float
+    characters: int
+    image_coverage: float
+    needs_ocr: bool
+    ocr: bool
+    ocr_replaced: bool
+    ocr_confidence: float | None
+    scan_layer: bool
+    pictures_read: bool
+    pictured: bool
+    needs_check: bool
 
 
 @dataclass
@@ -199,7 +301,7 @@ class PageInfo:
     # to "r"): analysed as Tesseract reads the glyphs, published as its picture with those words
     text_misread: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PageDict:
         """JSON form of the page (sizes in points rounded to 0.01; ``needs_check`` computed), as
         the analysis summary and the stored contract keep it."""
         return {
@@ -250,6 +352,6 @@ class VerificationResult:
     #: that was not analysed, kept words not read): such a page can be published as a picture.
     pages: dict[int, list[str]] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
-        """JSON-ready dictionary."""
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready dictionary: ``ok``, ``problems``, ``checks``."""
         return {"ok": self.ok, "problems": list(self.problems), "checks": dict(self.checks)}

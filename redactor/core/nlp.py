@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # spaCy takes 0.8 s to import; only a pipeline that runs a model imports it
+    from spacy.language import Language
 
 #: Longest piece of text handed to spaCy at once; longer documents are cut at line breaks.
 CHUNK_CHARS = 20_000
@@ -91,12 +94,15 @@ class SpacyNlpEngine:
         self.name = f"spacy:{model}"
         self.model = model
         self.load_seconds = 0.0
-        self._nlp = None
+        self._nlp: Language | None = None
 
     def load(self) -> None:
         """Load the model once per process (about half a second)."""
+        self._pipeline()
+
+    def _pipeline(self) -> Language:
         if self._nlp is not None:
-            return
+            return self._nlp
         import spacy  # noqa: PLC0415 - 0.8 s to import; only pipelines that run a model need it
 
         started = time.perf_counter()
@@ -110,13 +116,14 @@ class SpacyNlpEngine:
         nlp.max_length = CHUNK_CHARS * 2
         self._nlp = nlp
         self.load_seconds = time.perf_counter() - started
+        return nlp
 
     def process(self, text: str) -> NlpArtifacts:
         """Run tagger and NER over ``text`` in chunks; offsets refer to the whole text."""
-        self.load()
+        nlp = self._pipeline()
         artifacts = NlpArtifacts()
         chunks = text_chunks(text, CHUNK_CHARS)
-        for (offset, _), doc in zip(chunks, self._nlp.pipe(chunk for _, chunk in chunks)):
+        for (offset, _), doc in zip(chunks, nlp.pipe(chunk for _, chunk in chunks)):
             for ent in doc.ents:
                 artifacts.entities.append(
                     NlpEntity(ent.label_, offset + ent.start_char, offset + ent.end_char, ent.text)

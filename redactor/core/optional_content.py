@@ -16,7 +16,9 @@ class OptionalContent:
     def __init__(self, pdf: pikepdf.Pdf):
         self.off: set[tuple[int, int]] = set()
         props = pdf.Root.get("/OCProperties")
-        config = props.get("/D") if isinstance(props, pikepdf.Dictionary) else None
+        if not isinstance(props, pikepdf.Dictionary):
+            return
+        config = props.get("/D")
         if not isinstance(config, pikepdf.Dictionary):
             return
         on = {o.objgen for o in config.get("/ON", []) if isinstance(o, pikepdf.Object)}
@@ -24,15 +26,15 @@ class OptionalContent:
             self.off = {o.objgen for o in props.get("/OCGs", []) if o.objgen not in on}
         self.off |= {o.objgen for o in config.get("/OFF", []) if isinstance(o, pikepdf.Object)}
 
-    def hidden(self, oc) -> bool:
+    def hidden(self, oc: object) -> bool:
         """True when the OCG or OCMD ``oc`` is hidden (not drawn) by default."""
         if not isinstance(oc, pikepdf.Dictionary):
             return False
         if oc.get("/Type") == _N.OCMD:
             if "/VE" in oc:
                 return not self._expression(oc.VE)
-            groups = oc.get("/OCGs")
-            groups = [groups] if isinstance(groups, pikepdf.Dictionary) else list(groups or [])
+            listed = oc.get("/OCGs")
+            groups = [listed] if isinstance(listed, pikepdf.Dictionary) else list(listed or [])
             if not groups:
                 return False
             shown = [g.objgen not in self.off for g in groups]
@@ -45,7 +47,7 @@ class OptionalContent:
             return not visible
         return oc.objgen in self.off
 
-    def _expression(self, ve) -> bool:
+    def _expression(self, ve: object) -> bool:
         if isinstance(ve, pikepdf.Dictionary):
             return ve.objgen not in self.off
         if not isinstance(ve, pikepdf.Array) or not len(ve):

@@ -12,7 +12,7 @@ import pymupdf
 
 from .extraction import OCR_MIN_IMAGE_COVERAGE
 from .ocr import GARBAGE_MAX_QUALITY, text_quality
-from .pdf_pages import image_boxes, image_coverage
+from .pdf_pages import BboxLog, image_boxes, image_coverage
 from .rebuilt import Rebuilt
 
 
@@ -29,7 +29,8 @@ def apply_redaction_marks(data: bytes, result: Rebuilt) -> bytes:
                     mark.update(fill_color=(0, 0, 0))
                 page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_PIXELS)
                 result.note("redaction marks applied", len(marks))
-        return doc.tobytes(garbage=3, deflate=True)
+        applied: bytes = doc.tobytes(garbage=3, deflate=True)
+        return applied
     finally:
         doc.close()
 
@@ -44,7 +45,7 @@ UNMAPPED_MIN_SHARE = 0.05
 OUTLINE_MIN_GLYPHS = 100
 
 
-def unreadable_text(page: pymupdf.Page, log: list) -> str | None:
+def unreadable_text(page: pymupdf.Page, log: BboxLog) -> str | None:
     """Why the visible text of ``page`` cannot be read from its text layer, or None: glyphs
     whose font maps them to no or to meaningless characters (no ToUnicode, Type3 with opaque
     names), or text drawn as vector outlines. ``log`` is the page's ``get_bboxlog()``. A
@@ -94,7 +95,7 @@ REGION_MAX_SHARE = 0.5
 REGION_DPI = 300
 
 
-def _outline_runs(log: list) -> list[pymupdf.Rect]:
+def _outline_runs(log: BboxLog) -> list[pymupdf.Rect]:
     """Lines of text drawn as vector outlines on a page (``log``: its ``get_bboxlog()``): runs of
     :data:`OUTLINE_MIN_RUN` or more glyph-sized filled paths of similar height on one row, each
     within twice its height of the next. Each run is returned as its rectangle (points)."""
@@ -134,7 +135,7 @@ def _outline_runs(log: list) -> list[pymupdf.Rect]:
 def _meaningless_fonts(doc: pymupdf.Document, page: pymupdf.Page) -> set[str]:
     """Names of the Type3 fonts of ``page`` without a ToUnicode map: their glyphs are drawn
     pictures whose names (if any) need not say which letter they show."""
-    out = set()
+    out: set[str] = set()
     for xref, _ext, kind, basefont, name, *_rest in page.get_fonts(full=True):
         if kind == "Type3" and doc.xref_get_key(xref, "ToUnicode")[0] == "null":
             out.update(n for n in (basefont, name, f"Type3 ({xref} 0 R)") if n)  # MuPDF's name for a nameless one
@@ -150,7 +151,7 @@ def _unmapped(text: str) -> bool:
     return bad >= 3 and bad * 2 > len(chars)
 
 
-def meaningless_regions(doc: pymupdf.Document, page: pymupdf.Page, log: list) -> tuple[list[pymupdf.Rect], float]:
+def meaningless_regions(doc: pymupdf.Document, page: pymupdf.Page, log: BboxLog) -> tuple[list[pymupdf.Rect], float]:
     """Regions (points, unrotated) of a text page whose glyphs have no meaning a text extractor can
     read: lines of text drawn as vector outlines (:func:`_outline_runs`), and lines set in a Type3
     font without a Unicode map or read as characters that map to nothing, merged where they touch

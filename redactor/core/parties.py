@@ -281,7 +281,7 @@ def _classify(
         return PartyKind.NATURAL_PERSON, first.text, f"a person named {first.text!r}"
     legal = _LEGAL_HINTS.search(block)
     if has_ico or legal:
-        why = "an IČO" if has_ico else repr(text[span.start + legal.start() : span.start + legal.end()])
+        why = repr(text[span.start + legal.start() : span.start + legal.end()]) if legal and not has_ico else "an IČO"
         return PartyKind.LEGAL_PERSON, "", f"{why} and no private person as the party"
     return PartyKind.UNKNOWN, "", "no name found"
 
@@ -351,11 +351,11 @@ def find_references(text: str, parties: list[Party]) -> list[PartyReference]:
     for m in re.finditer(r"[^\W\d_]+(?:\s+stran[aeyuo]\w*)?", folded):
         word = m.group()
         low = word.lower()
-        for stem, party in stems.items():
-            if party is None:
+        for stem, owner in stems.items():
+            if owner is None:
                 continue
             hit = word == stem if stem.isupper() else (low.startswith(stem) and len(low) - len(stem) <= 4)
             if hit:
-                refs.append(PartyReference(party, Span(m.start(), m.end())))
+                refs.append(PartyReference(owner, Span(m.start(), m.end())))
                 break
     return refs

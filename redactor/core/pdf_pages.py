@@ -65,7 +65,12 @@ def page_area(page: pymupdf.Page) -> pymupdf.Rect:
     return (page.rect * page.derotation_matrix).normalize()
 
 
-def image_boxes(page: pymupdf.Page, log: list | None = None) -> list[pymupdf.Rect]:
+#: MuPDF's bbox log of a page (``page.get_bboxlog()``): what was drawn, in order, as
+#: ``(kind, (x0, y0, x1, y1))`` with kinds such as ``"fill-image"``, ``"fill-text"``, ``"fill-path"``.
+BboxLog = list[tuple[str, tuple[float, float, float, float]]]
+
+
+def image_boxes(page: pymupdf.Page, log: BboxLog | None = None) -> list[pymupdf.Rect]:
     """Boxes (points, unrotated page coordinates) of every image drawn on ``page``, stencil
     masks included, one per drawing, from MuPDF's bbox log (``log``, ``page.get_bboxlog()``,
     when the caller already has it): cheaper than ``get_image_info``, which builds a text page."""
@@ -78,7 +83,7 @@ def image_coverage(page: pymupdf.Page, images: list[pymupdf.Rect] | None = None)
     """Share (0..1) of the page area covered by images, overlaps counted once per image;
     ``images`` are the page's :func:`image_boxes`, when the caller already has them."""
     full = page_area(page)
-    area = abs(full)
+    area = float(abs(full))
     if not area:
         return 0.0
     covered = 0.0

@@ -28,8 +28,10 @@ Framework-free: the web app stores versions of the profile per agency and passes
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any, TypedDict
 
 from . import categories as cat
 from .czech import TITLES_AFTER, TITLES_BEFORE, folded_nominative_candidates, strip_diacritics
@@ -53,7 +55,7 @@ def address_key(text: str) -> tuple[str, str] | None:
         return None
     street = re.sub(r"[^a-z]", "", m.group("street"))
     number = re.sub(r"\s", "", m.group("number"))
-    number = number.translate(str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1"}))
+    number = number.translate(str.maketrans("oli|", "0111"))
     if not street or not re.search(r"\d", number):
         return None
     return street, number
@@ -85,6 +87,32 @@ def _name_words(name: str) -> list[str]:
     return [w.rstrip(".") for w in words if _fold(w).rstrip(".") not in titles and not w.endswith(".")]
 
 
+class _OwnKeys(TypedDict):
+    addresses: set[tuple[str, str]]
+    accounts: set[tuple[str, str, str]]
+    phones: set[str]
+
+
+class OfficialDict(TypedDict):
+    """An official as JSON: ``name`` and ``function``."""
+
+    name: str
+    function: str
+
+
+class ProfileDict(TypedDict):
+    """:meth:`AgencyProfile.to_dict`'s shape."""
+
+    names: list[str]
+    ico: str
+    data_box: str
+    addresses: list[str]
+    accounts: list[str]
+    phones: list[str]
+    email_domains: list[str]
+    officials: list[OfficialDict]
+
+
 @dataclass(frozen=True)
 class Official:
     """An official or signing employee of the agency: ``name`` as written ("Ing. Petr Novák")
@@ -113,7 +141,7 @@ class AgencyProfile:
     officials: tuple[Official, ...] = ()
 
     # -- (de)serialisation ----------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ProfileDict:
         """JSON-ready: ``{"names": [...], "ico": "...", ..., "officials": [{"name", "function"}]}``."""
         return {
             "names": list(self.names),
@@ -127,7 +155,7 @@ class AgencyProfile:
         }
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> AgencyProfile:
+    def from_dict(cls, data: Mapping[str, Any] | None) -> AgencyProfile:
         """The inverse of :meth:`to_dict`; missing keys are empty, blank entries dropped."""
         data = data or {}
 
@@ -171,7 +199,7 @@ class AgencyProfile:
 
     # -- matching -------------------------------------------------------------------------
     @cached_property
-    def _keys(self) -> dict:
+    def _keys(self) -> _OwnKeys:
         """The normalised keys of the addresses, accounts and phones, computed once."""
         return {
             "addresses": {k for k in map(address_key, self.addresses) if k},

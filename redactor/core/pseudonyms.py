@@ -274,6 +274,8 @@ class Pseudonymiser:
         if account is None:
             return None
         acc = re.fullmatch(r"(?:(\d+)-)?(\d+)/(\d{4})", account)
+        if acc is None:
+            return None
         bban = acc.group(3) + (acc.group(1) or "").rjust(6, "0") + acc.group(2).rjust(10, "0")
         result = "CZ" + stdnum_iban.calc_check_digits("CZ00" + bban) + bban
         if not stdnum_iban.is_valid(result):

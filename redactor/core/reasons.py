@@ -23,6 +23,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeAlias, TypedDict, final
+
+
+@final
+class TermParam(TypedDict):
+    """A word of the product's vocabulary: ``{"term": KEY}``, KEY a key of :data:`TERMS`."""
+
+    term: str
+
+
+@final
+class LocalisedName(TypedDict):
+    """A name as the category map spells it in both languages: ``{"cs": …, "en": …}``."""
+
+    cs: str
+    en: str
+
+
+@final
+class ReasonDict(TypedDict):
+    """A reason as JSON (stored with a proposal, nested in another reason): ``{"code", "params"}``."""
+
+    code: str
+    params: Params
+
+
+#: One parameter of a reason: a plain value, a term, a localised name or a nested reason.
+Param: TypeAlias = "str | int | float | TermParam | LocalisedName | ReasonDict"
+#: A reason's parameters by placeholder name.
+Params: TypeAlias = "dict[str, Param]"
 
 
 def gettext_noop(message: str) -> str:
@@ -136,14 +166,14 @@ class Reason:
     (JSON-ready, see the module docstring). :meth:`render` gives the sentence."""
 
     code: str
-    params: dict = field(default_factory=dict)
+    params: Params = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ReasonDict:
         """``{"code": …, "params": …}`` (params are already JSON-ready)."""
         return {"code": self.code, "params": self.params}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Reason:
+    def from_dict(cls, data: ReasonDict) -> Reason:
         """The inverse of :meth:`to_dict`. Raises ``KeyError`` when ``code`` is missing."""
         return cls(data["code"], dict(data.get("params") or {}))
 
@@ -163,7 +193,7 @@ class Reason:
         return self.render()
 
 
-def _render_value(value: object, translate: Callable[[str], str], language: str) -> str:
+def _render_value(value: Param, translate: Callable[[str], str], language: str) -> str:
     if isinstance(value, dict):
         if "code" in value:
             return Reason.from_dict(value).render(translate, language)
@@ -171,18 +201,19 @@ def _render_value(value: object, translate: Callable[[str], str], language: str)
             term = TERMS.get(value["term"])
             return translate(term) if term else str(value["term"])
         if "en" in value or "cs" in value:
-            return str(value.get(language) or value.get("en") or value.get("cs") or "")
+            own = value.get("cs") if language == "cs" else value.get("en")
+            return str(own or value.get("en") or value.get("cs") or "")
     if isinstance(value, float):
         return f"{value:.2f}"
     return str(value)
 
 
-def term(key: str) -> dict:
+def term(key: str) -> TermParam:
     """A vocabulary parameter (``{"term": key}``)."""
     return {"term": key}
 
 
-def localised(cs: str, en: str, *, inside: bool = False) -> dict:
+def localised(cs: str, en: str, *, inside: bool = False) -> LocalisedName:
     """A name the category map gives in both languages; ``inside`` a sentence its first letter
     is lowered unless the name is an acronym ("Given name" -> "given name", "IBAN" stays)."""
     if inside:

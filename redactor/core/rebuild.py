@@ -53,6 +53,7 @@ import io
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 
 import pikepdf
 import pymupdf
@@ -109,13 +110,21 @@ class _Rebuilder:
         self.result = result
         self.oc = OptionalContent(src)
         self.done: dict[tuple[int, int], bool] = {}  # objgen of a rewritten stream -> hidden?
+        self.forms_done: set[tuple[int, int]] = set()  # objgen of a form whose content was normalised
 
     # -- content streams ------------------------------------------------------------------
-    def content(self, instructions, resources, props, *, in_pattern: bool = False) -> bytes | None:
+    def content(
+        self,
+        instructions: Iterable[pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage],
+        resources: object,
+        props: pikepdf.Dictionary | None,
+        *,
+        in_pattern: bool = False,
+    ) -> bytes | None:
         """Normalised ``instructions`` drawn with ``resources`` (marked-content property lists
         ``props``, read before :meth:`resources` dropped them); None when nothing changed."""
         xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
-        out = []
+        out: list[pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage] = []
         changed = False
         stack: list[bool] = []  # per open marked-content section: hidden?
         hidden_depth = 0
@@ -145,7 +154,7 @@ class _Rebuilder:
             if hidden_depth:
                 self.result.note("hidden layer content")
                 continue
-            if op == "Do" and operands and xobjects is not None:
+            if op == "Do" and operands and isinstance(operands[0], pikepdf.Name) and xobjects is not None:
                 xobj = xobjects.get(operands[0])
                 if isinstance(xobj, pikepdf.Stream) and self.xobject(xobj):
                     self.result.note("hidden layer content")
@@ -186,7 +195,7 @@ class _Rebuilder:
             return True
         return len(_PROPERTY_LIST.findall(raw)) > len(_PLAIN_PROPERTIES.findall(raw))
 
-    def _oc_hidden(self, operand, props) -> bool:
+    def _oc_hidden(self, operand: object, props: pikepdf.Dictionary | None) -> bool:
         if isinstance(operand, pikepdf.Dictionary):
             return self.oc.hidden(operand)
         if props is None or not isinstance(operand, pikepdf.Name):
@@ -194,7 +203,7 @@ class _Rebuilder:
         return self.oc.hidden(props.get(operand))
 
     # -- resources --------------------------------------------------------------------------
-    def resources(self, res) -> None:
+    def resources(self, res: object) -> None:
         """Keep the drawing categories of ``res`` and normalise every stream they reach."""
         if not isinstance(res, pikepdf.Dictionary):
             return
@@ -213,8 +222,9 @@ class _Rebuilder:
         if isinstance(states, pikepdf.Dictionary):
             for gs in states.values():
                 smask = gs.get("/SMask") if isinstance(gs, pikepdf.Dictionary) else None
-                if isinstance(smask, pikepdf.Dictionary) and isinstance(smask.get("/G"), pikepdf.Stream):
-                    self.form(smask.G)
+                group = smask.get("/G") if isinstance(smask, pikepdf.Dictionary) else None
+                if isinstance(group, pikepdf.Stream):
+                    self.form(group)
 
     def xobject(self, xobj: pikepdf.Stream) -> bool:
         """Normalise a form or image XObject; True when it is hidden (its /OC is OFF)."""
@@ -237,9 +247,9 @@ class _Rebuilder:
     def form(self, xobj: pikepdf.Stream, *, in_pattern: bool = False) -> None:
         """Normalise a form XObject (or tiling pattern) and what it draws with."""
         key = xobj.objgen
-        if key != (0, 0) and self.done.get(("form",) + key):
+        if key != (0, 0) and key in self.forms_done:
             return
-        self.done[("form",) + key] = True
+        self.forms_done.add(key)
         if not in_pattern:
             _keep_keys(xobj, FORM_KEYS)
         for drop in ("/Metadata", "/PieceInfo", "/StructParent", "/StructParents", "/OPI", "/OC"):
@@ -261,8 +271,8 @@ class _Rebuilder:
         """Normalise one page of the new document."""
         obj = page.obj
         unit = float(obj.get("/UserUnit", 1) or 1)
-        media = pikepdf.Rectangle(obj.MediaBox)
-        crop = pikepdf.Rectangle(obj.CropBox) & media if "/CropBox" in obj else media
+        media = _rectangle(obj.get("/MediaBox"))
+        crop = _rectangle(obj.get("/CropBox")) & media if "/CropBox" in obj else media
         if crop.width <= 0 or crop.height <= 0:
             crop = media
         for key in list(obj.keys()):
@@ -306,7 +316,15 @@ def _has_redaction_marks(pdf: pikepdf.Pdf) -> bool:
     )
 
 
-def _properties(res) -> pikepdf.Dictionary | None:
+def _rectangle(box: object) -> pikepdf.Rectangle:
+    """A page box (/MediaBox, /CropBox) as a rectangle. Raises ``TypeError`` when it is not an
+    array (as ``pikepdf.Rectangle`` does)."""
+    if not isinstance(box, pikepdf.Array):
+        raise TypeError(f"a page box is not an array: {box!r}")
+    return pikepdf.Rectangle(box)
+
+
+def _properties(res: object) -> pikepdf.Dictionary | None:
     props = res.get("/Properties") if isinstance(res, pikepdf.Dictionary) else None
     return props if isinstance(props, pikepdf.Dictionary) else None
 

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .czech import TITLES_AFTER, TITLES_BEFORE
 from .model import Action
@@ -103,7 +104,7 @@ class ContractMetadata:
     amendment: bool = False
     sources: dict[str, Source] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready: dates ISO, amounts as strings, sources as ``{"page", "text", "note"}``."""
         data = asdict(self)
         data["date_concluded"] = self.date_concluded.isoformat() if self.date_concluded else None
@@ -112,15 +113,16 @@ class ContractMetadata:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> ContractMetadata:
-        """Inverse of :meth:`to_dict`; unknown keys are ignored, missing ones take defaults.
+    def from_dict(cls, data: Mapping[str, Any] | None) -> ContractMetadata:
+        """Inverse of :meth:`to_dict`; unknown keys are ignored, missing ones take defaults (the
+        values are a clerk's or an integrator's JSON, hence ``Any`` until read here).
         Raises ``ValueError`` for a malformed date or amount."""
         data = dict(data or {})
 
-        def source(value):
+        def source(value: object) -> Source | None:
             return Source(**value) if isinstance(value, dict) else None
 
-        def amount(value):
+        def amount(value: object) -> Decimal | None:
             if value in (None, ""):
                 return None
             try:

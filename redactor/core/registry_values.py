@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from .czech import strip_diacritics
-from .model import Action, Span
+from .model import Action, ProposedRedaction, Span
 from .registry_metadata import (
     MAX_TEXT,
     Source,
@@ -137,7 +137,10 @@ class ContractReader:
     def is_hidden(self, span: Span) -> bool:
         return any(h.overlaps(span) for h in self.hidden)
 
-    def in_blocks(self, party: Party, categories: frozenset[int] | set[int], action: Action | None = None):
+    def in_blocks(
+        self, party: Party, categories: frozenset[int] | set[int], action: Action | None = None
+    ) -> list[ProposedRedaction]:
+        """The proposals of ``categories`` (with ``action``, if given) inside ``party``'s blocks."""
         return [
             p
             for p in self.proposals
@@ -147,7 +150,7 @@ class ContractReader:
         ]
 
 
-def _amount(m: re.Match) -> Decimal | None:
+def _amount(m: re.Match[str]) -> Decimal | None:
     number = re.sub(r"[  .]", "", m.group("num"))
     dec = m.group("dec") or ""
     try:
@@ -161,7 +164,7 @@ def prices(reader: ContractReader) -> dict[str, tuple[Decimal, str, int]]:
     """The contract's value per kind ("without", "with", "foreign"): ``(amount, currency,
     offset)``. An amount counts when its sentence names a price (cena, odměna, nájemné …) and no
     penalty, interest, insurance or unit rate; the total wins over a part, then the larger."""
-    best: dict[str, tuple[tuple, Decimal, str, int]] = {}
+    best: dict[str, tuple[tuple[bool, Decimal], Decimal, str, int]] = {}
     text = reader.text
     for m in _AMOUNT.finditer(text):
         value = _amount(m)

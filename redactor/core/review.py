@@ -67,7 +67,8 @@ def render_page(
             target.set_rotation(0)
         scale = render_zoom(target.rect.width, target.rect.height, zoom, max_pixels)
         try:
-            return target.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+            png: bytes = target.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+            return png
         except Exception as exc:  # MuPDF's limits and damaged content streams raise several types
             raise InvalidPdfError(f"page {page} cannot be rendered ({exc})") from exc
     finally:
@@ -134,16 +135,17 @@ def union_area(rects: list[tuple[float, float, float, float]]) -> float:
     area = 0.0
     for left, right in itertools.pairwise(xs):
         spans = sorted((r[1], r[3]) for r in rects if r[0] <= left and r[2] >= right)
-        covered, cur_start, cur_end = 0.0, None, None
+        covered = 0.0
+        run: tuple[float, float] | None = None  # the run of overlapping spans so far
         for y0, y1 in spans:
-            if cur_end is None or y0 > cur_end:
-                if cur_end is not None:
-                    covered += cur_end - cur_start
-                cur_start, cur_end = y0, y1
+            if run is None or y0 > run[1]:
+                if run is not None:
+                    covered += run[1] - run[0]
+                run = (y0, y1)
             else:
-                cur_end = max(cur_end, y1)
-        if cur_end is not None:
-            covered += cur_end - cur_start
+                run = (run[0], max(run[1], y1))
+        if run is not None:
+            covered += run[1] - run[0]
         area += covered * (right - left)
     return area
 

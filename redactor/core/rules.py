@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from . import categories as cat
 from .czech import TITLES_AFTER, TITLES_BEFORE, same_name
 from .model import Action, Box, ProposedRedaction, Span
-from .reasons import Reason, term
+from .reasons import Params, Reason, ReasonDict, term
 from .suspicious import SUSPICIOUS
 
 #: A token: a run of letters or digits. Punctuation and spaces only separate tokens.
@@ -157,12 +157,12 @@ class LearnedRule:
         """The pattern's tokens (titles dropped for a person rule)."""
         return name_tokens(self.pattern) if self.kind == PERSON else tokens(self.pattern)
 
-    def who(self) -> dict:
+    def who(self) -> ReasonDict:
         """The rule as a reason parameter: "agency rule “Horní Lhota”, 3 decisions" (with the
         split when votes disagree)."""
         n = self.keep_votes + self.redact_votes
         if self.keep_votes and self.redact_votes:
-            votes = {
+            votes: ReasonDict = {
                 "code": "votes_split",
                 "params": {"count": n, "keep": self.keep_votes, "redact": self.redact_votes},
             }
@@ -178,7 +178,7 @@ class LearnedRule:
     def reason(self, engine: ProposedRedaction | None = None) -> Reason:
         """The proposal's reason when this rule decided it ("Keep: agency rule “Horní Lhota”, 3
         decisions."), quoting the engine's reason when the rule overrules it."""
-        params: dict = {"action": term(self.action.value), "rule": self.who()}
+        params: Params = {"action": term(self.action.value), "rule": self.who()}
         if engine is not None and engine.action != self.action:
             return Reason("agency_rule_overruled", {**params, "reason": engine.reason.to_dict()})
         return Reason("agency_rule", params)

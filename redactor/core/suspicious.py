@@ -27,7 +27,7 @@ from stdnum import numdb
 
 from . import categories as cat
 from .czech import NOT_NAMES
-from .decisions import Assessment
+from .decision_rules import Assessment
 from .model import Action, Finding, Party, PartyKind, Span
 from .nlp import NlpArtifacts
 from .parties import role_of
@@ -156,7 +156,7 @@ def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[i
     for party in parties:
         private_side = party.kind.is_private_person or party.kind == PartyKind.UNKNOWN
         for block in party.blocks:
-            run: list[re.Match] = []
+            run: list[re.Match[str]] = []
             words = list(_WORD.finditer(text, block.start, block.end))
             for m in [*words, None]:
                 ok = False
@@ -180,7 +180,7 @@ def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[i
                     if ok and run and (len(gap) > 2 or gap.strip() or "\n" in gap):  # a name keeps to its line
                         _flush(text, run, party, private_side, out)
                         run = []
-                if ok:
+                if ok and m is not None:
                     run.append(m)
                 elif run:
                     _flush(text, run, party, private_side, out)
@@ -188,7 +188,9 @@ def _block_words(text: str, parties: list[Party], taken: list[Span], pos: dict[i
     return out
 
 
-def _flush(text: str, run: list[re.Match], party: Party, private_side: bool, out: list) -> None:
+def _flush(
+    text: str, run: list[re.Match[str]], party: Party, private_side: bool, out: list[tuple[Span, Party]]
+) -> None:
     """Record ``run`` (consecutive capitalised words) as a doubt unless it is explained."""
     start, end = run[0].start(), run[-1].end()
     line_start = text.rfind("\n", 0, start) + 1

@@ -26,11 +26,14 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Literal, Protocol, get_args
 
 from redactor.core import categories as cat
 from redactor.core.czech import nominative_candidates
+from redactor.core.extraction import TextLayer
+from redactor.core.model import Box, Span
 from redactor.core.pseudonyms import Pseudonymiser
 
 #: An export's mode: what a redacted span becomes (a marker, its category's tag, a substitute).
@@ -215,13 +218,27 @@ def export_text(
     return out
 
 
-def decided_spans(proposals) -> list[DecidedSpan]:
+class Decided(Protocol):
+    """What :func:`decided_spans` reads of a decided proposal (a
+    :class:`~redactor.core.model.ProposedRedaction`, the web app's stored proposal)."""
+
+    @property
+    def span(self) -> Span: ...
+    @property
+    def category(self) -> int: ...
+    @property
+    def cluster(self) -> str | None: ...
+
+
+def decided_spans(proposals: Iterable[Decided]) -> list[DecidedSpan]:
     """:class:`DecidedSpan` of each decided proposal (anything with ``span``, ``category`` and
     ``cluster``, e.g. :class:`~redactor.core.model.ProposedRedaction`)."""
     return [DecidedSpan(p.span.start, p.span.end, p.category, p.cluster) for p in proposals]
 
 
-def export_layer(layer, proposals, mode: ExportMode, seed: bytes | None = None) -> TextExport:
+def export_layer(
+    layer: TextLayer, proposals: Iterable[Decided], mode: ExportMode, seed: bytes | None = None
+) -> TextExport:
     """:func:`export_text` of a :class:`~redactor.core.extraction.TextLayer` (its text and
     pages) with ``proposals`` decided for redaction."""
     return export_text(layer.text, [(p.start, p.end) for p in layer.pages], decided_spans(proposals), mode, seed)
@@ -231,7 +248,7 @@ def export_layer(layer, proposals, mode: ExportMode, seed: bytes | None = None) 
 _KEPT_CONTROLS = frozenset("\n\f")
 
 
-def published_text(layer, redacted: list, boxes: list, left_out: list = ()) -> str:
+def published_text(layer: TextLayer, redacted: list[Span], boxes: list[Box], left_out: Iterable[Span] = ()) -> str:
     """The companion text of a published PDF: the analysed text of ``layer`` (a
     :class:`~redactor.core.extraction.TextLayer`) as UTF-8 plain text, pages separated by a form
     feed, every character that is not published replaced the way the ``removed`` export does it
@@ -253,7 +270,7 @@ def published_text(layer, redacted: list, boxes: list, left_out: list = ()) -> s
     hidden = bytearray(len(text))
     for span in [*redacted, *left_out]:
         hidden[span.start : span.end] = b"\x01" * (span.end - span.start)
-    by_page: dict[int, list] = {}
+    by_page: dict[int, list[Box]] = {}
     for box in boxes:
         by_page.setdefault(box.page, []).append(box)
     for i, char_box in enumerate(layer.boxes):

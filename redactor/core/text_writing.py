@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import pymupdf
 
 from .model import Box
+from .ocr import OcrWord
 from .page_repair import as_picture
 from .pdf_pages import open_pdf
 
@@ -45,7 +47,15 @@ class _Display:
         """``r`` (page coordinates) as displayed."""
         return (r * self.to_display).normalize()
 
-    def write(self, page: pymupdf.Page, font: pymupdf.Font, point: pymupdf.Point, text: str, size: float, morph):
+    def write(
+        self,
+        page: pymupdf.Page,
+        font: pymupdf.Font,
+        point: pymupdf.Point,
+        text: str,
+        size: float,
+        morph: pymupdf.Matrix,
+    ) -> None:
         """Write ``text`` invisibly at display ``point`` with the display-space ``morph`` matrix."""
         at = point * self.to_page
         writer = pymupdf.TextWriter(page.rect)
@@ -66,6 +76,10 @@ WORD_GAP = 0.5
 PUBLISHED_PICTURE_DPI = 300
 
 
+#: A word as written: its text and its rectangle as the page is displayed (points).
+Placed = tuple[str, pymupdf.Rect]
+
+
 @dataclass(frozen=True)
 class WrittenText:
     """Words the product writes into a page's published text layer (invisible, render mode 3):
@@ -73,7 +87,7 @@ class WrittenText:
     line numbers; ``replace``: the page's own text goes first (a page read by OCR as a whole, or
     published as a picture), otherwise the words are added to it (pictures read by OCR)."""
 
-    words: list
+    words: list[OcrWord]
     replace: bool = True
 
     @property
@@ -85,7 +99,11 @@ class WrittenText:
 
 
 def write_words(
-    page: pymupdf.Page, words: list, font: pymupdf.Font, rects: list[pymupdf.Rect] = (), turn: int = 0
+    page: pymupdf.Page,
+    words: Iterable[OcrWord],
+    font: pymupdf.Font,
+    rects: Iterable[pymupdf.Rect] = (),
+    turn: int = 0,
 ) -> int:
     """Write ``words`` (:class:`~redactor.core.ocr.OcrWord`, boxes in points, unrotated page
     space) as invisible text (render mode 3), so that a picture stays searchable; words whose
@@ -103,7 +121,7 @@ def write_words(
     written upwards, word by word. Returns how many words were written."""
     display = _Display(page, turn)
     shown = [display.rect(r) for r in rects]
-    lines: dict[tuple, list] = {}
+    lines: dict[tuple[int, int, int], list[Placed]] = {}
     for w in words:
         if w.text.strip():
             lines.setdefault(w.line, []).append((w.text, display.rect(pymupdf.Rect(w.x0, w.y0, w.x1, w.y1))))
@@ -124,14 +142,15 @@ def write_words(
     return written
 
 
-def _line_size(line: list) -> float:
+def _line_size(line: list[Placed]) -> float:
     """The font size (points) of a printed line of ``(text, rectangle)``: from its median word
     box, so one tall box (a word the OCR layer stretched over two lines) does not give it a giant
     font that extractors merge with the next line."""
-    return max(2.0, sorted(r.height for _t, r in line)[len(line) // 2] * 0.8)
+    median: float = sorted(r.height for _t, r in line)[len(line) // 2]
+    return max(2.0, median * 0.8)
 
 
-def _room(lines: list[list], sizes: dict[int, float]) -> dict[int, float]:
+def _room(lines: list[list[Placed]], sizes: dict[int, float]) -> dict[int, float]:
     """For each word of ``lines`` (by ``id`` of its rectangle, as displayed; ``sizes``: its font
     size by the same key) where it must end (points): :data:`WORD_GAP` before the nearest word to
     its right on the same printed row, even when the two belong to different text lines (OCR
@@ -149,12 +168,12 @@ def _room(lines: list[list], sizes: dict[int, float]) -> dict[int, float]:
     return ends
 
 
-def _printed_lines(line: list) -> list[list]:
+def _printed_lines(line: list[Placed]) -> list[list[Placed]]:
     """A text line's words (text, rectangle as displayed) split into the printed lines they lie
     on: a word that does not share at least 30 % of its height with the word before it (a skewed
     scan drifts a little along a line, a new line does not overlap), or lies back to the left,
     starts a new one (a text line may join two printed lines, a number broken at its hyphen)."""
-    out: list[list] = []
+    out: list[list[Placed]] = []
     for text, rect in line:
         if out:
             last = out[-1][-1][1]
@@ -167,7 +186,12 @@ def _printed_lines(line: list) -> list[list]:
 
 
 def _line_words(
-    page: pymupdf.Page, display: _Display, line: list, font: pymupdf.Font, ends: dict[int, float], shown: list
+    page: pymupdf.Page,
+    display: _Display,
+    line: list[Placed],
+    font: pymupdf.Font,
+    ends: dict[int, float],
+    shown: list[pymupdf.Rect],
 ) -> int:
     """:func:`write_words` for one printed line of ``(text, rectangle as displayed)``; ``ends``:
     where each word must end (:func:`_room`); ``shown``: the redaction rectangles as displayed,
@@ -202,7 +226,9 @@ def _line_words(
     return written
 
 
-def _clear_of(rect: pymupdf.Rect, start: float, width: float, shown: list, centre: float) -> tuple[float, float]:
+def _clear_of(
+    rect: pymupdf.Rect, start: float, width: float, shown: list[pymupdf.Rect], centre: float
+) -> tuple[float, float]:
     """``(start, width)`` of a word drawn in ``rect`` (as displayed) made to stop short of the
     redaction rectangles ``shown`` on its row: those whose height holds ``centre``, the vertical
     centre of the glyphs as written (points). A comma after a redacted name keeps its own place,
@@ -226,7 +252,7 @@ def _mostly_under(rect: pymupdf.Rect, rects: list[pymupdf.Rect]) -> bool:
     return any(r.contains(centre) or abs(rect & r) >= 0.5 * area for r in rects)
 
 
-def _vertical_words(page: pymupdf.Page, display: _Display, line: list, font) -> int:
+def _vertical_words(page: pymupdf.Page, display: _Display, line: list[Placed], font: pymupdf.Font) -> int:
     """A line of a page scanned sideways (words taller than wide as displayed): each word is
     written on its own, turned 90° to run upwards inside its box, followed by a space."""
     written = 0
@@ -265,6 +291,7 @@ def publish_as_pictures(pdf: bytes, pages: dict[int, WrittenText], boxes: list[B
             # the boxes bound the written words too: a word before a redacted one is not stretched
             # over the box to the next word kept
             write_words(doc[number - 1], text.words, font, rects, turn=text.turn)
-        return doc.tobytes(garbage=4, deflate=True, no_new_id=False)
+        published: bytes = doc.tobytes(garbage=4, deflate=True, no_new_id=False)
+        return published
     finally:
         doc.close()

@@ -31,6 +31,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pdftotext
@@ -55,7 +56,7 @@ def count_word(haystack: str, needle: str) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
-def _word_pattern(needle: str) -> re.Pattern | None:
+def _word_pattern(needle: str) -> re.Pattern[str] | None:
     """The compiled whole-word pattern of ``needle`` (normalised), None for an empty one:
     verification asks for the same values against every extractor's text and every layer."""
     needle = normalize(needle)
@@ -188,7 +189,7 @@ def _text_kept(
     written_pages: frozenset[int] | set[int],
     source: bytes | None,
     upside_down: frozenset[int] = frozenset(),
-) -> tuple[dict[int, list[str]], dict[str, dict]]:
+) -> tuple[dict[int, list[str]], dict[str, Any]]:
     """The fidelity check (:mod:`redactor.core.fidelity`): every analysed word of a page outside
     the redactions must be read by each extractor as a word of its own; on ``written_pages``
     (the product wrote their text layer) also in its printed order, up to
@@ -199,7 +200,7 @@ def _text_kept(
     Returns ``({page number: problems}, {extractor: totals, "by_page": {page: {extractor:
     [words, lost, glued, disordered]}}})``; problems give counts, never words."""
     problems: dict[int, list[str]] = {}
-    totals: dict[str, dict] = {}
+    totals: dict[str, Any] = {}
     by_page: dict[str, dict[str, list[int]]] = {}
     before: dict[str, list[str]] | None = None
     for name, pages in texts.items():
@@ -258,14 +259,11 @@ def render_changes(
     by_page: dict[int, list[Box]] = {}
     for box in boxes:
         by_page.setdefault(box.page, []).append(box)
-    opened = isinstance(after, pymupdf.Document)
-    b = after if opened else pymupdf.open(stream=after, filetype="pdf")
-    try:
+    if not isinstance(after, bytes):  # already open: the caller closes it
         with pymupdf.open(stream=before, filetype="pdf") as a:
-            return _render_changes(a, b, by_page, dpi, frozenset(pictures))
-    finally:
-        if not opened:
-            b.close()
+            return _render_changes(a, after, by_page, dpi, frozenset(pictures))
+    with pymupdf.open(stream=before, filetype="pdf") as a, pymupdf.open(stream=after, filetype="pdf") as b:
+        return _render_changes(a, b, by_page, dpi, frozenset(pictures))
 
 
 def _render_changes(
@@ -420,8 +418,9 @@ def verify(
     by_page: dict[int, list[str]] = {}
     if analysed_pages is not None:
         unseen = _unanalysed(pages, analysed_pages)
-        checks["unanalysed_text"] = [p for number in sorted(unseen) for p in unseen[number]]
-        problems += checks["unanalysed_text"]
+        unanalysed = [p for number in sorted(unseen) for p in unseen[number]]
+        checks["unanalysed_text"] = unanalysed
+        problems += unanalysed
         lost, checks["text_kept"] = _text_kept(
             pages, analysed_pages, frozenset(written_pages), layer_source, frozenset(upside_down)
         )

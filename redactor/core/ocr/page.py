@@ -4,11 +4,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, NotRequired, TypedDict
 
 #: Resolution at which pages are rendered for Tesseract (dots per inch).
 OCR_DPI = 300
 #: Share of a page covered by images from which its text layer is treated as a scan's.
 SCAN_MIN_IMAGE_COVERAGE = 0.5
+
+
+class OcrPageDict(TypedDict):
+    """:meth:`OcrPage.to_dict`'s shape. A word is a row ``[text, x0, y0, x1, y1, confidence,
+    block, paragraph, line]`` (points; a turned word adds its angle): mixed types, hence ``Any``."""
+
+    number: int
+    seconds: float
+    words: list[list[Any]]
+    clip: NotRequired[list[float]]
+    layer_off: NotRequired[bool]
 
 
 @dataclass(frozen=True)
@@ -69,10 +81,10 @@ class OcrPage:
             return 0.0
         return sum(w.confidence for w in self.words) / len(self.words)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> OcrPageDict:
         """JSON-ready: ``{"number", "seconds", "words": [[text, x0, y0, x1, y1, confidence, b, p, l], ...]}``
         (a turned word adds its angle), plus ``"clip": [x0, y0, x1, y1]`` for a sample."""
-        out = {
+        out: OcrPageDict = {
             "number": self.number,
             "seconds": round(self.seconds, 3),
             "words": [
@@ -88,13 +100,16 @@ class OcrPage:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> OcrPage:
+    def from_dict(cls, data: OcrPageDict) -> OcrPage:
         """The inverse of :meth:`to_dict`."""
         words = [
             OcrWord(t, x0, y0, x1, y1, c, (b, p, ln), *angle)
             for t, x0, y0, x1, y1, c, b, p, ln, *angle in data["words"]
         ]
-        clip = tuple(data["clip"]) if data.get("clip") else None
+        clip = None
+        if data.get("clip"):
+            x0, y0, x1, y1 = data["clip"]
+            clip = (x0, y0, x1, y1)
         return cls(int(data["number"]), words, float(data.get("seconds", 0.0)), clip, bool(data.get("layer_off")))
 
     def lines(self) -> list[list[OcrWord]]:

@@ -173,7 +173,9 @@ SAMPLE_WORDS = 60
 SAMPLE_MIN_WORDS = 15
 
 
-def layer_sample(existing: list[tuple[float, float, float, float, str]], page_rect) -> pymupdf.Rect | None:
+def layer_sample(
+    existing: list[tuple[float, float, float, float, str]], page_rect: pymupdf.Rect
+) -> pymupdf.Rect | None:
     """The band of a scanned page read to check another tool's text layer: whole lines of the
     layer's ``existing`` words (PyMuPDF words ``(x0, y0, x1, y1, text)``, points) from the middle of
     the page down, about :data:`SAMPLE_WORDS` words, the page's full width; None when the layer

@@ -9,13 +9,19 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pymupdf
 
 from ..errors import OcrUnavailableError
+from ..model import PageInfo, ProposedRedaction
 from .page import OCR_DPI, OcrPage, OcrWord
 from .repairs import repair_emails, repair_numbers
+
+if TYPE_CHECKING:  # Pillow is imported only when a page is read
+    from PIL import Image
 
 #: A whole page read with a lower mean word confidence (0..100) gets its orientation checked ...
 ORIENTATION_MIN_CONFIDENCE = 50.0
@@ -23,12 +29,24 @@ ORIENTATION_MIN_CONFIDENCE = 50.0
 ORIENTATION_MIN_OSD = 2.0
 
 
-def _mean(found: list[tuple]) -> float:
+#: A word as :meth:`TesseractOcr._read` gives it: ``(text, confidence, x0, y0, x1, y1, (block,
+#: paragraph, line))``, the box in the image's pixels.
+Found = tuple[str, float, float, float, float, float, tuple[int, int, int]]
+
+
+class PageReader(Protocol):
+    """What :func:`layers_off` asks of an OCR engine (:class:`~redactor.core.ocr.protocol.Ocr`
+    has it): a page, or a clip of it, read."""
+
+    def recognize(self, page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> OcrPage | None: ...
+
+
+def _mean(found: list[Found]) -> float:
     """Mean confidence of words found by :meth:`TesseractOcr._read` (0.0 for none)."""
     return sum(w[1] for w in found) / len(found) if found else 0.0
 
 
-def _vertical(found: list[tuple]) -> bool:
+def _vertical(found: list[Found]) -> bool:
     """True when most words of three or more characters found by :meth:`TesseractOcr._read` are
     taller than wide: Tesseract read a page lying on its side line by line down the page."""
     long = [w for w in found if len(w[0]) >= 3]
@@ -36,7 +54,9 @@ def _vertical(found: list[tuple]) -> bool:
     return bool(long) and tall > len(long) / 2
 
 
-def _turned_back(box, turn: int, size: tuple[int, int]) -> tuple[float, float, float, float]:
+def _turned_back(
+    box: tuple[float, float, float, float], turn: int, size: tuple[int, int]
+) -> tuple[float, float, float, float]:
     """A box ``(x0, y0, x1, y1)`` read in an image turned ``turn`` degrees clockwise, in the
     pixels of the image as it was (``size``: its width and height)."""
     width, height = size
@@ -133,7 +153,10 @@ class TesseractOcr:
                 if turn:
                     upright = self._read(image.rotate(-turn, expand=True))  # PIL turns counter-clockwise
                     if sideways or _mean(upright) > _mean(found):
-                        found = [(t, c, *_turned_back(box, turn, image.size), line) for t, c, *box, line in upright]
+                        found = [
+                            (t, c, *_turned_back((x0, y0, x1, y1), turn, image.size), line)
+                            for t, c, x0, y0, x1, y1, line in upright
+                        ]
                     else:
                         turn = 0
             result = OcrPage(number)
@@ -156,7 +179,7 @@ class TesseractOcr:
             return None
         return ReadAhead(self, doc, numbers)
 
-    def _tesseract(self, call, image, **kwargs):
+    def _tesseract(self, call: Callable[..., Any], image: Image.Image, **kwargs: object) -> Any:
         """Run one pytesseract ``call`` on ``image`` (``kwargs`` passed on) with Tesseract capped at
         ``threads`` threads. Under :class:`ReadAhead` the limit is already this value, so what each
         thread puts back is the same and threads cannot undo one another's setting."""
@@ -170,7 +193,7 @@ class TesseractOcr:
             else:
                 os.environ["OMP_THREAD_LIMIT"] = env
 
-    def _read(self, image) -> list[tuple]:
+    def _read(self, image: Image.Image) -> list[Found]:
         """Tesseract's words of ``image``: ``(text, confidence, x0, y0, x1, y1, (block, par, line))``
         in the image's pixels, empty and unrecognised (negative confidence) entries left out."""
         import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
@@ -178,7 +201,7 @@ class TesseractOcr:
         data = self._tesseract(
             pytesseract.image_to_data, image, lang=self.language, config="--psm 3", output_type=pytesseract.Output.DICT
         )
-        out = []
+        out: list[Found] = []
         for i, text in enumerate(data["text"]):
             text, conf = (text or "").strip(), float(data["conf"][i])
             if not text or conf < 0:
@@ -189,7 +212,7 @@ class TesseractOcr:
             )
         return out
 
-    def _orientation(self, image) -> int:
+    def _orientation(self, image: Image.Image) -> int:
         """Clockwise degrees (0, 90, 180, 270) that turn ``image`` upright, by Tesseract's OSD on a
         half-resolution copy; 0 when it finds too little text to tell or is not sure."""
         import pytesseract  # noqa: PLC0415
@@ -225,7 +248,7 @@ def picture_regions(
     page: pymupdf.Page,
     visible: list[tuple[float, float, float, float]],
     images: list[pymupdf.Rect],
-    invisible: list[tuple[float, float, float, float]] = (),
+    invisible: Sequence[tuple[float, float, float, float]] = (),
 ) -> list[pymupdf.Rect]:
     """Pictures on a text page large enough to hold readable text (a pasted ID card, a scanned
     annex, a certificate): at least ``PICTURE_MIN_WIDTH`` × ``PICTURE_MIN_HEIGHT`` points and
@@ -241,7 +264,7 @@ def picture_regions(
     if page.rotation:
         return []
     area = abs(page.rect) or 1.0
-    out = []
+    out: list[pymupdf.Rect] = []
     for image in images:
         rect = image & page.rect
         x0, y0, x1, y1 = layer_area(rect)
@@ -269,7 +292,7 @@ def layer_area(picture: pymupdf.Rect) -> pymupdf.Rect:
     return pymupdf.Rect(picture.x0, picture.y0 - grow, picture.x1, picture.y1 + grow)
 
 
-def read_pictures(ocr, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPage:
+def read_pictures(ocr: TesseractOcr, page: pymupdf.Page, regions: list[pymupdf.Rect]) -> OcrPage:
     """OCR words of ``regions`` of ``page`` (:func:`picture_regions`) as one :class:`OcrPage`;
     words under ``PICTURE_MIN_CONFIDENCE`` (logos, signatures read as noise) are left out, each
     region's lines are numbered apart from the others'."""
@@ -296,7 +319,7 @@ class ReadAhead:
 
         self.ocr, self.doc, self.waiting = ocr, doc, sorted(numbers)
         self.pool = ThreadPoolExecutor(ocr.parallel, thread_name_prefix="ocr")
-        self.pending: dict[int, object] = {}
+        self.pending: dict[int, Future[OcrPage]] = {}
         self.env = os.environ.get("OMP_THREAD_LIMIT")
         os.environ["OMP_THREAD_LIMIT"] = str(ocr.threads)  # once for every thread's Tesseract
 
@@ -332,17 +355,19 @@ BOX_MIN_AGREEMENT = 0.5
 BOX_WORD_SIMILARITY = 0.7
 
 
-def layers_off(ocr, doc: pymupdf.Document, layer, proposals) -> set[int]:
+def layers_off(
+    ocr: PageReader, doc: pymupdf.Document, pages: Iterable[PageInfo], proposals: Iterable[ProposedRedaction]
+) -> set[int]:
     """Pages (from 1) whose kept OCR layer of another tool is off the pixels where a proposal to
     redact or review lies: OCR reads a band around each of the proposal's boxes (the box and a
     line above and below), and fewer than :data:`BOX_MIN_AGREEMENT` of the proposal's words
     (three letters or more) are read inside the box. The band check of the whole layer
     (:func:`layer_sample`) would miss a block that alone sits a line off; a box placed by such a
     layer would black out the wrong line and leave the name readable in the picture. ``layer``
-    is the :class:`~redactor.core.extraction.TextLayer`, ``proposals`` its proposals; unrotated
-    pages only."""
+    are the :class:`~redactor.core.extraction.TextLayer`'s pages, ``proposals`` its proposals;
+    unrotated pages only."""
 
-    kept = {p.number for p in layer.pages if p.scan_layer}
+    kept = {p.number for p in pages if p.scan_layer}
     off: set[int] = set()
     for proposal in proposals:
         if proposal.action.value == "keep" or proposal.page not in kept or proposal.page in off:

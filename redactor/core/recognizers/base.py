@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..czech import strip_diacritics
-from ..model import Finding, Span
+from ..model import Finding, FindingAttributes, Span
 from ..nlp import NlpArtifacts
 
 
@@ -38,6 +40,12 @@ class AnalysisContext:
         return self.text[max(0, offset - chars) : offset].replace("\n", " ").lower()
 
 
+@functools.cache
+def _context_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of a recognizer's context ``words`` (regular expressions), compiled once."""
+    return re.compile("(" + "|".join(words) + ")")
+
+
 class Recognizer(ABC):
     """Finds one family of personal (or explicitly public) data in document text.
 
@@ -61,8 +69,19 @@ class Recognizer(ABC):
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         """Return the findings in ``context.text``; never modify ``context``."""
 
-    def finding(self, category: int, start: int, end: int, text: str, score: float, evidence: str, **kw) -> Finding:
-        """Build a :class:`Finding` stamped with this recognizer's name."""
+    def finding(
+        self,
+        category: int,
+        start: int,
+        end: int,
+        text: str,
+        score: float,
+        evidence: str,
+        *,
+        holder: str | None = None,
+        attributes: FindingAttributes | None = None,
+    ) -> Finding:
+        """Build a :class:`Finding` of ``text[start:end]`` stamped with this recognizer's name."""
         return Finding(
             category=category,
             span=Span(start, end),
@@ -70,7 +89,8 @@ class Recognizer(ABC):
             score=score,
             recognizer=self.name,
             evidence=evidence,
-            **kw,
+            holder=holder,
+            attributes=attributes if attributes is not None else {},
         )
 
     def context_word(self, context: AnalysisContext, offset: int, chars: int) -> str | None:
@@ -78,10 +98,7 @@ class Recognizer(ABC):
         ``offset`` (lower-cased text, line breaks as spaces), or None."""
         if not self.context:
             return None
-        if getattr(self, "_context_words", None) is None or self._context_source != self.context:
-            self._context_words = re.compile("(" + "|".join(self.context) + ")")
-            self._context_source = self.context
-        matches = list(self._context_words.finditer(context.window_before(offset, chars)))
+        matches = list(_context_pattern(self.context).finditer(context.window_before(offset, chars)))
         return matches[-1].group().strip() if matches else None
 
 
@@ -108,23 +125,23 @@ class PatternRecognizer(Recognizer):
     """
 
     category: int
-    pattern: re.Pattern
+    pattern: re.Pattern[str]
     group: int = 0
     score: float = 0.0
     context_score: float = 0.0
     context_chars: int = 40
     folded: bool = False
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "category" in cls.__dict__ and "categories" not in cls.__dict__:
             cls.categories = (cls.category,)  # the one category it emits
 
     @abstractmethod
-    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         """The checks a candidate must pass (checksum, register, format); None rejects it."""
 
-    def scored(self, match: re.Match, found: Validated, context: AnalysisContext) -> tuple[float, str | None]:
+    def scored(self, match: re.Match[str], found: Validated, context: AnalysisContext) -> tuple[float, str | None]:
         """``(score, context word or None)`` of an accepted candidate."""
         word = self.context_word(context, match.start(), self.context_chars)
         return (self.context_score if word else self.score), word

@@ -30,7 +30,7 @@ class DateOfBirthRecognizer(PatternRecognizer):
         re.I,
     )
 
-    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         return Validated(f"date after {match.group().split()[0]!r}")
 
 
@@ -162,7 +162,7 @@ class DataBoxRecognizer(PatternRecognizer):
         re.I,
     )
 
-    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         value = match.group(1)
         return None if value.isdigit() or value.isalpha() else Validated("data-box ID after its cue")
 
@@ -215,15 +215,21 @@ class EmailRecognizer(Recognizer):
         self.gazetteer = gazetteer
 
     def load(self) -> None:
+        self._names()
+
+    def _names(self) -> NameGazetteer:
+        """The name gazetteer, the packaged one unless given (read on first use)."""
         if self.gazetteer is None:
             self.gazetteer = NameGazetteer.default()
+        return self.gazetteer
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         out = []
+        names = self._names()
         for m in self._pattern.finditer(context.text):
             local = re.sub(r"\s", "", m.group(1).split("@")[0]).lower()
             parts = [p for p in re.split(r"[._+-]", local) if p]
-            named = [p for p in parts if p not in self._generic and self.gazetteer.mentions_name(p)]
+            named = [p for p in parts if p not in self._generic and names.mentions_name(p)]
             if named:
                 out.append(
                     self.finding(

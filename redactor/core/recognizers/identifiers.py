@@ -8,6 +8,7 @@ Google's libphonenumber port (``phonenumbers``); the patterns here only find can
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import phonenumbers
 from stdnum import iban as std_iban
@@ -38,12 +39,12 @@ class BirthNumberRecognizer(PatternRecognizer):
     context_score = 0.95
     context_chars = 30
 
-    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         if not rc.is_valid(match.group(1) + (match.group(2) or match.group(3))):
             return None
         return Validated("valid rodné číslo (stdnum.cz.rc)", holder="natural_person")
 
-    def scored(self, match: re.Match, found: Validated, context: AnalysisContext) -> tuple[float, str | None]:
+    def scored(self, match: re.Match[str], found: Validated, context: AnalysisContext) -> tuple[float, str | None]:
         word = self.context_word(context, match.start(), self.context_chars)
         if word:
             return self.context_score, word
@@ -72,7 +73,7 @@ class BankAccountRecognizer(PatternRecognizer):
     #: units and other public bodies, not for private persons (Act 6/1993 Sb., § 34 and § 35).
     _CNB = "0710"
 
-    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         prefix, number, bank = match.groups()
         value = f"{prefix + '-' if prefix else ''}{number}/{bank}"
         try:
@@ -106,7 +107,9 @@ class IbanRecognizer(Recognizer):
             if m.start() < pos:
                 continue
             # collect up to 34 alphanumerics, allowing one space or line break between groups
-            chars, ends, i = [], [], m.start()
+            chars: list[str] = []
+            ends: list[int] = []
+            i = m.start()
             while i < len(text) and len(chars) < 34:
                 if text[i].isalnum() and text[i].isascii():
                     chars.append(text[i])
@@ -135,7 +138,7 @@ class DicRecognizer(PatternRecognizer):
     pattern = re.compile(r"(?<![A-Z0-9])CZ[ ]?(\d(?:[ /]?\d){7,9})(?!\d)")
     score = 0.95
 
-    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         raw = match.group(1)
         digit_ends = [match.start(1) + i + 1 for i, c in enumerate(raw) if c.isdigit()]
         digits = re.sub(r"\D", "", raw)
@@ -164,7 +167,7 @@ class IcoRecognizer(PatternRecognizer):
     score = 0.99
     folded = True
 
-    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         digits = re.sub(r"\D", "", match.group(1))
         if dic.calc_check_digit_legal(digits[:-1]) != digits[-1]:
             return None
@@ -180,7 +183,7 @@ class PaymentCardRecognizer(PatternRecognizer):
     pattern = re.compile(r"(?<![\d/-])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}(?![\d/])")
     context_score = 0.9
 
-    def validate(self, match: re.Match, context: AnalysisContext) -> Validated | None:
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         digits = re.sub(r"\D", "", match.group())
         if not 13 <= len(digits) <= 19 or not luhn.is_valid(digits):
             return None
@@ -190,7 +193,7 @@ class PaymentCardRecognizer(PatternRecognizer):
 class _Shifted:
     """A libphonenumber match found in a window of the text, with offsets into the whole text."""
 
-    def __init__(self, match, offset: int):
+    def __init__(self, match: phonenumbers.PhoneNumberMatch, offset: int):
         self.number, self.start, self.end = match.number, match.start + offset, match.end + offset
 
 
@@ -241,7 +244,7 @@ class PhoneRecognizer(Recognizer):
     #: Characters around such a run that libphonenumber sees too (it looks at a number's neighbours).
     _margin = 12
 
-    def _matches(self, flat: str, at_line_end: str | None = None):
+    def _matches(self, flat: str, at_line_end: str | None = None) -> Iterator[_Shifted]:
         """libphonenumber's matches in ``flat``, each with ``start``/``end`` offsets into it: the
         matcher reads only the windows around runs of seven or more digits, the only places a
         number can be (on a contract it otherwise walks every character of the text). With

@@ -55,6 +55,14 @@ _LABEL_CUE = re.compile(
 
 
 @dataclass
+class _Cluster:
+    """One person's name forms so far: the nominative candidates of their surnames and given names."""
+
+    surname: set[str]
+    given: set[str]
+
+
+@dataclass
 class _Mention:
     tokens: list[tuple[int, int, str]]  # (start, end, word) for each name word
     given: list[str] = field(default_factory=list)
@@ -98,10 +106,15 @@ class PersonRecognizer(Recognizer):
         self._title_after = re.compile(r"^,?[ ]?(?:(?:" + "|".join(re.escape(t) for t in TITLES_AFTER) + r")[, ]*)+")
 
     def load(self) -> None:
+        self._gazetteers()
+
+    def _gazetteers(self) -> tuple[NameGazetteer, PlaceGazetteer]:
+        """The name and place gazetteers, the packaged ones unless given (read on first use)."""
         if self.gazetteer is None:
             self.gazetteer = NameGazetteer.default()
         if self.places is None:
             self.places = PlaceGazetteer.default()
+        return self.gazetteer, self.places
 
     # -- candidate words -------------------------------------------------------------------
     def _words(self, context: AnalysisContext) -> list[tuple[int, int, str]]:
@@ -134,7 +147,8 @@ class PersonRecognizer(Recognizer):
 
     # -- detection --------------------------------------------------------------------------
     def _pairs(self, context: AnalysisContext, words: list[tuple[int, int, str]]) -> list[_Mention]:
-        text, gaz = context.text, self.gazetteer
+        text = context.text
+        gaz, places = self._gazetteers()
         mentions: list[_Mention] = []
         i = 0
         while i < len(words) - 1:
@@ -158,7 +172,7 @@ class PersonRecognizer(Recognizer):
                 # "Nájemce: Xenie Qwertová", "Poskytovatel služeb: Xaver Qwertz"
                 cued = bool(label and role_of(label.group(1).split()[0]))
             third = words[i + 2] if i + 2 < len(words) else None
-            if not titled and self.places.is_place_pair(na, nb):
+            if not titled and places.is_place_pair(na, nb):
                 i += 1  # "Mladá Boleslav", "v Hradci Králové": a place whose words are also names
                 continue
             if given_a:
@@ -191,7 +205,7 @@ class PersonRecognizer(Recognizer):
                     third is not None
                     and self._capitalised(third[2])
                     and self._adjacent(text, b, third)
-                    and not self.places.is_place_word(_norm(third[2]))
+                    and not places.is_place_word(_norm(third[2]))
                 ):
                     toks.append(third)
                 given, surname = [na] + [_norm(t[2]) for t in toks[1:-1]], [_norm(toks[-1][2])]
@@ -201,16 +215,19 @@ class PersonRecognizer(Recognizer):
             i += 1
         return mentions
 
-    def _ner_mentions(self, context: AnalysisContext, words, taken: list[Span]) -> list[_Mention]:
+    def _ner_mentions(
+        self, context: AnalysisContext, words: list[tuple[int, int, str]], taken: list[Span]
+    ) -> list[_Mention]:
         """NER ``PERSON`` spans that contain a gazetteer given name: the given name and the
         capitalised word next to it (after it, or before it in surname-first order)."""
         out = []
+        gazetteer, _places = self._gazetteers()
         for ent in context.nlp.entities:
             if ent.label != "PERSON" or any(Span(ent.start, ent.end).overlaps(t) for t in taken):
                 continue
             inside = [w for w in words if ent.start <= w[0] and w[1] <= ent.end and self._capitalised(w[2])]
             for k, w in enumerate(inside):
-                if not self.gazetteer.given_name_of(_norm(w[2])):
+                if not gazetteer.given_name_of(_norm(w[2])):
                     continue
                 if k + 1 < len(inside) and self._adjacent(context.text, w, inside[k + 1]):
                     pair, surname = [w, inside[k + 1]], inside[k + 1]
@@ -228,20 +245,20 @@ class PersonRecognizer(Recognizer):
 
     # -- clustering and propagation ---------------------------------------------------------
     @staticmethod
-    def _cluster(mentions: list[_Mention]) -> list[dict]:
-        clusters: list[dict] = []
+    def _cluster(mentions: list[_Mention]) -> list[_Cluster]:
+        clusters: list[_Cluster] = []
         for m in sorted(mentions, key=lambda x: x.start):
-            sur = set().union(*(nominative_candidates(s) for s in m.surname))
-            giv = set().union(*(nominative_candidates(g) for g in m.given)) if m.given else set()
+            sur: set[str] = set().union(*(nominative_candidates(s) for s in m.surname))
+            giv: set[str] = set().union(*(nominative_candidates(g) for g in m.given)) if m.given else set()
             for idx, c in enumerate(clusters):
-                if c["surname"] & sur and (not giv or not c["given"] or c["given"] & giv):
-                    c["surname"] |= sur
-                    c["given"] |= giv
+                if c.surname & sur and (not giv or not c.given or c.given & giv):
+                    c.surname |= sur
+                    c.given |= giv
                     m.cluster = idx
                     break
             else:
                 m.cluster = len(clusters)
-                clusters.append({"surname": sur, "given": giv})
+                clusters.append(_Cluster(sur, giv))
         return clusters
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
@@ -257,10 +274,10 @@ class PersonRecognizer(Recognizer):
             if w[0] in taken or not self._capitalised(w[2]):
                 continue
             cands = nominative_candidates(_norm(w[2]))
-            hit = [i for i, c in enumerate(clusters) if c["surname"] & cands]
+            hit = [i for i, c in enumerate(clusters) if c.surname & cands]
             category = cat.SURNAME
             if not hit:
-                hit = [i for i, c in enumerate(clusters) if c["given"] & cands]
+                hit = [i for i, c in enumerate(clusters) if c.given & cands]
                 category = cat.GIVEN_NAME
                 if len(hit) != 1:
                     continue
@@ -278,7 +295,7 @@ class PersonRecognizer(Recognizer):
         return out
 
     @staticmethod
-    def _common_word_at_start(context: AnalysisContext, words, k: int) -> bool:
+    def _common_word_at_start(context: AnalysisContext, words: list[tuple[int, int, str]], k: int) -> bool:
         """A sentence-initial word followed by a noun is an adjective, not a surname
         ("Konečná cena činí"), as far as the tagger tells."""
         pos = context.nlp.pos

@@ -97,7 +97,12 @@ DEFAULT_RECOGNIZERS: tuple[RecognizerConfig, ...] = (
 def build_recognizer(config: RecognizerConfig, *, nlp_enabled: bool = True) -> Recognizer:
     """A new recognizer as ``config`` describes it. Raises ``KeyError`` for an unknown name."""
     cls = RECOGNIZERS[config.name]
-    recognizer = cls(use_ner=nlp_enabled) if config.uses_ner else cls()
+    if config.uses_ner:
+        if not issubclass(cls, PersonRecognizer):
+            raise TypeError(f"the recognizer {config.name!r} does not read the NLP pipeline's entities")
+        recognizer: Recognizer = cls(use_ner=nlp_enabled)
+    else:
+        recognizer = cls()
     recognizer.context = config.context
     return recognizer
 
