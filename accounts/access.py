@@ -10,14 +10,14 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from .models import ROLE_RANK, Agency, ApiToken, Membership, Role
 from .selectors import membership_get
 
 
-def role_in(user: AbstractBaseUser, agency: Agency) -> Role | None:
+def role_in(user: User, agency: Agency) -> Role | None:
     """The role ``user`` acts with in ``agency``: an API token's service user with the token's
     role while the token is usable, a person with their membership's; None for neither."""
     if not user.is_authenticated:
@@ -29,7 +29,7 @@ def role_in(user: AbstractBaseUser, agency: Agency) -> Role | None:
     return Role(membership.role) if membership is not None else None
 
 
-def require_role(user: AbstractBaseUser | None, agency: Agency, role: Role | str) -> None:
+def require_role(user: User | None, agency: Agency, role: Role | str) -> None:
     """Raise ``PermissionDenied`` unless ``user`` may act as ``role`` (or a stronger one) in
     ``agency``. ``user=None`` is the system itself (a job, a management command) and may.
     Every service that a clerk, a reviewer or a token can call checks here, so the web UI and

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
@@ -13,14 +13,14 @@ from django.utils import timezone
 from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, ProfileVersion, Role, token_hash
 
 
-def memberships_for_user(*, user: AbstractBaseUser) -> QuerySet[Membership]:
+def memberships_for_user(*, user: User) -> QuerySet[Membership]:
     """The user's memberships with their agencies, ordered by agency name; empty for anonymous users."""
     if not user.is_authenticated:
         return Membership.objects.none()
     return Membership.objects.filter(user=user).select_related("agency")
 
 
-def membership_get(*, user: AbstractBaseUser, agency_id: int, role: Role | str = Role.CLERK) -> Membership:
+def membership_get(*, user: User, agency_id: int, role: Role | str = Role.CLERK) -> Membership:
     """The user's membership in agency ``agency_id``.
 
     Raises ``Http404`` when the user is not a member (another agency's id looks exactly like an

@@ -11,7 +11,7 @@ from datetime import timedelta
 import phonenumbers
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -58,7 +58,7 @@ def member_create(
     username: str,
     email: str,
     role: Role | str,
-    by: AbstractBaseUser | None,
+    by: User | None,
     password: str | None = None,
 ) -> Membership:
     """Create a **new** account with a role in ``agency`` (agency admins; ``by=None`` is the
@@ -87,9 +87,7 @@ def member_create(
 
 
 @transaction.atomic
-def invitation_create(
-    *, agency: Agency, email: str, role: Role | str, by: AbstractBaseUser | None
-) -> tuple[Invitation, str]:
+def invitation_create(*, agency: Agency, email: str, role: Role | str, by: User | None) -> tuple[Invitation, str]:
     """Invite ``email`` to join ``agency`` with ``role`` (agency admins); returns the row and the
     raw token for the link (it exists only in the return value). A pending invitation of the same
     address is revoked (the newest link counts). Raises ``PermissionDenied`` and
@@ -115,7 +113,7 @@ def invitation_create(
 
 
 @transaction.atomic
-def invitation_revoke(*, invitation: Invitation, by: AbstractBaseUser | None) -> Invitation:
+def invitation_revoke(*, invitation: Invitation, by: User | None) -> Invitation:
     """Withdraw a pending invitation (agency admins); its link stops working. Idempotent."""
     require_role(by, invitation.agency, Role.ADMIN)
     if invitation.accepted_at is None and invitation.revoked_at is None:
@@ -125,7 +123,7 @@ def invitation_revoke(*, invitation: Invitation, by: AbstractBaseUser | None) ->
 
 
 @transaction.atomic
-def invitation_accept(*, raw: str, user: AbstractBaseUser) -> Membership:
+def invitation_accept(*, raw: str, user: User) -> Membership:
     """The person behind the link joins with ``user`` (logged in): a membership with the
     invitation's role and e-mail. Raises ``ValidationError`` for an unknown, used, revoked or
     expired link, for an API token's service user and for a user who is already a member."""
@@ -190,7 +188,7 @@ def member_remove(*, membership: Membership) -> None:
 # -- API tokens -----------------------------------------------------------------------------------
 @transaction.atomic
 def api_token_create(
-    *, agency: Agency, name: str, role: Role | str, created_by: AbstractBaseUser | None, expires_at=None
+    *, agency: Agency, name: str, role: Role | str, created_by: User | None, expires_at=None
 ) -> tuple[ApiToken, str]:
     """Create an API token for ``agency``; returns the row and the raw token ``rdk_<prefix>_<secret>``.
 
@@ -222,7 +220,7 @@ def api_token_create(
 
 
 @transaction.atomic
-def api_token_revoke(*, token: ApiToken, revoked_by: AbstractBaseUser | None) -> ApiToken:
+def api_token_revoke(*, token: ApiToken, revoked_by: User | None) -> ApiToken:
     """Revoke a token at once (requests with it get 401 from now on). Revoking twice changes nothing."""
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
@@ -354,7 +352,7 @@ def _profile_changes(old: dict, new: dict) -> list[dict]:
 
 @transaction.atomic
 def profile_save(
-    *, agency: Agency, user: AbstractBaseUser | None, data: dict, source: str = ProfileVersion.Source.FORM
+    *, agency: Agency, user: User | None, data: dict, source: str = ProfileVersion.Source.FORM
 ) -> ProfileVersion | None:
     """Save the agency's profile as a new version (:class:`ProfileVersion`) when it differs from
     the one in force; returns it, or None when nothing changed. ``user`` must be an agency admin
@@ -382,7 +380,7 @@ def profile_save(
     return version
 
 
-def profile_import_csv(*, agency: Agency, user: AbstractBaseUser | None, data: bytes) -> ProfileVersion | None:
+def profile_import_csv(*, agency: Agency, user: User | None, data: bytes) -> ProfileVersion | None:
     """Replace the agency's profile with a CSV file's (header :data:`PROFILE_CSV_COLUMNS`; one
     value a row; ``field`` one of :data:`PROFILE_CSV_FIELDS`). All or nothing: a bad row raises
     ``ValidationError`` naming its line and nothing changes. Returns the new version, or None

@@ -10,6 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.shortcuts import get_object_or_404, redirect, render
@@ -135,7 +136,8 @@ def invitation(request, token: str):
         response = render(request, "accounts/invitation.html", {"invitation": None}, status=404)
         response["Cache-Control"] = "no-store"
         return response
-    signup = UserCreationForm(request.POST if request.method == "POST" and not request.user.is_authenticated else None)
+    posted = request.POST if request.method == "POST" and not request.user.is_authenticated else None
+    signup: UserCreationForm[User] = UserCreationForm(posted)
     if request.method == "POST":
         try:
             if request.user.is_authenticated:

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import os
+from typing import overload
 
 from django.core.exceptions import ImproperlyConfigured
 
 
+@overload
+def env(name: str) -> str | None: ...
+@overload
+def env(name: str, default: str) -> str: ...
+@overload
+def env(name: str, default: None) -> str | None: ...
+
+
 def env(name: str, default: str | None = None) -> str | None:
-    """The variable's value, or ``default`` when it is unset or empty."""
+    """The variable's value, or ``default`` when it is unset or empty (``str`` when a default
+    is given)."""
     value = os.environ.get(name, "")
     return value if value != "" else default
 

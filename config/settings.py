@@ -26,7 +26,7 @@ DEBUG = env_bool("DEBUG", False)
 # for the quick start and the command line); only DEBUG may fall back to a fixed development key.
 SECRET_KEY_FILE = Path(env("SECRET_KEY_FILE", str(VAR_DIR / "secret_key")))
 SECRET_KEY = env("SECRET_KEY") or (
-    SECRET_KEY_FILE.read_text(encoding="utf-8").strip() if SECRET_KEY_FILE.is_file() else None
+    SECRET_KEY_FILE.read_text(encoding="utf-8").strip() if SECRET_KEY_FILE.is_file() else ""
 )
 if not SECRET_KEY:
     if not DEBUG:

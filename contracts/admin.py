@@ -47,15 +47,22 @@ class ReadOnly:
 class AuditInline(ReadOnly, admin.TabularInline):
     model = AuditEvent
     extra = 0
-    fields = ["created_at", "user", "action", "detail"]
-    readonly_fields = fields
+    fields = readonly_fields = ("created_at", "user", "action", "detail")
 
 
 class RunInline(ReadOnly, admin.TabularInline):
     model = Run
     extra = 0
-    fields = ["kind", "state", "phase", "progress_done", "progress_total", "error", "created_at", "finished_at"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "kind",
+        "state",
+        "phase",
+        "progress_done",
+        "progress_total",
+        "error",
+        "created_at",
+        "finished_at",
+    )
 
 
 @admin.register(Contract)

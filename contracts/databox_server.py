@@ -24,6 +24,7 @@ import base64
 import hashlib
 import itertools
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -56,7 +57,7 @@ class _Record:
     record_id: int
     publisher: str
     versions: list[int] = field(default_factory=list)
-    metadata: etree._Element | None = None
+    metadata: etree._Element = field(default_factory=lambda: etree.Element(f"{_R}smlouva"))
     files: list[tuple[str, str]] = field(default_factory=list)  # name, sha256
     withdrawn: bool = False
 
@@ -117,17 +118,22 @@ class DataBoxServer:
             start_response("400 Bad Request", [("Content-Type", "text/plain")])
             return [b"not a SOAP request"]
         name = etree.QName(operation).localname
-        handler = {
+        handlers: dict[str, Callable[[str, etree._Element], etree._Element]] = {
             "CreateMessage": self._create_message,
             "MessageDownload": self._message_download,
             "GetListOfReceivedMessages": self._list_received,
             "MarkMessageAsDownloaded": self._mark_downloaded,
-        }.get(name)
+        }
+        handler = handlers.get(name)
         if handler is None:
             response = self._response(name, status=("1025", "Operace není tímto serverem podporována."))
         else:
-            with self._lock:
-                response = handler(box, operation)
+            try:
+                with self._lock:
+                    response = handler(box, operation)
+            except _Malformed as exc:
+                start_response("400 Bad Request", [("Content-Type", "text/plain")])
+                return [f"{name}: {exc} missing".encode()]
         envelope = etree.Element(f"{{{SOAP}}}Envelope", nsmap={"soap": SOAP})
         etree.SubElement(envelope, f"{{{SOAP}}}Body").append(response)
         data = etree.tostring(envelope, xml_declaration=True, encoding="UTF-8")
@@ -157,14 +163,14 @@ class DataBoxServer:
         etree.SubElement(st, f"{_D}dmStatusMessage").text = text
 
     def _create_message(self, box: str, op: etree._Element) -> etree._Element:
-        env = op.find(f"{_D}dmEnvelope")
+        env = _child(op, f"{_D}dmEnvelope")
         recipient = (env.findtext(f"{_D}dbIDRecipient") or "").strip()
         out = self._response("CreateMessage")
         if recipient not in {b for b, _p in self.boxes.values()}:
             self._status(out, "1219", "Cílová schránka neexistuje nebo není přístupná.")
             return out
         files = []
-        for f in op.find(f"{_D}dmFiles").findall(f"{_D}dmFile"):
+        for f in _child(op, f"{_D}dmFiles").findall(f"{_D}dmFile"):
             content = base64.b64decode(f.findtext(f"{_D}dmEncodedContent") or "")
             files.append((f.get("dmFileDescr", ""), f.get("dmMimeType", ""), f.get("dmFileMetaType", ""), content))
         message = _Message(
@@ -290,7 +296,8 @@ class DataBoxServer:
         box = root.findtext(f"{_R}smlouva/{_R}subjekt/{_R}datovaSchranka")
         if box and box != message.sender:
             raise _Refusal("3", "Pro zadanou datovou schránku subjektu neexistuje platné zmocnění.")
-        named = [p.findtext(f"{_R}nazevSouboru") for p in root.iterfind(f"{_R}prilohy/{_R}priloha")]
+        # the schema (validated above) requires each file's name
+        named = [p.findtext(f"{_R}nazevSouboru") or "" for p in root.iterfind(f"{_R}prilohy/{_R}priloha")]
         enclosures = {f[0]: f[3] for f in message.files if f[2] != "main"}
         for file_name in named:
             if file_name not in enclosures:
@@ -299,13 +306,13 @@ class DataBoxServer:
                 raise _Refusal("5", f"Nepodporovaný typ přílohy {file_name}.")
         files = [(n, hashlib.sha256(enclosures[n]).hexdigest()) for n in named]
         if root_name == "zverejneni":
-            record = _Record(next(self._record_ids), message.sender, metadata=root.find(f"{_R}smlouva"))
+            record = _Record(next(self._record_ids), message.sender, metadata=_child(root, f"{_R}smlouva"))
             self.records[record.record_id] = record
             message.recipient_ref = str(record.record_id)
         else:
             record = self._target(root, message)
             if root_name == "modifikace":
-                record.metadata = root.find(f"{_R}smlouva")
+                record.metadata = _child(root, f"{_R}smlouva")
             elif root_name == "znepristupneni":
                 record.withdrawn = True
         record.files += files
@@ -350,6 +357,18 @@ class DataBoxServer:
         ).hexdigest()
         etree.SubElement(confirmation, f"{_R}elektronickaZnacka").text = base64.b64encode(b"test-seal").decode()
         return reply
+
+
+class _Malformed(Exception):
+    """A request without an element the data-box interface requires (the element's name)."""
+
+
+def _child(el: etree._Element, path: str) -> etree._Element:
+    """``el``'s element at ``path``; raises :class:`_Malformed` when it is missing."""
+    found = el.find(path)
+    if found is None:
+        raise _Malformed(etree.QName(path).localname)
+    return found
 
 
 class _Refusal(Exception):

@@ -52,8 +52,8 @@ def registry_panel(contract, membership, data=None) -> dict:
     sources = {}
     for key, source in meta.sources.items():
         sources[key] = {"page": source.page, "text": source.text, "note": _(SOURCE_NOTES.get(source.note, ""))}
-    for form_row, index in zip(parties.forms, range(len(meta.parties)), strict=False):
-        form_row.source = sources.get(f"parties.{index}")
+    # each party's row with where its values were found (the extra, empty rows have none)
+    party_rows = [(row, sources.get(f"parties.{index}")) for index, row in enumerate(parties.forms)]
     problems = registry.registry_problems(contract, meta) if contract.redacted or meta.parties else []
     try:
         preview = registry.registry_preview(contract, meta).decode("utf-8")
@@ -63,6 +63,7 @@ def registry_panel(contract, membership, data=None) -> dict:
         "registry_form": form,
         "registry_rows": [(form[name], sources.get(name)) for name in form.fields],
         "registry_parties": parties,
+        "registry_party_rows": party_rows,
         "registry_sources": sources,
         "registry_problems": problems,
         "registry_preview": preview,

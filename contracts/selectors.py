@@ -174,9 +174,9 @@ def contract_report(*, contract: Contract) -> dict:
     suggestion left as it was), the verification result, the blacked-out share per page (pages
     from 1) and the SHA-256 of the published file."""
     proposals = list(proposals_for_contract(contract=contract).select_related("decided_by__api_token"))
-    redacted = Counter()
-    kept = Counter()
-    names = {}
+    redacted: Counter[int | None] = Counter()
+    kept: Counter[int | None] = Counter()
+    names: dict[int | None, str] = {}
     for p in proposals:
         key = p.category
         names.setdefault(key, p.category_name)

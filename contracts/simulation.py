@@ -189,7 +189,7 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
         redacted = [
             Span(p.span_start, p.span_end)
             for p in Proposal.objects.filter(contract=contract)
-            if p.will_redact and p.span_start is not None
+            if p.will_redact and p.span_start is not None and p.span_end is not None
         ]
         missing = _uncovered(layer.text, item, redacted)
         if not missing:
@@ -198,7 +198,7 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
         if not boxes:
             result.problems.append(f"cannot select {item!r}: no boxes")
             continue
-        outcome = reviewing.proposal_add_manual(
+        manual = reviewing.proposal_add_manual(
             contract=contract,
             user=user,
             boxes=[Box(b.page, b.x0, b.y0, b.x1, b.y1) for b in boxes],
@@ -207,7 +207,7 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
             learn=learn,
         )
         result.manual += 1
-        result.occurrence_clicks += 1 + len(outcome.added)
+        result.occurrence_clicks += 1 + len(manual.added)
 
 
 def _storage_in(folder: str) -> override_settings:

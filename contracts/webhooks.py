@@ -142,7 +142,7 @@ def _target(url: str, *, resolve: bool) -> Target | None:
             infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
         except OSError:
             raise TargetRefused(_("The host name cannot be resolved.")) from None
-        addresses = [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos]
+        addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
     if not addresses or not all(address_allowed(a) for a in addresses):
         raise TargetRefused(_("The address points into the service's own network."))
     return Target(parts.scheme, host, port, path, str(addresses[0]))
@@ -189,6 +189,7 @@ def send_signed(*, url: str, secret: str, event: str, delivery_uuid: str, payloa
         SIGNATURE_HEADER: sign(secret=secret, body=body, timestamp=int(time.time())),
     }
     timeout = urllib3.Timeout(total=settings.REDACTOR_WEBHOOK_TIMEOUT)
+    pool: urllib3.HTTPConnectionPool
     if target.scheme == "https":
         pool = urllib3.HTTPSConnectionPool(
             target.address,

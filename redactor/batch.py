@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from redactor.core.category_map import CategoryMap
 from redactor.core.engine import Analysis, RedactionEngine
 from redactor.core.errors import RedactionError, VerificationError
 from redactor.core.profile import AgencyProfile
-from redactor.core.text_export import TextExport, export_layer
+from redactor.core.text_export import ExportMode, TextExport, export_layer
 from redactor.i18n import reason_texts
 
 
@@ -83,7 +85,8 @@ def redact_file(
         return FileOutcome(source, False, str(exc))
     accepted = analysis.to_redact()
     counts = Counter(p.action.value for p in analysis.proposals)
-    report = {"document": source.name, **analysis.to_dict()}
+    # the file's JSON report: the analysis with each reason's text in both languages
+    report: dict[str, Any] = {"document": source.name, **analysis.to_dict()}
     for entry, proposal in zip(report["proposals"], analysis.proposals, strict=True):
         entry["reason"]["text"] = reason_texts(proposal.reason)  # {"cs": …, "en": …}
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -121,9 +124,10 @@ def redact_file(
             f"; page(s) {', '.join(map(str, result.pictured))} published as pictures with the analysed words as"
             " their text layer (an extractor read their text other than it was analysed)"
         )
+    extractors = result.verification.checks.get("extractors")
+    read_by = ", ".join(map(str, extractors)) if isinstance(extractors, list) else ""
     message = (
-        f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified"
-        f" ({', '.join(result.verification.checks.get('extractors', []))}){note}"
+        f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified ({read_by}){note}"
     )
     return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts, text_path)
 
@@ -131,7 +135,7 @@ def redact_file(
 def export_file(
     engine: RedactionEngine,
     source: Path,
-    modes: list[str],
+    modes: Sequence[ExportMode],
     *,
     category_map: CategoryMap | None = None,
     max_bytes: int | None = None,

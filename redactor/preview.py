@@ -34,12 +34,14 @@ def map_preview(pdf: bytes, current: dict, draft: dict) -> tuple[list[PreviewRow
         a, b = before.get(key), after.get(key)
         if a is not None and b is not None and a.action == b.action:
             continue
-        p = a or b
+        p = a if a is not None else b
+        if p is None:  # the key came from one of the two analyses
+            continue
         rows.append(
             PreviewRow(
                 page=p.page,
                 text=p.text,
-                category=(b or a).category_name,
+                category=(b or p).category_name,
                 current=a.action.value if a else None,
                 draft=b.action.value if b else None,
                 current_reason=reason_text(a.reason.code, a.reason.params) if a else "",

@@ -28,8 +28,12 @@ def map_version_get(*, agency: Agency | None, number: int) -> MapVersion:
 
 
 def platform_version_current() -> MapVersion:
-    """The platform default in force (seeded as version 1 by migration ``redactor.0002``)."""
-    return map_versions(agency=None).first()
+    """The platform default in force (seeded as version 1 by migration ``redactor.0002``).
+    Raises ``MapVersion.DoesNotExist`` on a database without that migration's seed."""
+    version = map_versions(agency=None).first()
+    if version is None:
+        raise MapVersion.DoesNotExist("no platform category map: run manage.py migrate")
+    return version
 
 
 def map_version_in_force(*, agency: Agency | None) -> MapVersion:

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -28,6 +29,7 @@ from accounts.models import Agency, Role
 from redactor.core.category_map import ROLES, SCOPES, TYPES, CategoryMap
 
 from . import selectors
+from .models import MapDraft
 from .preview_jobs import owned_job_start, owned_job_state, preview_files
 from .services import maps
 
@@ -91,8 +93,9 @@ def _require_edit(owner: Owner) -> None:
         raise PermissionDenied("only an agency admin (or platform staff for the default) may change the map")
 
 
-def _working(owner: Owner) -> tuple[dict, object]:
-    """The map shown: the draft when there is one, else the version in force."""
+def _working(owner: Owner) -> tuple[dict[str, Any], MapDraft | None]:
+    """The map shown (its JSON, as :class:`~redactor.core.category_map.CategoryMap` reads it):
+    the draft when there is one, else the version in force; and the draft or None."""
     draft = selectors.map_draft(agency=owner.agency)
     return (draft.data if draft else selectors.map_version_in_force(agency=owner.agency).data), draft
 
@@ -194,7 +197,7 @@ def _dependency(request, owner: Owner):
     action = request.POST.get("action", "set")
     draft = maps.map_draft_open(agency=owner.agency, user=request.user)
     if action == "toggle":
-        row = next((r for r in draft.data["categories"] if r["id"] == category), {})
+        row: dict[str, Any] = next((r for r in draft.data["categories"] if r["id"] == category), {})
         exists = any(d["category"] == depends_on for d in row.get("depends_on", []))
         scopes = None if exists else ["party", "sentence"]
     elif action == "remove":
@@ -341,7 +344,7 @@ def preview_page(request, owner: Owner, sources: list[tuple[str, str]], start) -
     if state is not None and state.result is not None and "rows" not in state.result:
         raise Http404("no such preview")  # the agency's other owned job kind: a bulk export
     result = None
-    if state is not None and state.state == "finished":
+    if state is not None and state.state == "finished" and state.result is not None:
         found = state.result
         label = dict(sources).get(source, source)
         result = {"rows": found["rows"], "total": found["total"], "source": label, "many": found["documents"] > 1}

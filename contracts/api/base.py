@@ -32,8 +32,9 @@ class TokenRolePermission(permissions.BasePermission):
         return token.allows(getattr(view, "required_role", Role.ADMIN))
 
 
-class AgencyScoped:
-    """Mixin: ``self.agency`` from the token; ``required_role`` (default: agency admin, the safe side)."""
+class AgencyScoped(APIView):
+    """Base of the agency's views: ``self.agency`` from the token; ``required_role`` (default:
+    agency admin, the safe side)."""
 
     required_role: Role = Role.ADMIN
     permission_classes = [TokenRolePermission]

@@ -35,6 +35,7 @@ def _domain_error(exc: DjangoValidationError) -> Response:
         extra["fields"] = exc.message_dict
         code = "invalid"
         extra["code"] = code
+    http: int
     if code in CONFLICT_CODES:
         http = status.HTTP_409_CONFLICT
     elif code in GONE_CODES:

@@ -106,7 +106,8 @@ class RegisterSerializer(serializers.Serializer):
 class StoredRegistryMetadataSerializer(RegistryMetadataSerializer):
     """The metadata as stored, in the contract resource (``GET …/registry/`` adds ``problems``)."""
 
-    problems = None
+    # DRF's way to drop an inherited declared field; the stubs type the name as the field
+    problems = None  # type: ignore[assignment]
 
 
 class RegistryStatusField(serializers.Serializer):

@@ -180,7 +180,9 @@ BOX_HELP = "[page, x0, y0, x1, y1]: page from 1, coordinates in PDF points from 
 class ProposalSerializer(serializers.ModelSerializer):
     """A proposed (or manual) redaction with the reason for it and its decision."""
 
-    source = serializers.ChoiceField(choices=Source.choices)
+    # DRF's serializer metaclass moves declared fields out of the class, so this field never
+    # shadows Field.source (the stubs see a class attribute of another type)
+    source = serializers.ChoiceField(choices=Source.choices)  # type: ignore[assignment]
     suggestion = serializers.ChoiceField(
         choices=Suggestion.choices, help_text="The engine's action from the category map."
     )
@@ -324,7 +326,7 @@ class ReportRedactionSerializer(serializers.Serializer):
     boxes = serializers.ListField(child=serializers.ListField(child=serializers.FloatField()), help_text=BOX_HELP)
     category = serializers.IntegerField(allow_null=True)
     category_name = serializers.CharField()
-    source = serializers.ChoiceField(choices=Source.choices)
+    source = serializers.ChoiceField(choices=Source.choices)  # type: ignore[assignment]  # as ProposalSerializer.source
     decided = serializers.ChoiceField(
         choices=[("reviewer", "reviewer"), ("suggestion", "engine suggestion, not changed by a reviewer")]
     )

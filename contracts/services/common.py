@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from contracts.models import PUBLISHED_STATES, AuditEvent, Contract
 
 
-def audit(contract: Contract, user: AbstractBaseUser | None, action: str, **detail) -> None:
+def audit(contract: Contract, user: User | None, action: str, **detail) -> None:
     """Record ``action`` by ``user`` (None: the system) on ``contract``, with ``detail`` (JSON),
     in the caller's transaction."""
     AuditEvent.objects.create(

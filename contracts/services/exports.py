@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.files import File
 from django.core.files.storage import default_storage
@@ -68,7 +68,7 @@ def _base_name(contract: Contract) -> str:
     return slugify(contract.title)[:80] or f"smlouva-{contract.pk}"
 
 
-def contract_text_export(*, contract: Contract, user: AbstractBaseUser | None, mode: str, fmt: str) -> Download:
+def contract_text_export(*, contract: Contract, user: User | None, mode: str, fmt: str) -> Download:
     """The ``mode`` export (``removed``, ``tagged`` or ``pseudonymised``, with :func:`agency_seed`)
     of ``contract``'s analysed text as ``fmt`` (``txt``: pages separated by form feeds;
     ``jsonl``: one line with the text and the markers' character spans), recorded in the audit
@@ -93,7 +93,7 @@ def _owner(agency: Agency) -> str:
     return f"agency:{agency.pk}"
 
 
-def agency_export_start(*, agency: Agency, user: AbstractBaseUser | None, mode: str, fmt: str) -> str:
+def agency_export_start(*, agency: Agency, user: User | None, mode: str, fmt: str) -> str:
     """Queue the bulk ``mode`` export of every decided (approved or published) contract of
     ``agency`` as ``fmt``; returns the job id to poll with :func:`agency_export_state`. Raises
     ``PermissionDenied`` for a user without the agency admin role and ``ValidationError`` (code
@@ -104,7 +104,7 @@ def agency_export_start(*, agency: Agency, user: AbstractBaseUser | None, mode: 
     return owned_job_start(_owner(agency), "contracts.jobs.export_agency", agency.pk, user_id, mode, fmt)
 
 
-def agency_export_state(*, agency: Agency, user: AbstractBaseUser | None, job_id: str) -> OwnedJobState | None:
+def agency_export_state(*, agency: Agency, user: User | None, job_id: str) -> OwnedJobState | None:
     """The bulk export ``job_id`` of ``agency`` (running, finished with its zip, or failed), or
     None for an unknown or expired id, another agency's, or a job that is no export. Raises
     ``PermissionDenied`` for a user without the agency admin role."""
@@ -115,19 +115,20 @@ def agency_export_state(*, agency: Agency, user: AbstractBaseUser | None, job_id
     return state
 
 
-def agency_export_file(*, agency: Agency, user: AbstractBaseUser | None, job_id: str) -> Download:
+def agency_export_file(*, agency: Agency, user: User | None, job_id: str) -> Download:
     """The zip of a finished bulk export. Raises ``PermissionDenied`` (role), ``ObjectDoesNotExist``
     (unknown id) and ``ValidationError`` (code ``wrong_status``) while it is not finished."""
     state = agency_export_state(agency=agency, user=user, job_id=job_id)
     if state is None:
         raise ObjectDoesNotExist("no such export")
-    if state.state != "finished":
+    if state.state != "finished" or state.result is None:
         raise ValidationError(_("The export is not finished yet."), code="wrong_status")
-    if not default_storage.exists(state.result["file"]):
+    name, filename = state.result["file"], state.result["filename"]
+    if not default_storage.exists(name):
         raise ValidationError(_("The export is no longer kept. Start it again."), code="expired")
-    with default_storage.open(state.result["file"], "rb") as fh:
+    with default_storage.open(name, "rb") as fh:
         data = fh.read()
-    return Download(state.result["filename"], data, "application/zip")
+    return Download(filename, data, "application/zip")
 
 
 #: Folder of the bulk exports' zips in the file storage (one subfolder per agency).

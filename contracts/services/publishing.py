@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -134,7 +134,7 @@ def contract_publish(*, run_id: int) -> None:
 
 
 @transaction.atomic
-def contract_approve(*, contract: Contract, user: AbstractBaseUser, ocr_pages_checked: bool = False) -> Run:
+def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool = False) -> Run:
     """Approve the decisions and queue publishing (burn-in and verification).
 
     Raises ``ValidationError`` when proposals still need a decision, or when pages without a
@@ -204,7 +204,7 @@ class DownloadKind(StrEnum):
     ORIGINAL = "original"
 
 
-def contract_download(*, contract: Contract, user: AbstractBaseUser | None, which: DownloadKind) -> Download:
+def contract_download(*, contract: Contract, user: User | None, which: DownloadKind) -> Download:
     """The ``which`` file of ``contract`` (:class:`DownloadKind`: the published PDF, the published
     text beside it, UTF-8 plain text: :func:`~redactor.core.text_export.published_text`, or the
     original, marked private), its download recorded in the audit trail. Raises
@@ -238,7 +238,7 @@ DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.REGISTERED, Status.FA
 
 
 @transaction.atomic
-def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
+def contract_delete(*, contract: Contract, user: User) -> None:
     """Delete a contract's data: the original, the redacted file, the proposals and decisions
     (they hold the personal data), the extracted persons and parties, and the texts that audit
     events quoted (manual boxes, named leaks).
@@ -250,10 +250,10 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
     require_role(user, contract.agency, Role.REVIEWER)
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     require_status(contract, *DELETABLE)
-    files = [f for f in (contract.original, contract.redacted, contract.redacted_text) if f]
+    stored = [(f.storage, f.name) for f in (contract.original, contract.redacted, contract.redacted_text) if f.name]
     Proposal.objects.filter(agency=contract.agency, contract=contract).delete()  # cascades to decisions
     IdempotencyKey.objects.filter(agency=contract.agency, contract=contract).delete()
-    names = [f.name for f in files]
+    names = [name for _storage, name in stored]
     cache.delete_many([selectors.page_image_key(contract, n) for n in range(1, len(contract.pages) + 1)])
     contract.original, contract.redacted, contract.redacted_text = "", "", ""
     contract.persons, contract.parties, contract.verification, contract.error_message = [], [], {}, ""
@@ -283,8 +283,8 @@ def contract_delete(*, contract: Contract, user: AbstractBaseUser) -> None:
     audit(contract, user, "deleted", files=len(names))
 
     def remove_files() -> None:
-        for f, name in zip(files, names, strict=True):
-            f.storage.delete(name)
+        for storage, name in stored:
+            storage.delete(name)
 
     # robust: the deletion stands when the storage is unreachable now; the daily sweep
     # (files.storage_sweep) removes what is left once it answers

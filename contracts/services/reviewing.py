@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -105,6 +105,7 @@ def _learn(contract: Contract, user, chosen: list[Proposal], decision: str, batc
     for p in chosen:
         if not p.text or not _teaches(p, decision):
             continue
+        category: int | None
         if p.cluster.startswith("person:") and p.category in (*cat.NAME_CATEGORIES, cat.ACADEMIC_TITLE):
             kind, pattern, category = PERSON, _person_name(contract, p.cluster), cat.FULL_NAME
         else:
@@ -155,7 +156,7 @@ class DecisionItem:
 
 @transaction.atomic
 def proposals_decide_many(
-    *, contract: Contract, user: AbstractBaseUser, items: list[DecisionItem], learn: bool = True
+    *, contract: Contract, user: User, items: list[DecisionItem], learn: bool = True
 ) -> DecisionOutcome:
     """Several decisions as one reviewer action (the API's bulk decisions): every id is checked
     first (``ValidationError`` code ``unknown_proposals`` names the ones that are not proposals of
@@ -188,7 +189,7 @@ def proposals_decide_many(
 def proposals_decide(
     *,
     contract: Contract,
-    user: AbstractBaseUser,
+    user: User,
     proposal_ids: list[int],
     decision: Decision.Kind | str,
     same_cluster: bool = False,
@@ -213,7 +214,8 @@ def proposals_decide(
     require_status(contract, Status.NEEDS_REVIEW)
     if decision not in DECISION_STATE:
         raise ValidationError(_("Unknown decision."), code="bad_decision")
-    kind, state = Decision.Kind(decision), DECISION_STATE[decision]
+    kind = Decision.Kind(decision)
+    state = DECISION_STATE[kind]
     chosen = _chosen(contract, proposal_ids)
     targets = _occurrences(contract, chosen) if same_cluster else chosen
     batch = batch or uuid.uuid4()
@@ -245,7 +247,7 @@ def proposals_decide(
 
 
 @transaction.atomic
-def decision_undo(*, contract: Contract, user: AbstractBaseUser, batch: uuid.UUID) -> list[int]:
+def decision_undo(*, contract: Contract, user: User, batch: uuid.UUID) -> list[int]:
     """Undo one reviewer action: every proposal it changed goes back to its decision before,
     manual boxes it added are removed, and the rule votes it cast are taken back. Returns the
     ids of the proposals restored or removed.
@@ -364,7 +366,7 @@ class ManualOutcome:
 def proposal_add_manual(
     *,
     contract: Contract,
-    user: AbstractBaseUser,
+    user: User,
     boxes: list[Box],
     text: str = "",
     from_selection: bool = False,

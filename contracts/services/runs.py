@@ -5,7 +5,7 @@ contract visibly failed, with a retry."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -36,7 +36,7 @@ def run_start(contract: Contract, kind: str) -> Run:
         queue=run_queue(run),
         timeout=settings.REDACTOR_JOB_TIMEOUT,
         on_failure=queue.ON_JOB_FAILURE,
-        then=lambda job_id: Run.objects.filter(pk=run.pk).update(rq_job_id=job_id),
+        then=lambda job_id: _remember_job(run, job_id),
     )
     return run
 
@@ -77,7 +77,7 @@ def run_fail(*, run_id: int, message: str) -> None:
 
 
 @transaction.atomic
-def contract_retry(*, contract: Contract, user: AbstractBaseUser) -> Run:
+def contract_retry(*, contract: Contract, user: User) -> Run:
     """Run the failed stage again (processing, or publishing of an approved contract).
 
     A run whose worker died (no heartbeat for ``REDACTOR_JOB_STALE_SECONDS``) is failed first.
@@ -116,3 +116,8 @@ def runs_fail_stale(*, agency: Agency | None = None) -> int:
             run_fail(run_id=run.pk, message=_("The worker stopped responding (it may have been restarted). Retry."))
             count += 1
     return count
+
+
+def _remember_job(run: Run, job_id: str) -> None:
+    """Store the RQ job's id on ``run`` once it is queued (a retry and the admin find it)."""
+    Run.objects.filter(pk=run.pk).update(rq_job_id=job_id)

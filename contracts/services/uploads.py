@@ -10,7 +10,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
@@ -154,7 +154,7 @@ class RegistryMetadata:
 def contract_upload(
     *,
     agency: Agency,
-    user: AbstractBaseUser | None,
+    user: User | None,
     data: bytes,
     filename: str,
     title: str = "",
@@ -213,7 +213,7 @@ IDEMPOTENCY_KEY_MAX = 255
 def contract_upload_idempotent(
     *,
     agency: Agency,
-    user: AbstractBaseUser | None,
+    user: User | None,
     data: bytes,
     filename: str,
     title: str = "",

@@ -7,7 +7,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -64,7 +64,7 @@ def _enqueue_delivery(delivery_id: int, delay_seconds: float = 0) -> None:
 
 
 @transaction.atomic
-def webhook_create(*, agency: Agency, url: str, events: list[str], created_by: AbstractBaseUser) -> Webhook:
+def webhook_create(*, agency: Agency, url: str, events: list[str], created_by: User) -> Webhook:
     """Register ``url`` for ``events`` (values of :class:`WebhookEvent`); generates the signing secret.
 
     Raises ``PermissionDenied`` unless ``created_by`` is an agency admin, ``ValidationError``
@@ -88,7 +88,7 @@ def _webhook_clean(hook: Webhook) -> None:
 
 
 @transaction.atomic
-def webhook_update(*, webhook: Webhook, user: AbstractBaseUser, url: str, events: list[str], active: bool) -> Webhook:
+def webhook_update(*, webhook: Webhook, user: User, url: str, events: list[str], active: bool) -> Webhook:
     """Change a webhook's URL, events or active flag (agency admins). Raises as :func:`webhook_create`."""
     require_role(user, webhook.agency, Role.ADMIN)
     webhook.url, webhook.events, webhook.active = url, sorted(set(events)), active
@@ -98,7 +98,7 @@ def webhook_update(*, webhook: Webhook, user: AbstractBaseUser, url: str, events
 
 
 @transaction.atomic
-def webhook_delete(*, webhook: Webhook, user: AbstractBaseUser) -> None:
+def webhook_delete(*, webhook: Webhook, user: User) -> None:
     """Remove a webhook and its delivery log (agency admins; else ``PermissionDenied``)."""
     require_role(user, webhook.agency, Role.ADMIN)
     webhook.delete()
@@ -141,7 +141,7 @@ def webhook_deliver(*, delivery_id: int) -> None:
 
 
 @transaction.atomic
-def webhook_redeliver(*, delivery: WebhookDelivery, user: AbstractBaseUser) -> WebhookDelivery:
+def webhook_redeliver(*, delivery: WebhookDelivery, user: User) -> WebhookDelivery:
     """Send a delivery again now (a new delivery with the same payload and a new id); agency
     admins only (else ``PermissionDenied``)."""
     require_role(user, delivery.agency, Role.ADMIN)

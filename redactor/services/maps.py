@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -32,7 +32,7 @@ def _log(agency: Agency | None, user, action: str, summary: str, version: MapVer
 
 
 @transaction.atomic
-def map_draft_open(*, agency: Agency | None, user: AbstractBaseUser) -> MapDraft:
+def map_draft_open(*, agency: Agency | None, user: User) -> MapDraft:
     """The owner's draft, created as a copy of the map in force when there is none (copy on
     write: an agency without a version of its own uses the platform default)."""
     draft = selectors.map_draft(agency=agency)
@@ -69,7 +69,7 @@ def _row(data: dict, category: int) -> dict:
 def map_category_update(
     *,
     draft: MapDraft,
-    user: AbstractBaseUser,
+    user: User,
     category: int,
     type: str,
     enabled: bool,
@@ -91,7 +91,7 @@ def map_category_update(
 
 @transaction.atomic
 def map_dependency_set(
-    *, draft: MapDraft, user: AbstractBaseUser, category: int, depends_on: int, scopes: list[str] | None
+    *, draft: MapDraft, user: User, category: int, depends_on: int, scopes: list[str] | None
 ) -> MapDraft:
     """Make ``category`` depend on ``depends_on`` within ``scopes`` (``holder``, ``party``,
     ``sentence``, ``coreference``), or remove the dependency (``scopes=None``).
@@ -121,7 +121,7 @@ def map_dependency_set(
 
 
 @transaction.atomic
-def map_role_exception_set(*, draft: MapDraft, user: AbstractBaseUser, role: str, enabled: bool) -> MapDraft:
+def map_role_exception_set(*, draft: MapDraft, user: User, role: str, enabled: bool) -> MapDraft:
     """Switch the exception for people acting in ``role`` (``public_official``,
     ``statutory_representative``) on or off. Raises ``ValidationError`` for a role the map lacks."""
     if role not in ROLES:
@@ -136,7 +136,7 @@ def map_role_exception_set(*, draft: MapDraft, user: AbstractBaseUser, role: str
 
 
 @transaction.atomic
-def map_import(*, agency: Agency | None, user: AbstractBaseUser, data: dict) -> MapDraft:
+def map_import(*, agency: Agency | None, user: User, data: dict) -> MapDraft:
     """Replace the owner's draft with an imported map (the JSON that export and ``manage.py
     redact --policy`` use). Raises ``ValidationError`` (``invalid_map``) and then changes nothing."""
     map_check(data)
@@ -145,7 +145,7 @@ def map_import(*, agency: Agency | None, user: AbstractBaseUser, data: dict) -> 
 
 
 @transaction.atomic
-def map_draft_discard(*, agency: Agency | None, user: AbstractBaseUser) -> None:
+def map_draft_discard(*, agency: Agency | None, user: User) -> None:
     """Throw the owner's draft away."""
     draft = selectors.map_draft(agency=agency)
     if draft is not None:
@@ -154,7 +154,7 @@ def map_draft_discard(*, agency: Agency | None, user: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def map_publish(*, agency: Agency | None, user: AbstractBaseUser, note: str = "") -> MapVersion:
+def map_publish(*, agency: Agency | None, user: User, note: str = "") -> MapVersion:
     """Publish the owner's draft as its next immutable version; contracts processed from now on use
     it. Raises ``ValidationError`` (``no_draft``) when there is nothing to publish."""
     draft = selectors.map_draft(agency=agency)

@@ -7,7 +7,7 @@ import csv
 import io
 import uuid
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
@@ -72,7 +72,7 @@ def rule_vote(
     kind: str,
     pattern: str,
     value: int,
-    user: AbstractBaseUser | None,
+    user: User | None,
     category: int | None = None,
     contract=None,
     proposal=None,
@@ -122,7 +122,7 @@ def rule_votes_undo(*, agency: Agency, batch: uuid.UUID) -> int:
 def rule_save(
     *,
     agency: Agency,
-    user: AbstractBaseUser,
+    user: User,
     rule: AgencyRule | None = None,
     kind: str,
     pattern: str,
@@ -191,7 +191,7 @@ def _csv_int(value: str, line: int, column: str) -> int:
 
 
 @transaction.atomic
-def rules_import_csv(*, agency: Agency, user: AbstractBaseUser, data: bytes) -> tuple[int, int]:
+def rules_import_csv(*, agency: Agency, user: User, data: bytes) -> tuple[int, int]:
     """Create or update the agency's rules from a CSV made by :func:`rules_export_csv` (or by
     hand with the same header). A row whose pattern matches an existing rule of the same kind
     replaces its counts, flag and note. All or nothing: any bad row raises ``ValidationError``

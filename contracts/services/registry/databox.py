@@ -159,6 +159,7 @@ def _apply_reply(submission: RegistrySubmission, reply: isrs.Reply) -> None:
         webhooks_notify(contract=contract, event=WebhookEvent.REGISTRY_REJECTED)
         return
     record = reply.record
+    assert record is not None, "isrs.parse_reply gives every success reply its record"
     submission.reply.update(
         record_id=record.record_id,
         version_id=record.version_id,

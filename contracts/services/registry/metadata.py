@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -142,7 +142,7 @@ def _field_label(path: str) -> str:
 
 
 @transaction.atomic
-def registry_metadata_update(*, contract: Contract, user: AbstractBaseUser, metadata: ContractMetadata) -> Contract:
+def registry_metadata_update(*, contract: Contract, user: User, metadata: ContractMetadata) -> Contract:
     """Store the metadata a clerk or reviewer confirmed or corrected (the sources of fields they
     changed become "edited"). Raises ``PermissionDenied`` for a non-member, ``ValidationError``
     (``wrong_status``) for a deleted contract or one whose publication is on its way."""
@@ -178,7 +178,7 @@ def registry_preview(contract: Contract, metadata: ContractMetadata | None = Non
 def registry_settings_update(
     *,
     agency: Agency,
-    user: AbstractBaseUser,
+    user: User,
     channel: str,
     environment: str,
     unit: str = "",

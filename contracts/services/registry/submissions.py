@@ -9,7 +9,7 @@ import logging
 import zipfile
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
@@ -83,7 +83,7 @@ def _file_entries(files: list[tuple[str, bytes, str]]) -> list[dict]:
 
 @transaction.atomic
 def registry_submit(
-    *, contract: Contract, user: AbstractBaseUser | None, operation: str = Operation.PUBLISH, reason: str = ""
+    *, contract: Contract, user: User | None, operation: str = Operation.PUBLISH, reason: str = ""
 ) -> RegistrySubmission:
     """Prepare ``operation`` for ``contract`` and, with the data-box channel, queue its sending.
 
@@ -113,8 +113,7 @@ def registry_submit(
             state__in=(SubmissionState.SENDING, SubmissionState.SENT, SubmissionState.ACCEPTED),
         )
     else:
-        if not contract.registry_record_id:
-            raise ValidationError(_("The contract is not registered yet."), code="wrong_status")
+        _registered_record(contract)
         if not reason.strip():
             raise ValidationError(_("Give the reason for the correction or withdrawal."), code="reason_required")
         pending = RegistrySubmission.objects.none()
@@ -133,10 +132,10 @@ def registry_submit(
             xml = isrs.publish_xml(metadata, [f["name"] for f in first], email)
         elif operation == Operation.MODIFY:
             batches, first = [[]], []
-            xml = isrs.modify_xml(contract.registry_record_id, metadata, [], email)
+            xml = isrs.modify_xml(_registered_record(contract), metadata, [], email)
         elif operation == Operation.WITHDRAW:
             batches, first = [[]], []
-            xml = isrs.withdraw_xml(contract.registry_record_id, email)
+            xml = isrs.withdraw_xml(_registered_record(contract), email)
         else:
             raise ValidationError(_("Unknown registry operation."), code="invalid")
     except isrs.RegistryXmlError as exc:
@@ -176,7 +175,7 @@ def registry_submit(
     return submission
 
 
-def registry_package(*, contract: Contract, user: AbstractBaseUser):
+def registry_package(*, contract: Contract, user: User):
     """The submission package for an agency that sends through its own records system: a ZIP
     with ``zverejneni.xml`` and the files it names, exactly so named. Prepares the submission
     when there is none (as :func:`registry_submit`, without sending). Raises as
@@ -198,3 +197,11 @@ def registry_package(*, contract: Contract, user: AbstractBaseUser):
             zf.writestr(entry["name"], files[entry["name"]])
     audit(contract, user, "registry_package_downloaded", submission=submission.pk)
     return Download(contract.download_name("-registr-smluv", "zip"), buffer.getvalue(), "application/zip", private=True)
+
+
+def _registered_record(contract: Contract) -> int:
+    """The contract's record ID in the registry. Raises ``ValidationError`` (code
+    ``wrong_status``) while it has none: a correction or a withdrawal needs the record."""
+    if not contract.registry_record_id:
+        raise ValidationError(_("The contract is not registered yet."), code="wrong_status")
+    return contract.registry_record_id
