@@ -31,7 +31,7 @@ from redactor.spreadsheet import SafeWriter
 from . import selectors
 from .forms import UploadForm
 from .registry_views import registry_panel
-from .vocabulary import audit_action_label
+from .vocabulary import audit_action_label, audit_detail_items
 
 
 def contract_of(membership, contract_id: int):
@@ -315,7 +315,7 @@ def audit_trail(request, membership, contract_id: int):
                 ]
             )
         return response
-    rows = [(e, audit_action_label(e.action)) for e in events]
+    rows = [(e, audit_action_label(e.action), audit_detail_items(e.detail)) for e in events]
     return render(request, "contracts/audit.html", {"contract": contract, "rows": rows, "membership": membership})
 
 

@@ -138,3 +138,36 @@ def test_a_published_contract_in_czech_has_no_raw_vocabulary(czech, published, r
         assert response.status_code == 200, name
         found[name] = problems_in(visible_text(response.content.decode()))
     assert {name: words for name, words in found.items() if words} == {}
+
+
+def test_an_audit_events_detail_is_read_in_words_not_as_json(czech):
+    """The audit trail's detail column: labels for keys, labels for the codes among the values,
+    flags as yes/no, boxes counted; the CSV export keeps the JSON."""
+    from django.utils import translation
+
+    from contracts.vocabulary import audit_detail_items
+
+    with translation.override("cs"):
+        items = audit_detail_items(
+            {
+                "stage": "publishing",
+                "mode": "pseudonymised",
+                "same_cluster": True,
+                "boxes": [[1, 10, 10, 50, 20], [1, 10, 30, 50, 40]],
+                "fields": ["value_without_vat", "parties.0.address"],
+                "channel": "databox",
+                "profile_version": None,
+                "proposals": [5, 6],
+            }
+        )
+    assert items == [
+        ("fáze", "Zveřejnění"),
+        ("export", "pseudonymizované"),
+        ("všechny výskyty", "ano"),
+        ("rámečky", "2"),
+        ("pole", "Hodnota bez DPH, Strana 1: adresa"),
+        ("kanál", "Datová schránka (odesílá tato služba)"),
+        ("verze profilu úřadu", "–"),
+        ("návrhy", "5, 6"),
+    ]
+    assert problems_in(" ".join(f"{k}: {v}" for k, v in items)) == []

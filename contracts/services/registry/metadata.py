@@ -15,6 +15,7 @@ from accounts.access import require_role
 from accounts.models import Agency, RegistrySettings, Role
 from contracts import selectors
 from contracts.models import Contract, Status
+from contracts.vocabulary import registry_field_label
 from redactor.core import isrs
 from redactor.core.registry_metadata import (
     MAX_TEXT,
@@ -118,27 +119,11 @@ def registry_problems(contract: Contract, metadata: ContractMetadata) -> list[st
     for path, _value in _redacted_values_in(metadata, _redacted_texts(contract)):
         problems.append(
             _("The field “%(field)s” contains a value the published PDF redacts; the metadata are public too.")
-            % {"field": _field_label(path)}
+            % {"field": registry_field_label(path)}
         )
     if not metadata.publisher.data_box and registry_settings(contract.agency).channel == "databox":
         problems.append(_("The agency's data box ID is missing in its settings."))
     return problems
-
-
-def _field_label(path: str) -> str:
-    names = {
-        "subject": _("Subject"),
-        "number": _("Contract number"),
-        "signed_by": _("Signed by"),
-        "name": _("name"),
-        "ico": _("IČO"),
-        "data_box": _("data box"),
-        "address": _("address"),
-    }
-    if path.startswith("parties."):
-        _p, index, key = path.split(".")
-        return _("Party %(n)s: %(field)s") % {"n": int(index) + 1, "field": names.get(key, key)}
-    return names.get(path, path)
 
 
 @transaction.atomic
