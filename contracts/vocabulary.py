@@ -140,9 +140,10 @@ def audit_detail_items(detail: dict[str, object]) -> list[tuple[str, str]]:
     """An audit event's ``detail`` as ``(label, value)`` pairs for the audit trail, in the
     interface's language: codes by their labels (a run's stage, an export mode, a metadata field,
     a registry channel), yes/no for flags, boxes counted, lists joined; a key without a label
-    in :data:`AUDIT_DETAILS` as it is."""
+    in :data:`AUDIT_DETAILS` as it is. In the order of :data:`AUDIT_DETAILS`, unknown keys last."""
     items: list[tuple[str, str]] = []
-    for key, value in detail.items():
+    order = {key: i for i, key in enumerate(AUDIT_DETAILS)}  # PostgreSQL's jsonb keeps no key order
+    for key, value in sorted(detail.items(), key=lambda kv: order.get(kv[0], len(order))):
         text: str
         if key == "boxes" and isinstance(value, list):
             text = str(len(value))
