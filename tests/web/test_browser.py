@@ -17,6 +17,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 from django.core.management import call_command
+from django.db import connections
+from django.urls import reverse
 
 from contracts.models import Contract, Proposal, Source
 from redactor.core.model import Box
@@ -59,6 +61,10 @@ def browser_page():
         yield page
         context.close()
         browser.close()
+        # Playwright's sync API runs its event loop in a greenlet of this thread, and Django keeps
+        # connections per context: the test's own connection is closed here, in that context, or
+        # it outlives the session and the test database cannot be dropped
+        connections.close_all()
         assert blocked == [], "the Content-Security-Policy blocked part of a page"
 
 
@@ -161,6 +167,15 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     out_dir.mkdir()
     redacted = out_dir / f"{DOCUMENT}.pdf"
     download.save_as(redacted)
+
+    # the audit trail says what happened in words: who, the event, its detail by label
+    page.goto(
+        live_server.url
+        + reverse("contracts:audit", kwargs={"agency_id": contract.agency_id, "contract_id": contract.pk})
+    )
+    page.screenshot(path=str(SCREENSHOTS / "10-audit.png"), full_page=True)
+    trail = page.inner_text("table.list")
+    assert "Zveřejněno" in trail and "rámečky:" in trail and "{" not in trail
 
     # 1. the engine's verifier: no accepted text readable, nothing under the boxes
     data = redacted.read_bytes()
