@@ -26,6 +26,7 @@ from .decision_rules import Assessment
 from .decisions import decide, resolve_overlaps
 from .errors import VerificationError
 from .extraction import TextLayer, extract_text_layer
+from .legibility import boxes_for
 from .linking import Person, PersonDict
 from .model import (
     Action,
@@ -43,6 +44,7 @@ from .model import (
 from .nlp import NlpEngine, RuleOnlyNlpEngine
 from .ocr import OcrWord, TesseractOcr, layers_off
 from .parties import find_parties
+from .picture_check import legibility_reader, legible_in_pictures, legible_problem
 from .profile import AgencyProfile, mark_agency_names
 from .reasons import Reason
 from .rebuild import open_rebuilt, rebuilt
@@ -56,6 +58,8 @@ from .verify import verify
 
 #: Default upper bound on pages per document (a registry contract rarely exceeds 300 pages).
 MAX_PAGES = 2000
+#: Times values still legible in a page's picture are covered before verification fails.
+COVER_ROUNDS = 2
 
 
 class AnalysisDict(TypedDict):
@@ -118,6 +122,9 @@ class RedactionResult:
     #: ``{page number: problems}``: pages published as pictures with the analysed words as their
     #: text layer, because the first verification could not explain their text (see :meth:`RedactionEngine.redact`)
     pictured: dict[int, list[str]] = field(default_factory=dict)
+    #: Boxes (points) added over redacted values still legible on a page's picture after the
+    #: first burn-in (:meth:`RedactionEngine.redact`); included in :attr:`boxes`.
+    covered: list[Box] = field(default_factory=list)
     #: The published text beside the PDF (UTF-8 plain text, pages separated by form feeds,
     #: :func:`~redactor.core.text_export.published_text`), verified like the PDF's text; None
     #: when ``redact`` was given no text layer.
@@ -257,7 +264,48 @@ class RedactionEngine:
     def redact(
         self, pdf: bytes, proposals: list[ProposedRedaction], text_layer: TextLayer | None = None
     ) -> RedactionResult:
-        """Burn the boxes of ``proposals`` into ``pdf`` and verify the result.
+        """Burn the boxes of ``proposals`` into ``pdf``, verify the result and judge its pictures.
+
+        After :meth:`burn_and_verify`, the pictures of the pages whose text OCR read (scans,
+        pictures on text pages, pages published as pictures) are read again, independently, where
+        a redacted value can be (:func:`~redactor.core.picture_check.legible_in_pictures`): a
+        redacted value still legible there (the analysis misread it, or a box left part of a word)
+        is covered by a box over the words that read it and the document is burned and verified
+        again (``RedactionResult.covered``); a value legible after that fails verification, naming
+        the page. Raises :class:`VerificationError` as :meth:`burn_and_verify` does.
+        """
+        result = self.burn_and_verify(pdf, proposals, text_layer)
+        reader = legibility_reader(self.ocr)
+        if text_layer is None or reader is None:
+            result.verification.checks["legible_in_pictures"] = "not read: no OCR engine"
+            return result
+        covered: list[Box] = []
+        for _round in range(COVER_ROUNDS + 1):
+            found, checked = legible_in_pictures(
+                result.pdf, result.boxes, proposals, text_layer, reader, list(result.pictured)
+            )
+            checked["covered"] = len(covered)
+            result.verification.checks["legible_in_pictures"] = checked
+            if not found:
+                return result
+            if _round == COVER_ROUNDS:
+                break
+            covered += boxes_for(found)  # a box may reveal a line of the same value below it: one more round
+            result = self.burn_and_verify(pdf, proposals, text_layer, extra=covered)
+            result.covered = covered
+        problems = [legible_problem(f, proposals) for f in found]
+        result.verification.problems += problems
+        result.verification.ok = False
+        raise VerificationError("verification failed: " + "; ".join(problems[:5]), result.verification)
+
+    def burn_and_verify(
+        self,
+        pdf: bytes,
+        proposals: list[ProposedRedaction],
+        text_layer: TextLayer | None = None,
+        extra: list[Box] | None = None,
+    ) -> RedactionResult:
+        """Burn the boxes of ``proposals`` (and ``extra`` boxes, points) into ``pdf`` and verify the result.
 
         ``text_layer`` (the one the proposals came from) lets verification allow strings that
         legitimately remain elsewhere in the text and check that every word outside the
@@ -271,7 +319,7 @@ class RedactionEngine:
         :class:`VerificationError` when the output still exposes a redacted string or fails
         the second verification; the input bytes are never modified.
         """
-        boxes = [b for p in proposals for b in p.boxes]
+        boxes = [b for p in proposals for b in p.boxes] + list(extra or ())
         texts = sorted({p.text for p in proposals})
         prepared = rebuilt(pdf, max_pages=self.max_pages)
         source = prepared.pdf
@@ -342,7 +390,7 @@ class RedactionEngine:
             result = as_pictures(more)
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
-        return RedactionResult(output, result, boxes, pictured, companion)
+        return RedactionResult(output, result, boxes, pictured, text=companion)
 
 
 #: Why a page whose visible text lost the diacritics its glyphs show is published as a picture.
@@ -402,10 +450,20 @@ def _residual_text(text: str, spans: list[Span]) -> str:
     return "".join(chars)
 
 
+def _place_only(value: str, category: int) -> bool:
+    """Whether an address ``value`` names only a place (a town, a district, a postcode and town,
+    no house number): such a part of a home address is redacted where it stands, but it is no value
+    of its own to look for elsewhere, where it is a place or part of a public body's name
+    ("Městská část Praha-Libuš"). A postcode and the capital's numbered districts (Praha 1-22,
+    Act 131/2000 Sb.) are places too."""
+    place = re.sub(r"\b\d{3} ?\d{2}\b|\bPraha[ -]?\d{1,2}\b", "", value)
+    return category in cat.ADDRESS_CATEGORIES and not re.search(r"\d", place)
+
+
 def _repeat_values(text: str, decisions: list[Assessment]) -> list[Assessment]:
     """Other occurrences of redacted values (numbers, e-mails, addresses) that no recognizer
     reported, e.g. an account repeated without its cue words; names are handled by the name
-    recognizer's own propagation."""
+    recognizer's own propagation; a place alone (:func:`_place_only`) is not spread."""
     covered = [d.finding.span for d in decisions]
     extra: list[Assessment] = []
     seen: set[str] = set()
@@ -414,7 +472,7 @@ def _repeat_values(text: str, decisions: list[Assessment]) -> list[Assessment]:
         if d.action != Action.REDACT or f.category in cat.NAME_CATEGORIES or f.category == cat.ACADEMIC_TITLE:
             continue
         value = " ".join(f.text.split())
-        if len(value) < 5 or value in seen:
+        if len(value) < 5 or value in seen or _place_only(value, f.category):
             continue
         seen.add(value)
         pattern = r"(?<![\w])" + r"\s+".join(re.escape(part) for part in value.split(" ")) + r"(?![\w])"

@@ -85,7 +85,9 @@ PICTURE_MIN_CONFIDENCE = 60.0
 class TesseractOcr:
     """OCR with the Tesseract command-line program (through pytesseract).
 
-    ``language`` is a Tesseract model name (``ces`` by default; ``ces+eng`` reads both).
+    ``language`` is a Tesseract model name (``ces`` by default; ``ces+eng`` reads both);
+    ``psm`` Tesseract's page segmentation mode (3: a page of blocks found by itself; 6: one
+    uniform block, as a strip of cut-out lines is read by :mod:`redactor.core.legibility`).
     ``threads`` caps Tesseract's OpenMP threads (1: one page on one core, and a worker does not
     starve the other jobs); ``parallel`` pages of a document are read at once (one core each,
     :meth:`read_ahead`; 1 by default, since a machine runs a worker per core). Raises
@@ -93,9 +95,10 @@ class TesseractOcr:
     :meth:`available` tells beforehand.
     """
 
-    def __init__(self, language: str = "ces", dpi: int = OCR_DPI, threads: int = 1, parallel: int = 1):
+    def __init__(self, language: str = "ces", dpi: int = OCR_DPI, threads: int = 1, parallel: int = 1, psm: int = 3):
         self.language = language
         self.dpi = dpi
+        self.psm = psm
         self.threads = threads
         #: Pages of one document read at the same time (one Tesseract process each); 1: one after another.
         self.parallel = max(1, parallel)
@@ -193,13 +196,25 @@ class TesseractOcr:
             else:
                 os.environ["OMP_THREAD_LIMIT"] = env
 
+    def read_image(self, image: Image.Image) -> list[Found]:
+        """Tesseract's words of a picture made elsewhere (``image``, grey): as :meth:`_read`, with
+        no orientation check and no repairs. Raises ``OcrUnavailableError`` when Tesseract or the
+        model is missing."""
+        if not self.available():
+            raise OcrUnavailableError(f"Tesseract with the '{self.language}' model is not installed")
+        return self._read(image)
+
     def _read(self, image: Image.Image) -> list[Found]:
         """Tesseract's words of ``image``: ``(text, confidence, x0, y0, x1, y1, (block, par, line))``
         in the image's pixels, empty and unrecognised (negative confidence) entries left out."""
         import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
 
         data = self._tesseract(
-            pytesseract.image_to_data, image, lang=self.language, config="--psm 3", output_type=pytesseract.Output.DICT
+            pytesseract.image_to_data,
+            image,
+            lang=self.language,
+            config=f"--psm {self.psm}",
+            output_type=pytesseract.Output.DICT,
         )
         out: list[Found] = []
         for i, text in enumerate(data["text"]):
