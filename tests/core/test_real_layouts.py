@@ -8,6 +8,7 @@ import pymupdf
 import pytest
 
 from redactor.core import categories as cat
+from redactor.core.engine import _place_only
 from redactor.core.extraction import extract_text_layer
 from redactor.core.layout import form_rows
 from redactor.core.model import Action, PartyKind
@@ -268,6 +269,8 @@ def test_an_at_sign_misread_by_ocr_is_put_right():
         OcrWord(t, 10 * i, 0, 10 * i + 8, 5, 90, (1, 1, 1))
         for i, t in enumerate(
             ["E-mail:", "blesno©Axaverov.cz", "tender.ec(Aqwertz.cz,", "jan.qwertz", "©Aih21.org", "©2020"]
+            + ["x.qwertz(©volny.cz.", "q.wertz(Yatlas.cz.", "jan.qwertz(dqwertz.cz", "jan.qwertzGiseznam.cz"]
+            + ["e-mail", "xaver.qwertz", "atlas.cz.", "x.qwertz©", "seznam.cz", "www.Gisat.cz", "Firma©", "ABC"]
         )
     ]
     assert [w.text for w in repair_emails(words)] == [
@@ -276,6 +279,16 @@ def test_an_at_sign_misread_by_ocr_is_put_right():
         "tender.ec@qwertz.cz,",
         "jan.qwertz@ih21.org",
         "©2020",
+        "x.qwertz@volny.cz.",
+        "q.wertz@atlas.cz.",
+        "jan.qwertz@qwertz.cz",
+        "jan.qwertz@seznam.cz",
+        "e-mail",
+        "xaver.qwertz@atlas.cz.",  # the at sign read as a space, right after the cue word
+        "x.qwertz@seznam.cz",
+        "www.Gisat.cz",  # a web address is no e-mail
+        "Firma©",
+        "ABC",
     ]
     turned = [
         OcrWord("jan.qwertz", 0, 0, 5, 40, 90, (1, 1, 1), 90),
@@ -308,3 +321,21 @@ def test_a_day_and_a_bank_code_misread_by_ocr_are_put_right_where_they_can_be_ch
     ]
     joined = repair_numbers(words)[4]
     assert (joined.x0, joined.x1) == (words[4].x0, words[5].x1)
+
+
+@pytest.mark.parametrize(
+    ("value", "place"),
+    [
+        ("Praha - Libuš", True),  # a district: part of "Městská část Praha - Libuš" elsewhere
+        ("143 00 Praha 4", True),
+        ("Libuš", True),
+        ("Jeseniova 1142/58, 130 00 Praha 3", False),
+        ("Lipová 12", False),
+        ("Na Výsluní 27 251 01 Říčany", False),
+    ],
+)
+def test_a_place_alone_is_no_value_to_spread(value, place):
+    """The town part of a home address is redacted where it stands, but "one value, one action"
+    never spreads it: elsewhere it is a place, or part of a public body's name."""
+    assert _place_only(value, cat.ADDRESS_RESIDENCE) is place
+    assert _place_only(value, cat.PHONE) is False

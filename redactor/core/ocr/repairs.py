@@ -11,12 +11,19 @@ from stdnum.cz import bankaccount
 
 from .page import OcrWord
 
-_AT = r"(?:©A?|\(A|\(a\)|®A?)"
+#: What Tesseract reads for an "@" on Czech scans: a copyright or registered sign, alone or after a
+#: bracket and before an "A" ("©A", "(©", "®A"), a bracket and one letter ("(A", "(a)", "(Y", "(d"),
+#: or "Gi"/"Gl" (the at sign's tail read as a capital G); a domain must follow for it to count.
+_AT = r"(?:\(?[©®][Aa]?|\([A-Za-z]\)?|G[il1])"
 _LOCAL = r"[\w.+-]*[^\W\d_][\w.+-]*"
 _DOMAIN = r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"
 _EMAIL_IN_WORD = re.compile(rf"^(?P<local>{_LOCAL}){_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
 _AT_DOMAIN = re.compile(rf"^{_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
 _LOCAL_WORD = re.compile(rf"^{_LOCAL}$")
+_LOCAL_AT = re.compile(rf"^(?P<local>{_LOCAL}){_AT}$")
+_DOMAIN_WORD = re.compile(rf"^(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
+#: The words that announce an e-mail address in a contract ("e-mail:", "E-mail", "email", "mail").
+_EMAIL_CUE = re.compile(r"^(?:e-?)?mail\W*$", re.I)
 
 
 def _joined(first: OcrWord, second: OcrWord, text: str) -> OcrWord:
@@ -34,19 +41,40 @@ def _joined(first: OcrWord, second: OcrWord, text: str) -> OcrWord:
 
 
 def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
-    """``words`` with e-mail addresses whose "@" OCR misread put right: within a word
-    ("blesno©Ablesno.cz" -> "blesno@blesno.cz") and across a space ("jan.oresky" + "©Aih21.org"
-    -> one word "jan.oresky@ih21.org" with the union of both boxes). Only a token that then reads
-    as an address (a local part, a domain with a dot and a top-level domain) is changed."""
+    """``words`` with e-mail addresses whose "@" OCR misread (:data:`_AT`) put right: within a word
+    ("blesno©Ablesno.cz" -> "blesno@blesno.cz"), across a space ("jan.oresky" + "©Aih21.org"
+    -> one word "jan.oresky@ih21.org" with the union of both boxes; "jan.novak©" + "seznam.cz"),
+    and read as a space right
+    after the cue word "e-mail" ("e-mail" "jan.novak" "seznam.cz"). Only a token that then reads
+    as an address (a local part, a domain with a dot and a top-level domain) is changed; a web
+    address ("www.…") is not an e-mail."""
     out: list[OcrWord] = []
     for w in words:
         m = _EMAIL_IN_WORD.match(w.text)
-        if m:
+        if m and not m["local"].lower().startswith("www."):
             w = replace(w, text=f"{m['local']}@{m['domain']}{m['tail']}")
         else:
-            m = _AT_DOMAIN.match(w.text)
             prev = out[-1] if out else None
+            cue = out[-2] if len(out) > 1 else None
+            m = _AT_DOMAIN.match(w.text)
             if m and prev is not None and prev.line == w.line and _LOCAL_WORD.match(prev.text):
+                out[-1] = _joined(prev, w, f"{prev.text}@{m['domain']}{m['tail']}")
+                continue
+            m = _DOMAIN_WORD.match(w.text)
+            head = _LOCAL_AT.match(prev.text) if m and prev is not None and prev.line == w.line else None
+            if m and prev is not None and head and not head["local"].lower().startswith("www."):
+                out[-1] = _joined(prev, w, f"{head['local']}@{m['domain']}{m['tail']}")  # "jan.novak©" "seznam.cz"
+                continue
+            # the at sign read as a space: "e-mail jan.novak seznam.cz" after its cue word
+            if (
+                m
+                and prev is not None
+                and cue is not None
+                and prev.line == w.line == cue.line
+                and _EMAIL_CUE.match(cue.text)
+                and _LOCAL_WORD.match(prev.text)
+                and "@" not in prev.text
+            ):
                 out[-1] = _joined(prev, w, f"{prev.text}@{m['domain']}{m['tail']}")
                 continue
         out.append(w)

@@ -54,6 +54,17 @@ _LABEL_CUE = re.compile(
 )
 
 
+#: A form's two name fields, on one line or on consecutive lines, in either order ("Jméno: Jan⏎
+#: Příjmení: Novák", "Příjmení: NOVÁK Jméno: Jan"): the pair is one person's full name, however
+#: far apart the layout sets its words.
+_FORM_NAME = re.compile(
+    r"(?i)(?<!\w)(?:křestní[ ]+)?jméno[ ]*:[ ]*(?P<given>[^\W\d_]{2,})[ ]*,?[ ]*\n?[ ]*"
+    r"příjmení[ ]*:[ ]*(?P<surname>[^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?!\w)"
+    r"|(?<!\w)příjmení[ ]*:[ ]*(?P<surname2>[^\W\d_]{2,}(?:-[^\W\d_]{2,})?)[ ]*,?[ ]*\n?[ ]*"
+    r"(?:křestní[ ]+)?jméno[ ]*:[ ]*(?P<given2>[^\W\d_]{2,})(?!\w)"
+)
+
+
 @dataclass
 class _Cluster:
     """One person's name forms so far: the nominative candidates of their surnames and given names."""
@@ -264,6 +275,7 @@ class PersonRecognizer(Recognizer):
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         words = self._words(context)
         mentions = self._pairs(context, words)
+        mentions += self._form_mentions(context, mentions)
         if self.use_ner:
             mentions += self._ner_mentions(context, words, [Span(m.start, m.end) for m in mentions])
         clusters = self._cluster(mentions)
@@ -292,6 +304,26 @@ class PersonRecognizer(Recognizer):
             out.extend(self._emit(context, m, cat.FULL_NAME))
         for m, category in extra:
             out.extend(self._emit(context, m, category))
+        return out
+
+    def _form_mentions(self, context: AnalysisContext, found: list[_Mention]) -> list[_Mention]:
+        """The words of a form's name fields (:data:`_FORM_NAME`), one mention each, both carrying
+        the whole name, so that they form one person and each is redacted as a full name: the
+        given name alone on one line and the surname on the next are the person's name, not two
+        loose words (a requester's form, an application). Words already in ``found`` are left."""
+        taken = {w[0] for m in found for w in m.tokens}
+        out = []
+        for m in _FORM_NAME.finditer(context.text):
+            g = "given" if m.group("given") else "given2"
+            s = "surname" if m.group("surname") else "surname2"
+            given, surname = _norm(m.group(g)), _norm(m.group(s))
+            if not (self._capitalised(given) and self._capitalised(surname)):
+                continue
+            for key in (g, s):
+                if m.start(key) in taken:
+                    continue
+                token = (m.start(key), m.end(key), m.group(key))
+                out.append(_Mention([token], [given], [surname], "a form's name fields (Jméno, Příjmení)", 0.9))
         return out
 
     @staticmethod
