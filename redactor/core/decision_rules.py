@@ -4,9 +4,10 @@
 rule in its docstring. :mod:`redactor.core.decisions` runs them over a document's findings.
 
 The order (:data:`RULES`): an address is first told a residence or a seat
-(:func:`address_kind`, which may settle an address nobody is linked to); then a public role's
-exception, the map's holder overrides, a party's contact person, and the category's type in the
-map: primary, not subject, secondary (linked dependency, holder, or the map's fallbacks).
+(:func:`address_kind`, which may settle an address nobody is linked to); then a signature
+certification clause's date of birth and address, a public role's exception, the map's holder
+overrides, a party's contact person, and the category's type in the map: primary, not subject,
+secondary (linked dependency, holder, or the map's fallbacks).
 """
 
 from __future__ import annotations
@@ -103,6 +104,21 @@ def address_kind(case: Case) -> Assessment | None:
             return case.assess(Action.REVIEW, Reason("address_unlinked"))
         return case.assess(Action.KEEP, Reason("address_place"))
     return None
+
+
+def certification_clause(case: Case) -> Assessment | None:
+    """A date of birth or a home address in a signature certification clause is redacted,
+    whoever signed: an official's or a statutory representative's too.
+
+    Source: DOMAIN.md, "Where scans hide personal data" (the clause carries the signer's date of
+    birth and home address, which are redacted for anyone, whatever the person's role); the
+    ministry's methodology lists both among the data to make illegible; a signer's role makes
+    their name public, not their birth date or home."""
+    if case.finding.attributes.get("clause") != "certification":
+        return None
+    if case.category not in (cat.DATE_OF_BIRTH, cat.ADDRESS_RESIDENCE):
+        return None
+    return case.assess(Action.REDACT, Reason("certification_clause", {"category": case.label}))
 
 
 def role_exception(case: Case) -> Assessment | None:
@@ -243,6 +259,7 @@ def secondary(case: Case) -> Assessment | None:
 
 #: The rules after :func:`address_kind`, in the order they are tried.
 RULES: tuple[Callable[[Case], Assessment | None], ...] = (
+    certification_clause,
     role_exception,
     holder_override,
     contact_person,

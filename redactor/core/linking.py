@@ -269,12 +269,15 @@ class Linker:
         function words stand near the name elsewhere. A statutory representative's home address
         does not make the representative private (their name is in the commercial register, the
         address is redacted on its own); it does tell a private namesake from an official the
-        agency profile lists (``homes=True``)."""
+        agency profile lists (``homes=True``). The values of a signature certification clause do not
+        count: the clause gives them for whoever signed, an official or a company's director too."""
         names = sorted(f.span.start for f in self.findings if f.category in cat.NAME_CATEGORIES)
         for f in self.findings:
             home = homes and f.category in cat.ADDRESS_CATEGORIES and f.attributes.get("context") == "residence"
             if f.category not in OWN_DATA and not home:
                 continue
+            if f.attributes.get("clause") == "certification":
+                continue  # a certified signature gives anyone's birth date: no sign of a private capacity
             sentence = self.sentences.find(f.span.start)
             for m in mentions:
                 if not (m.span.end <= f.span.start <= m.span.end + 120):

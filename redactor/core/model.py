@@ -82,7 +82,8 @@ class FindingAttributes(TypedDict, total=False):
     None; ``service``: the cue word of a reception's or switchboard's number; ``local_parts``:
     the name-like parts of an e-mail's local part; a person's name carries ``cluster`` (from 1),
     ``given`` and ``surname`` (its words), ``folded`` (its words without diacritics, lower case)
-    and the lower-case text ``before`` and ``after`` it.
+    and the lower-case text ``before`` and ``after`` it; ``clause``: the clause a value stands in
+    (``"certification"``: a signature certification clause).
     """
 
     kind: str
@@ -96,6 +97,7 @@ class FindingAttributes(TypedDict, total=False):
     folded: list[str]
     before: str
     after: str
+    clause: str
 
 
 @dataclass

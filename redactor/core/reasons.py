@@ -65,6 +65,10 @@ def gettext_noop(message: str) -> str:
 TEMPLATES: dict[str, str] = {
     # the category map
     "primary": gettext_noop("Redact: %(category)s – personal data on its own."),
+    "certification_clause": gettext_noop(
+        "Redact: %(category)s in a signature certification clause – the signer's date of birth and home "
+        "address are redacted whatever the signer's role."
+    ),
     "primary_residence": gettext_noop(
         "Redact: %(category)s – an address without a seat cue that belongs to %(who)s or to nobody named, "
         "so it is treated as a home address."

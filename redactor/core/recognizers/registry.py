@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .addresses import AddressRecognizer
 from .base import Recognizer, RecognizerRegistry
+from .clauses import CertificationClauseRecognizer
 from .contextual import (
     DataBoxRecognizer,
     DateOfBirthRecognizer,
@@ -47,6 +48,7 @@ RECOGNIZERS: dict[str, type[Recognizer]] = {
         PaymentCardRecognizer,
         DocumentNumberRecognizer,
         DateOfBirthRecognizer,
+        CertificationClauseRecognizer,
         VehicleRecognizer,
         DataBoxRecognizer,
         NetworkRecognizer,
@@ -83,6 +85,7 @@ DEFAULT_RECOGNIZERS: tuple[RecognizerConfig, ...] = (
     RecognizerConfig("payment_card", context=("kart", "card", "visa", "mastercard", "maestro")),
     RecognizerConfig("document_number"),
     RecognizerConfig("date_of_birth"),
+    RecognizerConfig("certification_clause"),
     RecognizerConfig("vehicle"),
     RecognizerConfig("data_box"),
     RecognizerConfig("network"),

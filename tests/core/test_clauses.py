@@ -1,0 +1,87 @@
+"""A signature certification clause is one person's block: its date of birth and home address
+are redacted whoever signed, also when OCR misread a character of each."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactor.core import categories as cat
+from redactor.core.engine import RedactionEngine
+from redactor.core.model import Action
+from redactor.core.nlp import RuleOnlyNlpEngine
+from tests.core.helpers import run, texts
+from tests.pdfs import pdf_from_paragraphs
+
+CLAUSES = [
+    # as printed
+    (
+        "Ověřuji, že Marie SVOBODOVÁ, nar. 12. 3. 1961, bytem Husova 214, 586 01 Jihlava, jejíž totožnost "
+        "byla prokázána platným úředním průkazem, podpis uznala za vlastní.",
+        "Marie SVOBODOVÁ",
+        "12. 3. 1961",
+        "Husova 214, 586 01 Jihlava",
+    ),
+    # as OCR read it: a letter for a diacritic, l for 1, O for 0, a street's initial misread
+    (
+        "Ovéřuji, že Marle SVOBODOVA, nar. l2. 3. 196l, bytem Hnsova 2l4, 586 O1 Jihlava, jejíž totožnost "
+        "byla prokázána, podpis uznala za vlastní.",
+        "Marle SVOBODOVA",
+        "l2. 3. 196l",
+        "Hnsova 2l4, 586 O1 Jihlava",
+    ),
+    # a notary's wording, "trvale bytem", the date after "narozen/a"
+    (
+        "Legalizace. Ověřuji, že Ing. Tomáš Procházka, narozen/a 7. 11. 1970, trvale bytem Na Výsluní 27, "
+        "251 01 Říčany, který prokázal svou totožnost, podpis před námi vlastnoručně podepsal.",
+        "Tomáš Procházka",
+        "7. 11. 1970",
+        "Na Výsluní 27, 251 01 Říčany",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "dob", "address"), CLAUSES)
+def test_the_clause_gives_the_signers_name_date_of_birth_and_home(text, name, dob, address):
+    found = run("certification_clause", text)
+    assert texts(found, cat.FULL_NAME) == [name]
+    assert texts(found, cat.DATE_OF_BIRTH) == [dob]
+    assert texts(found, cat.ADDRESS_RESIDENCE) == [address]
+    assert all(f.attributes["clause"] == "certification" for f in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no acknowledgement of a signature: not a certification clause
+        "Ověřuji, že kopie souhlasí s originálem. Marie Svobodová, nar. 12. 3. 1961, bytem Husova 214.",
+        # the acknowledgement far away from the verb
+        "Ověřuji " + "x " * 400 + "nar. 12. 3. 1961, bytem Husova 214, 586 01 Jihlava, podpis uznala za vlastní.",
+        # an ordinary party block
+        "Prodávající: Marie Svobodová, nar. 12. 3. 1961, bytem Husova 214, 586 01 Jihlava",
+    ],
+)
+def test_nothing_outside_a_clause(text):
+    assert run("certification_clause", text) == []
+
+
+def test_a_directors_date_of_birth_and_home_in_the_clause_are_redacted_and_the_name_kept():
+    """A company's director has the signature certified: as its statutory representative the
+    name stays (the commercial register publishes it), the clause's date of birth and home
+    address do not, and they do not make the director a private person."""
+    engine = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=False)
+    pdf = pdf_from_paragraphs(
+        [
+            "Kupní smlouva č. 12/2026",
+            "Prodávající: Obec Horní Lhota, IČO: 00000001, se sídlem Náměstí 1, 679 01 Horní Lhota",
+            "Kupující: Zemní práce Kovář s.r.o., IČO: 27082440, se sídlem Průmyslová 5, 602 00 Brno",
+            "zastoupená: Petr Dvořák, jednatel",
+            "Ověřuji, že Petr Dvořák, nar. 2. 5. 1966, bytem Lipová 12, 679 01 Horní Lhota, podpis uznal za vlastní.",
+        ]
+    )
+    proposals = engine.analyze(pdf).proposals
+    by_text = {p.text: p for p in proposals}
+    assert by_text["2. 5. 1966"].action == Action.REDACT
+    assert by_text["2. 5. 1966"].reason.code == "certification_clause"
+    assert by_text["Lipová 12, 679 01 Horní Lhota"].action == Action.REDACT
+    names = [p for p in proposals if p.text == "Petr Dvořák"]
+    assert len(names) == 2 and all(p.action == Action.KEEP and p.reason.code == "role_exception" for p in names)
