@@ -7,7 +7,10 @@ from faker.providers.person.cs_CZ import Provider
 
 from redactor.core import categories as cat
 from redactor.core.czech import NameGazetteer, nominative_candidates, same_name
-from redactor.core.recognizers.persons import PersonRecognizer
+from redactor.core.engine import RedactionEngine
+from redactor.core.nlp import RuleOnlyNlpEngine
+from redactor.core.recognizers.persons import PersonRecognizer, names_agree
+from tests.pdfs import pdf_from_paragraphs
 from tests.synthetic.declension import feminine, masculine
 
 from .helpers import run, texts
@@ -205,3 +208,36 @@ def test_a_nominative_does_not_depend_on_the_order_of_a_set():
         for seed in range(8)
     }
     assert answers == {"Radek Radek"}
+
+
+def test_a_name_misread_by_ocr_stays_the_same_persons():
+    """A director's surname read without its caron, and a private seller's with one letter
+    wrong, are the same two persons: the director's name stays kept in the misread form, the
+    seller's redacted."""
+    pdf = pdf_from_paragraphs(
+        [
+            "Kupní smlouva č. 12/2026",
+            "Prodávající: Jan Kratochvíl, nar. 4. 5. 1970, bytem Lipová 12, 602 00 Brno",
+            "Kupující: Zemní práce Kovář s.r.o., IČO: 27082440, se sídlem Průmyslová 5, 602 00 Brno",
+            "zastoupená: Petr Dvořák, jednatel",
+            "Kupující prohlašuje, že Petr Dvorák převezme vozidlo. Prodávající Jan Kratochvíi předá klíče.",
+        ]
+    )
+    proposals = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=False).analyze(pdf).proposals
+    action = {p.text: p.action.value for p in proposals if p.category == cat.FULL_NAME}
+    assert action == {
+        "Jan Kratochvíl": "redact",
+        "Petr Dvořák": "keep",
+        "Petr Dvorák": "keep",
+        "Jan Kratochvíi": "redact",
+    }
+    assert len({p.cluster for p in proposals if p.text.startswith("Petr")}) == 1
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [("Dvořák", "Dvorák", True), ("Dvořákem", "Dvofák", True), ("Svobodová", "Svobodova", True)]
+    + [("Novák", "Nowák", False), ("Novák", "Nováček", False), ("Kučera", "Kučerová", False)],
+)
+def test_names_agree_through_one_ocr_error_from_six_letters(a, b, same):
+    assert names_agree(nominative_candidates(a), nominative_candidates(b)) is same

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import regex
+
 from .. import categories as cat
 from ..czech import (
     NOT_NAMES,
@@ -89,6 +91,32 @@ class _Mention:
     @property
     def end(self) -> int:
         return self.tokens[-1][1]
+
+
+#: Letters from which two forms of a name one OCR error apart are taken for the same name.
+NEAR_NAME_MIN_CHARS = 6
+
+
+def names_agree(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> bool:
+    """Whether two sets of nominative candidates (:func:`~redactor.core.czech.nominative_candidates`)
+    share a name as printed or as OCR read it: the same without diacritics and case ("Dvorák"
+    for "Dvořák"), or, from :data:`NEAR_NAME_MIN_CHARS` letters, one letter apart ("Dvofák").
+    Two mentions of one document that differ only so are one person: an official stays an
+    official, a private person private, in every misread form (a name read by OCR differs from
+    its print by a diacritic or a letter far more often than two persons' names do)."""
+    if a & b:
+        return True
+    folded_a = {strip_diacritics(x).lower() for x in a}
+    folded_b = {strip_diacritics(x).lower() for x in b}
+    if folded_a & folded_b:
+        return True
+    return any(
+        len(x) >= NEAR_NAME_MIN_CHARS
+        and len(y) >= NEAR_NAME_MIN_CHARS
+        and regex.fullmatch(f"(?:{regex.escape(x)}){{e<=1}}", y)
+        for x in folded_a
+        for y in folded_b
+    )
 
 
 def _norm(word: str) -> str:
@@ -262,7 +290,7 @@ class PersonRecognizer(Recognizer):
             sur: set[str] = set().union(*(nominative_candidates(s) for s in m.surname))
             giv: set[str] = set().union(*(nominative_candidates(g) for g in m.given)) if m.given else set()
             for idx, c in enumerate(clusters):
-                if c.surname & sur and (not giv or not c.given or c.given & giv):
+                if names_agree(c.surname, sur) and (not giv or not c.given or names_agree(c.given, giv)):
                     c.surname |= sur
                     c.given |= giv
                     m.cluster = idx
