@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from . import categories as cat
 from .burn import burn_in
 from .category_map import CategoryMap
 from .columns import ColumnCells
@@ -31,7 +30,6 @@ from .linking import Person, PersonDict
 from .model import (
     Action,
     Box,
-    Finding,
     PageDict,
     PageInfo,
     Party,
@@ -46,10 +44,10 @@ from .ocr import OcrWord, TesseractOcr, layers_off
 from .parties import find_parties
 from .picture_check import legibility_reader, legible_in_pictures, legible_problem
 from .profile import AgencyProfile, mark_agency_names
-from .reasons import Reason
 from .rebuild import open_rebuilt, rebuilt
 from .recognizers.base import AnalysisContext, RecognizerRegistry
 from .recognizers.registry import default_registry
+from .repeats import repeat_values
 from .suspicious import SUSPICIOUS, suspicious_spans
 from .text import sentence_spans
 from .text_export import published_text
@@ -225,7 +223,7 @@ class RedactionEngine:
         parties, references = find_parties(text, findings)
         cells = ColumnCells(layer)
         decisions, persons = decide(text, sentences, findings, parties, references, cmap, profile, cells.below)
-        decisions += _repeat_values(text, decisions)
+        decisions += repeat_values(text, decisions)
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2
         return parties, persons, decisions, self._proposals(layer, decisions, cmap)
@@ -448,52 +446,3 @@ def _residual_text(text: str, spans: list[Span]) -> str:
         for i in range(span.start, span.end):
             chars[i] = " "
     return "".join(chars)
-
-
-def _place_only(value: str, category: int) -> bool:
-    """Whether an address ``value`` names only a place (a town, a district, a postcode and town,
-    no house number): such a part of a home address is redacted where it stands, but it is no value
-    of its own to look for elsewhere, where it is a place or part of a public body's name
-    ("Městská část Praha-Libuš"). A postcode and the capital's numbered districts (Praha 1-22,
-    Act 131/2000 Sb.) are places too."""
-    place = re.sub(r"\b\d{3} ?\d{2}\b|\bPraha[ -]?\d{1,2}\b", "", value)
-    return category in cat.ADDRESS_CATEGORIES and not re.search(r"\d", place)
-
-
-def _repeat_values(text: str, decisions: list[Assessment]) -> list[Assessment]:
-    """Other occurrences of redacted values (numbers, e-mails, addresses) that no recognizer
-    reported, e.g. an account repeated without its cue words; names are handled by the name
-    recognizer's own propagation; a place alone (:func:`_place_only`) is not spread."""
-    covered = [d.finding.span for d in decisions]
-    extra: list[Assessment] = []
-    seen: set[str] = set()
-    for d in decisions:
-        f = d.finding
-        if d.action != Action.REDACT or f.category in cat.NAME_CATEGORIES or f.category == cat.ACADEMIC_TITLE:
-            continue
-        value = " ".join(f.text.split())
-        if len(value) < 5 or value in seen or _place_only(value, f.category):
-            continue
-        seen.add(value)
-        pattern = r"(?<![\w])" + r"\s+".join(re.escape(part) for part in value.split(" ")) + r"(?![\w])"
-        for m in re.finditer(pattern, text):
-            span = Span(m.start(), m.end())
-            if any(span.overlaps(c) for c in covered):
-                continue
-            copy = Finding(
-                f.category,
-                span,
-                m.group(),
-                f.score,
-                "repeated_value",
-                f"same value as the {f.recognizer} finding at offset {f.span.start}",
-                f.holder,
-                f.attributes.copy(),
-            )
-            extra.append(
-                Assessment(
-                    copy, d.category, Action.REDACT, Reason("repeated_value", {"reason": d.reason.to_dict()}), d.cluster
-                )
-            )
-            covered.append(span)
-    return extra

@@ -8,12 +8,12 @@ import pymupdf
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core.engine import _place_only
 from redactor.core.extraction import extract_text_layer
 from redactor.core.layout import form_rows
 from redactor.core.model import Action, PartyKind
 from redactor.core.ocr import OcrWord, repair_emails, repair_numbers
 from redactor.core.pdf_pages import open_pdf
+from redactor.core.repeats import place_only
 from redactor.core.roles import OFFICIAL, STATUTORY, function_near
 from tests.core.helpers import run, texts
 from tests.pdfs import Layout, pdf_from_paragraphs
@@ -337,5 +337,5 @@ def test_a_day_and_a_bank_code_misread_by_ocr_are_put_right_where_they_can_be_ch
 def test_a_place_alone_is_no_value_to_spread(value, place):
     """The town part of a home address is redacted where it stands, but "one value, one action"
     never spreads it: elsewhere it is a place, or part of a public body's name."""
-    assert _place_only(value, cat.ADDRESS_RESIDENCE) is place
-    assert _place_only(value, cat.PHONE) is False
+    assert place_only(value, cat.ADDRESS_RESIDENCE) is place
+    assert place_only(value, cat.PHONE) is False
