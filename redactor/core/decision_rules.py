@@ -5,7 +5,7 @@ rule in its docstring. :mod:`redactor.core.decisions` runs them over a document'
 
 The order (:data:`RULES`): an address is first told a residence or a seat
 (:func:`address_kind`, which may settle an address nobody is linked to); then a signature
-certification clause's date of birth and address, a public role's exception, the map's holder
+certification clause's date of birth and address, a person's form fields, a public role's exception, the map's holder
 overrides, a party's contact person, and the category's type in the map: primary, not subject,
 secondary (linked dependency, holder, or the map's fallbacks).
 """
@@ -119,6 +119,19 @@ def certification_clause(case: Case) -> Assessment | None:
     if case.category not in (cat.DATE_OF_BIRTH, cat.ADDRESS_RESIDENCE):
         return None
     return case.assess(Action.REDACT, Reason("certification_clause", {"category": case.label}))
+
+
+def personal_block(case: Case) -> Assessment | None:
+    """A value of a natural person's form (labelled fields on consecutive lines, one of them a
+    name, a date of birth, a birth number or a permanent residence) is that person's: redacted,
+    whatever other holder the sentence around names (the public body the form is addressed to).
+
+    Source: DOMAIN.md, "Where scans hide personal data" (an information request bundled with a
+    contract carries the requester's name, address, phone and e-mail); the ministry's methodology
+    (a private person's phone, e-mail, address, date of birth are made illegible)."""
+    if case.finding.attributes.get("clause") != "form" or case.category in cat.NAME_CATEGORIES:
+        return None
+    return case.assess(Action.REDACT, Reason("form_block", {"category": case.label}))
 
 
 def role_exception(case: Case) -> Assessment | None:
@@ -260,6 +273,7 @@ def secondary(case: Case) -> Assessment | None:
 #: The rules after :func:`address_kind`, in the order they are tried.
 RULES: tuple[Callable[[Case], Assessment | None], ...] = (
     certification_clause,
+    personal_block,
     role_exception,
     holder_override,
     contact_person,

@@ -65,6 +65,10 @@ def gettext_noop(message: str) -> str:
 TEMPLATES: dict[str, str] = {
     # the category map
     "primary": gettext_noop("Redact: %(category)s – personal data on its own."),
+    "form_block": gettext_noop(
+        "Redact: %(category)s – a value of a natural person's form fields (name, date of birth, permanent "
+        "residence), so that person's."
+    ),
     "certification_clause": gettext_noop(
         "Redact: %(category)s in a signature certification clause – the signer's date of birth and home "
         "address are redacted whatever the signer's role."

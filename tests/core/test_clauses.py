@@ -85,3 +85,50 @@ def test_a_directors_date_of_birth_and_home_in_the_clause_are_redacted_and_the_n
     assert by_text["Lipová 12, 679 01 Horní Lhota"].action == Action.REDACT
     names = [p for p in proposals if p.text == "Petr Dvořák"]
     assert len(names) == 2 and all(p.action == Action.KEEP and p.reason.code == "role_exception" for p in names)
+
+
+FORM_LINES = (
+    "Adresát: Městská část Praha 12, Úřad městské části, Na Strži 2937/49, 196 66 Praha 12\n"
+    "Jména: Swatopluk\n"
+    "Příjmení: Král\n"
+    "Datum narození: 4. 12. 1966\n"
+    "Trvalý pobyt: I Smichovského Hřbitova 699, 196 66 Praha 12\n"
+    "Talefon: 605 895 424\n"
+    "E-mail: svatopluk.kraléhemail cz\n"
+    "Žádám o poskytnutí kopie smlouvy."
+)
+
+
+def test_a_persons_form_block_gives_each_value_by_its_label_as_ocr_read_it():
+    found = {(f.category, f.text) for f in run("form_block", FORM_LINES)}
+    assert found == {
+        (cat.FULL_NAME, "Swatopluk"),
+        (cat.FULL_NAME, "Král"),
+        (cat.DATE_OF_BIRTH, "4. 12. 1966"),
+        (cat.ADDRESS_RESIDENCE, "I Smichovského Hřbitova 699, 196 66 Praha 12"),
+        (cat.PHONE, "605 895 424"),
+        (cat.EMAIL_PERSONAL, "svatopluk.kraléhemail cz"),  # the "@" read as "é", the dot as a space
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Telefon: 257 171 111\nE-mail: podatelna@praha12.cz\nAdresa: Na Strži 2937/49, 196 66 Praha 12",  # an office
+        "Jméno: Jan\nFunkce: starosta\nTelefon: 257 171 111\nE-mail: starosta@lhota.cz",  # someone in office
+        "Jméno: Jan Novák",  # one line is no block
+    ],
+)
+def test_no_personal_block_without_a_natural_persons_field_or_in_an_office(text):
+    assert run("form_block", text) == []
+
+
+def test_the_block_is_the_persons_whatever_body_it_is_addressed_to():
+    """The public body in the line above would make the phone its own (a holder in the same
+    sentence); the form makes it the requester's."""
+    engine = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=False)
+    proposals = engine.analyze(pdf_from_paragraphs(FORM_LINES.split("\n"))).proposals
+    action = {p.text: (p.action, p.reason.code) for p in proposals}
+    for value in ("4. 12. 1966", "605 895 424", "svatopluk.kraléhemail cz"):
+        assert action[value] == (Action.REDACT, "form_block"), value
+    assert action["Městská část Praha"][0] == Action.KEEP

@@ -30,7 +30,7 @@ CLAUSE_MAX_CHARS = 700
 #: A digit as OCR reads it on a scan: O and o for 0; I, l, |, [ and ] for 1; S for 5; B for 8.
 _DIGIT = r"[\dOoIl|\[\]SB]"
 _DOB = re.compile(
-    rf"(?i)(?:\bnar\.|\bnar\b|\bnarozen[aáýé]?(?:\s*/\s*a|\s*\(a\))?)\s*(?:dne\s*)?:?\s*"
+    rf"(?i)(?:\bna[rř]\.|\bna[rř]\b|\bnarozen[aáýé]?(?:\s*/\s*a|\s*\(a\))?)\s*(?:dne\s*)?:?\s*"
     rf"(?P<value>{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{4}})"
 )
 _RESIDENCE = re.compile(
@@ -45,7 +45,7 @@ RESIDENCE_MAX_CHARS = 90
 #: The signer: capitalised words (any case) after "že", before the date of birth or birth number.
 _SIGNER = re.compile(
     r"(?i)\bže\s+(?:(?:pan[ií]?|paní)\s+)?(?P<name>(?:[^\W\d_]+\.\s*){0,3}[^\W\d_]+(?:[ ]+[^\W\d_]+){1,3})"
-    r"\s*,?\s*(?:nar|r\.?\s*č|rodn|dat)"
+    r"\s*,?\s*[„\"]?\s*(?:na[rř]|r\.?\s*č|rodn|dat)"
 )
 _TITLE = re.compile(r"^(?:[^\W\d_]+\.\s*)+")
 
@@ -121,3 +121,97 @@ class CertificationClauseRecognizer(Recognizer):
                     )
                 )
         return out
+
+
+#: The labels of a natural person's form fields, as printed or as OCR reads them ("Jména",
+#: "Jměno", "Talefon"), with the category of the value after them. A label that only a natural
+#: person's form has (a name, a date of birth, a birth number, a permanent residence) makes the
+#: block personal; a phone, an e-mail or an address alone do not (a company's form has them too).
+_FIELDS: tuple[tuple[str, int, bool], ...] = (
+    (r"jm[eéě]n[oaě]\s+a\s+p[rř][ií]jmen[ií]|p[rř][ií]jmen[ií]\s+a\s+jm[eéě]n[oaě]", cat.FULL_NAME, True),
+    (r"(?:k[rř]estn[ií]\s+)?jm[eéě]n[oaě]", cat.FULL_NAME, True),
+    (r"p[rř][ií]jmen[ií]", cat.FULL_NAME, True),
+    (r"datum\s+narozen[ií]|dat\.\s*nar\.?|narozen[aáý]?", cat.DATE_OF_BIRTH, True),
+    (r"rodn[eé]\s+[cč][ií]slo|r\.\s*[cč]\.", cat.BIRTH_NUMBER, True),
+    (r"trval[ýy]\s+pobyt|bydli[sš]t[eě]|m[ií]sto\s+trval[eé]ho\s+pobytu", cat.ADDRESS_RESIDENCE, True),
+    (r"adresa(?:\s+bydli[sš]t[eě])?|kontaktn[ií]\s+adresa|doru[cč]ovac[ií]\s+adresa", cat.ADDRESS_RESIDENCE, False),
+    (r"t[ae]l[ae]fon|tel\.?|mobil|mob\.|gsm", cat.PHONE, False),
+    (r"e-?\s?mail", cat.EMAIL_PERSONAL, False),
+)
+_FIELD_LINE = re.compile(
+    r"(?im)^[ \t]*(?:(?P<label>" + "|".join(f"(?:{p})" for p, _c, _n in _FIELDS) + r"))[ \t]*[:.][ \t]*"
+    r"(?P<value>\S[^\n]*?)[ \t]*[,;.]?[ \t]*$"
+)
+#: A label that makes the block someone's in office, not a private person's ("Funkce: starosta").
+_OFFICE_LINE = re.compile(r"(?im)^[ \t]*(?:funkce|pozice|pracovní\s+pozice|název|obchodní\s+firma)[ \t]*:")
+
+
+class FormBlockRecognizer(Recognizer):
+    """The values of a natural person's form: two or more consecutive lines of labelled fields
+    (Jméno / Příjmení / Datum narození / Trvalý pobyt / Bydliště / Telefon / E-mail …), at least
+    one of which only a natural person has. Each value is reported by its label, whatever OCR made
+    of it (an e-mail whose "@" was read as a letter, a date with a misread digit), with
+    ``attributes["clause"] = "form"``, by which the policy redacts the block's values as one
+    person's (:func:`~redactor.core.decision_rules.personal_block`); names are reported with a
+    lower score than the person recognizer's, which wins where it reads them too.
+
+    Source: the issue of information requests under Act 106/1999 Sb. bundled with contracts
+    (DOMAIN.md, "Where scans hide personal data": the requester's name, address, phone and
+    e-mail) and the ministry's methodology (all of them are a private person's data)."""
+
+    name = "form_block"
+    categories = (
+        cat.FULL_NAME,
+        cat.DATE_OF_BIRTH,
+        cat.BIRTH_NUMBER,
+        cat.ADDRESS_RESIDENCE,
+        cat.PHONE,
+        cat.EMAIL_PERSONAL,
+    )
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        text = context.text
+        out: list[Finding] = []
+        block: list[re.Match[str]] = []
+        for m in _FIELD_LINE.finditer(text):
+            if block and text[block[-1].end() : m.start()].strip():
+                out += self._block(text, block)
+                block = []
+            block.append(m)
+        out += self._block(text, block)
+        return out
+
+    def _block(self, text: str, lines: list[re.Match[str]]) -> list[Finding]:
+        """The findings of one run of field ``lines``: none unless it is a natural person's."""
+        fields = [(m, _field(m.group("label"))) for m in lines]
+        if len(lines) < 2 or not any(personal for _m, (_c, personal) in fields):
+            return []
+        around = text[max(0, lines[0].start() - 200) : lines[-1].end() + 200]
+        if _OFFICE_LINE.search(around):
+            return []
+        out = []
+        for m, (category, _personal) in fields:
+            value = m.group("value")
+            name = category == cat.FULL_NAME
+            out.append(
+                self.finding(
+                    category,
+                    m.start("value"),
+                    m.start("value") + len(value),
+                    text,
+                    0.8 if name else 0.99,
+                    f"the value of a natural person's form field {m.group('label').strip()!r}",
+                    attributes=FindingAttributes(clause="form", context="residence")
+                    if category == cat.ADDRESS_RESIDENCE
+                    else FindingAttributes(clause="form"),
+                )
+            )
+        return out
+
+
+def _field(label: str) -> tuple[int, bool]:
+    """The category of a field's value and whether only a natural person has the field."""
+    for pattern, category, personal in _FIELDS:
+        if re.fullmatch(pattern, label.strip(), re.I):
+            return category, personal
+    return cat.FULL_NAME, True

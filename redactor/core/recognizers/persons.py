@@ -57,13 +57,14 @@ _LABEL_CUE = re.compile(
 
 
 #: A form's two name fields, on one line or on consecutive lines, in either order ("Jméno: Jan⏎
-#: Příjmení: Novák", "Příjmení: NOVÁK Jméno: Jan"): the pair is one person's full name, however
-#: far apart the layout sets its words.
+#: Příjmení: Novák", "Příjmení: NOVÁK Jméno: Jan"), their labels also as OCR misreads them
+#: ("Jména", "Jměno", "Prijmeni"): the pair is one person's full name, however far apart the
+#: layout sets its words.
 _FORM_NAME = re.compile(
-    r"(?i)(?<!\w)(?:křestní[ ]+)?jméno[ ]*:[ ]*(?P<given>[^\W\d_]{2,})[ ]*,?[ ]*\n?[ ]*"
-    r"příjmení[ ]*:[ ]*(?P<surname>[^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?!\w)"
-    r"|(?<!\w)příjmení[ ]*:[ ]*(?P<surname2>[^\W\d_]{2,}(?:-[^\W\d_]{2,})?)[ ]*,?[ ]*\n?[ ]*"
-    r"(?:křestní[ ]+)?jméno[ ]*:[ ]*(?P<given2>[^\W\d_]{2,})(?!\w)"
+    r"(?i)(?<!\w)(?:křestní[ ]+)?jm[eéě]n[oaě][ ]*:[ ]*(?P<given>[^\W\d_]{2,})[ ]*,?[ ]*\n?[ ]*"
+    r"p[rř][ií]jmen[ií][ ]*:[ ]*(?P<surname>[^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?!\w)"
+    r"|(?<!\w)p[rř][ií]jmen[ií][ ]*:[ ]*(?P<surname2>[^\W\d_]{2,}(?:-[^\W\d_]{2,})?)[ ]*,?[ ]*\n?[ ]*"
+    r"(?:křestní[ ]+)?jm[eéě]n[oaě][ ]*:[ ]*(?P<given2>[^\W\d_]{2,})(?!\w)"
 )
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .addresses import AddressRecognizer
 from .base import Recognizer, RecognizerRegistry
-from .clauses import CertificationClauseRecognizer
+from .clauses import CertificationClauseRecognizer, FormBlockRecognizer
 from .contextual import (
     DataBoxRecognizer,
     DateOfBirthRecognizer,
@@ -49,6 +49,7 @@ RECOGNIZERS: dict[str, type[Recognizer]] = {
         DocumentNumberRecognizer,
         DateOfBirthRecognizer,
         CertificationClauseRecognizer,
+        FormBlockRecognizer,
         VehicleRecognizer,
         DataBoxRecognizer,
         NetworkRecognizer,
@@ -86,6 +87,7 @@ DEFAULT_RECOGNIZERS: tuple[RecognizerConfig, ...] = (
     RecognizerConfig("document_number"),
     RecognizerConfig("date_of_birth"),
     RecognizerConfig("certification_clause"),
+    RecognizerConfig("form_block"),
     RecognizerConfig("vehicle"),
     RecognizerConfig("data_box"),
     RecognizerConfig("network"),
