@@ -47,7 +47,7 @@ from .profile import AgencyProfile, mark_agency_names
 from .rebuild import open_rebuilt, rebuilt
 from .recognizers.base import AnalysisContext, RecognizerRegistry
 from .recognizers.registry import default_registry
-from .repeats import repeat_values
+from .repeats import align_addresses, repeat_values
 from .suspicious import SUSPICIOUS, suspicious_spans
 from .text import sentence_spans
 from .text_export import published_text
@@ -224,6 +224,7 @@ class RedactionEngine:
         cells = ColumnCells(layer)
         decisions, persons = decide(text, sentences, findings, parties, references, cmap, profile, cells.below)
         decisions += repeat_values(text, decisions)
+        align_addresses(decisions)
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2
         return parties, persons, decisions, self._proposals(layer, decisions, cmap)

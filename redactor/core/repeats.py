@@ -63,3 +63,33 @@ def repeat_values(text: str, decisions: list[Assessment]) -> list[Assessment]:
             )
             covered.append(span)
     return extra
+
+
+def _street_key(value: str) -> str:
+    """An address's street and house number (what precedes its first comma or postcode), folded
+    to letters and digits in lower case: the key by which two prints of one home are the same."""
+    head = re.split(r",|\b\d{3} ?\d{2}\b", value, maxsplit=1)[0]
+    return re.sub(r"[\W_]+", "", head).lower()
+
+
+def align_addresses(decisions: list[Assessment]) -> None:
+    """An address left for review whose street and house number (:func:`_street_key`) are those
+    of an address redacted elsewhere in the document is redacted too (one value, one action): the
+    third print of a sole trader's home, after a line break the recognizer could not link, is
+    the same home. Changes ``decisions`` in place; a kept address is left kept (it may be a seat,
+    :mod:`redactor.core.decision_rules`)."""
+    redacted = {
+        _street_key(d.finding.text): d
+        for d in decisions
+        if d.action == Action.REDACT
+        and d.finding.category in cat.ADDRESS_CATEGORIES
+        and re.search(r"\d", d.finding.text)
+    }
+    redacted.pop("", None)
+    for i, d in enumerate(decisions):
+        if d.action != Action.REVIEW or d.finding.category not in cat.ADDRESS_CATEGORIES:
+            continue
+        first = redacted.get(_street_key(d.finding.text))
+        if first is not None:
+            reason = Reason("repeated_value", {"reason": first.reason.to_dict()})
+            decisions[i] = Assessment(d.finding, first.category, Action.REDACT, reason, first.cluster or d.cluster)

@@ -8,12 +8,14 @@ import pymupdf
 import pytest
 
 from redactor.core import categories as cat
+from redactor.core.decision_rules import Assessment
 from redactor.core.extraction import extract_text_layer
 from redactor.core.layout import form_rows
-from redactor.core.model import Action, PartyKind
+from redactor.core.model import Action, Finding, PartyKind, Span
 from redactor.core.ocr import OcrWord, repair_emails, repair_numbers
 from redactor.core.pdf_pages import open_pdf
-from redactor.core.repeats import place_only
+from redactor.core.reasons import Reason
+from redactor.core.repeats import align_addresses, place_only
 from redactor.core.roles import OFFICIAL, STATUTORY, function_near
 from tests.core.helpers import run, texts
 from tests.pdfs import Layout, pdf_from_paragraphs
@@ -339,3 +341,28 @@ def test_a_place_alone_is_no_value_to_spread(value, place):
     never spreads it: elsewhere it is a place, or part of a public body's name."""
     assert place_only(value, cat.ADDRESS_RESIDENCE) is place
     assert place_only(value, cat.PHONE) is False
+
+
+def test_a_home_printed_again_without_a_link_is_redacted_as_its_first_print():
+    """A sole trader's home printed three times; the third, after a line break no link reaches,
+    was left for review (an address linked to nobody) while the other two were redacted."""
+
+    def assessed(text: str, start: int, action: Action, category: int = cat.ADDRESS_RESIDENCE) -> Assessment:
+        finding = Finding(category, Span(start, start + len(text)), text, 0.9, "address", "")
+        return Assessment(
+            finding, category, action, Reason("primary" if action == Action.REDACT else "address_unlinked")
+        )
+
+    decisions = [
+        assessed("Polní 548/52, 739 23 Kostelec", 0, Action.REDACT),
+        assessed("Polní 548/52, 739 23 Kostelec nad Černými lesy", 100, Action.REVIEW),
+        assessed("Lipová 12, 602 00 Brno", 200, Action.REVIEW),  # another address: still a doubt
+        assessed("Polní 548/52, 739 23 Kostelec", 300, Action.KEEP, cat.ADDRESS_SEAT),  # a seat stays kept
+    ]
+    align_addresses(decisions)
+    assert [(d.action, d.reason.code) for d in decisions] == [
+        (Action.REDACT, "primary"),
+        (Action.REDACT, "repeated_value"),
+        (Action.REVIEW, "address_unlinked"),
+        (Action.KEEP, "address_unlinked"),
+    ]
