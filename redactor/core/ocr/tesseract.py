@@ -13,12 +13,14 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol
 
+import numpy as np
 import pymupdf
 
 from ..errors import OcrUnavailableError
 from ..model import PageInfo, ProposedRedaction
 from .page import OCR_DPI, OcrPage, OcrWord
 from .repairs import repair_emails, repair_numbers
+from .rescue import missed_bands, strip_of, worth_keeping
 
 if TYPE_CHECKING:  # Pillow is imported only when a page is read
     from PIL import Image
@@ -39,6 +41,20 @@ class PageReader(Protocol):
     has it): a page, or a clip of it, read."""
 
     def recognize(self, page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> OcrPage | None: ...
+
+
+#: Tesseract block number from which the lines read again by :meth:`TesseractOcr._rescue` count.
+RESCUE_BLOCK = 1000
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two boxes share more than a third of the smaller one's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return False
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h > smaller / 3
 
 
 def _mean(found: list[Found]) -> float:
@@ -162,6 +178,8 @@ class TesseractOcr:
                         ]
                     else:
                         turn = 0
+            if clip is None and not turn:
+                found = self._rescue(image, found)
             result = OcrPage(number)
             for text, conf, x0, y0, x1, y1, line in found:
                 rect = pymupdf.Rect(x0 * sx, y0 * sy, x1 * sx, y1 * sy) + (area.x0, area.y0, area.x0, area.y0)
@@ -204,16 +222,52 @@ class TesseractOcr:
             raise OcrUnavailableError(f"Tesseract with the '{self.language}' model is not installed")
         return self._read(image)
 
-    def _read(self, image: Image.Image) -> list[Found]:
+    def _rescue(self, image: Image.Image, found: list[Found]) -> list[Found]:
+        """``found`` with the words of the lines the page reading missed (:mod:`.rescue`: ink
+        outside every word's box, in bands of a line's height, read again as one strip with
+        ``--psm 6``), each such line put before the first line read below it; its words carry
+        blocks of their own (from :data:`RESCUE_BLOCK`)."""
+        from PIL import Image  # noqa: PLC0415 - only with OCR
+
+        pixels = np.asarray(image)
+        bands = missed_bands(pixels, [(w[2], w[3], w[4], w[5]) for w in found])
+        if not bands:
+            return found
+        strip, offsets = strip_of(pixels, bands)
+        rescued: dict[tuple[int, int, int], list[Found]] = {}
+        for text, conf, x0, y0, x1, y1, line in self._read(Image.fromarray(strip), psm=6):
+            middle = (y0 + y1) / 2
+            band = next((k for k, (start, end, _top) in enumerate(offsets) if start <= middle < end), None)
+            if band is None or not worth_keeping(text, conf):
+                continue
+            start, _end, top = offsets[band]
+            box = (x0, y0 - start + top, x1, y1 - start + top)
+            if any(_overlap(box, (w[2], w[3], w[4], w[5])) for w in found):
+                continue
+            key = (RESCUE_BLOCK + band, line[1], line[2])
+            rescued.setdefault(key, []).append((text, conf, *box, key))
+        lines: list[list[Found]] = []
+        for w in found:
+            if lines and lines[-1][0][6] == w[6]:
+                lines[-1].append(w)
+            else:
+                lines.append([w])
+        for words in rescued.values():
+            at = next((i for i, line in enumerate(lines) if min(w[3] for w in line) > words[0][3]), len(lines))
+            lines.insert(at, words)
+        return [w for line in lines for w in line]
+
+    def _read(self, image: Image.Image, psm: int | None = None) -> list[Found]:
         """Tesseract's words of ``image``: ``(text, confidence, x0, y0, x1, y1, (block, par, line))``
-        in the image's pixels, empty and unrecognised (negative confidence) entries left out."""
+        in the image's pixels, empty and unrecognised (negative confidence) entries left out;
+        ``psm`` overrides the reader's segmentation mode."""
         import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
 
         data = self._tesseract(
             pytesseract.image_to_data,
             image,
             lang=self.language,
-            config=f"--psm {self.psm}",
+            config=f"--psm {psm or self.psm}",
             output_type=pytesseract.Output.DICT,
         )
         out: list[Found] = []
