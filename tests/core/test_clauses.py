@@ -132,3 +132,21 @@ def test_the_block_is_the_persons_whatever_body_it_is_addressed_to():
     for value in ("4. 12. 1966", "605 895 424", "svatopluk.kraléhemail cz"):
         assert action[value] == (Action.REDACT, "form_block"), value
     assert action["Městská část Praha"][0] == Action.KEEP
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Ing. Tomáš Procházka\nNa Výsluní 27\n251 01 Říčany\nMěstský úřad Říčany", ["Na Výsluní 27\n251 01 Říčany"]),
+        ("Kupní smlouva\nJan Novák\nLipová 12\n6O2 00 Brno", ["Lipová 12\n6O2 00 Brno"]),  # O for 0
+        ("Jana Malá, Ph.D.\nU Potoka 5\nVěc: nabídka", ["U Potoka 5"]),
+        ("Obec Horní Lhota\nNáměstí 1\n679 01 Horní Lhota", []),  # no person's name: an office
+        ("Jan Novák\nstarosta\nObec Horní Lhota, Náměstí 1", []),  # a function, not a home
+        ("Jan Novák\nIČO: 12345678\nLipová 12", []),
+        ("Smlouva o dílo\nuzavřená mezi\nstranami\npodle zákona\nč. 89/2012 Sb.\nna dobu\nJan Novák\nLipová 12", []),
+    ],
+)
+def test_a_letters_sender_block_without_cue_words_is_a_home_address(text, found):
+    findings = run("letter_head", text)
+    assert texts(findings) == found
+    assert all(f.category == cat.ADDRESS_RESIDENCE and f.attributes["clause"] == "letter" for f in findings)

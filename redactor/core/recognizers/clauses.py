@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .. import categories as cat
+from ..czech import NameGazetteer
 from ..model import Finding, FindingAttributes
 from .base import AnalysisContext, Recognizer
 
@@ -215,3 +216,83 @@ def _field(label: str) -> tuple[int, bool]:
         if re.fullmatch(pattern, label.strip(), re.I):
             return category, personal
     return cat.FULL_NAME, True
+
+
+#: How many lines from the top of a document a letter's sender block may start at.
+LETTER_HEAD_LINES = 6
+#: A line of a sender's address is no longer than this (characters).
+LETTER_LINE_MAX_CHARS = 60
+_NAME_LINE = re.compile(
+    r"^(?:(?:[^\W\d_]{1,6}\.\s*)+)?(?P<words>[^\W\d_]{2,}(?:[ ]+[^\W\d_]{2,}){1,2})(?:,?\s*(?:[^\W\d_]{1,5}\.)+)*$"
+)
+#: A postcode and a town, digits also as OCR reads them ("6O2 00 Brno").
+_POSTCODE_LINE = re.compile(r"^[\dOoIl]{3}\s?[\dOoIl]{2}\s+[^\W\d_]")
+#: What a sender's address line never holds: a label, an organisation's or an office's word.
+_NOT_HOME = re.compile(r":|\b(?:s\.\s?r\.\s?o|a\.\s?s|IČO?|DIČ|úřad|obec|město|městys|kraj|věc)\b", re.I)
+
+
+class LetterHeadRecognizer(Recognizer):
+    """A private person's letter: at the top of the document, a line that is only a person's
+    name (titles allowed; its first or last word a given name the gazetteer knows) followed by
+    one or two short lines of a home address (a house number in the first, or a postcode and town
+    in the second), with no cue word at all. The address lines are reported as a residence
+    (``attributes["clause"] = "letter"``, ``["context"] = "residence"``); the name is the person
+    recognizer's. Source: DOMAIN.md (a private person's home address is personal data); the
+    layout is a Czech letter's (ČSN 01 6910: the sender's block at the top left)."""
+
+    name = "letter_head"
+    categories = (cat.ADDRESS_RESIDENCE,)
+
+    def __init__(self, gazetteer: NameGazetteer | None = None):
+        self.gazetteer = gazetteer
+
+    def load(self) -> None:
+        if self.gazetteer is None:
+            self.gazetteer = NameGazetteer.default()
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        text = context.text
+        lines = []
+        offset = 0
+        for line in text.split("\n")[: LETTER_HEAD_LINES + 2]:
+            lines.append((offset, line.strip(), len(line) - len(line.lstrip())))
+            offset += len(line) + 1
+        for k, (_start, line, _lead) in enumerate(lines[:LETTER_HEAD_LINES]):
+            if self._name_line(line) and k + 1 < len(lines):
+                found = self._address_after(text, lines[k + 1 : k + 3])
+                if found is not None:
+                    return [found]
+        return []
+
+    def _name_line(self, line: str) -> bool:
+        m = _NAME_LINE.match(line)
+        if m is None or _NOT_HOME.search(line):
+            return False
+        words = m.group("words").split()
+        gazetteer = self.gazetteer or NameGazetteer.default()
+        return any(gazetteer.given_name_of(w.capitalize() if w.isupper() else w) for w in (words[0], words[-1]))
+
+    def _address_after(self, text: str, lines: list[tuple[int, str, int]]) -> Finding | None:
+        """The residence in the one or two ``lines`` after a name line, or None."""
+        taken = []
+        for start, line, lead in lines:
+            if not line or len(line) > LETTER_LINE_MAX_CHARS or _NOT_HOME.search(line):
+                break
+            taken.append((start + lead, start + lead + len(line), line))
+        if not taken:
+            return None
+        street_number = bool(re.search(r"\d", taken[0][2]))
+        postcode = len(taken) > 1 and bool(_POSTCODE_LINE.match(taken[1][2]))
+        if not (street_number or postcode):
+            return None
+        if len(taken) > 1 and not postcode:
+            taken = taken[:1]
+        return self.finding(
+            cat.ADDRESS_RESIDENCE,
+            taken[0][0],
+            taken[-1][1],
+            text,
+            0.9,
+            "the address lines under a private person's name at the head of a letter",
+            attributes=FindingAttributes(context="residence", clause="letter"),
+        )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .addresses import AddressRecognizer
 from .base import Recognizer, RecognizerRegistry
-from .clauses import CertificationClauseRecognizer, FormBlockRecognizer
+from .clauses import CertificationClauseRecognizer, FormBlockRecognizer, LetterHeadRecognizer
 from .contextual import (
     DataBoxRecognizer,
     DateOfBirthRecognizer,
@@ -50,6 +50,7 @@ RECOGNIZERS: dict[str, type[Recognizer]] = {
         DateOfBirthRecognizer,
         CertificationClauseRecognizer,
         FormBlockRecognizer,
+        LetterHeadRecognizer,
         VehicleRecognizer,
         DataBoxRecognizer,
         NetworkRecognizer,
@@ -88,6 +89,7 @@ DEFAULT_RECOGNIZERS: tuple[RecognizerConfig, ...] = (
     RecognizerConfig("date_of_birth"),
     RecognizerConfig("certification_clause"),
     RecognizerConfig("form_block"),
+    RecognizerConfig("letter_head"),
     RecognizerConfig("vehicle"),
     RecognizerConfig("data_box"),
     RecognizerConfig("network"),
