@@ -14,7 +14,7 @@ from redactor.core.engine import RedactionEngine
 from redactor.core.legibility import find
 from redactor.core.nlp import RuleOnlyNlpEngine
 from redactor.core.ocr import TesseractOcr
-from redactor.core.ocr.rescue import missed_bands
+from redactor.core.ocr.rescue import line_worth_keeping, missed_bands
 from tests.synthetic.scan_classes import CLASSES, write_scan_set
 
 
@@ -79,3 +79,17 @@ def test_no_private_value_of_a_class_stays_legible_in_the_published_picture(engi
             assert not find(value, after), value
         else:  # what must stay is not redacted (its pixels are checked unchanged by verification)
             assert not any(find(value, [text]) for text in redacted), value
+
+
+@pytest.mark.parametrize(
+    ("words", "kept"),
+    [
+        ([("Korespondenční", 91.0), ("adresa", 93.0)], True),
+        ([("Žulová", 88.0)], True),
+        ([("ws", 75.0)], False),  # a speckle read as letters
+        ([("opravu", 62.0), ("za", 61.0)], False),  # not read with confidence
+        ([], False),
+    ],
+)
+def test_a_line_read_again_is_kept_only_when_it_reads_as_text(words, kept):
+    assert line_worth_keeping(words) is kept

@@ -120,3 +120,17 @@ def worth_keeping(text: str, confidence: float) -> bool:
     :data:`RESCUE_MIN_CONFIDENCE` or more, with two letters or digits, half of it so."""
     alnum = sum(c.isalnum() for c in text)
     return confidence >= RESCUE_MIN_CONFIDENCE and alnum >= 2 and 2 * alnum >= len(text)
+
+
+#: A line read in the strip is kept when its words' mean confidence reaches this (0..100) ...
+RESCUE_LINE_MIN_CONFIDENCE = 70.0
+
+
+def line_worth_keeping(words: Sequence[tuple[str, float]]) -> bool:
+    """Whether a line read in the strip (``(text, confidence)`` of its words that
+    :func:`worth_keeping` let through) is text: a mean confidence of
+    :data:`RESCUE_LINE_MIN_CONFIDENCE` and two words, or one of four letters or digits (a lone
+    short word is what speckles and strokes read as)."""
+    if not words or sum(c for _t, c in words) / len(words) < RESCUE_LINE_MIN_CONFIDENCE:
+        return False
+    return len(words) >= 2 or sum(ch.isalnum() for ch in words[0][0]) >= 4

@@ -20,7 +20,7 @@ from ..errors import OcrUnavailableError
 from ..model import PageInfo, ProposedRedaction
 from .page import OCR_DPI, OcrPage, OcrWord
 from .repairs import repair_emails, repair_numbers
-from .rescue import missed_bands, strip_of, worth_keeping
+from .rescue import line_worth_keeping, missed_bands, strip_of, worth_keeping
 
 if TYPE_CHECKING:  # Pillow is imported only when a page is read
     from PIL import Image
@@ -253,6 +253,8 @@ class TesseractOcr:
             else:
                 lines.append([w])
         for words in rescued.values():
+            if not line_worth_keeping([(w[0], w[1]) for w in words]):
+                continue
             at = next((i for i, line in enumerate(lines) if min(w[3] for w in line) > words[0][3]), len(lines))
             lines.insert(at, words)
         return [w for line in lines for w in line]
