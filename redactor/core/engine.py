@@ -25,6 +25,7 @@ from .decision_rules import Assessment
 from .decisions import decide, resolve_overlaps
 from .errors import VerificationError
 from .extraction import TextLayer, extract_text_layer
+from .ink import widen_to_ink
 from .legibility import boxes_for
 from .linking import Person, PersonDict
 from .model import (
@@ -306,6 +307,10 @@ class RedactionEngine:
     ) -> RedactionResult:
         """Burn the boxes of ``proposals`` (and ``extra`` boxes, points) into ``pdf`` and verify the result.
 
+        On pages read by OCR each box first grows to the whole word's ink
+        (:func:`~redactor.core.ink.widen_to_ink`): a box from a split OCR word never leaves the
+        last letters of a surname legible beside it.
+
         ``text_layer`` (the one the proposals came from) lets verification allow strings that
         legitimately remain elsewhere in the text and check that every word outside the
         redactions is still read. A page whose published text an extractor reads other than it
@@ -323,6 +328,8 @@ class RedactionEngine:
         prepared = rebuilt(pdf, max_pages=self.max_pages)
         source = prepared.pdf
         spans = [p.span for p in proposals if p.span.end > p.span.start]
+        if text_layer is not None:  # a box from OCR words never leaves part of a word legible
+            boxes = widen_to_ink(source, boxes, [p.number for p in text_layer.pages if p.ocr])
         pages = text_layer.written_pages() if text_layer is not None else {}
         written, covered = _written(text_layer, pages, spans, boxes) if text_layer is not None else (None, [])
         output = burn_in(
