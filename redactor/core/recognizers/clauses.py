@@ -218,7 +218,8 @@ def _field(label: str) -> tuple[int, bool]:
     return cat.FULL_NAME, True
 
 
-#: How many lines from the top of a document a letter's sender block may start at.
+#: How many lines from the top of a document a letter's sender block may start at (with no
+#: label line, "Zadavatel:", above it).
 LETTER_HEAD_LINES = 6
 #: A line of a sender's address is no longer than this (characters).
 LETTER_LINE_MAX_CHARS = 60
@@ -258,6 +259,8 @@ class LetterHeadRecognizer(Recognizer):
             lines.append((offset, line.strip(), len(line) - len(line.lstrip())))
             offset += len(line) + 1
         for k, (_start, line, _lead) in enumerate(lines[:LETTER_HEAD_LINES]):
+            if ":" in line:
+                return []  # a label above: a contract's party block ("Zadavatel: Poslanec"), no letter's head
             if self._name_line(line) and k + 1 < len(lines):
                 found = self._address_after(text, lines[k + 1 : k + 3])
                 if found is not None:
