@@ -50,7 +50,7 @@ from .recognizers.base import AnalysisContext, RecognizerRegistry
 from .recognizers.registry import default_registry
 from .repeats import align_addresses, repeat_values
 from .suspicious import SUSPICIOUS, suspicious_spans
-from .text import sentence_spans
+from .text import blank_spans, sentence_spans
 from .text_export import published_text
 from .text_writing import WrittenText, publish_as_pictures
 from .verify import verify
@@ -355,7 +355,7 @@ class RedactionEngine:
         ) -> VerificationResult:
             residual = analysed = None
             if text_layer is not None:
-                residual = _residual_text(text_layer.text, spans + covered)
+                residual = blank_spans(text_layer.text, spans + covered)
                 analysed = {page.number: residual[page.start : page.end] for page in text_layer.pages}
             return verify(
                 output,
@@ -445,12 +445,3 @@ def _overlap(word: OcrWord, box: Box) -> bool:
 
 def _unmapped_name(category: int) -> str:
     return "Suspicious span" if category == SUSPICIOUS else str(category)
-
-
-def _residual_text(text: str, spans: list[Span]) -> str:
-    """``text`` with every span blanked (what should remain readable)."""
-    chars = list(text)
-    for span in spans:
-        for i in range(span.start, span.end):
-            chars[i] = " "
-    return "".join(chars)

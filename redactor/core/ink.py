@@ -68,7 +68,7 @@ def _grow(ink: np.ndarray, rect: pymupdf.Rect) -> tuple[float, float]:
     band = ink[max(0, top) : min(ink.shape[0], bottom)]
     if band.size == 0:
         return rect.x0, rect.x1
-    columns = band.any(axis=0)
+    columns = np.asarray(band.any(axis=0), dtype=bool)
     gap = max(2, int(WORD_GAP * height))
     reach = int(MAX_GROWTH * height)
     return _edge(columns, int(rect.x0), -1, gap, reach, rect.x0), _edge(columns, int(rect.x1), 1, gap, reach, rect.x1)

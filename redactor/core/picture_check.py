@@ -25,8 +25,9 @@ from .legibility import (
     legible_values,
     near_lines,
 )
-from .model import Box, ProposedRedaction, Span
+from .model import Box, ProposedRedaction
 from .ocr.tesseract import TesseractOcr
+from .text import blank_spans
 
 if TYPE_CHECKING:  # only the type is needed here
     from .extraction import TextLayer
@@ -77,7 +78,7 @@ def legible_in_pictures(
     pages = picture_pages(text_layer, pictured)
     values = checked_values(proposals)
     spans = [p.span for p in proposals if p.span.end > p.span.start]
-    residual = _blanked(text_layer.text, spans)
+    residual = blank_spans(text_layer.text, spans)
     allowed = allowances(values, residual.split("\n"))
     regions: dict[int, list[tuple[float, float, float, float]]] = {}
     for number in pages:
@@ -110,12 +111,3 @@ def legible_problem(found: Legible, proposals: Sequence[ProposedRedaction]) -> s
         f"page {found.page}: redacted value {number} ({len(found.value)} characters) "
         "is still legible in the page's picture"
     )
-
-
-def _blanked(text: str, spans: Sequence[Span]) -> str:
-    """``text`` with every span blanked (what stays readable)."""
-    chars = list(text)
-    for span in spans:
-        for i in range(span.start, span.end):
-            chars[i] = " "
-    return "".join(chars)

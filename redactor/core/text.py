@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 
 from .czech import LOWER, UPPER
 from .model import Span
@@ -90,3 +91,13 @@ class SpanIndex:
         if i >= 0 and self.spans[i].start <= offset < self.spans[i].end:
             return self.spans[i]
         return None
+
+
+def blank_spans(text: str, spans: Iterable[Span]) -> str:
+    """``text`` with every character of ``spans`` made a space: what stays readable once they are
+    redacted, at the same offsets."""
+    chars = list(text)
+    for span in spans:
+        for i in range(span.start, span.end):
+            chars[i] = " "
+    return "".join(chars)

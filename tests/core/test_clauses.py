@@ -143,6 +143,7 @@ def test_the_block_is_the_persons_whatever_body_it_is_addressed_to():
         ("Obec Horní Lhota\nNáměstí 1\n679 01 Horní Lhota", []),  # no person's name: an office
         ("Jan Novák\nstarosta\nObec Horní Lhota, Náměstí 1", []),  # a function, not a home
         ("Jan Novák\nIČO: 12345678\nLipová 12", []),
+        ("Pozemkový fond\nvedoucím pracoviště\nPetrem Ing.\n97 072\nCZ45797072", []),  # no name line, no street
         ("SMLOUVA č. 13/2020\nZadavatel: Poslanec\nVojtěch Pikal\nSněmovní 176/4", []),  # a party block
         ("Smlouva o dílo\nuzavřená mezi\nstranami\npodle zákona\nč. 89/2012 Sb.\nna dobu\nJan Novák\nLipová 12", []),
     ],

@@ -861,6 +861,31 @@ def _official_words(c: Contract) -> set[str]:
     return _words(c.officials) - _words(c.private)
 
 
+def gold_items(contract: Contract, text: str, names: set[str], officials: set[str]) -> list[dict[str, object]]:
+    """The gold items of ``contract`` found in its printed ``text`` (``occurrences`` counted as
+    the shared format counts them): the ``names`` words and its ``redact`` values to redact, the
+    ``officials`` words and its ``keep`` values to keep (unless also redacted)."""
+    items: list[dict[str, object]] = []
+    for word in sorted(names):
+        n = count_word(text, word)
+        if n:
+            items.append({"text": word, "category": "PERSON_NAME", "expected": "redact", "occurrences": n})
+    for value, category in contract.redact:
+        n = count_word(text, value)
+        if n:
+            items.append({"text": value, "category": category, "expected": "redact", "occurrences": n})
+    redact_words = {str(i["text"]) for i in items}
+    for word in sorted(officials):
+        n = count_word(text, word)
+        if n and word not in redact_words:
+            items.append({"text": word, "category": "OFFICIAL", "expected": "keep", "occurrences": n})
+    for value, category in contract.keep:
+        n = count_word(text, value)
+        if n and value not in redact_words:
+            items.append({"text": value, "category": category, "expected": "keep", "occurrences": n})
+    return items
+
+
 def write_set(out_dir: Path, seed: int, count: int, kinds: tuple[str, ...] = Generator.KINDS) -> list[Path]:
     """Write ``count`` contracts (NAME.pdf + NAME.json gold) cycling through ``kinds``."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -873,24 +898,7 @@ def write_set(out_dir: Path, seed: int, count: int, kinds: tuple[str, ...] = Gen
         pdf = pdf_from_paragraphs(contract.paragraphs, layout=layout)
         with pymupdf.open(stream=pdf, filetype="pdf") as doc:
             text = normalize(" ".join(page.get_text() for page in doc))
-        items = []
-        for word in sorted(_name_words(contract)):
-            n = count_word(text, word)
-            if n:
-                items.append({"text": word, "category": "PERSON_NAME", "expected": "redact", "occurrences": n})
-        for value, category in contract.redact:
-            n = count_word(text, value)
-            if n:
-                items.append({"text": value, "category": category, "expected": "redact", "occurrences": n})
-        redact_words = {i["text"] for i in items}
-        for word in sorted(_official_words(contract)):
-            n = count_word(text, word)
-            if n and word not in redact_words:
-                items.append({"text": word, "category": "OFFICIAL", "expected": "keep", "occurrences": n})
-        for value, category in contract.keep:
-            n = count_word(text, value)
-            if n and value not in redact_words:
-                items.append({"text": value, "category": category, "expected": "keep", "occurrences": n})
+        items = gold_items(contract, text, _name_words(contract), _official_words(contract))
         name = f"{kind}_{seed}_{i}"
         (out_dir / f"{name}.pdf").write_bytes(pdf)
         gold = {

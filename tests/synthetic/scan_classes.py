@@ -31,10 +31,10 @@ import numpy as np
 import pymupdf
 from PIL import Image, ImageDraw
 
-from redactor.core.verify import count_word, normalize
+from redactor.core.verify import normalize
 from tests.pdfs import pdf_from_paragraphs
 
-from .generator import Contract, Generator, Person
+from .generator import Contract, Generator, Person, gold_items
 
 CLASSES = ("certification", "form", "letter", "sole_trader")
 DISTRICTS = ["Praha 12", "Praha 4", "Praha - Libuš", "Brno - sever", "Ostrava - Jih"]
@@ -212,7 +212,7 @@ def write_scan_set(out_dir: Path, seeds: tuple[int, ...] = (1, 2, 3, 4)) -> list
             pdf = pdf_from_paragraphs(contract.paragraphs)
             with pymupdf.open(stream=pdf, filetype="pdf") as doc:
                 text = normalize(" ".join(page.get_text() for page in doc))
-            items = _items(contract, text)
+            items = gold_items(contract, text, _person_words(contract.private) - _person_words(contract.public), set())
             scanned, how = scan(pdf, gen.r)
             name = f"scan_{kind}_{seed}"
             (out_dir / f"{name}.pdf").write_bytes(scanned)
@@ -230,28 +230,9 @@ def write_scan_set(out_dir: Path, seeds: tuple[int, ...] = (1, 2, 3, 4)) -> list
     return paths
 
 
-def _items(contract: Contract, text: str) -> list[dict[str, object]]:
-    """The gold items of ``contract`` found in its printed ``text``: name words of its private
-    persons (in every form printed, upper case too) and its values, redact; its keep values."""
-    items: list[dict[str, object]] = []
-    words = _person_words(contract.private) - _person_words(contract.public)
-    for word in sorted(words):
-        n = count_word(text, word)
-        if n:
-            items.append({"text": word, "category": "PERSON_NAME", "expected": "redact", "occurrences": n})
-    for value, category in contract.redact:
-        n = count_word(text, value)
-        if n:
-            items.append({"text": value, "category": category, "expected": "redact", "occurrences": n})
-    redacted = {str(i["text"]) for i in items}
-    for value, category in contract.keep:
-        n = count_word(text, value)
-        if n and value not in redacted:
-            items.append({"text": value, "category": category, "expected": "keep", "occurrences": n})
-    return items
-
-
 def _person_words(people: list[Person]) -> set[str]:
+    """Every given name and surname form of ``people``, surnames in capitals too (a certification
+    clause prints them so)."""
     out: set[str] = set()
     for p in people:
         for given, surname in p.forms().values():

@@ -224,8 +224,11 @@ LETTER_HEAD_LINES = 6
 #: A line of a sender's address is no longer than this (characters).
 LETTER_LINE_MAX_CHARS = 60
 _NAME_LINE = re.compile(
-    r"^(?:(?:[^\W\d_]{1,6}\.\s*)+)?(?P<words>[^\W\d_]{2,}(?:[ ]+[^\W\d_]{2,}){1,2})(?:,?\s*(?:[^\W\d_]{1,5}\.)+)*$"
+    r"^(?:(?:[^\W\d_]{1,6}\.\s*)+)?(?P<words>[^\W\d_]{2,}(?:[ ]+[^\W\d_]{2,}){1,2})"
+    r"(?:(?:,\s*|\s+)(?:[^\W\d_]{1,5}\.)+)*$"
 )
+#: A street and its house number ("Na Výsluní 27", "Lipová 1142/58a", "nám. Míru 3").
+_STREET_LINE = re.compile(r"^[^\W\d_]+\.?(?:[ ]+[^\W\d_]+\.?)*[ ]+\d+[^\W\d_]?(?:/\d+[^\W\d_]?)?[,.]?$")
 #: A postcode and a town, digits also as OCR reads them ("6O2 00 Brno").
 _POSTCODE_LINE = re.compile(r"^[\dOoIl]{3}\s?[\dOoIl]{2}\s+[^\W\d_]")
 #: What a sender's address line never holds: a label, an organisation's or an office's word.
@@ -284,7 +287,7 @@ class LetterHeadRecognizer(Recognizer):
             taken.append((start + lead, start + lead + len(line), line))
         if not taken:
             return None
-        street_number = bool(re.search(r"\d", taken[0][2]))
+        street_number = bool(_STREET_LINE.match(taken[0][2]))
         postcode = len(taken) > 1 and bool(_POSTCODE_LINE.match(taken[1][2]))
         if not (street_number or postcode):
             return None
