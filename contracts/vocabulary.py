@@ -114,6 +114,7 @@ AUDIT_DETAILS = {
     "rules": _("agency rules"),
     "batch": _("batch"),
     "boxes": _("boxes"),
+    "covered": _("values covered after reading the page pictures again"),
     "text": _("text"),
     "redactions": _("redactions"),
     "problems": _("problems"),

@@ -129,7 +129,16 @@ def contract_publish(*, run_id: int) -> None:
         )
         locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
         locked.save(update_fields=["state", "finished_at", "phase"])
-        audit(contract, None, "published", boxes=len(result.boxes), sha256=hashlib.sha256(result.pdf).hexdigest())
+        # boxes the engine added over values still legible in a page's picture (RedactionEngine.redact)
+        covered = {"covered": len(result.covered)} if result.covered else {}
+        audit(
+            contract,
+            None,
+            "published",
+            boxes=len(result.boxes),
+            sha256=hashlib.sha256(result.pdf).hexdigest(),
+            **covered,
+        )
         webhooks_notify(contract=contract, event=WebhookEvent.PUBLISHED)
 
 
