@@ -280,7 +280,7 @@ class RedactionEngine:
             result.verification.checks["legible_in_pictures"] = "not read: no OCR engine"
             return result
         covered: list[Box] = []
-        for _round in range(COVER_ROUNDS + 1):
+        for attempt in range(COVER_ROUNDS + 1):
             found, checked = legible_in_pictures(
                 result.pdf, result.boxes, proposals, text_layer, reader, list(result.pictured)
             )
@@ -288,7 +288,7 @@ class RedactionEngine:
             result.verification.checks["legible_in_pictures"] = checked
             if not found:
                 return result
-            if _round == COVER_ROUNDS:
+            if attempt == COVER_ROUNDS:
                 break
             covered += boxes_for(found)  # a box may reveal a line of the same value below it: one more round
             result = self.burn_and_verify(pdf, proposals, text_layer, extra=covered)
