@@ -32,6 +32,7 @@ import pymupdf
 import regex
 
 from .model import Box
+from .ocr.rescue import band_shift, strip_of
 from .ocr.tesseract import Found, TesseractOcr
 
 #: Resolution (dpi) of the second reading: another one than the analysis' (300 dpi).
@@ -40,8 +41,6 @@ LEGIBILITY_DPI = 200
 LEGIBILITY_PSM = 6
 #: Points added above and below a line's band, so that a line's ascenders and descenders are whole.
 BAND_MARGIN = 3.0
-#: White pixels between two bands of the strip.
-STRIP_GAP = 30
 #: Values shorter than this (folded) are not looked for: two or three letters are read everywhere.
 MIN_VALUE_CHARS = 3
 #: Points added around the words of a legible value when it is covered (:func:`boxes_for`).
@@ -94,17 +93,9 @@ def find(value: str, words: Sequence[str]) -> list[tuple[int, int]]:
     if len(target) < MIN_VALUE_CHARS:
         return []
     folded = [fold(w) for w in words]
-    found: list[tuple[int, int]] = []
     if len(target) < 6:
-        for i in range(len(folded)):
-            joined = ""
-            for j in range(i, len(folded)):
-                joined += folded[j]
-                if joined == target and folded[i]:
-                    found.append((i, j))
-                if len(joined) >= len(target):
-                    break
-        return found
+        return _whole_words(target, folded)
+    found: list[tuple[int, int]] = []
     line, owner = "", []
     for k, piece in enumerate(folded):
         line += piece
@@ -123,23 +114,22 @@ def allowances(values: Iterable[str], residual_lines: Iterable[str]) -> dict[str
     the analysed text outside the redactions (``residual_lines``), e.g. a surname redacted for a
     private person and kept for an official who shares it. A near match there does not count:
     it is the misreading this check exists to find."""
-    lines = [line.split() for line in residual_lines]
-    out = {}
-    for value in values:
-        target = fold(value)
-        count = 0
-        for words in lines:
-            folded = [fold(w) for w in words]
-            for i in range(len(folded)):
-                joined = ""
-                for j in range(i, len(folded)):
-                    joined += folded[j]
-                    if joined == target and folded[i]:
-                        count += 1
-                    if len(joined) >= len(target):
-                        break
-        out[value] = count
-    return out
+    lines = [[fold(w) for w in line.split()] for line in residual_lines]
+    return {value: sum(len(_whole_words(fold(value), folded)) for folded in lines) for value in values}
+
+
+def _whole_words(target: str, folded: Sequence[str]) -> list[tuple[int, int]]:
+    """Runs ``(first, last)`` of whole ``folded`` words that together are ``target`` exactly."""
+    found = []
+    for i in range(len(folded)):
+        joined = ""
+        for j in range(i, len(folded)):
+            joined += folded[j]
+            if joined == target and folded[i]:
+                found.append((i, j))
+            if len(joined) >= len(target):
+                break
+    return found
 
 
 def near_lines(
@@ -158,7 +148,7 @@ def near_lines(
     return out
 
 
-def _bands(rects: Iterable[tuple[float, float, float, float]], width: float) -> list[tuple[float, float]]:
+def _bands(rects: Iterable[tuple[float, float, float, float]]) -> list[tuple[float, float]]:
     """The rows ``(top, bottom)`` in points, merged where they touch, of ``rects`` (points) taken
     across the whole width of the page, ``BAND_MARGIN`` above and below."""
     rows = sorted((y0 - BAND_MARGIN, y1 + BAND_MARGIN) for _x0, y0, _x1, y1 in rects if y1 > y0)
@@ -188,27 +178,20 @@ def read_bands(
     image = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width)
     bands = [
         (max(0, int(top)), min(pix.height, int(bottom) + 1))
-        for top, bottom in _bands(((r.x0, r.y0, r.x1, r.y1) for r in shown_rects), pix.width)
+        for top, bottom in _bands((r.x0, r.y0, r.x1, r.y1) for r in shown_rects)
     ]
     bands = [(top, bottom) for top, bottom in bands if bottom > top]
     if not bands:
         return []
-    gap = np.full((STRIP_GAP, pix.width), 255, np.uint8)
-    parts, offsets, y = [gap], [], STRIP_GAP
-    for top, bottom in bands:
-        offsets.append((y, y + bottom - top, top))
-        parts += [image[top:bottom], gap]
-        y += bottom - top + STRIP_GAP
-    strip = Image.fromarray(np.vstack(parts))
+    strip, offsets = strip_of(image, bands)
     lines: dict[tuple[int, int, int, int], tuple[list[str], list[tuple[float, float, float, float]]]] = {}
-    found: list[Found] = ocr.read_image(strip)
+    found: list[Found] = ocr.read_image(Image.fromarray(strip))
     for text, _conf, x0, y0, x1, y1, line in found:
-        middle = (y0 + y1) / 2
-        band = next((k for k, (start, end, _top) in enumerate(offsets) if start <= middle < end), None)
-        if band is None:
+        placed = band_shift(offsets, y0, y1)
+        if placed is None:
             continue
-        start, _end, top = offsets[band]
-        rect = pymupdf.Rect(x0, y0 - start + top, x1, y1 - start + top) * back
+        band, shift = placed
+        rect = pymupdf.Rect(x0, y0 + shift, x1, y1 + shift) * back
         words, boxes = lines.setdefault((band, *line), ([], []))
         words.append(text)
         boxes.append((rect.x0, rect.y0, rect.x1, rect.y1))

@@ -115,6 +115,17 @@ def strip_of(image: np.ndarray, bands: Sequence[tuple[int, int]]) -> tuple[np.nd
     return np.vstack(parts), offsets
 
 
+def band_shift(offsets: Sequence[tuple[int, int, int]], y0: float, y1: float) -> tuple[int, float] | None:
+    """Which band of a strip (:func:`strip_of`'s ``offsets``) a word read from ``y0`` to ``y1``
+    (strip pixels) lies in, by its middle, and what to add to its rows to put it back on the page:
+    ``(band index, shift)``; None for a word in a gap between bands."""
+    middle = (y0 + y1) / 2
+    for k, (start, end, top) in enumerate(offsets):
+        if start <= middle < end:
+            return k, float(top - start)
+    return None
+
+
 def worth_keeping(text: str, confidence: float) -> bool:
     """Whether a word read in the strip is text, not a stroke read as letters: read with
     :data:`RESCUE_MIN_CONFIDENCE` or more, with two letters or digits, half of it so."""

@@ -20,7 +20,7 @@ from ..errors import OcrUnavailableError
 from ..model import PageInfo, ProposedRedaction
 from .page import OCR_DPI, OcrPage, OcrWord
 from .repairs import repair_emails, repair_numbers
-from .rescue import line_worth_keeping, missed_bands, strip_of, worth_keeping
+from .rescue import band_shift, line_worth_keeping, missed_bands, strip_of, worth_keeping
 
 if TYPE_CHECKING:  # Pillow is imported only when a page is read
     from PIL import Image
@@ -236,12 +236,11 @@ class TesseractOcr:
         strip, offsets = strip_of(pixels, bands)
         rescued: dict[tuple[int, int, int], list[Found]] = {}
         for text, conf, x0, y0, x1, y1, line in self._read(Image.fromarray(strip), psm=6):
-            middle = (y0 + y1) / 2
-            band = next((k for k, (start, end, _top) in enumerate(offsets) if start <= middle < end), None)
-            if band is None or not worth_keeping(text, conf):
+            placed = band_shift(offsets, y0, y1)
+            if placed is None or not worth_keeping(text, conf):
                 continue
-            start, _end, top = offsets[band]
-            box = (x0, y0 - start + top, x1, y1 - start + top)
+            band, shift = placed
+            box = (x0, y0 + shift, x1, y1 + shift)
             if any(_overlap(box, (w[2], w[3], w[4], w[5])) for w in found):
                 continue
             key = (RESCUE_BLOCK + band, line[1], line[2])
