@@ -32,6 +32,7 @@ import pymupdf
 import regex
 
 from .model import Box
+from .ocr.render import render_gray
 from .ocr.rescue import band_shift, strip_of
 from .ocr.tesseract import Found, TesseractOcr
 
@@ -170,14 +171,13 @@ def read_bands(
     unrotated page. A page without such lines gives ``[]``."""
     from PIL import Image  # noqa: PLC0415 - only with OCR
 
-    scale = ocr.dpi / 72
-    shown = page.rotation_matrix * pymupdf.Matrix(scale, scale)
+    picture = render_gray(page, ocr.dpi)
+    shown = page.rotation_matrix * pymupdf.Matrix(picture.width / page.rect.width, picture.height / page.rect.height)
     back = ~shown
     shown_rects = [(pymupdf.Rect(r) * shown).normalize() for r in rects]
-    pix = page.get_pixmap(dpi=ocr.dpi, colorspace=pymupdf.csGRAY, alpha=False)
-    image = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width)
+    image = np.asarray(picture)
     bands = [
-        (max(0, int(top)), min(pix.height, int(bottom) + 1))
+        (max(0, int(top)), min(picture.height, int(bottom) + 1))
         for top, bottom in _bands((r.x0, r.y0, r.x1, r.y1) for r in shown_rects)
     ]
     bands = [(top, bottom) for top, bottom in bands if bottom > top]

@@ -19,6 +19,7 @@ import pymupdf
 from ..errors import OcrUnavailableError
 from ..model import PageInfo, ProposedRedaction
 from .page import OCR_DPI, OcrPage, OcrWord
+from .render import render_gray
 from .repairs import repair_emails, repair_numbers
 from .rescue import band_shift, line_worth_keeping, missed_bands, strip_of, worth_keeping
 
@@ -149,18 +150,16 @@ class TesseractOcr:
     def start(self, page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> Callable[[], OcrPage]:
         """Render ``page`` now (MuPDF, in the calling thread) and return the call that reads it
         (Tesseract, a separate program: any thread may make the call, see :meth:`read_ahead`)."""
-        from PIL import Image  # noqa: PLC0415 - only with OCR
 
         if not self.available():
             raise OcrUnavailableError(f"Tesseract with the '{self.language}' model is not installed")
         started = time.perf_counter()
-        pix = page.get_pixmap(dpi=self.dpi, colorspace=pymupdf.csGRAY, alpha=False, clip=clip)
-        image = Image.frombytes("L", (pix.width, pix.height), pix.samples)
+        image = render_gray(page, self.dpi, clip)
         turnable, number = clip is None and not page.rotation, page.number + 1
         # pixel -> point: the page was rendered from its rect (rotation included) at self.dpi
         to_page = ~page.rotation_matrix if page.rotation else None
         area = page.rect if clip is None else pymupdf.Rect(clip) & page.rect
-        sx, sy = area.width / pix.width, area.height / pix.height
+        sx, sy = area.width / image.width, area.height / image.height
         rendering = time.perf_counter() - started
 
         def read() -> OcrPage:

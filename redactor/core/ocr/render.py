@@ -1,0 +1,69 @@
+"""Page pictures for OCR: a page rendered at the reading resolution, with a scan coarser than that
+enlarged smoothly.
+
+MuPDF enlarges an image without interpolation (unless the PDF asks for it with
+``/Interpolate``), so a page scanned at 72 dpi and rendered at 300 dpi reaches Tesseract as
+blocks of four by four pixels, and letters, digits and diacritics are misread ("562" as "běž",
+"S pozdravem" as "5 pozdrav"). Tesseract works best at 300 dpi and its documentation advises
+rescaling a coarser image (tessdoc, "Improving the quality of the output", Rescaling). A page
+whose picture is coarser than half the reading resolution is rendered at the picture's own
+resolution and enlarged with a Lanczos filter (Pillow); the result has the size a direct
+rendering at the reading resolution would have, so word boxes map back to points the same way."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import pymupdf
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+#: A picture whose resolution is below this share of the reading resolution is enlarged smoothly.
+#: A 150-dpi scan read at 300 dpi (each pixel doubled) reads as well either way, spacing and all,
+#: on the real scans; a 72-dpi one (each pixel four times over) loses digits and diacritics.
+SMOOTH_BELOW = 0.5
+#: Pictures covering less than this share of the area read do not set its resolution.
+_MIN_SHARE = 0.25
+
+
+def picture_dpi(page: pymupdf.Page, area: pymupdf.Rect) -> float | None:
+    """The resolution (dots per inch, the lower of the two axes) of the largest image drawn over
+    at least a quarter of ``area`` (points, unrotated page) of ``page``; None when no image covers
+    that much (a text page: its glyphs are drawn at any resolution)."""
+    best: tuple[float, float] | None = None
+    for info in page.get_image_info():
+        bbox = pymupdf.Rect(info["bbox"]) & area
+        if bbox.is_empty or bbox.get_area() < _MIN_SHARE * area.get_area():
+            continue
+        drawn = pymupdf.Rect(info["bbox"])
+        if drawn.width <= 0 or drawn.height <= 0 or not info.get("width") or not info.get("height"):
+            continue
+        # an image turned by its matrix: its pixel columns may run along the page's height
+        across, down = (info["width"], info["height"])
+        if abs(info["transform"][1]) > abs(info["transform"][0]):
+            across, down = down, across
+        dpi = min(across / (drawn.width / 72), down / (drawn.height / 72))
+        if best is None or bbox.get_area() > best[0]:
+            best = (bbox.get_area(), dpi)
+    return None if best is None else best[1]
+
+
+def render_gray(page: pymupdf.Page, dpi: int, clip: pymupdf.Rect | None = None) -> Image.Image:
+    """``page`` (or its ``clip``, points of the unrotated page) as an 8-bit grey picture of the
+    size a rendering at ``dpi`` gives (page rotation applied, as :meth:`pymupdf.Page.get_pixmap`
+    does). When the page's picture there is coarser than :data:`SMOOTH_BELOW` × ``dpi``
+    (:func:`picture_dpi`), it is rendered at the picture's own resolution and enlarged with a
+    Lanczos filter instead of MuPDF's block enlargement."""
+    from PIL import Image  # noqa: PLC0415 - only with OCR
+
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False, clip=clip)
+    size = (pix.width, pix.height)
+    area = page.rect * page.derotation_matrix if clip is None else pymupdf.Rect(clip)
+    own = picture_dpi(page, area)
+    if own is None or round(own) >= SMOOTH_BELOW * dpi:  # a 150-dpi scan measures 149.99998
+        return Image.frombytes("L", size, pix.samples)
+    low = page.get_pixmap(dpi=max(36, math.ceil(own)), colorspace=pymupdf.csGRAY, alpha=False, clip=clip)
+    coarse = Image.frombytes("L", (low.width, low.height), low.samples)
+    return coarse.resize(size, Image.Resampling.LANCZOS)

@@ -1,0 +1,67 @@
+"""A scan coarser than the reading resolution reaches Tesseract enlarged smoothly: a 72-dpi page
+read as MuPDF enlarges it (blocks of pixels) loses digits and diacritics."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pymupdf
+import pytest
+from PIL import Image
+
+from redactor.core.ocr import TesseractOcr
+from redactor.core.ocr.render import picture_dpi, render_gray
+from tests.pdfs import pdf_from_paragraphs
+
+LINES = ["MUDr. Ludvík Kovář", "Verdunská 562", "447 01 Týnec nad Sázavou", "mobil 728 608 137"]
+
+
+def _scanned_at(dpi: int) -> bytes:
+    """The lines as an image-only page scanned at ``dpi`` (grey, no noise)."""
+    with pymupdf.open(stream=pdf_from_paragraphs(LINES), filetype="pdf") as src, pymupdf.open() as out:
+        page = src[0]
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+        buffer = io.BytesIO()
+        Image.frombytes("L", (pix.width, pix.height), pix.samples).save(buffer, format="PNG")
+        new = out.new_page(width=page.rect.width, height=page.rect.height)
+        new.insert_image(new.rect, stream=buffer.getvalue())
+        return out.tobytes()
+
+
+def _changes(pixels: np.ndarray) -> float:
+    """The share of horizontally adjacent pixel pairs, among those with ink, that differ."""
+    pairs = pixels[:, 1:].astype(int), pixels[:, :-1].astype(int)
+    inked = (pairs[0] < 200) | (pairs[1] < 200)
+    return float(((pairs[0] != pairs[1]) & inked).sum() / max(1, inked.sum()))
+
+
+def test_the_resolution_of_a_scanned_page_is_its_pictures():
+    with pymupdf.open(stream=_scanned_at(72), filetype="pdf") as doc:
+        assert picture_dpi(doc[0], doc[0].rect) == pytest.approx(72, abs=1)
+    with pymupdf.open(stream=pdf_from_paragraphs(LINES), filetype="pdf") as doc:
+        assert picture_dpi(doc[0], doc[0].rect) is None  # glyphs: no resolution of their own
+
+
+def test_a_coarse_scan_is_rendered_at_the_reading_size_with_smooth_edges():
+    with pymupdf.open(stream=_scanned_at(72), filetype="pdf") as doc:
+        page = doc[0]
+        direct = page.get_pixmap(dpi=300, colorspace=pymupdf.csGRAY)
+        smooth = render_gray(page, 300)
+        assert smooth.size == (direct.width, direct.height)
+        # MuPDF's enlargement repeats each source pixel about four times along a row; the smooth
+        # one changes grey from one pixel to the next across a letter's edge
+        blocky = np.frombuffer(direct.samples, np.uint8).reshape(direct.height, direct.width)
+        assert _changes(np.asarray(smooth)) > 2 * _changes(blocky)
+    for dpi in (150, 300):  # a scan at half the reading resolution or finer is rendered as it is
+        with pymupdf.open(stream=_scanned_at(dpi), filetype="pdf") as doc:
+            fine = doc[0].get_pixmap(dpi=300, colorspace=pymupdf.csGRAY)
+            assert render_gray(doc[0], 300).tobytes() == fine.samples, dpi
+
+
+def test_a_72_dpi_scan_is_read_with_its_digits_and_diacritics():
+    ocr = TesseractOcr()
+    assert ocr.available(), "Tesseract with ces is installed by bin/setup"
+    with pymupdf.open(stream=_scanned_at(72), filetype="pdf") as doc:
+        lines = [" ".join(w.text for w in line) for line in ocr.recognize(doc[0]).lines()]
+    assert lines == LINES
