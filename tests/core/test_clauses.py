@@ -112,6 +112,23 @@ def test_a_persons_form_block_gives_each_value_by_its_label_as_ocr_read_it():
 
 
 @pytest.mark.parametrize(
+    ("line", "category", "value"),
+    [
+        ("Teletory: +420 604 062 222", cat.PHONE, "+420 604 062 222"),  # "Telefon" unreadable
+        ("Kontakt: jan.kral@email.cz", cat.EMAIL_PERSONAL, "jan.kral@email.cz"),
+    ],
+)
+def test_a_line_after_the_form_with_an_unreadable_label_joins_it_by_its_values_shape(line, category, value):
+    text = "Jméno: Jan\nPříjmení: Král\nDatum narození: 4. 12. 1966\n" + line + "\nŽádám o kopii smlouvy."
+    assert (category, value) in {(f.category, f.text) for f in run("form_block", text)}
+
+
+def test_a_line_after_the_form_that_is_no_phone_or_e_mail_stays_out():
+    text = "Jméno: Jan\nPříjmení: Král\nPoznámka: 15 dnů\nVěc: 2026"
+    assert {f.text for f in run("form_block", text)} == {"Jan", "Král"}
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Telefon: 257 171 111\nE-mail: podatelna@praha12.cz\nAdresa: Na Strži 2937/49, 196 66 Praha 12",  # an office

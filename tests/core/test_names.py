@@ -136,6 +136,21 @@ def test_a_town_named_mesto_x_after_a_postal_code_is_no_party():
     assert texts(run("organization", text)) == ["Město Touškov"]
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # the municipality's name under a stamp: the office and its department are still a public body
+        ("Obecní úřad odbor správy majetku, Náměstí 36, 698 23 Vrbno pod Pradědem", ["Obecní úřad"]),
+        ("Městský úřad, odbor výstavby, Husova 5", ["Městský úřad"]),
+        ("Obecní úřad je povinen zveřejnit smlouvu", []),  # the kind of office in a sentence, no entry
+    ],
+)
+def test_an_office_named_by_its_kind_before_its_department_is_a_public_body(text, found):
+    findings = run("organization", text)
+    assert texts(findings) == found
+    assert all(f.attributes.get("kind") == "public_body" for f in findings)
+
+
 def test_title_before_unknown_name_is_a_person():
     found = [f.text for f in _persons("zastoupený: Ing. Xaver Qwerty, jednatelem")]
     assert found == ["Xaver Qwerty"]

@@ -143,6 +143,25 @@ _FIELD_LINE = re.compile(
     r"(?im)^[ \t]*(?:(?P<label>" + "|".join(f"(?:{p})" for p, _c, _n in _FIELDS) + r"))[ \t]*[:.][ \t]*"
     r"(?P<value>\S[^\n]*?)[ \t]*[,;.]?[ \t]*$"
 )
+#: A line next to a form's fields whose label OCR made unreadable ("Teletory:") but whose value has
+#: a phone's or an e-mail's shape: one more of the block's fields, categorised by that shape.
+_NEIGHBOUR_LINE = re.compile(
+    r"[ \t]*(?P<label>[^\W\d_][^\W\d_.-]{2,14})[ \t]*[:.][ \t]*(?P<value>\S[^\n]*?)[ \t]*[,;.]?[ \t]*(?:\n|$)"
+)
+_PHONE_SHAPE = re.compile(r"\+?\d[\d ]{7,16}\d")
+_EMAIL_SHAPE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _shaped_category(value: str) -> int | None:
+    """PHONE or EMAIL_PERSONAL when ``value`` is wholly a phone number (9 to 12 digits) or an
+    e-mail address, else None."""
+    if _PHONE_SHAPE.fullmatch(value) and 9 <= sum(c.isdigit() for c in value) <= 12:
+        return cat.PHONE
+    if _EMAIL_SHAPE.fullmatch(value):
+        return cat.EMAIL_PERSONAL
+    return None
+
+
 #: A label that makes the block someone's in office, not a private person's ("Funkce: starosta").
 _OFFICE_LINE = re.compile(r"(?im)^[ \t]*(?:funkce|pozice|pracovní\s+pozice|název|obchodní\s+firma)[ \t]*:")
 
@@ -191,6 +210,14 @@ class FormBlockRecognizer(Recognizer):
         if _OFFICE_LINE.search(around):
             return []
         out = []
+        following = (
+            _NEIGHBOUR_LINE.match(text, lines[-1].end() + 1)
+            if text[lines[-1].end() : lines[-1].end() + 1] == "\n"
+            else None
+        )
+        shaped = _shaped_category(following.group("value")) if following else None
+        if following and shaped is not None and not _FIELD_LINE.match(following.group()):
+            fields.append((following, (shaped, False)))
         for m, (category, _personal) in fields:
             value = m.group("value")
             name = category == cat.FULL_NAME

@@ -38,6 +38,12 @@ class OrganizationRecognizer(Recognizer):
         self._public = re.compile(
             rf"(?<![\w])(?:{heads}|statutarni mesto|mesto|obec|mestys)(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{1,6}}"
         )
+        # an office named by its kind alone, its department following ("Obecní úřad, odbor
+        # výstavby"; or the municipality's name illegible under a stamp): the office of the
+        # municipality or region the contract is about (Act 128/2000 Sb., § 109; Act 129/2000 Sb., § 65)
+        self._office = re.compile(
+            r"(?<![\w])(?:obecni|mestsky|krajsky|magistratni) urad(?=,?[ \n]+(?:odbor|oddeleni|referat)\b)", re.I
+        )
         assoc = "|".join(re.escape(fold(h)) for h in sorted(ASSOCIATION_HEADS, key=len, reverse=True))
         self._assoc = re.compile(rf"(?<![\w])(?:{assoc})(?:[ \n]{_NAME_WORD}){{1,5}}")
 
@@ -98,6 +104,7 @@ class OrganizationRecognizer(Recognizer):
             taken.append((start, m.end()))
         for pattern, kind, label in (
             (self._public, "public_body", "public body"),
+            (self._office, "public_body", "public office and its department"),
             (self._assoc, "legal_person", "association"),
         ):
             for m in pattern.finditer(folded):
