@@ -77,8 +77,12 @@ def _grow(ink: np.ndarray, rect: pymupdf.Rect) -> tuple[float, float]:
 def _edge(columns: np.ndarray, start: int, step: int, gap: int, reach: int, unchanged: float) -> float:
     """Walk from column ``start`` in direction ``step`` over inked columns and gaps shorter than
     ``gap``; the last inked column before a gap (its outer edge), or ``unchanged`` when the box's
-    edge touches no ink or no gap comes within ``reach`` columns."""
+    edge touches no ink. When no such gap comes within ``reach`` columns (a value glued to its
+    label, "tel:774282355", read as one word and boxed by an equal share per character), the
+    edge of the glyph the box cuts into: the last inked column before the first blank one."""
     blank, last, x = 0, None, start
+    glyph: float | None = None
+    cuts = 0 <= start + step < len(columns) and bool(columns[start + step])  # the box ends inside a glyph
     for _ in range(reach):
         x += step
         if x < 0 or x >= len(columns):
@@ -87,8 +91,10 @@ def _edge(columns: np.ndarray, start: int, step: int, gap: int, reach: int, unch
             blank, last = 0, x
         else:
             blank += 1
+            if cuts and last is not None and glyph is None:
+                glyph = float(last + 1) if step > 0 else float(last)
             if blank >= gap:
                 if last is None:
                     return unchanged
                 return float(last + 1) if step > 0 else float(last)
-    return unchanged
+    return unchanged if glyph is None else glyph

@@ -44,6 +44,10 @@ def legibility_reader(ocr: object) -> TesseractOcr | None:
     return TesseractOcr(language=ocr.language, dpi=LEGIBILITY_DPI, threads=ocr.threads, psm=LEGIBILITY_PSM)
 
 
+#: How far above and below a redaction box its line's neighbours are read, in box heights.
+NEIGHBOUR_REACH = 1.0
+
+
 def checked_values(proposals: Sequence[ProposedRedaction]) -> list[str]:
     """The values looked for: every redacted proposal's text, and each word of four or more
     letters of a redacted name (a surname read alone elsewhere is the same person's)."""
@@ -82,7 +86,13 @@ def legible_in_pictures(
     allowed = allowances(values, residual.split("\n"))
     regions: dict[int, list[tuple[float, float, float, float]]] = {}
     for number in pages:
-        rects = [(b.x0, b.y0, b.x1, b.y1) for b in boxes if b.page == number]
+        # each redacted line with the line above and below it: a block's other values (an
+        # e-mail under a stamp that the analysis' reading lost) stand next to the redacted ones
+        rects = [
+            (b.x0, b.y0 - NEIGHBOUR_REACH * (b.y1 - b.y0), b.x1, b.y1 + NEIGHBOUR_REACH * (b.y1 - b.y0))
+            for b in boxes
+            if b.page == number
+        ]
         lines: dict[tuple[int, int, int], list[tuple[str, tuple[float, float, float, float]]]] = {}
         for _span, word in text_layer.layer_words(number, None, spans):
             lines.setdefault(word.line, []).append((word.text, (word.x0, word.y0, word.x1, word.y1)))

@@ -58,3 +58,15 @@ def test_a_box_on_a_rule_or_on_a_page_not_read_by_ocr_stays():
     box = Box(1, 100, 300, 140, 312)
     assert widen_to_ink(pdf, [box], [1]) == [box]  # ink running on past twice its height: a rule
     assert widen_to_ink(_page([(100, 170)]), [box], []) == [box]
+
+
+def test_a_box_cutting_into_a_glyph_of_a_long_word_covers_that_glyph():
+    """ "tel:774282355" read as one word and boxed by an equal share per character: the box starts
+    inside the first "7"; no gap between words comes within reach, so the box grows to that
+    glyph's edge, not over the label before it."""
+    pdf = _page([(100, 200)])
+    start = 273.5 / SCALE  # inside the stroke at pixels 272-273
+    (grown,) = widen_to_ink(pdf, [Box(1, start, 300, 200, 312)], [1])
+    assert grown.x0 == pytest.approx(272 / SCALE, abs=0.3)
+    (kept,) = widen_to_ink(pdf, [Box(1, 275.5 / SCALE, 300, 200, 312)], [1])  # starts between glyphs
+    assert kept.x0 == pytest.approx(275.5 / SCALE, abs=0.01)
