@@ -36,9 +36,19 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         if token is None:
             raise exceptions.AuthenticationFailed(_("The token is not valid."))
         if token.revoked_at is not None:
+            if token.revoked_because and token.revoked_because != token.RevokedBecause.REVOKED:
+                raise exceptions.AuthenticationFailed(
+                    _("The token was revoked: %(why)s.") % {"why": token.get_revoked_because_display()}
+                )
             raise exceptions.AuthenticationFailed(_("The token was revoked."))
         if not token.is_usable():
             raise exceptions.AuthenticationFailed(_("The token has expired."))
+        because = services.api_token_outlived(token)
+        if because is not None:  # a membership changed without the services (a database edit)
+            services.api_token_revoke(token=token, revoked_by=None, because=because)
+            raise exceptions.AuthenticationFailed(
+                _("The token was revoked: %(why)s.") % {"why": token.get_revoked_because_display()}
+            )
         services.api_token_touch(token=token)
         return token.user, token
 

@@ -157,6 +157,18 @@ class ApiToken(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
     )
 
+    class RevokedBecause(models.TextChoices):
+        """Why a token stopped working: an admin revoked it, or its creator lost the membership or
+        the role it acts with (a token never outlives the authority of the person who made it)."""
+
+        REVOKED = "revoked", _("revoked by an agency admin")
+        CREATOR_REMOVED = "creator_removed", _("its creator was removed from the agency")
+        CREATOR_ROLE = "creator_role", _("its creator's role no longer allows the token's role")
+
+    revoked_because = models.CharField(
+        _("revoked because"), max_length=16, choices=RevokedBecause.choices, blank=True, editable=False
+    )
+
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("API token")

@@ -220,13 +220,46 @@ def api_token_create(
 
 
 @transaction.atomic
-def api_token_revoke(*, token: ApiToken, revoked_by: User | None) -> ApiToken:
-    """Revoke a token at once (requests with it get 401 from now on). Revoking twice changes nothing."""
+def api_token_revoke(
+    *, token: ApiToken, revoked_by: User | None, because: str = ApiToken.RevokedBecause.REVOKED
+) -> ApiToken:
+    """Revoke a token at once (requests with it get 401 from now on), recording who and why
+    (:class:`~accounts.models.ApiToken.RevokedBecause`). Revoking twice changes nothing."""
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.revoked_by = revoked_by if revoked_by and revoked_by.is_authenticated else None
-        token.save(update_fields=["revoked_at", "revoked_by"])
+        token.revoked_because = because
+        token.save(update_fields=["revoked_at", "revoked_by", "revoked_because"])
     return token
+
+
+def api_token_outlived(token: ApiToken) -> str | None:
+    """Why ``token`` has outlived its creator's authority, or None while it has not: its creator
+    is no longer a member of the token's agency (``creator_removed``) or holds a role weaker than
+    the token's (``creator_role``). A token made by the system (no creator: the demo token, a
+    token created from the command line) depends on nobody."""
+    if token.created_by_id is None:
+        return None
+    membership = Membership.objects.filter(agency_id=token.agency_id, user_id=token.created_by_id).first()
+    if membership is None:
+        return ApiToken.RevokedBecause.CREATOR_REMOVED
+    if not membership.allows(token.role):
+        return ApiToken.RevokedBecause.CREATOR_ROLE
+    return None
+
+
+def api_tokens_follow_membership(*, agency_id: int, user_id: int, by: User | None = None) -> int:
+    """Revoke the live tokens ``user_id`` created for ``agency_id`` that outlived the user's
+    membership or role there (:func:`api_token_outlived`); returns how many. Called whenever a
+    membership is removed or its role changed, whatever door did it (the members page, the admin
+    console, a deleted user account: see :mod:`accounts.signals`)."""
+    revoked = 0
+    for token in ApiToken.objects.filter(agency_id=agency_id, created_by_id=user_id, revoked_at__isnull=True):
+        because = api_token_outlived(token)
+        if because is not None:
+            api_token_revoke(token=token, revoked_by=by, because=because)
+            revoked += 1
+    return revoked
 
 
 def api_token_touch(*, token: ApiToken, every_seconds: int = 60) -> None:
