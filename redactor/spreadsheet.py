@@ -3,23 +3,33 @@
 A cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is taken for a
 formula by Excel and LibreOffice (CSV injection, OWASP "CSV Injection"); rule patterns come from
 reviewers' text and PDF text, usernames from admins, so they are escaped with a leading
-apostrophe, which spreadsheets show as text. A cell that already starts with an apostrophe gets a
-second one, so :func:`cell_unescape` gives back exactly what was written (the rules CSV is read
-back by its import).
+apostrophe, which spreadsheets show as text (also after leading spaces, which some spreadsheets
+skip). A line break or a tab inside a cell starts a new line or cell in a spreadsheet that splits
+lines before it parses quotes, where a formula after it would stand at a cell's start: each is
+written as a space. A cell that already starts with an apostrophe gets a second one, so
+:func:`cell_unescape` gives back exactly what was written, line breaks and tabs as spaces (the
+rules CSV is read back by its import).
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from typing import Any
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: Line breaks and tabs (ASCII and Unicode) written as spaces.
+_BREAKS = re.compile(r"[\t\n\r\x0b\x0c\x85\u2028\u2029]")
 
 
 def cell_escape(value: Any) -> Any:
-    """``value`` as a CSV cell: strings that a spreadsheet would evaluate get a leading ``'``;
-    numbers and other types are left as they are (a negative number stays a number)."""
-    if isinstance(value, str) and value.startswith((*FORMULA_STARTS, "'")):
+    """``value`` as a CSV cell: in strings, line breaks and tabs become spaces, and a string that
+    a spreadsheet would evaluate (or that starts with an apostrophe) gets a leading ``'``; numbers
+    and other types are left as they are (a negative number stays a number)."""
+    if not isinstance(value, str):
+        return value
+    value = _BREAKS.sub(" ", value)
+    if value.lstrip(" ").startswith((*FORMULA_STARTS, "'")):
         return "'" + value
     return value
 

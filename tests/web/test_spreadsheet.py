@@ -21,15 +21,28 @@ HOSTILE = [
     "+1+cmd|' /C calc'!A0",
     "-2+3",
     "@SUM(A1)",
-    "\tx",
+    "  =1+1",
     "'quoted",
 ]
+#: Cells whose line break or tab would put a formula at the start of a line or cell.
+BROKEN = ["\tx", 'poznámka\r=HYPERLINK("http://example.org")', "a\n@SUM(A1)", "b\r\n+1", "c\u2028-1"]
 
 
 @pytest.mark.parametrize("value", HOSTILE)
 def test_escaped_cells_start_as_text_and_come_back_unchanged(value):
     escaped = cell_escape(value)
     assert escaped.startswith("'") and cell_unescape(escaped) == value
+
+
+@pytest.mark.parametrize("value", BROKEN)
+def test_line_breaks_and_tabs_in_a_cell_become_spaces(value):
+    escaped = cell_escape(value)
+    assert not any(ch in escaped for ch in "\t\r\n\u2028")
+    assert cell_unescape(escaped).split() == value.split()
+
+
+def test_a_formula_behind_a_leading_tab_is_still_escaped():
+    assert cell_escape("\t=1+1") == "' =1+1"
 
 
 def test_plain_text_and_numbers_are_left_alone():
@@ -66,8 +79,22 @@ def test_the_rules_csv_escapes_patterns_and_notes_and_imports_them_back(agency, 
             enabled=True,
             note=HOSTILE[3 + i],
         )
+    rule_services.rule_save(
+        agency=agency,
+        user=admin_user,
+        kind="phrase",
+        pattern="smlouva o dílo",
+        category=None,
+        keep_votes=1,
+        redact_votes=0,
+        enabled=True,
+        note=BROKEN[1],  # a carriage return before a formula in a note
+    )
     exported = rule_services.rules_export_csv(agency=agency)
     assert not any(c.startswith(FORMULA_STARTS) for c in _cells(exported))
+    assert "\r=" not in exported and "\n=" not in exported
+    rule_services.rule_delete(rule=AgencyRule.objects.get(agency=agency, pattern="smlouva o dílo"))
+    exported = rule_services.rules_export_csv(agency=agency)
 
     rule_services.rules_import_csv(agency=other_agency, user=outsider, data=exported.encode())
 
