@@ -30,6 +30,7 @@ from redactor.core.errors import (
 )
 from redactor.core.extraction import scan_pages
 from redactor.core.pdf_pages import open_pdf, page_size_check
+from redactor.core.text import plain_text
 
 from .common import audit
 from .files import STORAGE_ERRORS
@@ -170,15 +171,16 @@ def contract_upload(
     require_role(user, agency, Role.CLERK)
     facts = pdf_check(data)
     metadata = metadata or RegistryMetadata()
+    name, heading = plain_text(filename).strip(), plain_text(title).strip()  # what a person typed, one line each
     contract = Contract(
         agency=agency,
-        title=(title or filename.rsplit(".", 1)[0] or _("Contract"))[:300],
-        counterparty=metadata.counterparty,
-        subject=metadata.subject,
+        title=(heading or name.rsplit(".", 1)[0] or _("Contract"))[:300],
+        counterparty=plain_text(metadata.counterparty).strip(),
+        subject=plain_text(metadata.subject).strip(),
         value_amount=metadata.value_amount,
         value_currency=metadata.value_currency or "CZK",
         date_concluded=metadata.date_concluded,
-        original_name=filename[:255],
+        original_name=name[:255],
         original_size=len(data),
         original_sha256=hashlib.sha256(data).hexdigest(),
         scan_pages=len(facts.scan_pages),

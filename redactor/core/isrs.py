@@ -28,6 +28,7 @@ from importlib import resources
 from lxml import etree
 
 from .registry_metadata import ContractMetadata, PublishingBody, RegistryParty
+from .text import plain_text
 
 NS = "http://portal.gov.cz/rejstriky/ISRS/1.2/"
 _Q = "{" + NS + "}"
@@ -160,7 +161,7 @@ def _text(value: object) -> str:
         return format(value.normalize(), "f") if value == value.to_integral() else format(value, "f")
     if isinstance(value, date):
         return value.isoformat()
-    return str(value)
+    return plain_text(str(value))  # a value stored before the doors cleaned it cannot break the XML
 
 
 def _body(parent: etree._Element, body: PublishingBody) -> None:

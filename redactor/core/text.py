@@ -101,3 +101,24 @@ def blank_spans(text: str, spans: Iterable[Span]) -> str:
         for i in range(span.start, span.end):
             chars[i] = " "
     return "".join(chars)
+
+
+#: Characters that end a line or a cell (ASCII and Unicode): a space in a one-line field. Word
+#: writes its manual line break as a vertical tab (U+000B).
+_LINE_BREAKS = re.compile(r"[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+#: What no text field keeps: the other C0 and C1 controls, and what XML 1.0 (§ 2.2, "Char")
+#: cannot carry: lone surrogates and U+FFFE, U+FFFF.
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def plain_text(value: str, *, lines: bool = False) -> str:
+    """``value`` as a person's text field keeps it: line breaks and tabs as spaces (``lines``:
+    a line feed stays, a CR LF or CR becomes one), other control characters and characters XML
+    1.0 cannot carry removed. Every door (the upload form, the API, the registry panel and
+    settings) stores text through this, and the registry XML is written from it."""
+    if lines:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+        value = "\n".join(_LINE_BREAKS.sub(" ", line) for line in value.split("\n"))
+    else:
+        value = _LINE_BREAKS.sub(" ", value)
+    return _UNPRINTABLE.sub("", value)

@@ -26,6 +26,7 @@ from redactor.core.registry_metadata import (
 )
 from redactor.core.registry_metadata import redacted_values_in as _redacted_values_in
 from redactor.core.registry_prefill import prefill
+from redactor.core.text import plain_text
 from redactor.selectors import agency_profile
 
 from ..common import audit
@@ -126,6 +127,17 @@ def registry_problems(contract: Contract, metadata: ContractMetadata) -> list[st
     return problems
 
 
+def _plain(metadata: ContractMetadata) -> ContractMetadata:
+    """``metadata`` with every text field as one line of plain text (:func:`plain_text`): a
+    manual line break pasted from Word must not reach the registry's XML."""
+    for key in ("subject", "number", "signed_by", "foreign_currency"):
+        setattr(metadata, key, plain_text(getattr(metadata, key)).strip())
+    for party in metadata.parties:
+        for key in ("name", "ico", "data_box", "address"):
+            setattr(party, key, plain_text(getattr(party, key)).strip())
+    return metadata
+
+
 @transaction.atomic
 def registry_metadata_update(*, contract: Contract, user: User, metadata: ContractMetadata) -> Contract:
     """Store the metadata a clerk or reviewer confirmed or corrected (the sources of fields they
@@ -136,6 +148,7 @@ def registry_metadata_update(*, contract: Contract, user: User, metadata: Contra
     if contract.status == Status.DELETED:
         raise ValidationError(_("The contract was deleted."), code="wrong_status")
     before = ContractMetadata.from_dict(contract.registry_metadata)
+    metadata = _plain(metadata)
     old, new = before.to_dict(), metadata.to_dict()
     changed = sorted(k for k in new if k not in ("sources", "publisher") and new[k] != old.get(k))
     metadata.sources = dict(before.sources)
@@ -179,6 +192,9 @@ def registry_settings_update(
     require_role(user, agency, Role.ADMIN)
     regs = RegistrySettings.objects.select_for_update().filter(agency=agency).first() or RegistrySettings(agency=agency)
     regs.channel, regs.environment = channel, environment
+    unit, address, confirmation_email, login = (
+        plain_text(v).strip() for v in (unit, address, confirmation_email, login)
+    )
     regs.unit, regs.address, regs.confirmation_email, regs.login = unit, address, confirmation_email, login
     if password is not None:
         regs.password_sealed = secrets.seal(password)
