@@ -1,4 +1,5 @@
-"""Requests refused on their declared size before any of their body is read (issue 30)."""
+"""Requests refused on their declared size before any of their body is read, and private answers
+kept out of every cache."""
 
 from __future__ import annotations
 
@@ -47,4 +48,23 @@ class RequestSizeMiddleware:
         else:
             response = HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
         response["Connection"] = "close"
+        return response
+
+
+class PrivateResponseMiddleware:
+    """``Cache-Control: private, no-store`` on every answer to a signed-in person or an API
+    token that has not set its own: the review state (every proposal's text), contract pages,
+    exports and settings hold unpublished personal data that neither the browser's cache, a shared
+    proxy nor the back button may keep (RFC 9111, § 5.2.2.5). Place it after
+    ``AuthenticationMiddleware``; static files never reach it (WhiteNoise answers before)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        signed_in = bool(user is not None and user.is_authenticated)
+        if "Cache-Control" not in response and (signed_in or "HTTP_AUTHORIZATION" in request.META):
+            response["Cache-Control"] = "private, no-store"
         return response

@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from accounts.models import Role
+from tests.api.conftest import api, make_token
+
 from .conftest import logged_in
 
 # (url name, extra kwargs, method, weakest role that may use it)
@@ -61,6 +64,7 @@ def test_contract_view_member(name, extra, method, role, processed, clerk, revie
         "review_manual": (400,),
         "delete": (302,),
     }.get(name, (200,))
+    assert "no-store" in response["Cache-Control"]  # unpublished data: no cache may keep any answer
 
 
 @pytest.mark.parametrize(("name", "extra", "method", "role"), CONTRACT_VIEWS)
@@ -163,3 +167,11 @@ def test_admin_adds_and_removes_members(agency, admin_user, mailoutbox):
         {"action": "remove"},
     )
     assert Membership.objects.filter(pk=last_admin.pk).exists()  # the last admin stays
+
+
+def test_answers_to_a_token_are_never_cached_and_public_pages_may_be(processed, client):
+    _token, raw = make_token(processed.agency, Role.REVIEWER)
+    response = api(raw).get(f"/api/v1/contracts/{processed.pk}/")
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    assert "no-store" not in client.get("/healthz").get("Cache-Control", "")
+
