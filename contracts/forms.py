@@ -184,6 +184,15 @@ class RegistrySendForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
 
 
+class SecretTextarea(forms.Textarea):
+    """A text area that never sends its value back to the browser (as ``PasswordInput`` with
+    ``render_value=False``): a form shown again after a validation error must not echo a
+    certificate's private key into the page, its cache or a screenshot."""
+
+    def format_value(self, value):
+        return None
+
+
 class RegistrySettingsForm(forms.Form):
     """How the agency publishes in the registry: channel, environment, its unit and address, the
     data-box login; a password or certificate left empty keeps the stored one."""
@@ -200,6 +209,6 @@ class RegistrySettingsForm(forms.Form):
         help_text=_("Stored encrypted. Leave empty to keep the stored one."),
     )  # fmt: skip
     certificate = forms.CharField(
-        label=_("System certificate (PEM with its key)"), required=False, widget=forms.Textarea({"rows": 3}),
+        label=_("System certificate (PEM with its key)"), required=False, widget=SecretTextarea({"rows": 3}),
         help_text=_("Stored encrypted. Leave empty to keep the stored one."),
     )  # fmt: skip

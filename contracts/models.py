@@ -458,7 +458,7 @@ class RegistrySubmission(models.Model):
     follows = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     reason = models.TextField(blank=True)
     message_id = models.CharField(max_length=20, blank=True)
-    error_code = models.CharField(max_length=8, blank=True)
+    error_code = models.CharField(max_length=16, blank=True)
     error_text = models.TextField(blank=True)
     reply = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(

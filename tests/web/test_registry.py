@@ -5,7 +5,9 @@ file's SHA-256 checked; refusals, idempotent sends, corrections and withdrawal."
 
 from __future__ import annotations
 
+import contextlib
 import io
+import socket
 import zipfile
 from datetime import date
 
@@ -25,6 +27,15 @@ from redactor.core.registry_metadata import NOT_PUBLIC, ContractMetadata, Regist
 from .conftest import logged_in
 
 AGENCY_BOX = "abc2def"
+
+
+@contextlib.contextmanager
+def socket_closed():
+    """The URL of a loopback port nothing listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    yield f"http://127.0.0.1:{port}/DS/"
 State = RegistrySubmission.State
 
 
@@ -161,6 +172,7 @@ def test_a_failed_send_is_kept_and_retried(published, reviewer, databox, agency,
         submission = _send(published, reviewer)
     assert submission.state == State.FAILED and submission.error_code == "login"
     assert "nothing reached the registry" in submission.error_text
+    assert "check the login" in submission.error_text and "HTTP" not in submission.error_text
     registry.registry_settings_update(agency=agency, user=admin_user, channel="databox", environment="test",
                                       login="horni-lhota", password="heslo-1")  # fmt: skip
     retried = _send(published, reviewer)
@@ -331,3 +343,30 @@ def test_registry_settings_are_for_agency_admins(agency, reviewer, admin_user):
     logged_in(admin_user).post(url, {"channel": "databox", "environment": "test", "login": "lhota"})
     regs.refresh_from_db()
     assert secrets.unseal(regs.password_sealed) == "tajne"  # an empty password field keeps the stored one
+
+
+def test_a_certificate_is_never_echoed_back_after_a_validation_error(agency, admin_user):
+    from django.urls import reverse
+
+    url = reverse("contracts:registry_settings", args=[agency.pk])
+    key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----"
+    response = logged_in(admin_user).post(
+        url, {"channel": "databox", "environment": "test", "confirmation_email": "not an e-mail", "certificate": key}
+    )
+    assert response.status_code == 200  # the form again, with the error
+    page = response.content.decode()
+    assert "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" not in page and "PRIVATE KEY" not in page
+    assert not RegistrySettings.objects.filter(agency=agency).exclude(certificate_sealed="").exists()
+
+
+def test_an_unreachable_data_box_is_told_in_a_sentence_without_the_librarys_text(
+    published, reviewer, databox, agency, settings
+):
+    with socket_closed() as url:
+        settings.REDACTOR_DATABOX_URL_TEST = url
+        _dated(published, reviewer)
+        with translation.override("en"):
+            submission = _send(published, reviewer)
+    assert submission.state == State.FAILED and submission.error_code == "transport"
+    assert "could not be reached" in submission.error_text
+    assert "127.0.0.1" not in submission.error_text and "Errno" not in submission.error_text

@@ -67,6 +67,21 @@ def _our_ref(submission: RegistrySubmission) -> str:
     return f"redactor-{submission.pk}"
 
 
+def send_failure_text(exc: Exception) -> str:
+    """Why a send failed, in the clerk's words: ISDS's own message for a status ISDS gave (Czech,
+    from the service), a sentence of ours for a refused login, an unreachable box or a local
+    problem; never a library's exception text (host names, ports, stack details)."""
+    if isinstance(exc, ValidationError):
+        return "; ".join(exc.messages)
+    if isinstance(exc, DataBoxError) and exc.code == "login":
+        return _("the data box refused the login; check the login, password or certificate in the registry settings")
+    if isinstance(exc, DataBoxError) and exc.code not in ("transport", "") and exc.message:
+        return exc.message
+    if isinstance(exc, DataBoxError):
+        return _("the data box could not be reached (the network or the data-box service is unavailable)")
+    return _("the data-box connection could not be set up; check the registry settings")
+
+
 def registry_submission_send(*, submission_id: int) -> None:
     """Job body: send one prepared submission through the agency's data box.
 
@@ -98,7 +113,8 @@ def registry_submission_send(*, submission_id: int) -> None:
                 our_ref=_our_ref(submission),
             )
     except (DataBoxError, ValidationError, ValueError) as exc:
-        text = exc.message if isinstance(exc, DataBoxError) else "; ".join(getattr(exc, "messages", [str(exc)]))
+        log.warning("registry submission %s not sent: %r", submission_id, exc)  # the raw cause, for the operator
+        text = send_failure_text(exc)
         with transaction.atomic():
             submission.state, submission.error_code = SubmissionState.FAILED, getattr(exc, "code", "") or "send"
             submission.error_text = _("Not sent: %(why)s. Try again; nothing reached the registry.") % {"why": text}
