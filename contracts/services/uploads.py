@@ -151,7 +151,6 @@ class RegistryMetadata:
     date_concluded: date | None = None
 
 
-@transaction.atomic
 def contract_upload(
     *,
     agency: Agency,
@@ -167,6 +166,11 @@ def contract_upload(
     Raises ``ValidationError`` (see :func:`pdf_check`) and then creates nothing. The original is
     stored under an unguessable name and never modified afterwards. With an ``idempotency_key``
     the upload is recorded under it; look a repeated key up first with :func:`idempotent_upload_get`.
+
+    The check of the PDF and the writing of the original (to disk or a bucket) happen before any
+    database transaction: only the rows are written inside one, so a slow check or a slow bucket
+    never holds a lock another agency's request waits for (on SQLite, the whole database's write
+    lock). When the rows cannot be written, the stored original is deleted again.
     """
     require_role(user, agency, Role.CLERK)
     facts = pdf_check(data)
@@ -194,17 +198,22 @@ def contract_upload(
             _("The file could not be stored just now, so nothing was saved. Try the upload again in a few minutes."),
             code="storage_unavailable",
         ) from exc
-    contract.full_clean()
-    contract.save()
-    audit(contract, user, "uploaded", filename=filename, size=len(data), sha256=contract.original_sha256)
-    if idempotency_key:
-        IdempotencyKey.objects.create(
-            agency=agency,
-            key=idempotency_key,
-            fingerprint=upload_fingerprint(data=data, filename=filename, title=title, metadata=metadata),
-            contract=contract,
-        )
-    run_start(contract, Run.Kind.PROCESSING)
+    try:
+        with transaction.atomic():
+            contract.full_clean()
+            contract.save()
+            audit(contract, user, "uploaded", filename=filename, size=len(data), sha256=contract.original_sha256)
+            if idempotency_key:
+                IdempotencyKey.objects.create(
+                    agency=agency,
+                    key=idempotency_key,
+                    fingerprint=upload_fingerprint(data=data, filename=filename, title=title, metadata=metadata),
+                    contract=contract,
+                )
+            run_start(contract, Run.Kind.PROCESSING)
+    except BaseException:
+        contract.original.delete(save=False)  # no row refers to it: nothing stored for a refused upload
+        raise
     return contract
 
 

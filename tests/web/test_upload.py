@@ -104,3 +104,51 @@ def test_active_content_is_refused_at_both_doors_and_nothing_is_stored(case, age
     assert answer.json()["message"].startswith(sentence)
     assert not Contract.objects.exists() and not AuditEvent.objects.exists()
     assert _media_files(settings.MEDIA_ROOT) == media_before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pdf_check_and_the_file_write_hold_no_database_transaction(agency, clerk, contract_pdf, monkeypatch):
+    """On SQLite one upload's transaction holds the whole database's write lock: a 94-second
+    check inside it made every other agency's request answer 500 ("database is locked")."""
+    from django.db import connection
+
+    from contracts.services import uploads
+
+    seen = {}
+    check = uploads.pdf_check
+
+    def watched_check(data):
+        seen["check"] = connection.in_atomic_block
+        return check(data)
+
+    storage = Contract._meta.get_field("original").storage
+    save = storage.save
+
+    def watched_save(*args, **kwargs):
+        seen["write"] = connection.in_atomic_block
+        return save(*args, **kwargs)
+
+    monkeypatch.setattr(uploads, "pdf_check", watched_check)
+    monkeypatch.setattr(storage, "save", watched_save)
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+    assert seen == {"check": False, "write": False}
+    assert contract.pk and contract.original.storage.exists(contract.original.name)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_whose_rows_cannot_be_written_leaves_no_file(agency, clerk, contract_pdf, monkeypatch):
+    from contracts.services import uploads
+
+    stored = []
+    storage = Contract._meta.get_field("original").storage
+    save = storage.save
+    monkeypatch.setattr(storage, "save", lambda *a, **kw: stored.append(save(*a, **kw)) or stored[-1])
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(uploads, "audit", refuse)
+    with pytest.raises(RuntimeError):
+        uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+    assert stored and not storage.exists(stored[0])
+    assert not Contract.objects.exists()
