@@ -174,4 +174,3 @@ def test_answers_to_a_token_are_never_cached_and_public_pages_may_be(processed, 
     response = api(raw).get(f"/api/v1/contracts/{processed.pk}/")
     assert response.status_code == 200 and "no-store" in response["Cache-Control"]
     assert "no-store" not in client.get("/healthz").get("Cache-Control", "")
-

@@ -36,6 +36,8 @@ def socket_closed():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     yield f"http://127.0.0.1:{port}/DS/"
+
+
 State = RegistrySubmission.State
 
 
