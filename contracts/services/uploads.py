@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+import pikepdf
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -29,6 +30,7 @@ from redactor.core.errors import (
     RedactionError,
 )
 from redactor.core.extraction import scan_pages
+from redactor.core.pdf_limits import PdfBombError, PdfLimits, check_pdf_limits
 from redactor.core.pdf_pages import open_pdf, page_size_check
 from redactor.core.text import plain_text
 
@@ -74,6 +76,18 @@ def upload_size_check(size: int) -> None:
         )
 
 
+def _bomb_limit(limit: str) -> str:
+    """What a limit of :class:`~redactor.core.pdf_limits.PdfLimits` means, in the clerk's words."""
+    limits = PdfLimits()
+    return {
+        "stream": _("one part of the file unpacks to more than %(mb)d MB") % {"mb": limits.stream_bytes >> 20},
+        "document": _("the whole file unpacks to more than %(mb)d MB") % {"mb": limits.document_bytes >> 20},
+        "drawn": _("its pages draw the same large content over and over"),
+        "image": _("an image declares more than %(mpx)d million pixels") % {"mpx": limits.image_pixels // 10**6},
+        "attachment": _("an attached file unpacks to more than %(mb)d MB") % {"mb": limits.attachment_bytes >> 20},
+    }.get(limit, limit)
+
+
 def pdf_problem(exc: RedactionError) -> tuple[str, str]:
     """``(code, sentence)`` for an engine error about the file itself, in the clerk's language;
     the engine's own text (English, with MuPDF's messages) stays in the log. One place for the
@@ -84,6 +98,11 @@ def pdf_problem(exc: RedactionError) -> tuple[str, str]:
         return "page_limit", _(
             "The PDF is too large to process: at most %(pages)d pages of at most %(side).0f × %(side).0f cm."
         ) % {"pages": settings.REDACTOR_MAX_PAGES, "side": settings.REDACTOR_MAX_PAGE_POINTS * 2.54 / 72}
+    if isinstance(exc, PdfBombError):
+        return "too_complex", _(
+            "The PDF unpacks to far more data than a contract has (%(what)s), so it was not processed. "
+            "Print it to PDF or scan it again and upload that file."
+        ) % {"what": _bomb_limit(exc.limit)}
     if isinstance(exc, ActiveContentError):
         return "active_content", _(
             "The PDF contains active content (%(kinds)s). Save it without scripts, e.g. by printing it "
@@ -118,6 +137,10 @@ def pdf_check(data: bytes) -> PdfFacts:
             )
         raise ValidationError(_("The file is not a PDF. Upload the contract as a PDF file."), code="not_pdf")
     try:
+        try:
+            check_pdf_limits(data)  # before any renderer meets a bomb
+        except (pikepdf.PdfError, pikepdf.PasswordError):
+            pass  # qpdf cannot read it: PyMuPDF below says whether it is damaged, in the clerk's words
         doc = open_pdf(data, max_pages=settings.REDACTOR_MAX_PAGES)
         try:
             refuse_active_content(data)

@@ -62,6 +62,7 @@ from .active_content import refuse_active_content
 from .errors import InvalidPdfError
 from .optional_content import OptionalContent
 from .page_repair import apply_redaction_marks, finish_pages
+from .pdf_limits import check_pdf_limits
 from .pdf_pages import open_pdf
 from .rebuilt import Rebuilt
 
@@ -429,7 +430,13 @@ def rebuilt(data: bytes, *, max_pages: int | None = None) -> Rebuilt:
 @functools.lru_cache(maxsize=4)
 def _check(data: bytes, max_pages: int | None) -> None:
     """The checks of :func:`rebuilt`; a document that passed them is not opened again for them
-    (analysis and publishing of one contract ask twice). Failures are not cached."""
+    (analysis and publishing of one contract ask twice). Failures are not cached. The limits on
+    what the file inflates to (:func:`~redactor.core.pdf_limits.check_pdf_limits`) come first, so
+    no renderer meets a bomb."""
+    try:
+        check_pdf_limits(data)
+    except (pikepdf.PdfError, pikepdf.PasswordError):
+        pass  # qpdf cannot read it: open_pdf reports the damage
     open_pdf(data, max_pages=max_pages).close()
     refuse_active_content(data)
 

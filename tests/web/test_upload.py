@@ -14,6 +14,7 @@ from accounts.models import Role
 from contracts.models import AuditEvent, Contract, Run
 from tests.api.conftest import api, make_token
 from tests.core.test_active_content import ACTIVE, _edit
+from tests.core.test_pdf_limits import _with_content, _zeros
 
 from .conftest import logged_in
 
@@ -35,6 +36,8 @@ CASES = {
     "encrypted": (_encrypted, "password-protected"),
     "javascript": (_with_javascript, "active content (JavaScript)"),
     "damaged": (lambda pdf: b"%PDF-1.7\n" + os.urandom(64), "damaged"),
+    # a 300 KB file whose one content stream inflates to 300 MiB (the default limit is 256 MiB)
+    "decompression bomb": (lambda pdf: _with_content(_zeros(300 << 20)), "unpacks to far more data than a contract"),
 }
 
 
