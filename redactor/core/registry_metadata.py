@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-from .czech import TITLES_AFTER, TITLES_BEFORE
+from .categories import NAME_CATEGORIES
+from .czech import TITLES_AFTER, TITLES_BEFORE, NameGazetteer, folded_nominative_candidates, strip_diacritics
 from .model import Action
 
 if TYPE_CHECKING:
@@ -168,14 +169,43 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
 
 
-def redacted_values_in(metadata: ContractMetadata, redacted: list[str]) -> list[tuple[str, str]]:
-    """``(field path, redacted value)`` for every redacted value that a metadata text contains as
-    whole words (NFKC, case and whitespace folded; values shorter than 3 characters are ignored).
+#: A redacted value read as a number when at least this many of its characters are digits.
+_MIN_DIGITS = 6
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def _number_runs(text: str) -> list[str]:
+    """The digits of each run of digits and separators (spaces, slashes, dots, dashes) in ``text``."""
+    return [_digits(m.group()) for m in re.finditer(r"\d[\d\s/.\-–]*\d|\d", text)]
+
+
+def _name_forms(word: str) -> frozenset[str]:
+    """Every folded nominative a name word or its inflected form may stand for."""
+    return folded_nominative_candidates(word) | {strip_diacritics(word).lower()}
+
+
+def redacted_values_in(
+    metadata: ContractMetadata, redacted: list[str], names: Iterable[str] = ()
+) -> list[tuple[str, str]]:
+    """``(field path, redacted value)`` for every redacted value that a metadata text carries in
+    any written form:
+
+    - as whole words, NFKC, case, whitespace and diacritics folded ("Michaela Dvořáková",
+      "MICHAELA DVORAKOVA"; values shorter than 3 characters are ignored);
+    - a value of :data:`_MIN_DIGITS` or more digits (a birth number, an account, a phone) as the
+      same digits inside a run of digits and separators, however written ("736028/5163",
+      "736028 5163", "7360285163");
+    - a person's name (``names``: the redacted texts that are persons' names) by each of its words
+      that is not a known given name, in any case form (the surname alone, "Dvořákové",
+      "Dvořákovou", "Dvorakova Michaela": :func:`~redactor.core.czech.folded_nominative_candidates`).
 
     ``redacted`` are the texts the published PDF blacks out; academic titles among them are not
-    values of their own. The metadata are public beside the
-    PDF, so they must not carry what the PDF hides (Act 340/2015 Sb., § 5(6); the registry's
-    README: "metadata need the same care as the PDF")."""
+    values of their own. The metadata are public beside the PDF, so they must not carry what the
+    PDF hides (Act 340/2015 Sb., § 5(6); the registry's README: "metadata need the same care as
+    the PDF")."""
     found = []
     titles = {_norm(t).rstrip(".") for t in (*TITLES_BEFORE, *TITLES_AFTER)}
     # an academic title redacted with one person's name ("Ing." of a private site manager) is no
@@ -185,22 +215,45 @@ def redacted_values_in(metadata: ContractMetadata, redacted: list[str]) -> list[
         key=len,
         reverse=True,
     )
+    numbers = sorted({d for v in redacted if len(d := _digits(v)) >= _MIN_DIGITS}, key=len, reverse=True)
+    gazetteer = NameGazetteer.default()
+    name_words: dict[str, str] = {}  # folded word -> the name it belongs to
+    for name in names:
+        for word in re.findall(r"[^\W\d_]+", name):
+            if len(word) >= 3 and _norm(word) not in titles and gazetteer.given_name_of(word.capitalize()) is None:
+                name_words[strip_diacritics(word).lower()] = _norm(name)
     for path, text in metadata.texts().items():
         if text == NOT_PUBLIC:
             continue
         folded = _norm(text)
-        for value in values:
-            if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", folded):
-                found.append((path, value))
-                break
+        plain = strip_diacritics(folded)
+        hit = next(
+            (
+                v
+                for v in values
+                if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", folded)
+                or re.search(rf"(?<!\w){re.escape(strip_diacritics(v))}(?!\w)", plain)
+            ),
+            None,
+        )
+        if hit is None:
+            runs = _number_runs(text)
+            hit = next((n for n in numbers if any(n in run for run in runs)), None)
+        if hit is None:
+            words = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) >= 3]
+            # the word itself among the nominatives a field's word may inflect: "Dvořákové" is
+            # "Dvořáková"; an official "Novák" is not the private "Nováková"
+            hit = next((name_words[f] for w in words for f in _name_forms(w) if f in name_words), None)
+        if hit is not None:
+            found.append((path, hit))
     return found
 
 
-def drop_redacted_values(metadata: ContractMetadata, redacted: list[str]) -> list[str]:
+def drop_redacted_values(metadata: ContractMetadata, redacted: list[str], names: Iterable[str] = ()) -> list[str]:
     """Empty every field of ``metadata`` that carries a redacted value (:func:`redacted_values_in`);
     a party's name becomes :data:`NOT_PUBLIC`. Returns the field paths emptied. For a door with no
     reviewer (the CLI); the web app refuses such metadata and lets the reviewer decide."""
-    paths = [path for path, _value in redacted_values_in(metadata, redacted)]
+    paths = [path for path, _value in redacted_values_in(metadata, redacted, names)]
     for path in paths:
         if path.startswith("parties."):
             _p, index, key = path.split(".")
@@ -214,3 +267,8 @@ def drop_redacted_values(metadata: ContractMetadata, redacted: list[str]) -> lis
 def redacted_texts(proposals: list[ProposedRedaction]) -> list[str]:
     """The texts of the proposals to redact: what the CLI's published PDF hides."""
     return [p.text for p in proposals if p.action == Action.REDACT]
+
+
+def redacted_names(proposals: list[ProposedRedaction]) -> list[str]:
+    """The persons' names among :func:`redacted_texts` (for :func:`redacted_values_in`)."""
+    return [p.text for p in proposals if p.action == Action.REDACT and p.category in NAME_CATEGORIES]

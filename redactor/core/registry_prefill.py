@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from . import categories as cat
+from .categories import NAME_CATEGORIES
 from .czech import TITLES_BEFORE, NameGazetteer, nominative_candidates, strip_diacritics
 from .model import Action, PartyKind, Span
 from .registry_metadata import (
@@ -297,6 +298,8 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
         meta.sources["foreign_value"] = reader.source(at)
     # a value read where it is kept may be proposed for redaction elsewhere ("Matoušková" kept
     # beside "starostka", sent to review in a signature): it stays out until the reviewer types it
-    for path in drop_redacted_values(meta, [p.text for p in analysis.proposals if p.action != Action.KEEP]):
+    hidden = [p for p in analysis.proposals if p.action != Action.KEEP]
+    names = [p.text for p in hidden if p.category in NAME_CATEGORIES]
+    for path in drop_redacted_values(meta, [p.text for p in hidden], names):
         meta.sources.pop(path.rsplit(".", 1)[0] if path.startswith("parties.") else path, None)
     return meta

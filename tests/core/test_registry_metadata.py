@@ -318,3 +318,38 @@ def test_a_scanned_title_and_the_agency_introduced_twice(rules_engine):
     meta = prefill(rules_engine.analyze(pdf, profile=profile), profile)
     assert meta.subject == "Smlouva o zajištění služeb asistenta poslance"
     assert [p.name for p in meta.parties] == ["ALMOND, s.r.o."]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Michaela Dvořáková",  # as redacted
+        "Dvořáková Michaela",  # word order
+        "Dvořáková",  # the surname alone
+        "paní Dvořákové",  # inflected
+        "s paní Dvořákovou",
+        "MICHAELA DVORAKOVA",  # capitals, no diacritics
+        "Dvorakova",
+        "r. č. 736028/5163",  # the birth number with a slash
+        "rodné číslo 736028 5163",  # with a space
+        "7360285163",
+    ],
+)
+def test_the_metadata_check_finds_a_redacted_value_in_any_written_form(written):
+    meta = ContractMetadata(subject=f"Nájem bytu, nájemce {written}", signed_by="Ing. Petr Novák, starosta")
+    found = redacted_values_in(meta, ["Michaela Dvořáková", "7360285163"], names=["Michaela Dvořáková"])
+    assert [path for path, _value in found] == ["subject"]
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "Nájem bytu č. 15, Horní Lhota",
+        "Oprava chodníku v ulici Michaely Horákové",  # the given name alone is not the person
+        "Smlouva s Ing. Janou Novákovou, starostkou",  # another surname that shares the stem
+        "Faktura 736028",  # a shorter number
+    ],
+)
+def test_the_metadata_check_leaves_what_is_not_the_redacted_value(subject):
+    meta = ContractMetadata(subject=subject)
+    assert redacted_values_in(meta, ["Michaela Dvořáková", "7360285163", "Novák"], names=["Michaela Dvořáková"]) == []

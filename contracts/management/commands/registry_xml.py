@@ -24,7 +24,7 @@ from accounts.models import Agency
 from contracts.services.registry import publishing_body
 from redactor.batch import redact_file
 from redactor.core import isrs
-from redactor.core.registry_metadata import PublishingBody, drop_redacted_values, redacted_texts
+from redactor.core.registry_metadata import PublishingBody, drop_redacted_values, redacted_names, redacted_texts
 from redactor.core.registry_prefill import prefill
 from redactor.management.policy import load_policy, load_profile
 from redactor.runtime import get_engine
@@ -79,7 +79,8 @@ class Command(BaseCommand):
             meta = prefill(outcome.analysis, profile, unit=publisher.unit)
             payer = meta.publisher.payer
             meta.publisher = PublishingBody(**{**publisher.__dict__, "payer": payer})
-            drop_redacted_values(meta, redacted_texts(outcome.analysis.proposals))  # never what the PDF hides
+            proposals = outcome.analysis.proposals
+            drop_redacted_values(meta, redacted_texts(proposals), redacted_names(proposals))  # never what the PDF hides
             (package / "metadata.json").write_text(json.dumps(meta.to_dict(), ensure_ascii=False, indent=1), "utf-8")
             missing = isrs.missing_fields(meta)
             if missing:

@@ -17,6 +17,7 @@ from contracts import selectors
 from contracts.models import Contract, Status
 from contracts.vocabulary import registry_field_label
 from redactor.core import isrs
+from redactor.core.categories import NAME_CATEGORIES
 from redactor.core.registry_metadata import (
     MAX_TEXT,
     ContractMetadata,
@@ -98,9 +99,11 @@ def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> Contr
     return meta
 
 
-def _redacted_texts(contract: Contract) -> list[str]:
-    """The texts the published PDF blacks out (accepted proposals and manual boxes with text)."""
-    return [p.text for p in selectors.proposals_for_contract(contract=contract) if p.will_redact and p.text]
+def _redacted_texts(contract: Contract) -> tuple[list[str], list[str]]:
+    """The texts the published PDF blacks out (accepted proposals and manual boxes with text),
+    and the persons' names among them."""
+    hidden = [p for p in selectors.proposals_for_contract(contract=contract) if p.will_redact and p.text]
+    return [p.text for p in hidden], [p.text for p in hidden if p.category in NAME_CATEGORIES]
 
 
 def registry_problems(contract: Contract, metadata: ContractMetadata) -> list[str]:
@@ -117,7 +120,7 @@ def registry_problems(contract: Contract, metadata: ContractMetadata) -> list[st
     for name in isrs.missing_fields(metadata):
         label = labels.get(name) or _("the name of contracting party %(n)s") % {"n": name.split("[")[1].split("]")[0]}
         problems.append(_("Fill in %(what)s.") % {"what": label})
-    for path, _value in _redacted_values_in(metadata, _redacted_texts(contract)):
+    for path, _value in _redacted_values_in(metadata, *_redacted_texts(contract)):
         problems.append(
             _("The field “%(field)s” contains a value the published PDF redacts; the metadata are public too.")
             % {"field": registry_field_label(path)}
