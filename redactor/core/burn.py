@@ -262,8 +262,15 @@ def burn_in(
             page.delete_link(link)
     doc.set_metadata({})
     doc.del_xml_metadata()
-    for i in reversed(range(doc.embfile_count())):
-        doc.embfile_del(i)
+    try:
+        for i in reversed(range(doc.embfile_count())):
+            doc.embfile_del(i)
+    except (ValueError, RuntimeError, pymupdf.mupdf.FzErrorBase):  # a broken embedded-files tree: drop it whole
+        catalog = doc.pdf_catalog()
+        if doc.xref_get_key(catalog, "Names")[0] == "dict":
+            doc.xref_set_key(catalog, "Names/EmbeddedFiles", "null")
+        else:
+            doc.xref_set_key(catalog, "Names", "null")
     doc.set_toc(_filter_toc([entry[:3] for entry in toc], redacted))
     data: bytes = doc.tobytes(garbage=4, deflate=True, no_new_id=False)
     doc.close()

@@ -317,7 +317,10 @@ def _hidden_layers(doc: pymupdf.Document) -> dict[str, str]:
     layers["form_fields"] = " ".join(fields)
     files = []
     for i in range(doc.embfile_count()):
-        files.append(doc.embfile_info(i).get("filename", ""))
+        try:
+            files.append(doc.embfile_info(i).get("filename", ""))
+        except (ValueError, RuntimeError, pymupdf.mupdf.FzErrorBase):  # an entry that is no file: nothing to read
+            continue
         try:
             files.append(doc.embfile_get(i).decode("utf-8", "replace"))
         except Exception:  # unreadable attachment: its name is still checked

@@ -8,8 +8,9 @@ import io
 import pikepdf
 import pytest
 
-from redactor.core.active_content import find_active_content, refuse_active_content
+from redactor.core.active_content import find_active_content, refuse_active_content, windows_name
 from redactor.core.errors import ActiveContentError
+from tests.conftest import DATA
 from tests.pdfs import pdf_from_paragraphs
 
 N = pikepdf.Name
@@ -31,8 +32,9 @@ def _javascript_action(pdf) -> pikepdf.Dictionary:
 
 def _annotation(pdf, **fields) -> None:
     page = pdf.pages[0]
+    fields = {"Subtype": N.Link, **fields}
     annotation = pdf.make_indirect(
-        pikepdf.Dictionary(Type=N.Annot, Subtype=N.Link, Rect=[72, 700, 200, 720], Border=[0, 0, 0], **fields)
+        pikepdf.Dictionary(Type=N.Annot, Rect=[72, 700, 200, 720], Border=[0, 0, 0], **fields)
     )
     page.obj.Annots = pdf.make_indirect(pikepdf.Array([annotation]))
 
@@ -106,6 +108,75 @@ def _program_attachment(pdf) -> None:
     pdf.attachments["faktura.exe"] = pikepdf.AttachedFileSpec(pdf, b"MZ\x90\x00", mime_type="application/octet-stream")
 
 
+def _file_annotation(pdf, data: bytes, names: dict[str, str], typed: bool = True) -> None:
+    """A file attached through a FileAttachment annotation on page 1 (not the name tree); the
+    stream without ``/Type`` when not ``typed``, as some writers leave it."""
+    stream = pdf.make_stream(data)
+    if typed:
+        stream.Type = N.EmbeddedFile
+    spec = pikepdf.Dictionary(Type=N.Filespec, EF=pikepdf.Dictionary(F=stream))
+    for key, value in names.items():
+        spec["/" + key] = pikepdf.String(value)
+    _annotation(pdf, Subtype=N.FileAttachment, FS=pdf.make_indirect(spec))
+
+
+def _script_pdf_through_an_annotation(pdf) -> None:
+    _file_annotation(pdf, _scripted_pdf(), {"F": "priloha.pdf", "UF": "priloha.pdf"}, typed=False)
+
+
+def _javascript_after_110_actions(pdf) -> None:
+    last = pikepdf.Dictionary(S=N.JavaScript, JS=pikepdf.String("app.alert(1)"))
+    for _ in range(110):  # direct dictionaries nested 110 deep: no recursion limit may stop the walk
+        last = pikepdf.Dictionary(S=N.GoTo, D=[0, N.Fit], Next=last)
+    _annotation(pdf, A=last)
+
+
+def _three_d(pdf) -> None:
+    page = pdf.pages[0]
+    three_d = pdf.make_stream(b"U3D\x00")
+    three_d.Type, three_d.Subtype = pikepdf.Name("/3D"), N.U3D
+    annotation = pikepdf.Dictionary(Type=N.Annot, Rect=[0, 0, 100, 100])
+    annotation.Subtype = pikepdf.Name("/3D")
+    annotation["/3DD"] = three_d
+    page.obj.Annots = pikepdf.Array([pdf.make_indirect(annotation)])
+
+
+def _program_through_an_annotation(pdf) -> None:
+    _file_annotation(pdf, b"MZ\x90\x00\x03", {"F": "faktura.exe", "UF": "faktura.exe"})
+
+
+def _text_name_in_the_tree_program_name_to_save(pdf) -> None:
+    spec = pikepdf.AttachedFileSpec(pdf, b"Zaplaceno.", filename="payload.exe", mime_type="text/plain")
+    pdf.attachments["priloha.txt"] = spec  # the name tree's key says .txt, the file name a reader saves says .exe
+
+
+def _remote_media_on_page_open(pdf) -> None:
+    clip = pikepdf.Dictionary(
+        S=N.MCD, C=pikepdf.Dictionary(Type=N.Filespec, FS=N.URL, F=pikepdf.String("https://tracker.example/a.mp4"))
+    )
+    rendition = pikepdf.Dictionary(S=N.MR, C=clip)
+    pdf.pages[0].obj.AA = pikepdf.Dictionary(O=pikepdf.Dictionary(S=N.Rendition, R=rendition, OP=0))
+
+
+def _pdf_header_after_1024_bytes(pdf) -> None:
+    pdf.attachments["priloha.pdf"] = pikepdf.AttachedFileSpec(pdf, b" " * 1500 + CONTRACT, mime_type="application/pdf")
+
+
+def _named(name: str):
+    def attach(pdf) -> None:
+        spec = pikepdf.AttachedFileSpec(pdf, b"Dobry den.", filename="priloha.txt")
+        spec.obj.UF = pikepdf.String(name)
+        spec.obj.F = pikepdf.String(name)
+        pdf.attachments["priloha.txt"] = spec
+
+    return attach
+
+
+def _broken_embedded_files_tree(pdf) -> None:
+    tree = pikepdf.Dictionary(Names=pikepdf.Array([pikepdf.String("a.txt"), 5, pikepdf.String("b")]))
+    pdf.Root.Names = pikepdf.Dictionary(EmbeddedFiles=tree)
+
+
 ACTIVE = {
     "XFA form with a script": (_xfa, ["XFA"]),
     "GoToE to an embedded PDF whose open action is JavaScript": (_goto_embedded_with_a_script, ["GoToE", "JavaScript"]),
@@ -118,6 +189,24 @@ ACTIVE = {
     "rich media": (_rich_media, ["RichMedia"]),
     "submit form": (_submit_form, ["SubmitForm"]),
     "an embedded program": (_program_attachment, ["embedded program"]),
+    "JavaScript in a PDF attached by an annotation, its stream without /Type": (
+        _script_pdf_through_an_annotation,
+        ["JavaScript"],
+    ),
+    "JavaScript at the end of 110 nested actions": (_javascript_after_110_actions, ["JavaScript"]),
+    "a 3D annotation": (_three_d, ["3D annotation"]),
+    "a program attached by an annotation": (_program_through_an_annotation, ["embedded program"]),
+    "priloha.txt in the name tree, payload.exe to save": (
+        _text_name_in_the_tree_program_name_to_save,
+        ["embedded program"],
+    ),
+    "remote media on page open": (_remote_media_on_page_open, ["Rendition"]),
+    "an embedded PDF whose header starts after byte 1024": (_pdf_header_after_1024_bytes, ["embedded PDF"]),
+    "payload.exe. (a trailing dot Windows drops)": (_named("payload.exe."), ["embedded program"]),
+    "a Word document with macros (.docm)": (_named("smlouva.docm"), ["embedded program"]),
+    "an Internet shortcut (.url)": (_named("odkaz.url"), ["embedded program"]),
+    "skript.vbs::$DATA (an alternate data stream)": (_named("skript.vbs::$DATA"), ["embedded program"]),
+    "an embedded-files tree with a number for a file": (_broken_embedded_files_tree, ["damaged attachment"]),
 }
 
 
@@ -151,3 +240,20 @@ def test_what_an_ordinary_contract_carries_is_not_active(change):
     """A web link followed on a click (Word exports them for web and e-mail addresses), an
     attached PDF without scripts, bookmarks: accepted (the published PDF drops them anyway)."""
     assert find_active_content(_edit(change)) == []
+
+
+def test_every_real_contract_of_the_bundled_data_is_accepted():
+    """Contracts as Word, LibreOffice, other writers and scanners export them (tests/data: real
+    contracts, synthetic ones, scans), with their links, outlines and attachments."""
+    files = sorted(DATA.rglob("*.pdf"))
+    assert len(files) >= 20
+    refused = {f.name: kinds for f in files if (kinds := find_active_content(f.read_bytes()))}
+    assert refused == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "saved"),
+    [("payload.exe.", "payload.exe"), ("skript.vbs::$DATA", "skript.vbs"), ("C:\\tmp\\A.TXT ", "a.txt")],
+)
+def test_attachment_names_are_judged_as_windows_saves_them(name, saved):
+    assert windows_name(name) == saved
