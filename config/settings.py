@@ -242,6 +242,11 @@ REDACTOR_MAX_PAGES = env_int("REDACTOR_MAX_PAGES", 2000)
 # the web worker gigabytes per request.
 REDACTOR_MAX_PAGE_POINTS = env_int("REDACTOR_MAX_PAGE_POINTS", 3456)
 REDACTOR_MAX_RENDER_PIXELS = env_int("REDACTOR_MAX_RENDER_PIXELS", 20_000_000)
+# Memory a background job may use beyond what its worker held when it forked the job (bytes; 0: no cap).
+REDACTOR_JOB_MEMORY_BYTES = env_int("REDACTOR_JOB_MEMORY_BYTES", 2 * 1024**3)
+# Contracts larger than this (bytes) are processed on the slow queue with the scans, so that one
+# large document cannot hold up the ordinary contracts of every agency.
+REDACTOR_SLOW_QUEUE_BYTES = env_int("REDACTOR_SLOW_QUEUE_BYTES", 8 * 1024**2)
 # Rendered page images stay in the shared cache this long (seconds); deleting a contract drops them.
 REDACTOR_PAGE_CACHE_SECONDS = env_int("REDACTOR_PAGE_CACHE_SECONDS", 3600)
 # "rules" (default): gazetteers, titles, functions and cue words, no statistical model; "spacy" adds

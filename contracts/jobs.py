@@ -38,6 +38,11 @@ def _describe(exc: Exception, run_id: int) -> str:
     type or a library's message (those may quote the document and mean nothing to a clerk)."""
     if type(exc).__name__ == "JobTimeoutException":
         return _("Processing took too long and was stopped. Retry, or split the document.")
+    if isinstance(exc, MemoryError):
+        return _(
+            "Processing needed more memory than one document may use and was stopped. Split the document, "
+            "or print it to PDF, and upload it again."
+        )
     if isinstance(exc, RedactionError):
         return uploads.pdf_problem(exc)[1]
     return _(

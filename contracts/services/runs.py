@@ -21,9 +21,14 @@ from .webhooks import webhooks_notify
 
 
 def run_queue(run: Run) -> str:
-    """The RQ queue of a run: ``ocr`` for processing a contract with scanned pages (OCR takes
-    seconds per page), ``default`` for everything else."""
-    return "ocr" if run.kind == Run.Kind.PROCESSING and run.contract.scan_pages else "default"
+    """The RQ queue of a run, by size class: ``ocr`` (the slow queue) for processing a contract
+    with scanned pages (OCR takes seconds per page) or over ``REDACTOR_SLOW_QUEUE_BYTES``,
+    ``default`` for everything else, so that ordinary contracts of every agency keep a worker of
+    their own while a large one is read (bin/start: one worker serves ``default`` only)."""
+    if run.kind != Run.Kind.PROCESSING:
+        return "default"
+    slow = run.contract.scan_pages or run.contract.original_size > settings.REDACTOR_SLOW_QUEUE_BYTES
+    return "ocr" if slow else "default"
 
 
 def run_start(contract: Contract, kind: str) -> Run:
