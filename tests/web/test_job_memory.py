@@ -11,7 +11,6 @@ from contracts.jobs import _describe
 from contracts.models import Contract, Run
 from contracts.services.runs import run_queue
 from contracts.worker import limit_job_memory
-from tests.web.conftest import agency  # noqa: F401  (the fixture)
 
 
 def test_a_job_past_its_cap_gets_memory_error_and_its_parent_goes_on():
