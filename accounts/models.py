@@ -265,3 +265,30 @@ class RegistrySettings(models.Model):
 
     def __str__(self) -> str:
         return f"registry settings of {self.agency}"
+
+
+class SettingsChange(models.Model):
+    """A change of an agency's settings, who made it and when (the settings' audit trail): which
+    fields changed, never their secret values (a password or a certificate is recorded as
+    changed or removed only)."""
+
+    class Area(models.TextChoices):
+        REGISTRY = "registry", _("Registry settings")
+        AGENCY = "agency", _("Agency settings")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="settings_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    area = models.CharField(_("settings"), max_length=16, choices=Area.choices)
+    #: ``[{"field": name, "before": value, "after": value}]``; a secret's values are "set"/"removed"/"changed".
+    fields = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("settings change")
+        verbose_name_plural = _("settings changes")
+
+    def __str__(self) -> str:
+        return f"{self.area} of {self.agency} ({self.created_at:%Y-%m-%d %H:%M})"

@@ -19,8 +19,20 @@ from django.utils.translation import gettext as _
 from stdnum import iban as std_iban
 from stdnum.cz import bankaccount
 
+from redactor.core.text import plain_text
+
 from .access import require_role
-from .models import TOKEN_SCHEME, Agency, ApiToken, Invitation, Membership, ProfileVersion, Role, token_hash
+from .models import (
+    TOKEN_SCHEME,
+    Agency,
+    ApiToken,
+    Invitation,
+    Membership,
+    ProfileVersion,
+    Role,
+    SettingsChange,
+    token_hash,
+)
 
 
 @transaction.atomic
@@ -33,11 +45,24 @@ def agency_create(*, name: str, ico: str, data_box_id: str = "") -> Agency:
 
 
 @transaction.atomic
-def agency_update(*, agency: Agency, name: str, ico: str, data_box_id: str) -> Agency:
-    """Change an agency's name, IČO and data box ID. Raises ``ValidationError``."""
-    agency.name, agency.ico, agency.data_box_id = name, ico, data_box_id
+def agency_update(*, agency: Agency, name: str, ico: str, data_box_id: str, user: User | None = None) -> Agency:
+    """Change an agency's name, IČO and data box ID, recorded in the settings' audit trail
+    (:class:`~accounts.models.SettingsChange`, by ``user``). Raises ``ValidationError``."""
+    keys = ("name", "ico", "data_box_id")
+    before = {key: getattr(agency, key) for key in keys}
+    agency.name, agency.ico, agency.data_box_id = plain_text(name).strip(), ico, data_box_id
     agency.full_clean()
-    agency.save(update_fields=["name", "ico", "data_box_id"])
+    agency.save(update_fields=list(keys))
+    changes = [
+        {"field": key, "before": before[key], "after": getattr(agency, key)}
+        for key in keys
+        if before[key] != getattr(agency, key)
+    ]
+    if changes:
+        SettingsChange.objects.create(
+            agency=agency, user=user if user and user.is_authenticated else None, area=SettingsChange.Area.AGENCY,
+            fields=changes,
+        )  # fmt: skip
     return agency
 
 

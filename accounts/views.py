@@ -187,7 +187,9 @@ def agency_settings(request, membership):
     agency = membership.agency
     form = AgencyForm(request.POST or None, instance=agency)
     if request.method == "POST" and form.is_valid():
-        services.agency_update(agency=agency, **{k: form.cleaned_data[k] for k in ("name", "ico", "data_box_id")})
+        services.agency_update(
+            agency=agency, user=request.user, **{k: form.cleaned_data[k] for k in ("name", "ico", "data_box_id")}
+        )
         messages.success(request, _("The settings were saved."))
         return redirect("accounts:settings", agency_id=agency.pk)
     return render(request, "accounts/settings.html", {"agency": agency, "form": form})

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import form_action, member_required, report_error
-from accounts.models import Role
+from accounts.models import Role, SettingsChange
 from contracts.http import file_response
 from contracts.services import registry
 from redactor.core import isrs
@@ -177,5 +177,11 @@ def registry_settings(request, membership):
             "membership": membership,
             "has_password": bool(current.password_sealed),
             "has_certificate": bool(current.certificate_sealed),
+            "changes": [
+                (change, [form[f["field"]].label if f["field"] in form.fields else f["field"] for f in change.fields])
+                for change in SettingsChange.objects.filter(
+                    agency=agency, area=SettingsChange.Area.REGISTRY
+                ).select_related("user")[:20]
+            ],
         },
     )

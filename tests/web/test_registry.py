@@ -372,3 +372,24 @@ def test_an_unreachable_data_box_is_told_in_a_sentence_without_the_librarys_text
     assert submission.state == State.FAILED and submission.error_code == "transport"
     assert "could not be reached" in submission.error_text
     assert "127.0.0.1" not in submission.error_text and "Errno" not in submission.error_text
+
+
+def test_registry_settings_changes_are_in_the_settings_audit_trail_without_secrets(agency, admin_user):
+    from django.urls import reverse
+
+    from accounts.models import SettingsChange
+
+    registry.registry_settings_update(
+        agency=agency, user=admin_user, channel="databox", environment="test", login="lhota", password="tajne-heslo"
+    )
+    registry.registry_settings_update(
+        agency=agency, user=admin_user, channel="databox", environment="production", login="lhota", password=None
+    )
+    first, second = reversed(SettingsChange.objects.filter(agency=agency))
+    assert {f["field"] for f in first.fields} >= {"channel", "login", "password"}
+    assert [f for f in second.fields if f["field"] == "environment"] == [
+        {"field": "environment", "before": "test", "after": "production"}
+    ]
+    assert "tajne-heslo" not in str(first.fields) and second.user == admin_user
+    page = logged_in(admin_user).get(reverse("contracts:registry_settings", args=[agency.pk])).content.decode()
+    assert 'id="settings-changes"' in page and admin_user.username in page and "tajne-heslo" not in page

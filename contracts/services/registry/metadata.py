@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts import secrets
 from accounts.access import require_role
-from accounts.models import Agency, RegistrySettings, Role
+from accounts.models import Agency, RegistrySettings, Role, SettingsChange
 from contracts import selectors
 from contracts.models import Contract, Status
 from contracts.vocabulary import registry_field_label
@@ -194,6 +194,9 @@ def registry_settings_update(
     unless ``user`` is an agency admin, ``ValidationError`` for invalid values."""
     require_role(user, agency, Role.ADMIN)
     regs = RegistrySettings.objects.select_for_update().filter(agency=agency).first() or RegistrySettings(agency=agency)
+    plain = ("channel", "environment", "unit", "address", "confirmation_email", "login")
+    before = {key: getattr(regs, key) for key in plain}
+    had = {"password": bool(regs.password_sealed), "certificate": bool(regs.certificate_sealed)}
     regs.channel, regs.environment = channel, environment
     unit, address, confirmation_email, login = (
         plain_text(v).strip() for v in (unit, address, confirmation_email, login)
@@ -205,4 +208,17 @@ def registry_settings_update(
         regs.certificate_sealed = secrets.seal(certificate)
     regs.full_clean()
     regs.save()
+    changes = [
+        {"field": key, "before": before[key], "after": getattr(regs, key)}
+        for key in plain
+        if before[key] != getattr(regs, key)
+    ]
+    for key, value in (("password", password), ("certificate", certificate)):
+        if value is None or not (value or had[key]):
+            continue  # kept, or removing what was never there
+        # the value itself never enters the trail
+        after = ("changed" if had[key] else "set") if value else "removed"
+        changes.append({"field": key, "before": "set" if had[key] else "", "after": after})
+    if changes:
+        SettingsChange.objects.create(agency=agency, user=user, area=SettingsChange.Area.REGISTRY, fields=changes)
     return regs
