@@ -1,0 +1,231 @@
+#!/usr/bin/env python
+"""Hostile uploads against a running service: bombs and a burst of parallel uploads from one agency
+while another agency uploads ordinary contracts.
+
+usage: .venv/bin/python benchmarks/bombs.py URL [--setup] [--attacker-token T --victim-token T]
+       .venv/bin/python benchmarks/bombs.py http://127.0.0.1:8000/ --setup
+
+``--setup`` creates, in the checkout's database (the quick start's SQLite unless DATABASE_URL says
+otherwise), an attacking and a victim agency with a clerk token each, through ``manage.py shell``.
+Then, through the REST API:
+
+1. the victim uploads ordinary one-page contracts alone (the baseline);
+2. the attacker sends, in parallel: a 300 KB PDF whose one content stream inflates to 1 GiB, a PDF
+   of 200 pages sharing one 5 MiB content stream, a PDF with an attachment inflating to 3 GiB, and
+   eight ordinary uploads at once; meanwhile the victim uploads contracts again.
+
+Prints: the victim's upload latency (median, p95) and processing delay (upload to "processed",
+median, p95) alone and during the attack; the attacker's answers per class (status codes, how
+many contracts the bombs left stored: must be 0); every 500; and the peak memory (RSS) of the
+web workers (gunicorn processes on this machine) during the run. Timing lives here, never in a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from pathlib import Path
+
+import pikepdf
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.pdfs import pdf_from_paragraphs  # noqa: E402
+
+SETUP = """
+from accounts.models import Agency, Role
+from accounts.services import agency_create, api_token_create
+for name, ico in (("Obec Útočná (benchmark)", "00000019"), ("Obec Obětní (benchmark)", "00000027")):
+    agency = Agency.objects.filter(ico=ico).first() or agency_create(name=name, ico=ico)
+    print(api_token_create(agency=agency, name="benchmark", role=Role.CLERK, created_by=None)[1])
+"""
+
+
+def _zeros(size: int) -> bytes:
+    packer = zlib.compressobj(9)
+    piece = bytes(1 << 20)
+    return b"".join(packer.compress(piece) for _ in range(size >> 20)) + packer.flush()
+
+
+def _save(pdf: pikepdf.Pdf) -> bytes:
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def stream_bomb() -> bytes:
+    """One content stream inflating to 1 GiB."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    content = pikepdf.Stream(pdf, _zeros(1 << 30))
+    content.Filter = pikepdf.Name.FlateDecode
+    pdf.pages[0].Contents = pdf.make_indirect(content)
+    return _save(pdf)
+
+
+def shared_stream_bomb() -> bytes:
+    """200 pages drawing one 5 MiB content stream of drawing operators."""
+    pdf = pikepdf.new()
+    ops = b"0 0 m 1 1 l S\n" * (5 * 1024 * 1024 // 14)
+    content = pikepdf.Stream(pdf, zlib.compress(ops, 9))
+    content.Filter = pikepdf.Name.FlateDecode
+    shared = pdf.make_indirect(content)
+    for _ in range(200):
+        pdf.add_blank_page()
+        pdf.pages[-1].Contents = shared
+    return _save(pdf)
+
+
+def attachment_bomb() -> bytes:
+    """A contract with an attachment inflating to 3 GiB."""
+    pdf = pikepdf.open(io.BytesIO(pdf_from_paragraphs(["Kupní smlouva", "Příloha: výkaz výměr"])))
+    spec = pikepdf.AttachedFileSpec(pdf, b"x", filename="vykaz.txt")
+    pdf.attachments["vykaz.txt"] = spec
+    spec.get_file().obj.write(_zeros(3 << 30), filter=pikepdf.Name.FlateDecode)
+    return _save(pdf)
+
+
+def upload(base: str, token: str, data: bytes, name: str) -> tuple[int, float, int | None]:
+    """(status, seconds, contract id) of one API upload."""
+    started = time.perf_counter()
+    try:
+        answer = requests.post(
+            base + "api/v1/contracts/",
+            headers={"Authorization": f"Bearer {token}"},
+            files={"file": (name, data, "application/pdf")},
+            timeout=600,
+        )
+    except requests.RequestException:
+        return 0, time.perf_counter() - started, None
+    seconds = time.perf_counter() - started
+    contract = answer.json().get("id") if answer.status_code == 201 else None
+    return answer.status_code, seconds, contract
+
+
+def processed_after(base: str, token: str, contract: int, limit: float = 900) -> float | None:
+    """Seconds until ``contract`` leaves the queue (processed, needs review or failed), or None."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        body = requests.get(
+            f"{base}api/v1/contracts/{contract}/", headers={"Authorization": f"Bearer {token}"}, timeout=30
+        ).json()
+        if body.get("status") not in ("uploaded", "processing"):
+            return time.perf_counter() - started
+        time.sleep(0.25)
+    return None
+
+
+def contract_count(base: str, token: str) -> int:
+    body = requests.get(base + "api/v1/contracts/", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+    return int(body.get("count", len(body.get("results", []))))
+
+
+def web_rss() -> int:
+    """The largest resident size (bytes) of a gunicorn process on this machine now."""
+    largest = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        if "gunicorn" not in (status.parent / "cmdline").read_bytes().decode(errors="replace"):
+            continue
+        for line in text.splitlines():
+            if line.startswith("VmRSS:"):
+                largest = max(largest, int(line.split()[1]) * 1024)
+    return largest
+
+
+def victim_round(base: str, token: str, count: int) -> tuple[list[float], list[float], list[int]]:
+    """``count`` ordinary uploads one after another: upload seconds, processing delays, statuses."""
+    latencies, delays, statuses = [], [], []
+    contract = pdf_from_paragraphs(["Smlouva o dílo č. 7/2026", "Objednatel: Obec Obětní, IČO: 00000027"])
+    for i in range(count):
+        status, seconds, created = upload(base, token, contract, f"smlouva-{i}.pdf")
+        statuses.append(status)
+        latencies.append(seconds)
+        if created is not None:
+            delay = processed_after(base, token, created)
+            if delay is not None:
+                delays.append(seconds + delay)
+    return latencies, delays, statuses
+
+
+def _p95(values: list[float]) -> float:
+    return sorted(values)[max(0, round(0.95 * len(values)) - 1)] if values else float("nan")
+
+
+def _line(name: str, values: list[float]) -> str:
+    if not values:
+        return f"{name}: none"
+    return f"{name}: median {statistics.median(values):.2f} s, p95 {_p95(values):.2f} s, max {max(values):.2f} s"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("url")
+    parser.add_argument("--setup", action="store_true")
+    parser.add_argument("--attacker-token")
+    parser.add_argument("--victim-token")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    base = args.url.rstrip("/") + "/"
+    if args.setup:
+        out = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", SETUP], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+        args.attacker_token, args.victim_token = out.stdout.split()[-2:]
+    if not (args.attacker_token and args.victim_token):
+        parser.error("give --setup or both tokens")
+    alone = victim_round(base, args.victim_token, args.rounds)
+    print(_line("victim upload alone", alone[0]))
+    print(_line("victim processing alone", alone[1]))
+
+    bombs = {"stream inflating to 1 GiB": stream_bomb(), "200 pages sharing 5 MiB": shared_stream_bomb()}
+    bombs["attachment inflating to 3 GiB"] = attachment_bomb()
+    ordinary = pdf_from_paragraphs(["Kupní smlouva č. 1/2026", "Prodávající: Obec Útočná, IČO: 00000019"])
+    stored_before = contract_count(base, args.attacker_token)
+    answers: dict[str, list[int]] = {}
+    peak = [web_rss()]
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            peak[0] = max(peak[0], web_rss())
+            stop.wait(0.2)
+
+    def send(kind: str, data: bytes) -> None:
+        answers.setdefault(kind, []).append(upload(base, args.attacker_token, data, "bomba.pdf")[0])
+
+    threads = [threading.Thread(target=watch)]
+    threads += [threading.Thread(target=send, args=(kind, data)) for kind, data in bombs.items()]
+    threads += [threading.Thread(target=send, args=("ordinary, 8 at once", ordinary)) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    during = victim_round(base, args.victim_token, args.rounds)
+    for thread in threads[1:]:
+        thread.join()
+    stop.set()
+    threads[0].join()
+    stored = contract_count(base, args.attacker_token) - stored_before
+    print(_line("victim upload during the attack", during[0]))
+    print(_line("victim processing during the attack", during[1]))
+    for kind, statuses in answers.items():
+        print(f"attacker {kind}: {sorted(statuses)}")
+    print(f"contracts stored for the attacker: {stored} (8 ordinary expected, 0 of the bombs)")
+    fives = sum(s >= 500 for s in during[2]) + sum(s >= 500 for ss in answers.values() for s in ss)
+    print(f"answers of 500 or more: {fives}")
+    print(f"web workers' peak memory: {peak[0] / 2**20:.0f} MB")
+    return 0 if fives == 0 and stored == 8 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
