@@ -139,20 +139,28 @@ def find_active_content(data: bytes, _depth: int = 0) -> list[str]:
     return sorted(found)
 
 
+def _once(first: list[object]) -> Iterator[tuple[object, list[object]]]:
+    """Items of a stack seeded with ``first``, each indirect object once (references may form
+    cycles), with the stack, onto which the caller pushes what to visit next: a walk without
+    recursion, so no nesting outruns it."""
+    seen: set[tuple[int, int]] = set()
+    stack = list(first)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, pikepdf.Object) and item.is_indirect:
+            if item.objgen in seen:
+                continue
+            seen.add(item.objgen)
+        yield item, stack
+
+
 def _well_formed_tree(tree: object) -> bool:
     """Whether an embedded-files name tree (ISO 32000-1, 7.9.6) holds only pairs of a string and
     a file specification (a dictionary), through its ``/Kids``; an absent tree is well formed.
     Readers and renderers disagree on a broken one (a number where a file should be)."""
     if tree is None:
         return True
-    seen: set[tuple[int, int]] = set()
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, pikepdf.Object) and node.is_indirect:
-            if node.objgen in seen:
-                continue
-            seen.add(node.objgen)
+    for node, stack in _once([tree]):
         if not isinstance(node, pikepdf.Dictionary):
             return False
         pairs = node.get("/Names")
@@ -234,14 +242,7 @@ def _automatic(triggers: list[object], found: set[str]) -> None:
     """Actions run without a click (open actions, additional actions) and their ``/Next``
     chains, followed iteratively with a set of the objects seen: a web address among them
     calls home when the file is opened."""
-    seen: set[tuple[int, int]] = set()
-    stack = list(triggers)
-    while stack:
-        action = stack.pop()
-        if isinstance(action, pikepdf.Object) and action.is_indirect:
-            if action.objgen in seen:
-                continue
-            seen.add(action.objgen)
+    for action, stack in _once(triggers):
         if isinstance(action, pikepdf.Array):
             stack.extend(action)
             continue

@@ -25,6 +25,13 @@ def _save(pdf: pikepdf.Pdf) -> bytes:
     return out.getvalue()
 
 
+def _refused_by(pdf: pikepdf.Pdf) -> str:
+    """The limit of :data:`SMALL` that refuses ``pdf`` (saved)."""
+    with pytest.raises(PdfBombError) as refused:
+        check_pdf_limits(_save(pdf), SMALL)
+    return refused.value.limit
+
+
 def _zeros(size: int) -> bytes:
     """``size`` zero bytes, Flate-compressed (about a thousand to one), compressed in pieces."""
     packer = zlib.compressobj(9)
@@ -74,9 +81,7 @@ def test_an_image_declaring_too_many_pixels_is_refused_whatever_its_compression(
     image.Width, image.Height, image.BitsPerComponent = 100_000, 100_000, 8
     image.ColorSpace, image.Filter = pikepdf.Name.DeviceGray, pikepdf.Name.DCTDecode
     pdf.pages[0].Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=pdf.make_indirect(image)))
-    with pytest.raises(PdfBombError) as refused:
-        check_pdf_limits(_save(pdf), SMALL)
-    assert refused.value.limit == "image"
+    assert _refused_by(pdf) == "image"
 
 
 def test_an_attachment_that_inflates_past_its_limit_is_refused():
@@ -86,9 +91,7 @@ def test_an_attachment_that_inflates_past_its_limit_is_refused():
     pdf.attachments["priloha.txt"] = spec
     stream = spec.get_file().obj
     stream.write(_zeros(8 << 20), filter=pikepdf.Name.FlateDecode)
-    with pytest.raises(PdfBombError) as refused:
-        check_pdf_limits(_save(pdf), SMALL)
-    assert refused.value.limit == "attachment"
+    assert _refused_by(pdf) == "attachment"
 
 
 def test_a_chain_of_filters_that_could_grow_past_the_limit_is_refused():
@@ -108,9 +111,7 @@ def test_the_whole_document_is_limited_too():
         content = pikepdf.Stream(pdf, _zeros(7 << 20))
         content.Filter = pikepdf.Name.FlateDecode
         pdf.pages[-1].Contents = pdf.make_indirect(content)
-    with pytest.raises(PdfBombError) as refused:
-        check_pdf_limits(_save(pdf), SMALL)
-    assert refused.value.limit == "document"
+    assert _refused_by(pdf) == "document"
 
 
 def test_an_ordinary_contract_passes():
