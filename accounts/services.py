@@ -19,8 +19,6 @@ from django.utils.translation import gettext as _
 from stdnum import iban as std_iban
 from stdnum.cz import bankaccount
 
-from redactor.core.text import plain_text
-
 from .access import require_role
 from .models import (
     TOKEN_SCHEME,
@@ -50,7 +48,7 @@ def agency_update(*, agency: Agency, name: str, ico: str, data_box_id: str, user
     (:class:`~accounts.models.SettingsChange`, by ``user``). Raises ``ValidationError``."""
     keys = ("name", "ico", "data_box_id")
     before = {key: getattr(agency, key) for key in keys}
-    agency.name, agency.ico, agency.data_box_id = plain_text(name).strip(), ico, data_box_id
+    agency.name, agency.ico, agency.data_box_id = name.strip(), ico, data_box_id
     agency.full_clean()
     agency.save(update_fields=list(keys))
     changes = [

@@ -194,7 +194,7 @@ def _inside(obj: object) -> Iterator[pikepdf.Dictionary]:
             values = iter(item)
         else:
             continue
-        for value in values:  # type: ignore[attr-defined]
+        for value in values:  # type: ignore[attr-defined]  # a generator or an Array: both iterate
             if isinstance(value, pikepdf.Dictionary | pikepdf.Array) and not value.is_indirect:
                 stack.append(value)
 
