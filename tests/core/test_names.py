@@ -256,3 +256,18 @@ def test_a_name_misread_by_ocr_stays_the_same_persons():
 )
 def test_names_agree_through_one_ocr_error_from_six_letters(a, b, same):
     assert names_agree(nominative_candidates(a), nominative_candidates(b)) is same
+
+
+def test_a_word_the_document_writes_as_a_noun_is_no_surname():
+    """A real list of water and sewer connections ends a line with "Dr.Hála" and opens the next
+    with "Vodovod"; the pair became a person "Hála Vodovod" and VODOVOD (the document's
+    "vodovod", a water main) was redacted 124 times over 73 pages. A word the document also
+    writes in lower case is a common word there, neither a title's surname nor a propagated one."""
+    lines = "Kanal. příp. Berkova 22, Dr.Hála\nVodovod oP: Kounicova 36\nVODOVOD Jeřabinova"
+    assert [f.text for f in _persons("Přípojky: vodovod a kanalizace.\n" + lines)] == []
+    assert [f.text for f in _persons("Přípojky vodovodu.\n" + lines)] == []  # another form of it
+    # without the lower-case noun, the same words are a name and the capitals its forms
+    assert [f.text for f in _persons(lines)] == ["Hála\nVodovod", "VODOVOD"]
+    # a surname the gazetteer knows stays a surname wherever the text uses the word
+    found = [f.text for f in _persons("Nájemce: Ing. Petr Zima. V zimě topí nájemce; Zima zaplatí zálohu.")]
+    assert found == ["Petr Zima", "Zima"]

@@ -181,6 +181,24 @@ class PersonRecognizer(Recognizer):
             and not is_function_word(w)
         )
 
+    def _document_noun(self, word: str, nouns: dict[str, frozenset[str]]) -> bool:
+        """Whether ``word`` (capitalised or all caps) is a common word of this document: the document
+        also writes it, or a form of the same nominative, in lower case ("VODOVOD" where the
+        text speaks of "vodovod"), and the gazetteers know it as no given name or surname
+        ("Zima", "Kovář" stay names, whatever the text says of winter or smiths). Czech writes
+        a common noun in lower case (Pravidla českého pravopisu, velká písmena), so such a word
+        in capitals is a heading, a list item or a table's label."""
+        form = _norm(word)
+        gaz, _places = self._gazetteers()
+        if gaz.surname_of(form) or gaz.given_name_of(form):
+            return False
+        lower = form.lower()
+        written = nouns.get(lower[:3], frozenset())
+        if lower in written:
+            return True
+        own = {c.lower() for c in nominative_candidates(form)}
+        return any(own & {c.lower() for c in nominative_candidates(noun.capitalize())} for noun in written)
+
     def _adjacent(self, text: str, a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
         gap = text[a[1] : b[0]]
         return 0 < len(gap) <= 3 and gap.strip() == ""
@@ -189,6 +207,7 @@ class PersonRecognizer(Recognizer):
     def _pairs(self, context: AnalysisContext, words: list[tuple[int, int, str]]) -> list[_Mention]:
         text = context.text
         gaz, places = self._gazetteers()
+        nouns = _lower_case_words(text)
         mentions: list[_Mention] = []
         i = 0
         while i < len(words) - 1:
@@ -236,6 +255,11 @@ class PersonRecognizer(Recognizer):
             if sur_a and given_b and not given_a:
                 mentions.append(_Mention([a, b], [nb], [na], "surname + given name (gazetteer)", 0.9))
                 i += 2
+                continue
+            if (titled or cued) and self._document_noun(b[2], nouns):
+                # "Dr.Hála⏎Vodovod": the document writes "vodovod" as a noun elsewhere, so the
+                # capitalised word opens the next item of a list, not a surname
+                i += 1
                 continue
             if titled or cued:
                 # "Ing. Xaver Qwerty": a title or cue makes two capitalised words a name; a third
@@ -310,6 +334,7 @@ class PersonRecognizer(Recognizer):
         clusters = self._cluster(mentions)
         taken = {w[0] for m in mentions for w in m.tokens}
         sentence_starts = {s.start for s in context.sentences}
+        nouns = _lower_case_words(context.text)
         extra: list[tuple[_Mention, int]] = []
         for k, w in enumerate(words):
             if w[0] in taken or not self._capitalised(w[2]):
@@ -323,6 +348,8 @@ class PersonRecognizer(Recognizer):
                 if len(hit) != 1:
                     continue
             if w[0] in sentence_starts and self._common_word_at_start(context, words, k):
+                continue
+            if self._document_noun(w[2], nouns):
                 continue
             m = _Mention([w], evidence="inflected form of a name found elsewhere in the document", score=0.85)
             m.cluster = hit[0]
@@ -412,6 +439,16 @@ class PersonRecognizer(Recognizer):
             )
         )
         return out
+
+
+def _lower_case_words(text: str) -> dict[str, frozenset[str]]:
+    """The words ``text`` writes in lower case (its common words, in the forms written), by their
+    first three letters."""
+    by_start: dict[str, set[str]] = {}
+    for m in _WORD.finditer(text):
+        if m.group().islower():
+            by_start.setdefault(m.group()[:3], set()).add(m.group())
+    return {start: frozenset(words) for start, words in by_start.items()}
 
 
 def _merge(spans: list[Span]) -> list[Span]:
