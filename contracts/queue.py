@@ -26,11 +26,13 @@ def enqueue(
     delay_seconds: float = 0,
     on_failure: str | None = None,
     then: Callable[[str], None] | None = None,
+    at_front: bool = False,
 ) -> None:
     """Queue ``job`` (a dotted path) with ``args`` on RQ queue ``queue`` once the current
     transaction commits (at once outside one): ``timeout`` in seconds (RQ's default when None),
     ``delay_seconds`` before it may start (RQ's scheduler), ``on_failure`` a dotted path RQ calls
-    when the work horse dies. ``then(job_id)`` runs after it was queued."""
+    when the work horse dies, ``at_front`` ahead of the jobs already waiting. ``then(job_id)``
+    runs after it was queued."""
 
     def send() -> None:
         options: dict = {}
@@ -38,6 +40,8 @@ def enqueue(
             options["job_timeout"] = timeout
         if on_failure:
             options["on_failure"] = Callback(on_failure)
+        if at_front:
+            options["at_front"] = True
         rq_queue = django_rq.get_queue(queue)
         if delay_seconds:
             queued = rq_queue.enqueue_in(timedelta(seconds=delay_seconds), job, *args, **options)

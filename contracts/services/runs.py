@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -31,14 +32,35 @@ def run_queue(run: Run) -> str:
     return "ocr" if slow else "default"
 
 
+def _slow(runs: QuerySet[Run]) -> QuerySet[Run]:
+    """The runs of ``runs`` that :func:`run_queue` sends to ``ocr``, as a query."""
+    return runs.filter(kind=Run.Kind.PROCESSING).filter(
+        Q(contract__scan_pages__gt=0) | Q(contract__original_size__gt=settings.REDACTOR_SLOW_QUEUE_BYTES)
+    )
+
+
+def run_goes_first(run: Run) -> bool:
+    """Whether ``run`` is queued at the front of its queue: when its agency has no other run
+    waiting in the same queue. An agency that sends forty contracts at once has one of them ahead
+    of another agency's single one at most, not forty: each agency's next run waits for the runs
+    being worked on and for other agencies' first ones, never for another agency's whole backlog
+    (a fair share per agency on RQ's first-in, first-out queues)."""
+    waiting = Run.objects.filter(agency_id=run.agency_id, state=Run.State.QUEUED).exclude(pk=run.pk)
+    slow = _slow(waiting)
+    same = slow if run_queue(run) == "ocr" else waiting.exclude(pk__in=slow.values("pk"))
+    return not same.exists()
+
+
 def run_start(contract: Contract, kind: str) -> Run:
     """Create a queued run of ``kind`` (:class:`~contracts.models.Run.Kind`) and send its job
-    once the surrounding transaction has committed; the RQ job id is stored on the run."""
+    once the surrounding transaction has committed, at the front of its queue when its agency has
+    nothing else waiting there (:func:`run_goes_first`); the RQ job id is stored on the run."""
     run = Run.objects.create(agency=contract.agency, contract=contract, kind=kind)
     queue.enqueue(
         queue.PROCESS_CONTRACT if kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT,
         run.pk,
         queue=run_queue(run),
+        at_front=run_goes_first(run),
         timeout=settings.REDACTOR_JOB_TIMEOUT,
         on_failure=queue.ON_JOB_FAILURE,
         then=lambda job_id: _remember_job(run, job_id),
