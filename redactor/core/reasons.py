@@ -114,6 +114,10 @@ TEMPLATES: dict[str, str] = {
     "suspicious_number": gettext_noop(
         "Needs review: a number after “%(cue)s” in no known format – a mistyped identifier?"
     ),
+    "ocr_doubt": gettext_noop(
+        "Needs review: OCR read this beside personal data with a confidence of only %(confidence)s of 100 – "
+        "check it on the page."
+    ),
     # agency rules
     "agency_rule": gettext_noop("%(action)s: %(rule)s."),
     "agency_rule_overruled": gettext_noop("%(action)s: %(rule)s (the engine said: %(reason)s)"),

@@ -11,7 +11,10 @@ private or *suspicious*. Three kinds:
 2. numbers of four or more digits right after a personal context word ("nar.", "r. č.",
    "č. OP", "tel.", "č. ú.", "bytem"...) that no recognizer matched (a mistyped birth number
    fails its checksum and is otherwise silently kept);
-3. spaCy NER ``PERSON`` hits the name rules could not confirm (no gazetteer given name, title
+3. words OCR read with little confidence on the line of a redacted value or next to it that
+   have the shape of an identifier or an address on the net (six digits or more, an at-sign, a
+   domain): a misread phone, account or e-mail no recognizer could match (:func:`ocr_doubts`);
+4. spaCy NER ``PERSON`` hits the name rules could not confirm (no gazetteer given name, title
    or cue): their score is :data:`NER_UNCONFIRMED_SCORE`, below the engine's confident
    threshold :data:`CONFIDENT_SCORE`; any finding below that threshold that the map would
    keep is sent to review as well.
@@ -19,6 +22,7 @@ private or *suspicious*. Three kinds:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import re
@@ -226,6 +230,53 @@ def _cued_numbers(text: str, taken: list[Span]) -> list[tuple[Span, str]]:
         if re.search(r"[;]|\b(?:viz|čl|odst|§)\b", between):
             continue
         out.append((span, cue.group()))
+    return out
+
+
+#: Tesseract's word confidence (0..100) under which a word beside personal data is a doubt.
+DOUBT_CONFIDENCE = 40
+#: An identifier's shape: six digits or more in one word ("145103673", "603/123456").
+_DOUBT_DIGITS = 6
+_AMOUNT = re.compile(r"\d,\d{2}-?$")
+_NET_ADDRESS = re.compile(r"@|[^\W\d_]{2,}\.(?:cz|sk|com|eu|net|org|info)\b", re.I)
+
+
+def ocr_doubts(text: str, unsure: list[tuple[Span, float]], decisions: list[Assessment]) -> list[Assessment]:
+    """Review decisions for words OCR read with a confidence under :data:`DOUBT_CONFIDENCE`
+    (``unsure``: spans of ``text`` with their confidence, :meth:`TextLayer.unsure_words`) that
+    stand on the line of a redacted value or on the line above or below it, overlap no decision,
+    and have the shape of an identifier (:data:`_DOUBT_DIGITS` digits or more, not an amount) or
+    of an e-mail or web address. Such a word is where a misread value of the person's block
+    hides ("pikalvpsp.cz", a phone read with a wrong digit): the reviewer gets a doubt with its
+    box instead of silence."""
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(offset: int) -> int:
+        return bisect.bisect_right(starts, offset)
+
+    personal: set[int] = set()
+    for d in decisions:
+        if d.action == Action.REDACT:
+            for n in range(line(d.finding.span.start), line(max(d.finding.span.start, d.finding.span.end - 1)) + 1):
+                personal |= {n - 1, n, n + 1}
+    taken = [d.finding.span for d in decisions]
+    out: list[Assessment] = []
+    for span, confidence in unsure:
+        word = text[span.start : span.end].strip(".,;:()[]")
+        digits = sum(ch.isdigit() for ch in word)
+        shaped = (digits >= _DOUBT_DIGITS and not _AMOUNT.search(word)) or bool(_NET_ADDRESS.search(word))
+        if not shaped or line(span.start) not in personal or _covered(span, taken):
+            continue
+        f = Finding(
+            SUSPICIOUS,
+            span,
+            text[span.start : span.end],
+            0.5,
+            "ocr_doubt",
+            "a word OCR read unsure beside personal data",
+        )
+        out.append(Assessment(f, SUSPICIOUS, Action.REVIEW, Reason("ocr_doubt", {"confidence": round(confidence)})))
+        taken.append(span)
     return out
 
 

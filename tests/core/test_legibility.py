@@ -187,3 +187,24 @@ def test_a_scanned_form_of_labelled_fields_is_one_persons_block(engine):
     for value in ("Vondráček", "Jeseniova", "604123987", "radim.vondracek", "1983"):
         assert fold(value) not in seen, value
     assert fold("Městská část Praha 12") in seen and fold("Žádám o poskytnutí kopie smlouvy") in seen
+
+
+def test_a_misread_address_ocr_was_unsure_of_beside_a_redacted_name_is_a_doubt_with_its_box(scan):
+    """The e-mail misread as "jaroslav.kvetonGiseznam.cz" is no e-mail to any recognizer; when
+    Tesseract was unsure of it (confidence 12 of 100) on the line of the redacted name, the reviewer
+    gets a doubt with the word's box instead of silence. Read with confidence, it gets none."""
+    with pymupdf.open(stream=scan, filetype="pdf") as doc:
+        page = TesseractOcr().recognize(doc[0])
+
+    def analysed(confidence: float):
+        words = [
+            replace(w, text="jaroslav.kvetonGiseznam.cz,", confidence=confidence) if "seznam" in w.text else w
+            for w in page.words
+        ]
+        return RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=StoredOcr({1: OcrPage(1, words)})).analyze(scan)
+
+    doubts = [p for p in analysed(12).proposals if p.reason.code == "ocr_doubt"]
+    assert [(p.text, p.action.value, p.page) for p in doubts] == [("jaroslav.kvetonGiseznam.cz,", "review", 1)]
+    box = doubts[0].boxes[0]
+    assert box.x1 - box.x0 > 100  # the whole word, in points
+    assert not [p for p in analysed(90).proposals if p.reason.code == "ocr_doubt"]

@@ -116,3 +116,34 @@ def test_an_unconfirmed_ner_person_needs_two_name_shaped_words():
     entities = [NlpEntity("PERSON", start, start + len(t), t) for t, start in spans]
     out = suspicious_spans(text, [], [], NlpArtifacts(entities=entities, pos={}), [])
     assert _found(out, text) == [("Xaver Qwertz", "ner_unconfirmed")]
+
+
+def test_an_unsure_ocr_word_shaped_like_an_identifier_beside_personal_data_is_a_doubt():
+    """A scanned contract's official e-mail read "pikalvpsp.cz" at confidence 5, and a nine-digit
+    number at 30, stood beside redacted values with nothing to say so: each becomes a doubt. The
+    same words read with confidence, far from personal data, or not shaped like an identifier
+    (an amount, a word) stay as they are."""
+    from redactor.core.suspicious import ocr_doubts
+
+    text = (
+        "Kontakt: Jan Novák, e-mail pikalvpsp.cz\n"
+        "tel. 145103673, Bankovní spojení\n"
+        "cena 212,17 Kč, objednávka 1234567\n"
+        "Článek 2: zhotovitel 987654321 info@obec.cz"
+    )
+
+    def at(word: str, confidence: float) -> tuple[Span, float]:
+        start = text.index(word)
+        return Span(start, start + len(word)), confidence
+
+    name = Finding(4, Span(9, 18), "Jan Novák", 0.95, "person", "")
+    redacted = [Assessment(name, 4, Action.REDACT, Reason("primary", {}))]
+    unsure = [at("pikalvpsp.cz", 5), at("145103673", 30), at("Bankovní", 10), at("212,17", 20), at("1234567", 60)]
+    unsure += [at("987654321", 8), at("info@obec.cz", 8)]  # two lines below the name
+    unsure.sort(key=lambda pair: pair[0].start)
+    out = ocr_doubts(text, unsure, redacted)
+    assert _found(out, text) == [("pikalvpsp.cz", "ocr_doubt"), ("145103673", "ocr_doubt")]
+    assert all(d.action == Action.REVIEW and d.category == SUSPICIOUS for d in out)
+    assert out[0].reason.code == "ocr_doubt" and "confidence of only 5 of 100" in str(out[0].reason)
+    # a kept value is no personal line
+    assert ocr_doubts(text, unsure, [Assessment(name, 4, Action.KEEP, Reason("primary", {}))]) == []
