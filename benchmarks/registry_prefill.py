@@ -4,7 +4,7 @@
 usage: .venv/bin/python benchmarks/registry_prefill.py SRC_DIR [--profiles DIR] [--json OUT.json]
 
 Each document's fields are printed with the line they were read from, so that a reader can mark
-each one right, wrong or empty against the PDF; README's pre-fill table counts those marks. The
+each one right, wrong or empty against the PDF; docs/registry.md's pre-fill table counts those marks. The
 publishing agency's profile is taken as ``benchmarks/real_with_profiles.py`` takes it (the
 registry record names the publisher; the profile tells its own party apart).
 """

@@ -252,7 +252,7 @@ REDACTOR_PAGE_CACHE_SECONDS = env_int("REDACTOR_PAGE_CACHE_SECONDS", 3600)
 # "rules" (default): gazetteers, titles, functions and cue words, no statistical model; "spacy" adds
 # the model REDACTOR_SPACY_MODEL, and the name of a model package (cs_core_news_sm) picks it directly.
 # cs_core_news_sm is CC BY-NC-SA 3.0 (non-commercial) and only requirements-nc.txt installs it.
-# Measured on the dev, real and scanned sets (README), the model changes no score; it adds review
+# Measured on the dev, real and scanned sets (docs/evaluation/index.md), the model changes no score; it adds review
 # items for unconfirmed NER names.
 REDACTOR_NLP = env("REDACTOR_NLP", "rules")
 REDACTOR_SPACY_MODEL = env("REDACTOR_SPACY_MODEL", "cs_core_news_sm")

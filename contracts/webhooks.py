@@ -1,6 +1,6 @@
 """Signed webhook POSTs: the signature scheme, the address check and one HTTP attempt.
 
-Signature (documented in the API description and README): header
+Signature (documented in the API description and docs/api.md): header
 ``X-Redactor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + body)>``, the
 scheme Stripe uses, so a receiver can refuse replays older than a few minutes. HMAC per RFC 2104
 with SHA-256 (FIPS 180-4), from Python's ``hmac`` module.
