@@ -7,7 +7,7 @@ import io
 
 from django.http import FileResponse
 
-from contracts.services.publishing import Download
+from contracts.services.common import Download
 
 
 def file_response(download: Download) -> FileResponse:

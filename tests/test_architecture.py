@@ -15,6 +15,56 @@ def test_engine_core_imports_no_django():
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+def test_a_service_importing_a_door_breaks_the_contract(tmp_path):
+    """The doors contract of pyproject.toml, run on a small project of the same packages: a service
+    module that imports the registry panel's views (a door the old list of names missed) fails it,
+    and the same project without that import keeps it."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    doors = [c for c in config["contracts"] if c["name"].startswith("Services and selectors know no door")]
+    assert len(doors) == 1
+    for package in ("accounts", "contracts", "contracts/services", "redactor", "config"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+    for name in doors[0]["forbidden_modules"]:  # the doors the contract names must exist
+        if "*" not in name and name.split(".")[0] in config["root_packages"]:
+            (tmp_path / (name.replace(".", "/") + ".py")).write_text("")
+    service = tmp_path / "contracts" / "services" / "registry.py"
+    settings = {**config, "contracts": doors}
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.importlinter]\n"
+        + "".join(f"{k} = {_toml(v)}\n" for k, v in settings.items() if k != "contracts")
+        + "".join(
+            "[[tool.importlinter.contracts]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in c.items()) for c in doors
+        )
+    )
+
+    def lint() -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+        command = [Path(sys.executable).parent / "lint-imports", "--no-cache"]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=env)
+
+    service.write_text("")
+    assert lint().returncode == 0, lint().stdout
+    service.write_text("from contracts import registry_views\n")
+    broken = lint()
+    assert broken.returncode == 1 and "contracts.services.registry -> contracts.registry_views" in broken.stdout
+    (tmp_path / "accounts" / "views.py").write_text("")
+    service.write_text("import accounts.views\n")  # a door matched by the contract's wildcard
+    broken = lint()
+    assert broken.returncode == 1 and "contracts.services.registry -> accounts.views" in broken.stdout
+
+
+def _toml(value: object) -> str:
+    """``value`` (a string, a boolean or a list of strings) written as TOML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def test_ruff_is_clean():
     run = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout
@@ -37,7 +87,7 @@ def _imports_of(path: Path, root: Path) -> set[str]:
     """The project modules ``path`` imports, under ``TYPE_CHECKING`` too (relative imports resolved)."""
     import ast
 
-    module = ".".join(path.relative_to(root).with_suffix("").parts)
+    module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -53,17 +103,70 @@ def _imports_of(path: Path, root: Path) -> set[str]:
     return {name.removesuffix(".__init__") for name in found}
 
 
-def test_no_two_modules_import_each_other_even_for_type_checking():
-    """A pair of modules that import each other (the rebuild and its page repair did, under
-    ``TYPE_CHECKING``) is one module in two files: their shared type gets a module of its own."""
-    root = Path(__file__).resolve().parent.parent
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module of the apps and the modules of the apps it imports: at the top, inside a
+    function, under ``TYPE_CHECKING``; a package's ``__init__`` as the package."""
     files = [p for app in ("accounts", "contracts", "redactor", "config") for p in (root / app).rglob("*.py")]
     modules = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p for p in files}
-    imports = {name: _imports_of(path, root) & modules.keys() for name, path in modules.items()}
-    pairs = sorted(
-        {tuple(sorted((a, b))) for a, targets in imports.items() for b in targets if a in imports.get(b, ())}
-    )
-    assert pairs == []
+    return {name: (_imports_of(path, root) & modules.keys()) - {name} for name, path in modules.items()}
+
+
+def import_loops(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module of ``graph`` (Tarjan's algorithm,
+    iterative): every set of modules that reach each other through imports, a loop of any length."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    loops: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        loops.append(sorted(component))
+    return loops
+
+
+def test_import_loops_are_found_at_any_length():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"d"}, "d": {"e"}, "e": {"a"}, "f": {"a"}, "g": {"g"}}
+    assert import_loops(graph) == [["a", "b", "c", "d", "e"]]
+    assert import_loops({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_modules_import_each_other_in_a_loop_of_any_length():
+    """Modules that reach each other through imports (a pair, or processing → registry →
+    submissions → publishing → processing through an import inside a function) are one module in
+    several files: the shared type gets a module of its own, or one side announces what happened."""
+    graph = import_graph()
+    assert "contracts.services.registry.submissions" in graph["contracts.services.registry"]  # __init__ read
+    assert import_loops(graph) == []
 
 
 #: The most lines a module of the apps may have before it is split by stage or by entity (issue 34).

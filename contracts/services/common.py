@@ -1,12 +1,27 @@
-"""What every write on a contract shares: the audit trail and the status rule."""
+"""What every write on a contract shares: the audit trail, the status rule and the file a door sends."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from contracts.models import PUBLISHED_STATES, AuditEvent, Contract
+
+
+@dataclass(frozen=True)
+class Download:
+    """A file to send: its file name, its bytes, its content type (a PDF unless said: the title
+    as a slug with ``-anonymizovano`` or ``-original``; text exports and their zips) and whether
+    it is ``private`` (personal data: the original, the registry package), which the doors keep
+    out of every cache (:func:`contracts.http.file_response`)."""
+
+    filename: str
+    data: bytes
+    content_type: str = "application/pdf"
+    private: bool = False
 
 
 def audit(contract: Contract, user: User | None, action: str, **detail) -> None:

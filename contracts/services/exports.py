@@ -28,9 +28,9 @@ from redactor.core.errors import RedactionError
 from redactor.core.text_export import MODES, ExportMode, TextExport, export_layer
 from redactor.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
 
-from .common import audit, require_status
+from .common import Download, audit, require_status
 from .processing import contract_text_layer
-from .publishing import Download, decided_proposals
+from .publishing import decided_proposals
 
 #: Statuses whose redactions are decided: approved (publishing) and published.
 EXPORTABLE = (Status.APPROVED, Status.PUBLISHED, Status.REGISTERED)

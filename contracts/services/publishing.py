@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from enum import StrEnum
 
 from django.contrib.auth.models import User
@@ -25,7 +24,7 @@ from redactor.core.review import page_coverage, spans_in_boxes
 from redactor.core.verify import normalize
 from redactor.runtime import get_engine
 
-from .common import audit, require_published, require_status
+from .common import Download, audit, require_published, require_status
 from .processing import contract_text_layer
 from .runs import run_claim, run_progress, run_start
 from .webhooks import webhooks_notify
@@ -189,19 +188,6 @@ def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool 
     redact = selectors.proposals_for_contract(contract=contract)
     audit(contract, user, "approved", redactions=sum(1 for p in redact if p.will_redact))
     return run_start(contract, Run.Kind.PUBLISHING)
-
-
-@dataclass(frozen=True)
-class Download:
-    """A file to send: its file name, its bytes, its content type (a PDF unless said: the title
-    as a slug with ``-anonymizovano`` or ``-original``; text exports and their zips) and whether
-    it is ``private`` (personal data: the original, the registry package), which the doors keep
-    out of every cache (:func:`contracts.http.file_response`)."""
-
-    filename: str
-    data: bytes
-    content_type: str = "application/pdf"
-    private: bool = False
 
 
 class DownloadKind(StrEnum):

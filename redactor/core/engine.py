@@ -49,7 +49,7 @@ from .rebuild import open_rebuilt, rebuilt
 from .recognizers.base import AnalysisContext, RecognizerRegistry
 from .recognizers.registry import default_registry
 from .repeats import align_addresses, repeat_values
-from .suspicious import DOUBT_CONFIDENCE, SUSPICIOUS, ocr_doubts, suspicious_spans
+from .suspicious import DOUBT_CONFIDENCE, SUSPICIOUS, ocr_doubts, suspicious_spans, unsure_words
 from .text import blank_spans, sentence_spans
 from .text_export import published_text
 from .text_writing import WrittenText, publish_as_pictures
@@ -227,7 +227,7 @@ class RedactionEngine:
         decisions += repeat_values(text, decisions)
         align_addresses(decisions)
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
-        decisions += ocr_doubts(text, layer.unsure_words(DOUBT_CONFIDENCE), decisions)
+        decisions += ocr_doubts(text, unsure_words(layer, DOUBT_CONFIDENCE), decisions)
         timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2
         return parties, persons, decisions, self._proposals(layer, decisions, cmap)
 

@@ -156,24 +156,6 @@ class TextLayer:
                 out[info.number] = self.picture_spans[info.number]
         return out
 
-    def unsure_words(self, below: float) -> list[tuple[Span, float]]:
-        """The words OCR read with a confidence (0..100, Tesseract's) under ``below`` that the
-        text holds, as ``(span in text, confidence)``: found by their first character's box,
-        which the layer copies from the OCR word, so a page read but not used (a kept layer
-        checked by a band) gives none."""
-        out: list[tuple[Span, float]] = []
-        for number, result in self.ocr_pages.items():
-            unsure = [w for w in result.words if w.confidence < below and w.text]
-            if not unsure:
-                continue
-            info = self.pages[number - 1]
-            first = {box[1:]: i for i in range(info.start, info.end) if (box := self.boxes[i]) is not None}
-            for w in unsure:
-                i = first.get(w.char_box(0))
-                if i is not None and self.text[i : i + len(w.text)] == w.text:
-                    out.append((Span(i, i + len(w.text)), w.confidence))
-        return sorted(out, key=lambda pair: pair[0].start)
-
     def layer_words(
         self, number: int, span: Span | None = None, redacted: list[Span] | None = None
     ) -> list[tuple[Span, OcrWord]]:

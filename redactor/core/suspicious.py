@@ -26,6 +26,7 @@ import bisect
 import functools
 import itertools
 import re
+from typing import TYPE_CHECKING
 
 from stdnum import numdb
 
@@ -38,6 +39,9 @@ from .parties import role_of
 from .places import PlaceGazetteer
 from .reasons import Reason
 from .roles import is_function_word
+
+if TYPE_CHECKING:  # only the type is needed here
+    from .extraction import TextLayer
 
 #: Findings scoring below this are not trusted to be kept without a look.
 CONFIDENT_SCORE = 0.8
@@ -241,9 +245,28 @@ _AMOUNT = re.compile(r"\d,\d{2}-?$")
 _NET_ADDRESS = re.compile(r"@|[^\W\d_]{2,}\.(?:cz|sk|com|eu|net|org|info)\b", re.I)
 
 
+def unsure_words(layer: TextLayer, below: float) -> list[tuple[Span, float]]:
+    """The words OCR read with a confidence (0..100, Tesseract's) under ``below`` that the text of
+    ``layer`` holds, as ``(span in text, confidence)``: found by their first character's box,
+    which the layer copies from the OCR word, so a page read but not used (a kept layer checked by
+    a band) gives none."""
+    out: list[tuple[Span, float]] = []
+    for number, result in layer.ocr_pages.items():
+        unsure = [w for w in result.words if w.confidence < below and w.text]
+        if not unsure:
+            continue
+        info = layer.pages[number - 1]
+        first = {box[1:]: i for i in range(info.start, info.end) if (box := layer.boxes[i]) is not None}
+        for w in unsure:
+            i = first.get(w.char_box(0))
+            if i is not None and layer.text[i : i + len(w.text)] == w.text:
+                out.append((Span(i, i + len(w.text)), w.confidence))
+    return sorted(out, key=lambda pair: pair[0].start)
+
+
 def ocr_doubts(text: str, unsure: list[tuple[Span, float]], decisions: list[Assessment]) -> list[Assessment]:
     """Review decisions for words OCR read with a confidence under :data:`DOUBT_CONFIDENCE`
-    (``unsure``: spans of ``text`` with their confidence, :meth:`TextLayer.unsure_words`) that
+    (``unsure``: spans of ``text`` with their confidence, :func:`unsure_words`) that
     stand on the line of a redacted value or on the line above or below it, overlap no decision,
     and have the shape of an identifier (:data:`_DOUBT_DIGITS` digits or more, not an amount) or
     of an e-mail or web address. Such a word is where a misread value of the person's block

@@ -20,7 +20,7 @@ from contracts import queue
 from contracts.models import PUBLISHED_STATES, Contract, RegistrySubmission
 from redactor.core import isrs
 
-from ..common import audit
+from ..common import Download, audit
 from .metadata import registry_metadata, registry_problems, registry_settings
 
 log = logging.getLogger(__name__)
@@ -179,9 +179,7 @@ def registry_package(*, contract: Contract, user: User):
     """The submission package for an agency that sends through its own records system: a ZIP
     with ``zverejneni.xml`` and the files it names, exactly so named. Prepares the submission
     when there is none (as :func:`registry_submit`, without sending). Raises as
-    :func:`registry_submit`. Returns a :class:`~contracts.services.publishing.Download`."""
-    from ..publishing import Download  # noqa: PLC0415 - publishing -> processing -> registry
-
+    :func:`registry_submit`. Returns a :class:`~contracts.services.common.Download`."""
     require_role(user, contract.agency, Role.REVIEWER)
     submission = (
         contract.registry_submissions.filter(operation=Operation.PUBLISH, state__in=_LIVE).order_by("-id").first()
