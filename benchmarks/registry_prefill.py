@@ -23,9 +23,9 @@ import django
 
 django.setup()
 
+from redactor.core.detect.profile import AgencyProfile  # noqa: E402
 from redactor.core.errors import RedactionError  # noqa: E402
-from redactor.core.profile import AgencyProfile  # noqa: E402
-from redactor.core.registry_prefill import prefill  # noqa: E402
+from redactor.core.registry.prefill import prefill  # noqa: E402
 from redactor.runtime import get_engine  # noqa: E402
 
 FIELDS = ("subject", "date_concluded", "number", "signed_by", "value_without_vat", "value_with_vat", "foreign_value")

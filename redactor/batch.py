@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from redactor.core.category_map import CategoryMap
+from redactor.core.decide.category_map import CategoryMap
+from redactor.core.detect.profile import AgencyProfile
 from redactor.core.engine import Analysis, RedactionEngine
 from redactor.core.errors import RedactionError, VerificationError
-from redactor.core.profile import AgencyProfile
-from redactor.core.text_export import ExportMode, TextExport, export_layer
+from redactor.core.publish.text_export import ExportMode, TextExport, export_layer
 from redactor.i18n import reason_texts
 
 
@@ -64,7 +64,7 @@ def redact_file(
     """Analyse ``source`` (with the publishing agency's ``profile``, when given), accept every
     proposal whose action is redact, burn in, verify, and
     write ``out_dir/<name>.pdf``, its companion text ``out_dir/<name>.txt`` (UTF-8, pages
-    separated by form feeds, :func:`~redactor.core.text_export.published_text`) and
+    separated by form feeds, :func:`~redactor.core.publish.text_export.published_text`) and
     ``out_dir/<name>.json``.
 
     Never raises for a bad input: the outcome says why it failed. The JSON is written even

@@ -2,7 +2,7 @@
 trail of changes.
 
 The owner is an agency, or nobody for the platform default. A map is stored in the engine's own
-format (``redactor-category-map/1``, :mod:`redactor.core.category_map`): categories with their
+format (``redactor-category-map/1``, :mod:`redactor.core.decide.category_map`): categories with their
 Czech and English names, group, type (primary / secondary / not subject) and enabled flag, the
 dependencies between categories with the link scope of each, holder overrides and the
 exceptions by party role. Every write validates it through ``CategoryMap.from_dict``, so what is
@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
-from redactor.core.rules import LearnedRule
+from redactor.core.decide.rules import LearnedRule
 
 
 class MapVersion(models.Model):
@@ -80,7 +80,7 @@ class MapChange(models.Model):
 
 
 class RuleKind(models.TextChoices):
-    """What an agency rule matches (see :mod:`redactor.core.rules`)."""
+    """What an agency rule matches (see :mod:`redactor.core.decide.rules`)."""
 
     PHRASE = "phrase", _("Phrase (the same words in any inflected form)")
     PERSON = "person", _("Person (the name in any form, every mention)")
@@ -137,7 +137,7 @@ class AgencyRule(models.Model):
         return self.keep_votes + self.redact_votes
 
     def as_core(self):
-        """The rule as the engine's :class:`redactor.core.rules.LearnedRule`."""
+        """The rule as the engine's :class:`redactor.core.decide.rules.LearnedRule`."""
         return LearnedRule(self.pk, self.kind, self.pattern, self.keep_votes, self.redact_votes, self.category)
 
     @property

@@ -1,5 +1,5 @@
 """The agency profile at ``/a/<id>/profile/``: what the agency knows about itself, which the
-engine keeps in every contract of the agency (:mod:`redactor.core.profile`).
+engine keeps in every contract of the agency (:mod:`redactor.core.detect.profile`).
 
 Every member reads it; agency admins change it, on the page or by a CSV import. Each change is a
 new version with who, when and what changed (:class:`accounts.models.ProfileVersion`).

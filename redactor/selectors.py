@@ -7,7 +7,7 @@ from django.http import Http404
 
 from accounts.models import Agency, ProfileVersion
 from accounts.selectors import profile_in_force
-from redactor.core.profile import AgencyProfile
+from redactor.core.detect.profile import AgencyProfile
 
 from .models import AgencyRule, MapChange, MapDraft, MapVersion, RuleVote
 
@@ -82,7 +82,7 @@ def rule_votes(*, rule: AgencyRule) -> QuerySet[RuleVote]:
 
 
 def agency_profile(*, agency: Agency, version: ProfileVersion | None = None) -> AgencyProfile:
-    """The engine's view of the agency's own identity (:class:`~redactor.core.profile.AgencyProfile`):
+    """The engine's view of the agency's own identity (:class:`~redactor.core.detect.profile.AgencyProfile`):
     its current name, IČO and data box from the agency, then former names, addresses, accounts,
     phones, e-mail domains and officials from ``version`` (default: the version in force)."""
     version = version if version is not None else profile_in_force(agency=agency)

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.access import member_required, report_error
 from accounts.models import Agency, Role
-from redactor.core.category_map import ROLES, SCOPES, TYPES, CategoryMap
+from redactor.core.decide.category_map import ROLES, SCOPES, TYPES, CategoryMap
 
 from . import selectors
 from .models import MapDraft
@@ -94,7 +94,7 @@ def _require_edit(owner: Owner) -> None:
 
 
 def _working(owner: Owner) -> tuple[dict[str, Any], MapDraft | None]:
-    """The map shown (its JSON, as :class:`~redactor.core.category_map.CategoryMap` reads it):
+    """The map shown (its JSON, as :class:`~redactor.core.decide.category_map.CategoryMap` reads it):
     the draft when there is one, else the version in force; and the draft or None."""
     draft = selectors.map_draft(agency=owner.agency)
     return (draft.data if draft else selectors.map_version_in_force(agency=owner.agency).data), draft

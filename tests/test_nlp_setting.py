@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from redactor.core.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
+from redactor.core.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
 from redactor.runtime import nlp_engine
 
 

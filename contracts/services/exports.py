@@ -1,4 +1,4 @@
-"""Text exports of a decided contract (removed or tagged text, :mod:`redactor.core.text_export`),
+"""Text exports of a decided contract (removed or tagged text, :mod:`redactor.core.publish.text_export`),
 built from the redactions its PDF is burned with."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from accounts.models import Agency, Role
 from contracts import selectors
 from contracts.models import Contract, Status
 from redactor.core.errors import RedactionError
-from redactor.core.text_export import MODES, ExportMode, TextExport, export_layer
+from redactor.core.publish.text_export import MODES, ExportMode, TextExport, export_layer
 from redactor.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
 
 from .common import Download, audit, require_status
@@ -45,7 +45,7 @@ def agency_seed(agency_id: int) -> bytes:
 
 
 def _require_choice(mode: str, fmt: str) -> ExportMode:
-    """``mode`` as an :data:`~redactor.core.text_export.ExportMode` once it and ``fmt`` are known
+    """``mode`` as an :data:`~redactor.core.publish.text_export.ExportMode` once it and ``fmt`` are known
     choices; raises ``ValidationError`` (code ``invalid``) naming them otherwise."""
     for known in MODES:
         if mode == known and fmt in FORMATS:

@@ -19,9 +19,9 @@ from contracts import selectors
 from contracts.models import AuditEvent, Contract, IdempotencyKey, Proposal, Run, Status, WebhookEvent
 from redactor.core.errors import VerificationError
 from redactor.core.model import Action, ProposedRedaction, Span
+from redactor.core.publish.verify import normalize
+from redactor.core.read.review import page_coverage, spans_in_boxes
 from redactor.core.reasons import Reason
-from redactor.core.review import page_coverage, spans_in_boxes
-from redactor.core.verify import normalize
 from redactor.runtime import get_engine
 
 from .common import Download, audit, require_published, require_status
@@ -201,7 +201,7 @@ class DownloadKind(StrEnum):
 
 def contract_download(*, contract: Contract, user: User | None, which: DownloadKind) -> Download:
     """The ``which`` file of ``contract`` (:class:`DownloadKind`: the published PDF, the published
-    text beside it, UTF-8 plain text: :func:`~redactor.core.text_export.published_text`, or the
+    text beside it, UTF-8 plain text: :func:`~redactor.core.publish.text_export.published_text`, or the
     original, marked private), its download recorded in the audit trail. Raises
     ``PermissionDenied`` for a user without the clerk role, ``ValidationError`` (code
     ``not_published``) for the published files of a contract that is not published,

@@ -29,9 +29,9 @@ from contracts.models import (
 )
 from redactor.core import categories as cat
 from redactor.core.czech import NameGazetteer
+from redactor.core.decide.rules import PERSON, PHRASE, find_occurrences, name_tokens, phrase_match, tokens
 from redactor.core.model import Box, Span
 from redactor.core.reasons import Reason
-from redactor.core.rules import PERSON, PHRASE, find_occurrences, name_tokens, phrase_match, tokens
 from redactor.i18n import reason_fields
 from redactor.services.rules import rule_vote, rule_votes_undo
 

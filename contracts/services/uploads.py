@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts.models import Contract, IdempotencyKey, Run
-from redactor.core.active_content import refuse_active_content
 from redactor.core.errors import (
     ActiveContentError,
     CategoryMapError,
@@ -29,9 +28,10 @@ from redactor.core.errors import (
     PdfTooLargeError,
     RedactionError,
 )
-from redactor.core.extraction import scan_pages
-from redactor.core.pdf_limits import PdfBombError, PdfLimits, check_pdf_limits
-from redactor.core.pdf_pages import open_pdf, page_size_check
+from redactor.core.pdf.active_content import refuse_active_content
+from redactor.core.pdf.pdf_limits import PdfBombError, PdfLimits, check_pdf_limits
+from redactor.core.pdf.pdf_pages import open_pdf, page_size_check
+from redactor.core.read.extraction import scan_pages
 from redactor.core.text import plain_text
 
 from .common import audit
@@ -77,7 +77,7 @@ def upload_size_check(size: int) -> None:
 
 
 def _bomb_limit(limit: str) -> str:
-    """What a limit of :class:`~redactor.core.pdf_limits.PdfLimits` means, in the clerk's words."""
+    """What a limit of :class:`~redactor.core.pdf.pdf_limits.PdfLimits` means, in the clerk's words."""
     limits = PdfLimits()
     return {
         "stream": _("one part of the file unpacks to more than %(mb)d MB") % {"mb": limits.stream_bytes >> 20},

@@ -14,6 +14,7 @@ státu (``data/gazetteers``, AGPL-3.0) plus Faker's ``cs_CZ`` person lists (MIT)
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -475,3 +476,28 @@ NOT_NAMES = frozenset(
     Pro Při Po Na Od Pod Nad Před Mezi Bez Dle Podle Ke Ze Proti Kromě Během Vůči Ale Nebo Než Aby
     Pokud Tento Tato Toto Tyto Této Tohoto""".split()
 )
+
+
+#: Party roles by their folded nominative: (role, folded stem).
+_FOLDED_STEMS = {strip_diacritics(role): (role, strip_diacritics(stem)) for role, stem in PARTY_ROLE_STEMS.items()}
+
+
+def role_of(word: str) -> str | None:
+    """The party role (nominative, lower case) a word refers to, e.g. "prodávajícího" ->
+    "prodávající", "Propachtovatelé" -> "propachtovatel"; diacritics are ignored."""
+    low = strip_diacritics(word).lower().strip()
+    low = re.sub(r"\s+", " ", low)
+    for role, stem in _FOLDED_STEMS.values():
+        if low.startswith(stem) and len(low) - len(stem) <= 4:
+            return role
+    return None
+
+
+def alias_stem(alias: str) -> str:
+    """Folded stem of an alias for matching its inflected forms ("město" -> "mest")."""
+    low = strip_diacritics(alias).lower().strip()
+    known = _FOLDED_STEMS.get(low)
+    if known:
+        return known[1]
+    stem = re.sub(r"[aeiouy]+$", "", low)
+    return stem if len(stem) >= 4 else low

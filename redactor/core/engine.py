@@ -18,17 +18,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from .burn import burn_in
-from .category_map import CategoryMap
-from .columns import ColumnCells
-from .decision_rules import Assessment
-from .decisions import decide, resolve_overlaps
-from .errors import VerificationError
-from .extraction import TextLayer, extract_text_layer
-from .ink import widen_to_ink
-from .legibility import boxes_for
-from .linking import Person, PersonDict
-from .model import (
+from redactor.core.decide.category_map import CategoryMap
+from redactor.core.decide.decision_rules import Assessment
+from redactor.core.decide.decisions import decide, resolve_overlaps
+from redactor.core.decide.repeats import align_addresses, repeat_values
+from redactor.core.decide.suspicious import DOUBT_CONFIDENCE, SUSPICIOUS, ocr_doubts, suspicious_spans, unsure_words
+from redactor.core.detect.linking import Person, PersonDict
+from redactor.core.detect.nlp import NlpEngine, RuleOnlyNlpEngine
+from redactor.core.detect.parties import find_parties
+from redactor.core.detect.profile import AgencyProfile, mark_agency_names
+from redactor.core.detect.recognizers.base import AnalysisContext, RecognizerRegistry
+from redactor.core.detect.recognizers.registry import default_registry
+from redactor.core.errors import VerificationError
+from redactor.core.model import (
     Action,
     Box,
     PageDict,
@@ -40,20 +42,18 @@ from .model import (
     Span,
     VerificationResult,
 )
-from .nlp import NlpEngine, RuleOnlyNlpEngine
-from .ocr import OcrWord, TesseractOcr, layers_off
-from .parties import find_parties
-from .picture_check import legibility_reader, legible_in_pictures, legible_problem
-from .profile import AgencyProfile, mark_agency_names
-from .rebuild import open_rebuilt, rebuilt
-from .recognizers.base import AnalysisContext, RecognizerRegistry
-from .recognizers.registry import default_registry
-from .repeats import align_addresses, repeat_values
-from .suspicious import DOUBT_CONFIDENCE, SUSPICIOUS, ocr_doubts, suspicious_spans, unsure_words
-from .text import blank_spans, sentence_spans
-from .text_export import published_text
-from .text_writing import WrittenText, publish_as_pictures
-from .verify import verify
+from redactor.core.pdf.rebuild import open_rebuilt, rebuilt
+from redactor.core.publish.burn import burn_in
+from redactor.core.publish.ink import widen_to_ink
+from redactor.core.publish.legibility import boxes_for
+from redactor.core.publish.picture_check import legibility_reader, legible_in_pictures, legible_problem
+from redactor.core.publish.text_export import published_text
+from redactor.core.publish.text_writing import WrittenText, publish_as_pictures
+from redactor.core.publish.verify import verify
+from redactor.core.read.columns import ColumnCells
+from redactor.core.read.extraction import TextLayer, extract_text_layer
+from redactor.core.read.ocr import OcrWord, TesseractOcr, layers_off
+from redactor.core.text import blank_spans, sentence_spans
 
 #: Default upper bound on pages per document (a registry contract rarely exceeds 300 pages).
 MAX_PAGES = 2000
@@ -85,7 +85,7 @@ class Analysis:
     proposals: list[ProposedRedaction]
     category_map: str
     timings: dict[str, float] = field(default_factory=dict)
-    #: What the allowlist rebuild removed before analysis, by kind (:class:`~redactor.core.rebuild.Rebuilt`).
+    #: What the allowlist rebuild removed before analysis, by kind (:class:`~redactor.core.pdf.rebuild.Rebuilt`).
     removed: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -125,7 +125,7 @@ class RedactionResult:
     #: first burn-in (:meth:`RedactionEngine.redact`); included in :attr:`boxes`.
     covered: list[Box] = field(default_factory=list)
     #: The published text beside the PDF (UTF-8 plain text, pages separated by form feeds,
-    #: :func:`~redactor.core.text_export.published_text`), verified like the PDF's text; None
+    #: :func:`~redactor.core.publish.text_export.published_text`), verified like the PDF's text; None
     #: when ``redact`` was given no text layer.
     text: str | None = None
 
@@ -133,9 +133,9 @@ class RedactionResult:
 class RedactionEngine:
     """Finds personal data, decides with a category map, burns in and verifies.
 
-    ``registry`` defaults to :func:`~redactor.core.recognizers.registry.default_registry`, ``nlp`` to
-    :class:`~redactor.core.nlp.RuleOnlyNlpEngine` (no statistical model; pass a
-    :class:`~redactor.core.nlp.SpacyNlpEngine` for ``cs_core_news_sm``), ``category_map`` to the
+    ``registry`` defaults to :func:`~redactor.core.detect.recognizers.registry.default_registry`, ``nlp`` to
+    :class:`~redactor.core.detect.nlp.RuleOnlyNlpEngine` (no statistical model; pass a
+    :class:`~redactor.core.detect.nlp.SpacyNlpEngine` for ``cs_core_news_sm``), ``category_map`` to the
     platform default map, ``ocr`` to Tesseract with the Czech model (``False``: no OCR; scanned
     pages are then only reported). Models load lazily on first use (:meth:`load` forces it).
     """
@@ -175,11 +175,11 @@ class RedactionEngine:
     ) -> Analysis:
         """Extract, recognise and decide. Raises ``InvalidPdfError`` (and subclasses) for
         input that cannot be processed; pages without text are reported, not refused.
-        ``profile`` is the publishing agency's own identity (:mod:`redactor.core.profile`): its
+        ``profile`` is the publishing agency's own identity (:mod:`redactor.core.detect.profile`): its
         names make a public-body party, its own values and officials are kept.
         ``progress(done, total)`` is called after each page is extracted (pages from 1).
         Another tool's OCR layer kept on a scanned page is checked where a proposal would be
-        redacted (:func:`~redactor.core.ocr.layers_off`): a page whose layer is off the pixels
+        redacted (:func:`~redactor.core.read.ocr.layers_off`): a page whose layer is off the pixels
         there is read by OCR instead and the document analysed again."""
         cmap = category_map or self.category_map
         timings: dict[str, float] = {}
@@ -269,7 +269,7 @@ class RedactionEngine:
 
         After :meth:`burn_and_verify`, the pictures of the pages whose text OCR read (scans,
         pictures on text pages, pages published as pictures) are read again, independently, where
-        a redacted value can be (:func:`~redactor.core.picture_check.legible_in_pictures`): a
+        a redacted value can be (:func:`~redactor.core.publish.picture_check.legible_in_pictures`): a
         redacted value still legible there (the analysis misread it, or a box left part of a word)
         is covered by a box over the words that read it and the document is burned and verified
         again (``RedactionResult.covered``); a value legible after that fails verification, naming
@@ -309,7 +309,7 @@ class RedactionEngine:
         """Burn the boxes of ``proposals`` (and ``extra`` boxes, points) into ``pdf`` and verify the result.
 
         On pages read by OCR each box first grows to the whole word's ink
-        (:func:`~redactor.core.ink.widen_to_ink`): a box from a split OCR word never leaves the
+        (:func:`~redactor.core.publish.ink.widen_to_ink`): a box from a split OCR word never leaves the
         last letters of a surname legible beside it.
 
         ``text_layer`` (the one the proposals came from) lets verification allow strings that
@@ -318,7 +318,7 @@ class RedactionEngine:
         was analysed (a stray glyph no other reader sees, kept words it no longer reads as words)
         is published the way a scan is: its picture, the boxes burned into the pixels, and the
         analysed words outside the boxes as its invisible text layer
-        (:func:`~redactor.core.text_writing.publish_as_pictures`); ``RedactionResult.pictured`` names
+        (:func:`~redactor.core.publish.text_writing.publish_as_pictures`); ``RedactionResult.pictured`` names
         those pages and why, and the whole result is verified again. Only when those are the
         first verification's only problems: a leak is never turned into a picture. Raises
         :class:`VerificationError` when the output still exposes a redacted string or fails

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import VerificationResult
+from redactor.core.model import VerificationResult
 
 
 class RedactionError(Exception):

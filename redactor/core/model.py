@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypedDict
 
-from .reasons import Params, Reason, ReasonDict
+from redactor.core.reasons import Params, Reason, ReasonDict
 
 #: Mean word confidence (0..100) under which an OCR page is flagged for a check by eye.
 OCR_MIN_CONFIDENCE = 70.0
@@ -297,7 +297,7 @@ class PageInfo:
     scan_layer: bool = False  # a scan whose own (invisible) OCR layer was kept: it agrees with Tesseract
     pictures_read: bool = False  # a text page whose pictures (a pasted ID card) were read by OCR too
     # its visible text could not be read from the file (glyphs without meaning, outlines): the
-    # rebuild turned it into a picture, read by OCR like a scan (redactor.core.rebuild)
+    # rebuild turned it into a picture, read by OCR like a scan (redactor.core.pdf.rebuild)
     pictured: bool = False
     # visible text whose Unicode lost the diacritics its glyphs show (a scanner's font mapping "ř"
     # to "r"): analysed as Tesseract reads the glyphs, published as its picture with those words

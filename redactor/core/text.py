@@ -7,8 +7,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from .czech import LOWER, UPPER
-from .model import Span
+from redactor.core.czech import LOWER, UPPER
+from redactor.core.model import Span
 
 #: Abbreviations after which a full stop does not end a sentence (lower-cased, without the dot).
 ABBREVIATIONS = frozenset(
@@ -122,3 +122,30 @@ def plain_text(value: str, *, lines: bool = False) -> str:
     else:
         value = _LINE_BREAKS.sub(" ", value)
     return _UNPRINTABLE.sub("", value)
+
+
+#: Share of word-like tokens under which a text layer counts as garbage (see :func:`text_quality`).
+GARBAGE_MAX_QUALITY = 0.6
+
+_TOKEN = re.compile(r"\S+")
+_WORDLIKE = re.compile(
+    r"^[(\"„“'«]*(?:[^\W\d_]{1,}(?:[-'’][^\W\d_]+)*|\d+(?:[.,:/ -]\d+)*|[^\W\d_]{1,3}\.)[)\"“”'».,;:!?]*$"
+)
+_VOWELS = set("aeiouyáéěíóúůýAEIOUYÁÉĚÍÓÚŮÝ")
+
+
+def text_quality(text: str) -> float:
+    """Share (0..1) of tokens that look like words or numbers; a garbled OCR layer
+    ("ÿþ%#Ž ,,,~ l1l1") scores low. Words need a vowel unless they are short abbreviations."""
+    tokens = _TOKEN.findall(text)
+    if not tokens:
+        return 0.0
+    good = 0
+    for t in tokens:
+        if not _WORDLIKE.match(t):
+            continue
+        letters = [c for c in t if c.isalpha()]
+        if len(letters) > 3 and not any(c in _VOWELS for c in letters):
+            continue
+        good += 1
+    return good / len(tokens)

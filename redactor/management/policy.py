@@ -8,9 +8,9 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 from accounts.models import Agency
-from redactor.core.category_map import CategoryMap
+from redactor.core.decide.category_map import CategoryMap
+from redactor.core.detect.profile import AgencyProfile
 from redactor.core.errors import CategoryMapError
-from redactor.core.profile import AgencyProfile
 from redactor.selectors import agency_profile
 
 
@@ -29,7 +29,7 @@ def load_policy(path: str | None) -> CategoryMap | None:
 
 def load_profile(path: str | None, agency_ico: str | None = None) -> AgencyProfile | None:
     """The agency profile for ``--profile PROFILE.json`` (the JSON of
-    :meth:`~redactor.core.profile.AgencyProfile.to_dict`) or ``--agency ICO`` (the profile in
+    :meth:`~redactor.core.detect.profile.AgencyProfile.to_dict`) or ``--agency ICO`` (the profile in
     force of that agency in the database), or None for neither. Raises ``CommandError`` for an
     unreadable file or an unknown IČO."""
     if path and agency_ico:

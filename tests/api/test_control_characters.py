@@ -11,8 +11,8 @@ import pytest
 
 from contracts.models import Contract
 from contracts.services import registry
-from redactor.core import isrs
-from redactor.core.registry_metadata import ContractMetadata
+from redactor.core.registry import isrs
+from redactor.core.registry.metadata import ContractMetadata
 from redactor.core.text import plain_text
 from tests.api.conftest import api
 from tests.web.conftest import logged_in

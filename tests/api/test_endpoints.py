@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import ApiToken, Role
 from contracts.models import AuditEvent, Contract, DecisionState, Proposal, Run, Status
-from redactor.core.verify import verify
+from redactor.core.publish.verify import verify
 from redactor.models import AgencyRule
 
 from .conftest import api, make_token, run_latest_job

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from redactor.core.detect.nlp import NlpArtifacts
+from redactor.core.detect.recognizers.base import AnalysisContext, Recognizer
+from redactor.core.detect.recognizers.registry import default_recognizer
 from redactor.core.model import Finding
-from redactor.core.nlp import NlpArtifacts
-from redactor.core.recognizers.base import AnalysisContext, Recognizer
-from redactor.core.recognizers.registry import default_recognizer
 from redactor.core.text import sentence_spans
 
 

@@ -8,8 +8,8 @@ import io
 import pikepdf
 import pytest
 
-from redactor.core.active_content import find_active_content, refuse_active_content, windows_name
 from redactor.core.errors import ActiveContentError
+from redactor.core.pdf.active_content import find_active_content, refuse_active_content, windows_name
 from tests.conftest import DATA
 from tests.pdfs import pdf_from_paragraphs
 

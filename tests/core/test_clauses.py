@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from redactor.core import categories as cat
+from redactor.core.detect.nlp import RuleOnlyNlpEngine
 from redactor.core.engine import RedactionEngine
 from redactor.core.model import Action
-from redactor.core.nlp import RuleOnlyNlpEngine
 from tests.core.helpers import run, texts
 from tests.pdfs import pdf_from_paragraphs
 

@@ -1,4 +1,4 @@
-"""Each rule of the policy on its own (redactor.core.decision_rules), the way each Presidio
+"""Each rule of the policy on its own (redactor.core.decide.decision_rules), the way each Presidio
 recognizer has its own tests: a table of cases, each a finding in a small document with its
 parties and persons set by hand, and what that rule alone answers (None: it does not apply).
 The whole-document tests (test_policy.py) check the rules together."""
@@ -11,9 +11,9 @@ from importlib import resources
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core import decision_rules as rules
-from redactor.core.category_map import CategoryMap
-from redactor.core.linking import Linker, Person
+from redactor.core.decide import decision_rules as rules
+from redactor.core.decide.category_map import CategoryMap
+from redactor.core.detect.linking import Linker, Person
 from redactor.core.model import Action, Finding, Party, PartyKind, Span
 
 # one line per party block; offsets are found in the text, never counted by hand

@@ -10,13 +10,13 @@ import pymupdf
 import pytest
 
 from redactor.core import engine as engine_module
+from redactor.core.detect.nlp import RuleOnlyNlpEngine
 from redactor.core.engine import RedactionEngine
 from redactor.core.errors import VerificationError
-from redactor.core.legibility import allowances, edits_allowed, find, fold
 from redactor.core.model import Box
-from redactor.core.nlp import RuleOnlyNlpEngine
-from redactor.core.ocr import OcrPage, StoredOcr, TesseractOcr
-from redactor.core.picture_check import legibility_reader, legible_in_pictures
+from redactor.core.publish.legibility import allowances, edits_allowed, find, fold
+from redactor.core.publish.picture_check import legibility_reader, legible_in_pictures
+from redactor.core.read.ocr import OcrPage, StoredOcr, TesseractOcr
 from tests.pdfs import pdf_from_paragraphs, scan_of
 
 PARAGRAPHS = [

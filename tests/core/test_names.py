@@ -7,9 +7,9 @@ from faker.providers.person.cs_CZ import Provider
 
 from redactor.core import categories as cat
 from redactor.core.czech import NameGazetteer, nominative_candidates, same_name
+from redactor.core.detect.nlp import RuleOnlyNlpEngine
+from redactor.core.detect.recognizers.persons import PersonRecognizer, names_agree
 from redactor.core.engine import RedactionEngine
-from redactor.core.nlp import RuleOnlyNlpEngine
-from redactor.core.recognizers.persons import PersonRecognizer, names_agree
 from tests.pdfs import pdf_from_paragraphs
 from tests.synthetic.declension import feminine, masculine
 
@@ -212,7 +212,8 @@ def test_a_nominative_does_not_depend_on_the_order_of_a_set():
     import sys
 
     code = (
-        "from redactor.core.czech import NameGazetteer; from redactor.core.pseudonyms import Pseudonymiser; "
+        "from redactor.core.czech import NameGazetteer; "
+        "from redactor.core.publish.pseudonyms import Pseudonymiser; "
         "print(NameGazetteer.default().given_name_of('Radkem'), "
         "Pseudonymiser(b'x').nominative('Radkem', surname=False))"
     )

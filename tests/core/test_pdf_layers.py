@@ -8,13 +8,13 @@ import json
 import pymupdf
 import pytest
 
-from redactor.core.burn import burn_in
 from redactor.core.engine import RedactionEngine
 from redactor.core.errors import EncryptedPdfError, InvalidPdfError, VerificationError
-from redactor.core.extraction import extract_text_layer
 from redactor.core.model import Box, Span
-from redactor.core.pdf_pages import open_pdf
-from redactor.core.verify import extract_texts, verify
+from redactor.core.pdf.pdf_pages import open_pdf
+from redactor.core.publish.burn import burn_in
+from redactor.core.publish.verify import extract_texts, verify
+from redactor.core.read.extraction import extract_text_layer
 from tests.pdfs import pdf_from_paragraphs
 
 
@@ -243,7 +243,7 @@ def test_text_that_was_not_analysed_fails_verification_and_names_its_page():
 
 
 def test_words_read_apart_or_joined_differently_are_still_the_analysed_text():
-    from redactor.core.verify import unseen_words
+    from redactor.core.publish.verify import unseen_words
 
     analysed = "Cena: patnáct tisíc korun\nplatba do 31.10.2008 a 31.10.2008"
     assert unseen_words("patnácttisíc 31.10.200831.10.2008 Cena :", analysed) == []
@@ -252,7 +252,7 @@ def test_words_read_apart_or_joined_differently_are_still_the_analysed_text():
 
 
 def test_pixels_changed_outside_the_boxes_fail_verification():
-    from redactor.core.verify import render_changes
+    from redactor.core.publish.verify import render_changes
 
     data = _pdf_with_lines(["Zhotovitel: Karel Vomacka, bytem Lipova 12"])
     doc = pymupdf.open(stream=data, filetype="pdf")
@@ -266,7 +266,7 @@ def test_pixels_changed_outside_the_boxes_fail_verification():
 
 def test_the_cli_refuses_active_content_like_the_upload(tmp_path):
     from redactor.batch import redact_file
-    from redactor.core.nlp import RuleOnlyNlpEngine
+    from redactor.core.detect.nlp import RuleOnlyNlpEngine
 
     doc = pymupdf.open(stream=_pdf_with_lines(["Smlouva o dilo"]), filetype="pdf")
     catalog = doc.pdf_catalog()

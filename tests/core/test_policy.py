@@ -8,7 +8,7 @@ import json
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core.category_map import CategoryMap
+from redactor.core.decide.category_map import CategoryMap
 from redactor.core.errors import CategoryMapError
 from redactor.core.model import Action, PartyKind
 from tests.pdfs import pdf_from_paragraphs

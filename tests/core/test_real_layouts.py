@@ -8,15 +8,15 @@ import pymupdf
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core.decision_rules import Assessment
-from redactor.core.extraction import extract_text_layer
-from redactor.core.layout import form_rows
+from redactor.core.decide.decision_rules import Assessment
+from redactor.core.decide.repeats import align_addresses, place_only
+from redactor.core.detect.roles import OFFICIAL, STATUTORY, function_near
 from redactor.core.model import Action, Finding, PartyKind, Span
-from redactor.core.ocr import OcrWord, repair_emails, repair_numbers
-from redactor.core.pdf_pages import open_pdf
+from redactor.core.pdf.pdf_pages import open_pdf
+from redactor.core.read.extraction import extract_text_layer
+from redactor.core.read.layout import form_rows
+from redactor.core.read.ocr import OcrWord, repair_emails, repair_numbers
 from redactor.core.reasons import Reason
-from redactor.core.repeats import align_addresses, place_only
-from redactor.core.roles import OFFICIAL, STATUTORY, function_near
 from tests.core.helpers import run, texts
 from tests.pdfs import Layout, pdf_from_paragraphs
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core.nlp import NlpArtifacts
-from redactor.core.recognizers.base import AnalysisContext, Recognizer
-from redactor.core.recognizers.registry import (
+from redactor.core.detect.nlp import NlpArtifacts
+from redactor.core.detect.recognizers.base import AnalysisContext, Recognizer
+from redactor.core.detect.recognizers.registry import (
     DEFAULT_RECOGNIZERS,
     RECOGNIZERS,
     RecognizerConfig,

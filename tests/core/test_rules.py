@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 
 from redactor.core import categories as cat
-from redactor.core.model import Action, Box, ProposedRedaction, Span
-from redactor.core.reasons import Reason
-from redactor.core.rules import (
+from redactor.core.decide.rules import (
     PERSON,
     PHRASE,
     LearnedRule,
@@ -18,6 +16,8 @@ from redactor.core.rules import (
     phrase_match,
     tokens,
 )
+from redactor.core.model import Action, Box, ProposedRedaction, Span
+from redactor.core.reasons import Reason
 
 
 @pytest.mark.parametrize(

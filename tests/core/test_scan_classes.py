@@ -10,11 +10,11 @@ import numpy as np
 import pymupdf
 import pytest
 
+from redactor.core.detect.nlp import RuleOnlyNlpEngine
 from redactor.core.engine import RedactionEngine
-from redactor.core.legibility import find
-from redactor.core.nlp import RuleOnlyNlpEngine
-from redactor.core.ocr import TesseractOcr
-from redactor.core.ocr.rescue import line_worth_keeping, missed_bands
+from redactor.core.publish.legibility import find
+from redactor.core.read.ocr import TesseractOcr
+from redactor.core.read.ocr.rescue import line_worth_keeping, missed_bands
 from tests.synthetic.scan_classes import CLASSES, write_scan_set
 
 

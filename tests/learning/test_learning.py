@@ -10,9 +10,9 @@ from django.utils import translation
 from contracts.models import Decision, DecisionState, Proposal, Status, Suggestion
 from contracts.services import publishing, reviewing, uploads
 from redactor.core import categories as cat
-from redactor.core.extraction import extract_text_layer
-from redactor.core.pdf_pages import open_pdf
-from redactor.core.rules import tokens
+from redactor.core.decide.rules import tokens
+from redactor.core.pdf.pdf_pages import open_pdf
+from redactor.core.read.extraction import extract_text_layer
 from redactor.models import AgencyRule, RuleVote
 from redactor.services import rules as rule_services
 

@@ -12,7 +12,7 @@ from django.utils import translation
 from contracts.models import Proposal
 from contracts.services import uploads
 from redactor import selectors
-from redactor.core.category_map import CategoryMap
+from redactor.core.decide.category_map import CategoryMap
 from redactor.services import maps as services
 from tests.web.conftest import run_latest_job
 

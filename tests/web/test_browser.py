@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from contracts.models import Contract, Proposal, Source
 from redactor.core.model import Box
-from redactor.core.verify import verify
+from redactor.core.publish.verify import verify
 from redactor.models import AgencyRule
 from tests.conftest import DATA, ROOT, SCORER
 

@@ -15,7 +15,7 @@ from accounts.models import Role
 from contracts import jobs, selectors
 from contracts.models import Run, Status
 from contracts.services import publishing, uploads
-from redactor.core.review import render_zoom
+from redactor.core.read.review import render_zoom
 from tests.api.conftest import api, make_token
 from tests.pdfs import pdf_from_paragraphs
 

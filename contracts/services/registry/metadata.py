@@ -16,17 +16,17 @@ from accounts.models import Agency, RegistrySettings, Role, SettingsChange
 from contracts import selectors
 from contracts.models import Contract, Status
 from contracts.vocabulary import registry_field_label
-from redactor.core import isrs
 from redactor.core.categories import NAME_CATEGORIES
-from redactor.core.registry_metadata import (
+from redactor.core.registry import isrs
+from redactor.core.registry.metadata import (
     MAX_TEXT,
     ContractMetadata,
     PublishingBody,
     RegistryParty,
     Source,
 )
-from redactor.core.registry_metadata import redacted_values_in as _redacted_values_in
-from redactor.core.registry_prefill import prefill
+from redactor.core.registry.metadata import redacted_values_in as _redacted_values_in
+from redactor.core.registry.prefill import prefill
 from redactor.core.text import plain_text
 from redactor.selectors import agency_profile
 
@@ -166,7 +166,7 @@ def registry_metadata_update(*, contract: Contract, user: User, metadata: Contra
 def registry_preview(contract: Contract, metadata: ContractMetadata | None = None) -> bytes:
     """The XML the metadata give now: ``modifikace.xml`` for a registered contract, else
     ``zverejneni.xml`` naming the files as they will be sent. Raises
-    :class:`~redactor.core.isrs.RegistryXmlError` while a required field is empty."""
+    :class:`~redactor.core.registry.isrs.RegistryXmlError` while a required field is empty."""
     metadata = metadata or registry_metadata(contract)
     email = registry_settings(contract.agency).confirmation_email
     if contract.registry_record_id:
