@@ -244,3 +244,24 @@ def test_every_type_ignore_says_why():
                 if not (coded and reason):
                     unexplained.append(f"{path.relative_to(ROOT)}:{i + 1}")
     assert unexplained == []
+
+
+def test_the_drawing_of_the_house_is_current_and_shows_no_import_against_the_floors(tmp_path):
+    """``bin/draw-house`` draws the rooms and floors from :func:`import_graph`; the committed
+    picture in the docs is what it draws today, and no import runs up a floor."""
+    import importlib.util
+    from importlib.machinery import SourceFileLoader
+
+    loader = SourceFileLoader("draw_house", str(ROOT / "bin" / "draw-house"))
+    spec = importlib.util.spec_from_loader("draw_house", loader)
+    assert spec is not None
+    house = importlib.util.module_from_spec(spec)
+    loader.exec_module(house)
+    counts, loops = house.edges()
+    floors = house.floor_of()
+    assert {room for pair in counts for room in pair} <= floors.keys()  # every module has a room
+    assert [(a, b) for (a, b) in counts if floors[b] < floors[a]] == []
+    assert loops == []
+    picture, summary = house.svg()
+    assert summary.endswith("0 running up a floor, 0 import loops")
+    assert (ROOT / "docs" / "development" / "house.svg").read_text(encoding="utf-8") == picture, "run bin/draw-house"
