@@ -30,7 +30,8 @@ import functools
 import io
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -403,13 +404,10 @@ def verify(
     text not read) are also listed by page in ``VerificationResult.pages``.
     Never raises for a readable PDF; an unreadable one gives ``ok=False``.
     """
-    boxes = list(boxes)
-    problems: list[str] = []
-    checks: dict[str, object] = {}
     strings = sorted({normalize(t) for t in redacted_texts if normalize(t)})
     residual = normalize(residual_text or "")
-    residual_digits = re.sub(r"\D", "", residual)
-    checks["eof_markers"] = data.count(b"%%EOF")
+    checks: dict[str, object] = {"eof_markers": data.count(b"%%EOF")}
+    problems: list[str] = []
     if checks["eof_markers"] != 1:
         problems.append(f"{checks['eof_markers']} %%EOF markers: the file contains incremental updates")
     try:
@@ -417,70 +415,153 @@ def verify(
         pages = page_texts(data)
     except Exception as exc:
         return VerificationResult(False, [f"the redacted PDF cannot be read: {exc}"], checks)
-    texts = {name: normalize(" ".join(p)) for name, p in pages.items()}
-    by_page: dict[int, list[str]] = {}
-    if analysed_pages is not None:
-        unseen = _unanalysed(pages, analysed_pages)
-        unanalysed = [p for number in sorted(unseen) for p in unseen[number]]
-        checks["unanalysed_text"] = unanalysed
-        problems += unanalysed
-        lost, checks["text_kept"] = _text_kept(
-            pages, analysed_pages, frozenset(written_pages), layer_source, frozenset(upside_down)
-        )
-        problems += [p for number in sorted(lost) for p in lost[number]]
-        for found in (unseen, lost):
-            for number, said in found.items():
-                by_page.setdefault(number, []).extend(said)
-    if source is not None:
-        damage = render_changes(source, doc, boxes, pictures=pictures)
-        checks["pixels_changed"] = damage
-        problems += damage
+    subject = _Subject(
+        doc=doc,
+        pages=pages,
+        strings=strings,
+        residual=residual,
+        allowances={s: count_word(residual, s) for s in strings},
+        boxes=list(boxes),
+        analysed_pages=analysed_pages,
+        written_pages=frozenset(written_pages),
+        layer_source=layer_source,
+        upside_down=frozenset(upside_down),
+        source=source,
+        pictures=frozenset(pictures),
+        companion_text=companion_text,
+        checks=checks,
+        problems=problems,
+    )
     with doc:
-        checks["extractors"] = sorted(texts)
-        leaks = []
-        leaked: set[str] = set()
-        allowances = {s: count_word(residual, s) for s in strings}
-        readers = dict(texts)
-        if companion_text is not None:
-            readers["companion text"] = normalize(companion_text)
-            checks["companion_chars"] = len(companion_text)
-        for name, text in readers.items():
-            digits = re.sub(r"\D", "", text)
-            for s in strings:
-                allowed = allowances[s]
-                seen = count_word(text, s)
-                run = _longest_digits(s)
-                digits_seen = len(run) >= 6 and run in digits and run not in residual_digits
-                if seen > allowed:
-                    leaks.append(f"{name}: {_ref(s, strings)} readable {seen}x (allowed {allowed})")
-                    leaked.add(s)
-                    continue
-                if digits_seen:
-                    leaks.append(f"{name}: {len(run)} digits of {_ref(s, strings)} readable")
-                    leaked.add(s)
-        checks["text_leaks"] = leaks
-        problems += leaks
-        under = _glyphs_under_boxes(doc, boxes)
-        checks["glyphs_under_boxes"] = len(under)
-        if under:
-            problems.append(f"{len(under)} characters remain under redaction boxes, e.g. {under[0]}")
-        layers = _hidden_layers(doc)
-        hidden_pairs = [(layer, s) for layer, value in layers.items() for s in strings if count_word(value, s)]
-        hidden = [f"{layer}: {_ref(s, strings)}" for layer, s in hidden_pairs]
-        leaked.update(s for _layer, s in hidden_pairs)
-        checks["hidden_layer_leaks"] = hidden
-        problems += [f"hidden layer {h}" for h in hidden]
-        checks["annotations"] = sum(len(list(page.annots() or [])) for page in doc)
-        checks["form_fields"] = sum(len(list(page.widgets() or [])) for page in doc)
-        checks["attachments"] = doc.embfile_count()
-        checks["xmp_bytes"] = len(doc.get_xml_metadata() or "")
-        raw = _raw_objects(doc)
-        raw_leaks = [s for s in strings if s.isascii() and len(s) >= 6 and s in raw and allowances[s] == 0]
-        checks["raw_object_leaks"] = [_ref(s, strings) for s in raw_leaks]
-        problems += [f"raw PDF object contains {_ref(s, strings)}" for s in raw_leaks]
-        leaked.update(raw_leaks)
+        for check in CHECKS:
+            check(subject)
         checks["pages"] = doc.page_count
-    return VerificationResult(not problems, problems, checks, sorted(leaked), dict(sorted(by_page.items())))
+    return VerificationResult(
+        not problems, problems, checks, sorted(subject.leaked), dict(sorted(subject.by_page.items()))
+    )
+
+
+@dataclass
+class _Subject:
+    """What the checks of :func:`verify` read (the published document, what the extractors read
+    on it, the redacted strings and what may legitimately remain of them) and what they found so
+    far: ``problems`` in order, ``checks`` by name, the ``leaked`` strings and the problems ``by_page``."""
+
+    doc: pymupdf.Document
+    pages: dict[str, list[str]]
+    strings: list[str]
+    residual: str
+    allowances: dict[str, int]
+    boxes: list[Box]
+    analysed_pages: dict[int, str] | None
+    written_pages: frozenset[int]
+    layer_source: bytes | None
+    upside_down: frozenset[int]
+    source: bytes | None
+    pictures: frozenset[int]
+    companion_text: str | None
+    checks: dict[str, object]
+    problems: list[str]
+    leaked: set[str] = field(default_factory=set)
+    by_page: dict[int, list[str]] = field(default_factory=dict)
+
+
+def _check_analysed_text(subject: _Subject) -> None:
+    """Every word the extractors read was analysed, and every analysed word is still read."""
+    if subject.analysed_pages is None:
+        return
+    unseen = _unanalysed(subject.pages, subject.analysed_pages)
+    unanalysed = [p for number in sorted(unseen) for p in unseen[number]]
+    subject.checks["unanalysed_text"] = unanalysed
+    subject.problems.extend(unanalysed)
+    lost, subject.checks["text_kept"] = _text_kept(
+        subject.pages, subject.analysed_pages, subject.written_pages, subject.layer_source, subject.upside_down
+    )
+    subject.problems.extend(p for number in sorted(lost) for p in lost[number])
+    for found in (unseen, lost):
+        for number, said in found.items():
+            subject.by_page.setdefault(number, []).extend(said)
+
+
+def _check_pixels(subject: _Subject) -> None:
+    """The pages look as the upload did outside the boxes."""
+    if subject.source is None:
+        return
+    damage = render_changes(subject.source, subject.doc, subject.boxes, pictures=subject.pictures)
+    subject.checks["pixels_changed"] = damage
+    subject.problems.extend(damage)
+
+
+def _check_text_leaks(subject: _Subject) -> None:
+    """No extractor (nor the companion text) reads a redacted string more often than it remains
+    outside the redactions, nor the longest run of six or more of its digits."""
+    strings = subject.strings
+    residual_digits = re.sub(r"\D", "", subject.residual)
+    readers = {name: normalize(" ".join(p)) for name, p in subject.pages.items()}
+    subject.checks["extractors"] = sorted(readers)
+    if subject.companion_text is not None:
+        readers["companion text"] = normalize(subject.companion_text)
+        subject.checks["companion_chars"] = len(subject.companion_text)
+    leaks = []
+    for name, text in readers.items():
+        digits = re.sub(r"\D", "", text)
+        for s in strings:
+            allowed = subject.allowances[s]
+            seen = count_word(text, s)
+            run = _longest_digits(s)
+            if seen > allowed:
+                leaks.append(f"{name}: {_ref(s, strings)} readable {seen}x (allowed {allowed})")
+                subject.leaked.add(s)
+            elif len(run) >= 6 and run in digits and run not in residual_digits:
+                leaks.append(f"{name}: {len(run)} digits of {_ref(s, strings)} readable")
+                subject.leaked.add(s)
+    subject.checks["text_leaks"] = leaks
+    subject.problems.extend(leaks)
+
+
+def _check_glyphs_under_boxes(subject: _Subject) -> None:
+    """No character is left under a box (a black rectangle drawn over live text)."""
+    under = _glyphs_under_boxes(subject.doc, subject.boxes)
+    subject.checks["glyphs_under_boxes"] = len(under)
+    if under:
+        subject.problems.append(f"{len(under)} characters remain under redaction boxes, e.g. {under[0]}")
+
+
+def _check_hidden_layers(subject: _Subject) -> None:
+    """Metadata, XMP, annotations, form fields, attachments and bookmarks hold no redacted string;
+    their counts are recorded."""
+    doc, strings = subject.doc, subject.strings
+    layers = _hidden_layers(doc)
+    pairs = [(layer, s) for layer, value in layers.items() for s in strings if count_word(value, s)]
+    hidden = [f"{layer}: {_ref(s, strings)}" for layer, s in pairs]
+    subject.leaked.update(s for _layer, s in pairs)
+    subject.checks["hidden_layer_leaks"] = hidden
+    subject.problems.extend(f"hidden layer {h}" for h in hidden)
+    subject.checks["annotations"] = sum(len(list(page.annots() or [])) for page in doc)
+    subject.checks["form_fields"] = sum(len(list(page.widgets() or [])) for page in doc)
+    subject.checks["attachments"] = doc.embfile_count()
+    subject.checks["xmp_bytes"] = len(doc.get_xml_metadata() or "")
+
+
+def _check_raw_objects(subject: _Subject) -> None:
+    """No decompressed PDF object holds an ASCII redacted string of six or more characters."""
+    strings = subject.strings
+    raw = _raw_objects(subject.doc)
+    leaks = [s for s in strings if s.isascii() and len(s) >= 6 and s in raw and subject.allowances[s] == 0]
+    subject.checks["raw_object_leaks"] = [_ref(s, strings) for s in leaks]
+    subject.problems.extend(f"raw PDF object contains {_ref(s, strings)}" for s in leaks)
+    subject.leaked.update(leaks)
+
+
+#: The checks of :func:`verify`, in the order their problems are reported.
+CHECKS: tuple[Callable[[_Subject], None], ...] = (
+    _check_analysed_text,
+    _check_pixels,
+    _check_text_leaks,
+    _check_glyphs_under_boxes,
+    _check_hidden_layers,
+    _check_raw_objects,
+)
 
 
 def _ref(value: str, strings: list[str]) -> str:
