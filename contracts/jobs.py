@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Agency
 from contracts import selectors
 from contracts.services import exports, files, processing, publishing, registry, runs, uploads, webhooks
-from redactor.core.errors import RedactionError
+from redactor.core import RedactionError
 from redactor.preview_jobs import preview_documents
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
-from redactor.core.model import Box
+from redactor.core import Box
 from redactor.i18n import reason_text
 
 

@@ -15,8 +15,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from accounts.selectors import actor_name
-from redactor.core.errors import InvalidPdfError
-from redactor.core.read.review import render_page
+from redactor.core import InvalidPdfError, render_page
 
 from .models import (
     AuditEvent,

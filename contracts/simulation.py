@@ -37,8 +37,7 @@ from django.db import transaction
 from django.test import override_settings
 
 from accounts.models import Agency, Membership, Role, validate_ico
-from redactor.core.model import Box, Span
-from redactor.core.publish.verify import count_word, normalize
+from redactor.core import Box, Span, count_word, normalize
 from redactor.selectors import map_version_in_force
 from redactor.services import maps as map_services
 

@@ -23,8 +23,7 @@ from accounts.models import Role
 from contracts.http import file_response
 from contracts.services import exports, publishing, runs, uploads
 from redactor import views as map_console
-from redactor.core.errors import RedactionError
-from redactor.core.read.review import COVERAGE_ALERT, COVERAGE_WARN, page_words, render_page
+from redactor.core import COVERAGE_ALERT, COVERAGE_WARN, RedactionError, page_words, render_page
 from redactor.preview_jobs import owned_job_start
 from redactor.spreadsheet import SafeWriter
 

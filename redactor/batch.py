@@ -11,11 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from redactor.core.decide.category_map import CategoryMap
-from redactor.core.detect.profile import AgencyProfile
-from redactor.core.engine import Analysis, RedactionEngine
-from redactor.core.errors import RedactionError, VerificationError
-from redactor.core.publish.text_export import ExportMode, TextExport, export_layer
+from redactor.core import (
+    AgencyProfile,
+    Analysis,
+    CategoryMap,
+    ExportMode,
+    RedactionEngine,
+    RedactionError,
+    TextExport,
+    VerificationError,
+    export_layer,
+)
 from redactor.i18n import reason_texts
 
 

@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from redactor.core.publish.verify import count_word, extract_texts, normalize
+from redactor.core import count_word, extract_texts, normalize
 
 
 @dataclass

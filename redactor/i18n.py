@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.utils import translation
 from django.utils.translation import gettext
 
-from redactor.core.reasons import Reason
+from redactor.core import Reason
 
 
 def reason_text(code: str, params: dict | None, fallback: str = "") -> str:

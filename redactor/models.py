@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
-from redactor.core.decide.rules import LearnedRule
+from redactor.core import LearnedRule
 
 
 class MapVersion(models.Model):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from redactor.core.decide.category_map import CategoryMap
+from redactor.core import CategoryMap
 from redactor.i18n import reason_text
 from redactor.runtime import get_engine
 

@@ -6,10 +6,7 @@ from functools import lru_cache
 
 from django.conf import settings
 
-from redactor.core.decide.category_map import CategoryMap
-from redactor.core.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
-from redactor.core.engine import RedactionEngine
-from redactor.core.read.ocr import TesseractOcr
+from redactor.core import CategoryMap, RedactionEngine, RuleOnlyNlpEngine, SpacyNlpEngine, TesseractOcr
 
 
 def nlp_engine(setting: str, spacy_model: str) -> RuleOnlyNlpEngine | SpacyNlpEngine:

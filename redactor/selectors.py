@@ -7,7 +7,7 @@ from django.http import Http404
 
 from accounts.models import Agency, ProfileVersion
 from accounts.selectors import profile_in_force
-from redactor.core.detect.profile import AgencyProfile
+from redactor.core import AgencyProfile
 
 from .models import AgencyRule, MapChange, MapDraft, MapVersion, RuleVote
 

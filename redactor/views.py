@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.access import member_required, report_error
 from accounts.models import Agency, Role
-from redactor.core.decide.category_map import ROLES, SCOPES, TYPES, CategoryMap
+from redactor.core import ROLES, SCOPES, TYPES, CategoryMap
 
 from . import selectors
 from .models import MapDraft

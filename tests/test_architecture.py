@@ -83,8 +83,10 @@ def test_public_functions_and_classes_of_the_core_have_docstrings():
     assert not missing, missing
 
 
-def _imports_of(path: Path, root: Path) -> set[str]:
-    """The project modules ``path`` imports, under ``TYPE_CHECKING`` too (relative imports resolved)."""
+def _imports_of(path: Path, root: Path, modules: frozenset[str] = frozenset()) -> set[str]:
+    """The project modules ``path`` imports, under ``TYPE_CHECKING`` too (relative imports resolved).
+    ``from package import submodule`` imports the submodule, not the package's ``__init__``, when
+    ``modules`` (the project's module names) says it is one."""
     import ast
 
     module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
@@ -96,8 +98,10 @@ def _imports_of(path: Path, root: Path) -> set[str]:
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            names = {f"{base}.{alias.name}" for alias in node.names}
+            found.update(names)
+            if not names <= modules:  # a name defined in the package, not only its submodules
+                found.add(base)
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return {name.removesuffix(".__init__") for name in found}
@@ -108,7 +112,8 @@ def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     function, under ``TYPE_CHECKING``; a package's ``__init__`` as the package."""
     files = [p for app in ("accounts", "contracts", "redactor", "config") for p in (root / app).rglob("*.py")]
     modules = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p for p in files}
-    return {name: (_imports_of(path, root) & modules.keys()) - {name} for name, path in modules.items()}
+    names = frozenset(modules)
+    return {name: (_imports_of(path, root, names) & modules.keys()) - {name} for name, path in modules.items()}
 
 
 def import_loops(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -24,8 +24,7 @@ from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts import selectors
 from contracts.models import Contract, Status
-from redactor.core.errors import RedactionError
-from redactor.core.publish.text_export import MODES, ExportMode, TextExport, export_layer
+from redactor.core import MODES, ExportMode, RedactionError, TextExport, export_layer
 from redactor.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
 
 from .common import Download, audit, require_status

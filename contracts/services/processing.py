@@ -14,13 +14,17 @@ from accounts.models import ProfileVersion
 from accounts.selectors import profile_in_force
 from contracts import selectors
 from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent, box_to_list
-from redactor.core.decide.category_map import CategoryMap
-from redactor.core.decide.rules import RuleOutcome, apply_rules
-from redactor.core.detect.profile import AgencyProfile
-from redactor.core.engine import Analysis
-from redactor.core.pdf.rebuild import open_rebuilt
-from redactor.core.read.extraction import extract_text_layer
-from redactor.core.read.ocr import OcrPage, StoredOcr
+from redactor.core import (
+    AgencyProfile,
+    Analysis,
+    CategoryMap,
+    OcrPage,
+    RuleOutcome,
+    StoredOcr,
+    apply_rules,
+    extract_text_layer,
+    open_rebuilt,
+)
 from redactor.i18n import reason_fields
 from redactor.models import MapVersion
 from redactor.runtime import get_engine

@@ -17,11 +17,16 @@ from accounts.access import require_role
 from accounts.models import Role
 from contracts import selectors
 from contracts.models import AuditEvent, Contract, IdempotencyKey, Proposal, Run, Status, WebhookEvent
-from redactor.core.errors import VerificationError
-from redactor.core.model import Action, ProposedRedaction, Span
-from redactor.core.publish.verify import normalize
-from redactor.core.read.review import page_coverage, spans_in_boxes
-from redactor.core.reasons import Reason
+from redactor.core import (
+    Action,
+    ProposedRedaction,
+    Reason,
+    Span,
+    VerificationError,
+    normalize,
+    page_coverage,
+    spans_in_boxes,
+)
 from redactor.runtime import get_engine
 
 from .common import Download, audit, require_published, require_status

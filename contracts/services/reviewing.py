@@ -27,11 +27,19 @@ from contracts.models import (
     box_from_list,
     box_to_list,
 )
+from redactor.core import (
+    PERSON,
+    PHRASE,
+    Box,
+    NameGazetteer,
+    Reason,
+    Span,
+    find_occurrences,
+    name_tokens,
+    phrase_match,
+    tokens,
+)
 from redactor.core import categories as cat
-from redactor.core.czech import NameGazetteer
-from redactor.core.decide.rules import PERSON, PHRASE, find_occurrences, name_tokens, phrase_match, tokens
-from redactor.core.model import Box, Span
-from redactor.core.reasons import Reason
 from redactor.i18n import reason_fields
 from redactor.services.rules import rule_vote, rule_votes_undo
 

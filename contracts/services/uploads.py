@@ -20,19 +20,22 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts.models import Contract, IdempotencyKey, Run
-from redactor.core.errors import (
+from redactor.core import (
     ActiveContentError,
     CategoryMapError,
     EncryptedPdfError,
     OcrUnavailableError,
+    PdfBombError,
+    PdfLimits,
     PdfTooLargeError,
     RedactionError,
+    check_pdf_limits,
+    open_pdf,
+    page_size_check,
+    plain_text,
+    refuse_active_content,
+    scan_pages,
 )
-from redactor.core.pdf.active_content import refuse_active_content
-from redactor.core.pdf.pdf_limits import PdfBombError, PdfLimits, check_pdf_limits
-from redactor.core.pdf.pdf_pages import open_pdf, page_size_check
-from redactor.core.read.extraction import scan_pages
-from redactor.core.text import plain_text
 
 from .common import audit
 from .files import STORAGE_ERRORS

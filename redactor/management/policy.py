@@ -8,9 +8,7 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 from accounts.models import Agency
-from redactor.core.decide.category_map import CategoryMap
-from redactor.core.detect.profile import AgencyProfile
-from redactor.core.errors import CategoryMapError
+from redactor.core import AgencyProfile, CategoryMap, CategoryMapError
 from redactor.selectors import agency_profile
 
 

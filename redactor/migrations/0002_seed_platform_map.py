@@ -5,7 +5,7 @@ from django.db import migrations
 
 
 def seed(apps, schema_editor):
-    from redactor.core.decide.category_map import CategoryMap
+    from redactor.core import CategoryMap
 
     MapVersion = apps.get_model("redactor", "MapVersion")
     if not MapVersion.objects.filter(agency__isnull=True).exists():

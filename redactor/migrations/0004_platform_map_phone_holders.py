@@ -10,7 +10,7 @@ from django.db import migrations
 
 
 def publish(apps, schema_editor):
-    from redactor.core.decide.category_map import CategoryMap
+    from redactor.core import CategoryMap
 
     MapVersion = apps.get_model("redactor", "MapVersion")
     latest = MapVersion.objects.filter(agency__isnull=True).order_by("-number").first()

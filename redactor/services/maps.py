@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from redactor import selectors
-from redactor.core.decide.category_map import ROLES, SCOPES, TYPES, CategoryMap
-from redactor.core.errors import CategoryMapError
+from redactor.core import ROLES, SCOPES, TYPES, CategoryMap, CategoryMapError
 from redactor.models import MapChange, MapDraft, MapVersion
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from redactor import selectors
-from redactor.core.decide.rules import PERSON, PHRASE, name_tokens, person_match, phrase_match, tokens
+from redactor.core import PERSON, PHRASE, name_tokens, person_match, phrase_match, tokens
 from redactor.models import AgencyRule, RuleKind, RuleVote
 from redactor.spreadsheet import SafeWriter, cell_unescape
 

@@ -23,9 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from accounts.models import Agency
 from contracts.services.registry import publishing_body
 from redactor.batch import redact_file
-from redactor.core.registry import isrs
-from redactor.core.registry.metadata import PublishingBody, drop_redacted_values, redacted_names, redacted_texts
-from redactor.core.registry.prefill import prefill
+from redactor.core import PublishingBody, drop_redacted_values, isrs, prefill, redacted_names, redacted_texts
 from redactor.management.policy import load_policy, load_profile
 from redactor.runtime import get_engine
 

@@ -16,18 +16,18 @@ from accounts.models import Agency, RegistrySettings, Role, SettingsChange
 from contracts import selectors
 from contracts.models import Contract, Status
 from contracts.vocabulary import registry_field_label
-from redactor.core.categories import NAME_CATEGORIES
-from redactor.core.registry import isrs
-from redactor.core.registry.metadata import (
+from redactor.core import (
     MAX_TEXT,
+    NAME_CATEGORIES,
     ContractMetadata,
     PublishingBody,
     RegistryParty,
     Source,
+    isrs,
+    plain_text,
+    prefill,
 )
-from redactor.core.registry.metadata import redacted_values_in as _redacted_values_in
-from redactor.core.registry.prefill import prefill
-from redactor.core.text import plain_text
+from redactor.core import redacted_values_in as _redacted_values_in
 from redactor.selectors import agency_profile
 
 from ..common import audit

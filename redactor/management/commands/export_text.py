@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from redactor.batch import export_file
-from redactor.core.publish.text_export import MODES
+from redactor.core import MODES
 from redactor.management.policy import load_policy
 from redactor.runtime import get_engine
 
