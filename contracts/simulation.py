@@ -41,7 +41,6 @@ from redactor.core import Box, Span, count_word, normalize
 from redactor.selectors import map_version_in_force
 from redactor.services import maps as map_services
 
-from . import selectors
 from .models import Decision, DecisionState, Proposal, Run, Source, Suggestion
 from .services import processing, publishing, reviewing, uploads
 
@@ -183,7 +182,7 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
         setattr(result, bucket, getattr(result, bucket) + 1)
         result.occurrence_clicks += len(outcome.affected)
     # missed strings: select one occurrence as text; propagation takes the others
-    layer = processing.contract_text_layer(contract, selectors.contract_original(contract))
+    layer = processing.contract_text_layer(contract)
     for item in reviewer.redact:
         redacted = [
             Span(p.span_start, p.span_end)

@@ -22,7 +22,6 @@ from django.utils.translation import gettext as _
 
 from accounts.access import require_role
 from accounts.models import Agency, Role
-from contracts import selectors
 from contracts.models import Contract, Status
 from redactor.core import MODES, ExportMode, RedactionError, TextExport, export_layer
 from redactor.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
@@ -59,7 +58,7 @@ def _require_choice(mode: str, fmt: str) -> ExportMode:
 def _export(contract: Contract, mode: ExportMode) -> TextExport:
     """The ``mode`` export of a decided ``contract``: its text layer as processing saw it, the
     redactions publishing burns in, the agency's pseudonym seed."""
-    layer = contract_text_layer(contract, selectors.contract_original(contract))
+    layer = contract_text_layer(contract)
     return export_layer(layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id))
 
 

@@ -77,15 +77,15 @@ def storage_sha256(storage: Storage, name: str) -> str:
 
 
 def referenced_files() -> dict[str, str | None]:
-    """Every file the database names (originals, published PDFs and texts of every contract not
+    """Every file the database names (originals, published PDFs and texts, analysed documents of every contract not
     deleted) → the SHA-256 it must have (the upload's for an original; None where the database
     keeps no hash)."""
     names: dict[str, str | None] = {}
-    rows = Contract.objects.values_list("original", "original_sha256", "redacted", "redacted_text")
-    for original, sha, redacted, text in rows.iterator():
+    rows = Contract.objects.values_list("original", "original_sha256", "redacted", "redacted_text", "analysed")
+    for original, sha, redacted, text, analysed in rows.iterator():
         if original:
             names[original] = sha or None
-        for name in (redacted, text):
+        for name in (redacted, text, analysed):
             if name:
                 names[name] = None
     return names
@@ -137,7 +137,7 @@ def storage_copy(*, source: Storage, target: Storage, progress: Callable[[str, s
 
 #: The folders of the contracts' files (``contracts.models``' upload paths); bulk exports have
 #: their own pruning (:func:`contracts.services.exports.exports_prune`).
-CONTRACT_FOLDERS = ("originals", "redacted")
+CONTRACT_FOLDERS = ("originals", "redacted", "analysed")
 
 
 def storage_orphans(storage: Storage, *, older_than: timedelta) -> list[str]:

@@ -3,9 +3,11 @@ rules, and store the proposals for review."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 
+from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,14 +17,18 @@ from accounts.selectors import profile_in_force
 from contracts import selectors
 from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent, box_to_list
 from redactor.core import (
+    LAYER_FORMAT,
     AgencyProfile,
     Analysis,
     CategoryMap,
     OcrPage,
     RuleOutcome,
+    StoredLayerError,
     StoredOcr,
     apply_rules,
     extract_text_layer,
+    layer_from_bytes,
+    layer_to_bytes,
     open_rebuilt,
 )
 from redactor.i18n import reason_fields
@@ -38,10 +44,24 @@ from .webhooks import webhooks_notify
 log = logging.getLogger(__name__)
 
 
-def contract_text_layer(contract: Contract, data: bytes, progress=None):
-    """The contract's text layer as processing saw it: born-digital text as extracted, scanned
-    pages from the OCR words stored at processing (never read again, so the proposals' offsets
-    stay valid). ``data`` is the original (:func:`_read_original`)."""
+def contract_text_layer(contract: Contract, data: bytes | None = None, progress=None):
+    """The contract's text layer as processing saw it: the analysed document processing stored
+    (:func:`redactor.core.layer_from_bytes`), read without touching the original; for a contract
+    processed before the product kept it (or in another format), born-digital text extracted
+    again from the original and scanned pages from the OCR words stored at processing (never
+    read again, so the proposals' offsets stay valid). ``data`` is the original when the caller
+    has read it already (else it is read only when needed)."""
+    if contract.analysed and contract.analysed_format == LAYER_FORMAT:
+        try:
+            with contract.analysed.open("rb") as fh:
+                stored_layer = fh.read()
+            if hashlib.sha256(stored_layer).hexdigest() != contract.analysed_sha256:
+                raise StoredLayerError("the stored analysis no longer matches its hash")
+            return layer_from_bytes(stored_layer)
+        except (OSError, StoredLayerError) as exc:
+            log.warning("contract %s: the stored analysis cannot be used (%s); extracting again", contract.pk, exc)
+    if data is None:
+        data = selectors.contract_original(contract)
     stored = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
     doc, rebuilt = open_rebuilt(data)
     try:
@@ -73,11 +93,16 @@ def contract_process(*, run_id: int) -> None:
     inputs = _inputs(contract)
     analysis = _analyse(run, contract, inputs)
     learned = _with_agency_rules(contract, analysis, inputs.cmap)
+    # the analysed document is written before the transaction: storage is slow, rows are not
+    field, layer_bytes = contract.analysed, layer_to_bytes(analysis.text_layer)
+    analysed = field.storage.save(field.field.generate_filename(contract, "analysed.layer"), ContentFile(layer_bytes))
+    contract.analysed_sha256 = hashlib.sha256(layer_bytes).hexdigest()
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
         if locked.state != Run.State.RUNNING:
+            transaction.on_commit(lambda: field.storage.delete(analysed))
             return
-        _store(contract, analysis, learned, inputs)
+        _store(contract, analysis, learned, inputs, analysed)
         locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
         locked.save(update_fields=["state", "finished_at", "phase"])
         counts = {s: sum(1 for p in learned.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
@@ -182,11 +207,17 @@ def _proposal_rows(contract: Contract, analysis: Analysis, learned: RuleOutcome)
     ]
 
 
-def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs: _Inputs) -> None:
+def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs: _Inputs, analysed: str) -> None:
     """Replace the engine's proposals and store what review and publishing need: the pages, the
-    OCR words (publishing reads exactly the text the proposals point into), parties, persons,
-    the pre-filled registry metadata (kept for a registered contract), the map and profile
-    versions; the contract is then in review."""
+    analysed document (``analysed``: the name of its file, already written; the one of an earlier
+    run is deleted after the commit), the OCR words, parties, persons, the pre-filled registry
+    metadata (kept for a registered contract), the map and profile versions; the contract is then
+    in review."""
+    previous = contract.analysed.name
+    if previous and previous != analysed:
+        storage = contract.analysed.storage
+        transaction.on_commit(lambda: storage.delete(previous))
+    contract.analysed.name, contract.analysed_format = analysed, LAYER_FORMAT
     Proposal.objects.filter(contract=contract, source=Source.ENGINE).delete()
     Proposal.objects.bulk_create(_proposal_rows(contract, analysis, learned))
     summary = analysis.to_dict()
@@ -202,6 +233,9 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
     contract.save(
         update_fields=[
             "pages",
+            "analysed",
+            "analysed_format",
+            "analysed_sha256",
             "ocr_pages",
             "parties",
             "persons",

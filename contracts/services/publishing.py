@@ -239,7 +239,7 @@ DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.REGISTERED, Status.FA
 
 @transaction.atomic
 def contract_delete(*, contract: Contract, user: User) -> None:
-    """Delete a contract's data: the original, the redacted file, the proposals and decisions
+    """Delete a contract's data: the original, the redacted file, the analysed document, the proposals and decisions
     (they hold the personal data), the extracted persons and parties, and the texts that audit
     events quoted (manual boxes, named leaks).
 
@@ -250,12 +250,14 @@ def contract_delete(*, contract: Contract, user: User) -> None:
     require_role(user, contract.agency, Role.REVIEWER)
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     require_status(contract, *DELETABLE)
-    stored = [(f.storage, f.name) for f in (contract.original, contract.redacted, contract.redacted_text) if f.name]
+    files = (contract.original, contract.redacted, contract.redacted_text, contract.analysed)
+    stored = [(f.storage, f.name) for f in files if f.name]
     Proposal.objects.filter(agency=contract.agency, contract=contract).delete()  # cascades to decisions
     IdempotencyKey.objects.filter(agency=contract.agency, contract=contract).delete()
     names = [name for _storage, name in stored]
     cache.delete_many([selectors.page_image_key(contract, n) for n in range(1, len(contract.pages) + 1)])
     contract.original, contract.redacted, contract.redacted_text = "", "", ""
+    contract.analysed, contract.analysed_format, contract.analysed_sha256 = "", 0, ""
     contract.persons, contract.parties, contract.verification, contract.error_message = [], [], {}, ""
     contract.ocr_pages = {}
     contract.status, contract.deleted_at, contract.deleted_by = Status.DELETED, timezone.now(), user
@@ -264,6 +266,9 @@ def contract_delete(*, contract: Contract, user: User) -> None:
             "original",
             "redacted",
             "redacted_text",
+            "analysed",
+            "analysed_format",
+            "analysed_sha256",
             "persons",
             "parties",
             "verification",

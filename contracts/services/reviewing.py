@@ -337,7 +337,7 @@ def _other_occurrences(contract: Contract, text: str, exclude: list[list[float]]
     pattern = tokens(text)
     if not pattern or len(text.strip()) < 2:
         return []
-    layer = contract_text_layer(contract, selectors.contract_original(contract))
+    layer = contract_text_layer(contract)
     proposed = [
         Span(p.span_start, p.span_end)
         for p in selectors.proposals_for_contract(contract=contract)

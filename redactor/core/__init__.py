@@ -62,6 +62,7 @@ from redactor.core.read.review import (
     render_page,
     spans_in_boxes,
 )
+from redactor.core.read.stored_layer import LAYER_FORMAT, StoredLayerError, layer_from_bytes, layer_to_bytes
 from redactor.core.reasons import Reason
 from redactor.core.registry import isrs
 from redactor.core.registry.metadata import (
@@ -82,6 +83,7 @@ from redactor.core.text import plain_text
 __all__ = [
     "COVERAGE_ALERT",
     "COVERAGE_WARN",
+    "LAYER_FORMAT",
     "MAX_TEXT",
     "MODES",
     "NAME_CATEGORIES",
@@ -120,6 +122,7 @@ __all__ = [
     "Source",
     "SpacyNlpEngine",
     "Span",
+    "StoredLayerError",
     "StoredOcr",
     "TesseractOcr",
     "TextExport",
@@ -134,6 +137,8 @@ __all__ = [
     "extract_texts",
     "find_occurrences",
     "isrs",
+    "layer_from_bytes",
+    "layer_to_bytes",
     "name_tokens",
     "normalize",
     "open_pdf",

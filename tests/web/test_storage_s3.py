@@ -39,7 +39,7 @@ def _files_under(folder) -> list[str]:
 
 
 def _names(contract: Contract) -> list[str]:
-    return [f.name for f in (contract.original, contract.redacted, contract.redacted_text) if f]
+    return [f.name for f in (contract.original, contract.redacted, contract.redacted_text, contract.analysed) if f]
 
 
 def test_a_published_contracts_files_are_private_encrypted_objects_and_nothing_is_on_disk(
@@ -47,7 +47,7 @@ def test_a_published_contracts_files_are_private_encrypted_objects_and_nothing_i
 ):
     keys = s3_server.keys(s3_storage)
     names = _names(published)
-    assert len(names) == 3 and sorted(keys) == sorted(f"{s3_storage}/{n}" for n in names)
+    assert len(names) == 4 and sorted(keys) == sorted(f"{s3_storage}/{n}" for n in names)
     assert names[0].startswith(f"originals/{published.agency_id}/")
     assert _files_under(local_media) == []
     client, anonymous = s3_server.client(), s3_server.client(signed=False)
@@ -84,7 +84,7 @@ def test_deleting_a_contract_deletes_its_objects_and_only_them(
         publishing.contract_delete(contract=published, user=reviewer)
     keys = s3_server.keys(s3_storage)
     assert not [k for k in keys if k.split("/", 1)[1] in deleted]
-    assert keys == [f"{s3_storage}/{other.original.name}"]
+    assert keys == sorted(f"{s3_storage}/{name}" for name in (other.original.name, other.analysed.name))
 
 
 def test_the_bulk_export_is_an_object_downloaded_through_the_app_and_pruned(
@@ -120,7 +120,7 @@ def test_the_quick_starts_files_move_into_the_bucket_verified_and_a_second_run_c
     """The files were made on local disk (the quick start's default); then the settings point at
     the bucket and ``storage_copy`` moves them."""
     on_disk = _files_under(local_media)
-    assert len(on_disk) == 4  # the published contract's 3 files and the second one's original
+    assert len(on_disk) == 6  # the published contract's 4 files, the second one's original and analysis
     from config.storage import default_storage_from_env
 
     prefix = "moved"
@@ -129,19 +129,19 @@ def test_the_quick_starts_files_move_into_the_bucket_verified_and_a_second_run_c
     settings.STORAGES = {**settings.STORAGES, "default": default_storage_from_env()}
 
     call_command("storage_copy", "--from", str(local_media))
-    assert capsys.readouterr().out.splitlines()[-1] == "copied 4, already there 0, failed 0, missing 0"
+    assert capsys.readouterr().out.splitlines()[-1] == "copied 6, already there 0, failed 0, missing 0"
     assert sorted(k.split("/", 1)[1] for k in s3_server.keys(prefix)) == on_disk
     # the service now reads them from the bucket, the original's hash checked
     assert selectors.contract_original(published) == (local_media / published.original.name).read_bytes()
 
     call_command("storage_copy", "--from", str(local_media))
-    assert capsys.readouterr().out.splitlines()[-1] == "copied 0, already there 4, failed 0, missing 0"
+    assert capsys.readouterr().out.splitlines()[-1] == "copied 0, already there 6, failed 0, missing 0"
 
     # an object that differs (an interrupted or damaged copy) is made again
     key = f"{prefix}/{published.redacted.name}"
     s3_server.client().put_object(Bucket=s3_server.bucket, Key=key, Body=b"truncated")
     call_command("storage_copy", "--from", str(local_media), "--quiet")
-    assert capsys.readouterr().out.splitlines()[-1] == "copied 1, already there 3, failed 0, missing 0"
+    assert capsys.readouterr().out.splitlines()[-1] == "copied 1, already there 5, failed 0, missing 0"
     assert default_storage.open(published.redacted.name).read() == (local_media / published.redacted.name).read_bytes()
 
     # a damaged original on disk is reported and not copied; a file the bucket lacks is named
@@ -153,7 +153,7 @@ def test_the_quick_starts_files_move_into_the_bucket_verified_and_a_second_run_c
     captured = capsys.readouterr()
     assert exited.value.code == 1
     assert f"FAILED {processed_second.original.name}: the source no longer matches" in captured.err
-    assert captured.out.splitlines()[-1] == "copied 0, already there 3, failed 1, missing 0"
+    assert captured.out.splitlines()[-1] == "copied 0, already there 5, failed 1, missing 0"
 
 
 def test_the_copy_refuses_to_copy_a_folder_onto_itself(local_media, settings):
@@ -245,6 +245,7 @@ def test_files_no_contract_names_are_swept_once_a_day_old_and_named_ones_stay(
     stray = default_storage.save(f"originals/{published.agency_id}/rolled-back.pdf", ContentFile(b"%PDF-1.7"))
     assert files.storage_sweep() == 0  # younger than a day: perhaps an upload committing right now
     assert sorted(files.storage_orphans(default_storage, older_than=timedelta(0))) == sorted([*deleted, stray])
-    assert files.storage_sweep(older_than=timedelta(0)) == 4
-    assert s3_server.keys(s3_storage) == [f"{s3_storage}/{processed_second.original.name}"]
+    assert files.storage_sweep(older_than=timedelta(0)) == 5
+    kept = (processed_second.original.name, processed_second.analysed.name)
+    assert s3_server.keys(s3_storage) == sorted(f"{s3_storage}/{name}" for name in kept)
     assert selectors.contract_original(processed_second)  # the named file stays readable
