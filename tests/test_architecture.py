@@ -179,7 +179,6 @@ def test_no_modules_import_each_other_in_a_loop_of_any_length():
 #: becomes named steps, and none joins it.
 LONG_FUNCTIONS_ALLOWED = frozenset(
     {
-        "contracts/services/registry/submissions.py",
         "redactor/core/publish/burn.py",
         "redactor/core/read/extraction.py",
         "redactor/core/detect/linking.py",

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.access import require_role
@@ -104,59 +105,21 @@ def registry_submit(
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     regs = registry_settings(contract.agency)
     metadata = registry_metadata(contract)
-    email = regs.confirmation_email
-    if operation == Operation.PUBLISH:
-        if contract.status not in PUBLISHED_STATES or not contract.redacted:
-            raise ValidationError(_("Publish the redacted contract first."), code="wrong_status")
-        pending = contract.registry_submissions.filter(
-            operation=Operation.PUBLISH,
-            state__in=(SubmissionState.SENDING, SubmissionState.SENT, SubmissionState.ACCEPTED),
-        )
-    else:
-        _registered_record(contract)
-        if not reason.strip():
-            raise ValidationError(_("Give the reason for the correction or withdrawal."), code="reason_required")
-        pending = RegistrySubmission.objects.none()
-    if operation in (Operation.PUBLISH, Operation.MODIFY):
-        problems = registry_problems(contract, metadata)
-        if problems:
-            raise ValidationError(" ".join(problems), code="incomplete")
-    files = _published_files(contract) if operation == Operation.PUBLISH else []
-    entries = _file_entries(files)
-    try:
-        if operation == Operation.PUBLISH:
-            batches = isrs.split_files(
-                [(f["name"], f["size"]) for f in entries], limit=settings.REDACTOR_REGISTRY_MESSAGE_BYTES
-            )
-            first = [f for f in entries if f["name"] in batches[0]]
-            xml = isrs.publish_xml(metadata, [f["name"] for f in first], email)
-        elif operation == Operation.MODIFY:
-            batches, first = [[]], []
-            xml = isrs.modify_xml(_registered_record(contract), metadata, [], email)
-        elif operation == Operation.WITHDRAW:
-            batches, first = [[]], []
-            xml = isrs.withdraw_xml(_registered_record(contract), email)
-        else:
-            raise ValidationError(_("Unknown registry operation."), code="invalid")
-    except isrs.RegistryXmlError as exc:
-        raise ValidationError(_("The registry's schema refuses the metadata: %(errors)s") % {"errors": exc},
-                              code="invalid_xml") from None  # fmt: skip
+    pending = _submittable(contract, operation, reason, metadata)
+    entries = _file_entries(_published_files(contract) if operation == Operation.PUBLISH else [])
+    batches, first, xml = _message(contract, operation, metadata, entries, regs.confirmation_email)
     same = contract.registry_submissions.filter(key=_key(operation, xml, first)).first()
-    if same is None and pending.exists():
+    if same is not None:
+        _send_again_if_failed(same, regs.channel)
+        return same
+    if pending.exists():
         raise ValidationError(
             _("This contract was already sent to the registry; correct it with a new metadata version."),
             code="already_sent",
         )
-    submission, created = (
-        (same, False)
-        if same is not None
-        else _create(contract, user, operation, xml, first, reason, channel=regs.channel)
-    )
-    if not created:
-        if submission.state == SubmissionState.FAILED and regs.channel == "databox":
-            submission.state, submission.error_code, submission.error_text = SubmissionState.PREPARED, "", ""
-            submission.save(update_fields=["state", "error_code", "error_text"])
-            queue.enqueue(SEND_REGISTRY_SUBMISSION, submission.pk, timeout=300)
+    submission, created = _create(contract, user, operation, xml, first, reason, channel=regs.channel)
+    if not created:  # the same content, submitted at the same moment by another request
+        _send_again_if_failed(submission, regs.channel)
         return submission
     for batch in batches[1:]:  # the rest of the files, sent once the registry accepted the first
         rest = [f for f in entries if f["name"] in batch]
@@ -173,6 +136,61 @@ def registry_submit(
     if regs.channel == "databox":
         queue.enqueue(SEND_REGISTRY_SUBMISSION, submission.pk, timeout=300)
     return submission
+
+
+def _submittable(contract: Contract, operation: str, reason: str, metadata) -> QuerySet[RegistrySubmission]:
+    """Step 1 of :func:`registry_submit`: refuse what cannot be sent (``wrong_status``,
+    ``reason_required``, ``incomplete``); return the submissions of the same operation already
+    on their way, which a different content may not join."""
+    if operation == Operation.PUBLISH:
+        if contract.status not in PUBLISHED_STATES or not contract.redacted:
+            raise ValidationError(_("Publish the redacted contract first."), code="wrong_status")
+        pending = contract.registry_submissions.filter(
+            operation=Operation.PUBLISH,
+            state__in=(SubmissionState.SENDING, SubmissionState.SENT, SubmissionState.ACCEPTED),
+        )
+    else:
+        _registered_record(contract)
+        if not reason.strip():
+            raise ValidationError(_("Give the reason for the correction or withdrawal."), code="reason_required")
+        pending = RegistrySubmission.objects.none()
+    if operation in (Operation.PUBLISH, Operation.MODIFY):
+        problems = registry_problems(contract, metadata)
+        if problems:
+            raise ValidationError(" ".join(problems), code="incomplete")
+    return pending
+
+
+def _message(
+    contract: Contract, operation: str, metadata, entries: list[dict], email: str
+) -> tuple[list[list[str]], list[dict], bytes]:
+    """Step 2 of :func:`registry_submit`: the message's XML, the files of its first message and
+    the batches of all files (one message each, under the data box's limit). Raises
+    ``ValidationError`` (``invalid_xml``, ``invalid``)."""
+    try:
+        if operation == Operation.PUBLISH:
+            batches = isrs.split_files(
+                [(f["name"], f["size"]) for f in entries], limit=settings.REDACTOR_REGISTRY_MESSAGE_BYTES
+            )
+            first = [f for f in entries if f["name"] in batches[0]]
+            return batches, first, isrs.publish_xml(metadata, [f["name"] for f in first], email)
+        if operation == Operation.MODIFY:
+            return [[]], [], isrs.modify_xml(_registered_record(contract), metadata, [], email)
+        if operation == Operation.WITHDRAW:
+            return [[]], [], isrs.withdraw_xml(_registered_record(contract), email)
+    except isrs.RegistryXmlError as exc:
+        raise ValidationError(_("The registry's schema refuses the metadata: %(errors)s") % {"errors": exc},
+                              code="invalid_xml") from None  # fmt: skip
+    raise ValidationError(_("Unknown registry operation."), code="invalid")
+
+
+def _send_again_if_failed(submission: RegistrySubmission, channel: str) -> None:
+    """Step 3 of :func:`registry_submit` for content submitted before: a submission that failed
+    to send through the data box is queued again; any other stays as it is."""
+    if submission.state == SubmissionState.FAILED and channel == "databox":
+        submission.state, submission.error_code, submission.error_text = SubmissionState.PREPARED, "", ""
+        submission.save(update_fields=["state", "error_code", "error_text"])
+        queue.enqueue(SEND_REGISTRY_SUBMISSION, submission.pk, timeout=300)
 
 
 def registry_package(*, contract: Contract, user: User):
