@@ -183,7 +183,6 @@ LONG_FUNCTIONS_ALLOWED = frozenset(
         "redactor/core/read/extraction.py",
         "redactor/core/detect/linking.py",
         "redactor/core/detect/parties.py",
-        "redactor/core/registry/prefill.py",
     }
 )
 _FUNCTION_RULES = ("C901", "PLR0912", "PLR0915")

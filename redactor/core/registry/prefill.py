@@ -256,9 +256,28 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
             unit=unit,
         )
     own = _agency_party(analysis.parties, reader, profile)
-    # the agency introduced twice (a header and a second label, "KPS") is one party, not a counterparty;
-    # by its profile's names only (the engine may have given its block another party's name)
-    own_names = list(profile.names) if profile is not None else []
+    _fill_parties(meta, analysis, reader, own, list(profile.names) if profile is not None else [])
+    if own is not None:
+        meta.sources["publisher"] = reader.source(own.blocks[0].start if own.blocks else 0, "own_party")
+        recipient = _recipient(own)
+        meta.publisher.payer = None if recipient is None else not recipient
+    _fill_fields(meta, reader, own, profile)
+    _fill_values(meta, reader)
+    # a value read where it is kept may be proposed for redaction elsewhere ("Matoušková" kept
+    # beside "starostka", sent to review in a signature): it stays out until the reviewer types it
+    hidden = [p for p in analysis.proposals if p.action != Action.KEEP]
+    names = [p.text for p in hidden if p.category in NAME_CATEGORIES]
+    for path in drop_redacted_values(meta, [p.text for p in hidden], names):
+        meta.sources.pop(path.rsplit(".", 1)[0] if path.startswith("parties.") else path, None)
+    return meta
+
+
+def _fill_parties(
+    meta: ContractMetadata, analysis: Analysis, reader: ContractReader, own: Party | None, own_names: list[str]
+) -> None:
+    """The counterparties (``smluvniStrana``) of :func:`prefill`: every party but the agency's own
+    (introduced twice, "KPS", it is one party: told by its profile's ``own_names`` only, since the
+    engine may have given its block another party's name); a party named twice is listed once."""
     for party in analysis.parties:
         if party is own or (own is not None and _same_body(party, own_names)):
             continue
@@ -273,10 +292,13 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
                 setattr(twin, key, getattr(twin, key) or getattr(rp, key))
             continue
         meta.parties.append(rp)
-    if own is not None:
-        meta.sources["publisher"] = reader.source(own.blocks[0].start if own.blocks else 0, "own_party")
-        recipient = _recipient(own)
-        meta.publisher.payer = None if recipient is None else not recipient
+
+
+def _fill_fields(
+    meta: ContractMetadata, reader: ContractReader, own: Party | None, profile: AgencyProfile | None
+) -> None:
+    """The subject, date of conclusion, contract number and signatory of :func:`prefill`, each
+    with the page and line it was read from."""
     found = subject(reader)
     title_at = -1
     if found:
@@ -295,6 +317,10 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
     if who:
         meta.signed_by, at = who
         meta.sources["signed_by"] = reader.source(at)
+
+
+def _fill_values(meta: ContractMetadata, reader: ContractReader) -> None:
+    """The price of :func:`prefill`: without VAT, with VAT, or in a foreign currency when neither."""
     values = prices(reader)
     if "without" in values:
         meta.value_without_vat, _c, at = values["without"]
@@ -305,10 +331,3 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
     if "foreign" in values and "without" not in values and "with" not in values:
         meta.foreign_value, meta.foreign_currency, at = values["foreign"]
         meta.sources["foreign_value"] = reader.source(at)
-    # a value read where it is kept may be proposed for redaction elsewhere ("Matoušková" kept
-    # beside "starostka", sent to review in a signature): it stays out until the reviewer types it
-    hidden = [p for p in analysis.proposals if p.action != Action.KEEP]
-    names = [p.text for p in hidden if p.category in NAME_CATEGORIES]
-    for path in drop_redacted_values(meta, [p.text for p in hidden], names):
-        meta.sources.pop(path.rsplit(".", 1)[0] if path.startswith("parties.") else path, None)
-    return meta
