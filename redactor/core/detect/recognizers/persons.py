@@ -204,10 +204,11 @@ class PersonRecognizer(Recognizer):
         return 0 < len(gap) <= 3 and gap.strip() == ""
 
     # -- detection --------------------------------------------------------------------------
-    def _pairs(self, context: AnalysisContext, words: list[tuple[int, int, str]]) -> list[_Mention]:
+    def _pairs(
+        self, context: AnalysisContext, words: list[tuple[int, int, str]], nouns: dict[str, frozenset[str]]
+    ) -> list[_Mention]:
         text = context.text
         gaz, places = self._gazetteers()
-        nouns = _lower_case_words(text)
         mentions: list[_Mention] = []
         i = 0
         while i < len(words) - 1:
@@ -327,14 +328,14 @@ class PersonRecognizer(Recognizer):
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         words = self._words(context)
-        mentions = self._pairs(context, words)
+        nouns = _lower_case_words(context.text)  # the document's common words, read once
+        mentions = self._pairs(context, words, nouns)
         mentions += self._form_mentions(context, mentions)
         if self.use_ner:
             mentions += self._ner_mentions(context, words, [Span(m.start, m.end) for m in mentions])
         clusters = self._cluster(mentions)
         taken = {w[0] for m in mentions for w in m.tokens}
         sentence_starts = {s.start for s in context.sentences}
-        nouns = _lower_case_words(context.text)
         extra: list[tuple[_Mention, int]] = []
         for k, w in enumerate(words):
             if w[0] in taken or not self._capitalised(w[2]):
