@@ -189,7 +189,7 @@ class ApiToken(models.Model):
 
 class ProfileVersion(models.Model):
     """One version of an agency's own identity, the evidence the engine keeps in its contracts
-    (:mod:`redactor.core.detect.profile`): former names, office addresses, accounts, phones, e-mail
+    (:mod:`redactor.detect.profile`): former names, office addresses, accounts, phones, e-mail
     domains and officials with their functions. The agency's current name, IČO and data box are
     the :class:`Agency`'s own fields. Versions are never edited: each save by an agency admin (the
     settings page, a CSV import) adds one, with who, when and what changed, so the history is the

@@ -457,7 +457,7 @@ def profile_import_csv(*, agency: Agency, user: User | None, data: bytes) -> Pro
     for line, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
             continue
-        # a leading apostrophe is the export's guard against spreadsheet formulas (redactor.spreadsheet)
+        # a leading apostrophe is the export's guard against spreadsheet formulas (policy.spreadsheet)
         cells = [c[1:] if c.startswith("'") else c for c in (*row, "", "")[:3]]
         key, value, function = (c.strip() for c in cells)
         field = PROFILE_CSV_FIELDS.get(key.lower())

@@ -9,7 +9,7 @@ redact accepted, burned in and verified). Per page kind – born-digital, anothe
 kept, own OCR (the product wrote the layer), pictures on a text page read by OCR, and pages
 published as pictures because their text could not be verified – it reports:
 
-- ``analysed``: the verification's own comparison (redactor.core.publish.fidelity): words of the
+- ``analysed``: the verification's own comparison (redactor.publish.fidelity): words of the
   analysed text outside the redactions that PDFium or poppler do not read in the published file
   (lost), read only glued to a neighbour (glued), or read in reverse (disordered lines; only on
   layers the product wrote), summed over both extractors;
@@ -40,15 +40,15 @@ django.setup()
 
 import pdftotext  # noqa: E402
 
-from redactor.core.errors import RedactionError, VerificationError  # noqa: E402
-from redactor.core.publish.fidelity import tokens  # noqa: E402
-from redactor.runtime import get_engine  # noqa: E402
+from policy.runtime import get_engine  # noqa: E402
+from redactor.errors import RedactionError, VerificationError  # noqa: E402
+from redactor.publish.fidelity import tokens  # noqa: E402
 
 KINDS = ["born-digital", "foreign-layer", "own-ocr", "pictures-read", "as-picture"]
 
 
 def kind(page, pictured: dict) -> str:
-    """The page kind of a :class:`~redactor.core.model.PageInfo`."""
+    """The page kind of a :class:`~redactor.model.PageInfo`."""
     if page.number in pictured:
         return "as-picture"
     if page.ocr:

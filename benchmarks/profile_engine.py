@@ -23,8 +23,8 @@ from pyinstrument import Profiler
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from redactor.core.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine  # noqa: E402
-from redactor.core.engine import RedactionEngine  # noqa: E402
+from redactor.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine  # noqa: E402
+from redactor.engine import RedactionEngine  # noqa: E402
 
 
 def main() -> int:

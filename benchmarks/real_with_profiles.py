@@ -5,7 +5,7 @@ usage: .venv/bin/python benchmarks/real_with_profiles.py SRC_DIR OUT_DIR [--prof
 then:  .venv/bin/python ../shared/tools/score_redaction.py SRC_DIR OUT_DIR
 
 Each ``DIR/*.json`` (default ``benchmarks/profiles/``) is an agency profile
-(:meth:`redactor.core.detect.profile.AgencyProfile.to_dict`) with ``publisher_of``: the file-name
+(:meth:`redactor.detect.profile.AgencyProfile.to_dict`) with ``publisher_of``: the file-name
 patterns of the contracts that agency published (the registry record names the publisher; a
 scan carries no text to tell it). Only public facts about public bodies are in them: names,
 IČO, seat, e-mail domain. A PDF no profile claims is redacted without one.
@@ -25,9 +25,9 @@ import django
 
 django.setup()
 
-from redactor.batch import redact_file  # noqa: E402
-from redactor.core.detect.profile import AgencyProfile  # noqa: E402
-from redactor.runtime import get_engine  # noqa: E402
+from policy.batch import redact_file  # noqa: E402
+from policy.runtime import get_engine  # noqa: E402
+from redactor.detect.profile import AgencyProfile  # noqa: E402
 
 
 def main() -> int:

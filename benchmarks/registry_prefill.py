@@ -23,10 +23,10 @@ import django
 
 django.setup()
 
-from redactor.core.detect.profile import AgencyProfile  # noqa: E402
-from redactor.core.errors import RedactionError  # noqa: E402
-from redactor.core.registry.prefill import prefill  # noqa: E402
-from redactor.runtime import get_engine  # noqa: E402
+from policy.runtime import get_engine  # noqa: E402
+from redactor.detect.profile import AgencyProfile  # noqa: E402
+from redactor.errors import RedactionError  # noqa: E402
+from redactor.registry.prefill import prefill  # noqa: E402
 
 FIELDS = ("subject", "date_concluded", "number", "signed_by", "value_without_vat", "value_with_vat", "foreign_value")
 

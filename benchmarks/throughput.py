@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from redactor.core import engine as engine_module  # noqa: E402
-from redactor.core.detect.nlp import RuleOnlyNlpEngine  # noqa: E402
-from redactor.core.engine import RedactionEngine  # noqa: E402
+from redactor import engine as engine_module  # noqa: E402
+from redactor.detect.nlp import RuleOnlyNlpEngine  # noqa: E402
+from redactor.engine import RedactionEngine  # noqa: E402
 
 
 def ner_alone(texts: list[tuple[str, int]], rounds: int) -> tuple[int, float, float]:
@@ -40,7 +40,7 @@ def ner_alone(texts: list[tuple[str, int]], rounds: int) -> tuple[int, float, fl
     chunks the product would hand it: (pages, seconds, model load seconds)."""
     import spacy  # only this measurement needs the model
 
-    from redactor.core.detect.nlp import CHUNK_CHARS, text_chunks
+    from redactor.detect.nlp import CHUNK_CHARS, text_chunks
 
     started = time.perf_counter()
     nlp = spacy.load("cs_core_news_sm", exclude=["morphologizer", "parser", "trainable_lemmatizer", "lemmatizer"])

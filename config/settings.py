@@ -50,7 +50,7 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "contracts",
-    "redactor",
+    "policy",
 ]
 
 MIDDLEWARE = [

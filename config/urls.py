@@ -28,7 +28,7 @@ urlpatterns = [
     path("api/v1/", include("contracts.api.urls")),
     # the agency map console's preview reads the agency's contracts: a contracts view (redactor never imports contracts)
     path("a/<id:agency_id>/map/preview/", map_preview, name="agency_map_preview"),
-    path("", include("redactor.urls")),
+    path("", include("policy.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz),
 ]

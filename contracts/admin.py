@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.http import HttpResponse
 from django.utils.translation import gettext_lazy as _
 
-from redactor.spreadsheet import SafeWriter
+from policy.spreadsheet import SafeWriter
 
 from .models import AuditEvent, Contract, Run, WebhookDelivery
 

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import RegistrySettings, validate_ico
-from redactor.core import NOT_PUBLIC, ContractMetadata, RegistryParty
+from redactor import NOT_PUBLIC, ContractMetadata, RegistryParty
 
 from .models import RegistrySubmission, WebhookEvent
 from .services.uploads import RegistryMetadata, pdf_check, upload_size_check

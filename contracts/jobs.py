@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from accounts.models import Agency
 from contracts import selectors
 from contracts.services import exports, files, processing, publishing, registry, runs, uploads, webhooks
-from redactor.core import RedactionError
-from redactor.preview_jobs import preview_documents
+from policy.preview_jobs import preview_documents
+from redactor import RedactionError
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ def preview_contract(agency_id: int, contract_id: int, current: dict, draft: dic
     """The agency map console's preview of ``draft`` against ``current`` (maps in JSON form) on
     one of the agency's contracts: the original is read here, checked against its SHA-256
     (:func:`contracts.selectors.contract_original`), and analysed by
-    :func:`redactor.preview_jobs.preview_documents`."""
+    :func:`policy.preview_jobs.preview_documents`."""
     _fresh_connections()
     try:
         contract = selectors.contract_get(agency=Agency.objects.get(pk=agency_id), contract_id=contract_id)

@@ -15,8 +15,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
-from redactor.core import Box
-from redactor.i18n import reason_text
+from policy.i18n import reason_text
+from redactor import Box
 
 
 def box_from_list(value: list) -> Box:
@@ -87,7 +87,7 @@ class Contract(models.Model):
     #: the analysed text without what the boxes hide, verified with the PDF.
     redacted_text = models.FileField(upload_to=_redacted_text_path, blank=True, editable=False)
     #: The analysed document (its text layer with every character's box, as processing read it:
-    #: redactor.core.layer_to_bytes), so that review, exports and publishing never extract the
+    #: redactor.layer_to_bytes), so that review, exports and publishing never extract the
     #: original again; personal data, deleted with the contract's data. ``analysed_format`` is the
     #: format it was written in (0: none; another than the engine's is read again from the original),
     #: ``analysed_sha256`` its hash (a file changed in storage is not believed).
@@ -97,7 +97,7 @@ class Contract(models.Model):
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.UPLOADED)
     error_message = models.TextField(blank=True)
-    # registry of contracts: the metadata (redactor.core.registry.metadata.ContractMetadata.to_dict),
+    # registry of contracts: the metadata (redactor.registry.metadata.ContractMetadata.to_dict),
     # pre-filled by processing and confirmed by a reviewer; the record once the registry replied
     registry_metadata = models.JSONField(default=dict, blank=True)
     registry_record_id = models.BigIntegerField(null=True, blank=True)
@@ -115,7 +115,7 @@ class Contract(models.Model):
     category_map = models.CharField(max_length=100, blank=True)
     # the map version the proposals came from (kept when the map changes later)
     map_version = models.ForeignKey(
-        "redactor.MapVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "policy.MapVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     # the agency profile version the proposals were decided with (None: none saved yet)
     profile_version = models.ForeignKey(
@@ -249,7 +249,7 @@ class Proposal(models.Model):
     suggestion = models.CharField(max_length=8, choices=Suggestion.choices, default=Suggestion.REDACT)
     score = models.FloatField(default=1.0)
     reason = models.TextField(blank=True)  # the reason in English (exports; rows from before reason codes)
-    reason_code = models.CharField(max_length=40, blank=True)  # redactor.core.reasons.TEMPLATES key
+    reason_code = models.CharField(max_length=40, blank=True)  # redactor.reasons.TEMPLATES key
     reason_params = models.JSONField(default=dict, blank=True)
     recognizer = models.CharField(max_length=64, blank=True)
     span_start = models.PositiveIntegerField(null=True, blank=True)
@@ -258,7 +258,7 @@ class Proposal(models.Model):
     party = models.CharField(max_length=200, blank=True)  # in English
     party_who = models.JSONField(default=dict, blank=True)  # the party as a reason parameter
     # the agency rule that decided the suggestion, if any (the reason names it)
-    rule = models.ForeignKey("redactor.AgencyRule", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    rule = models.ForeignKey("policy.AgencyRule", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     decision = models.CharField(max_length=8, choices=DecisionState.choices, default=DecisionState.PENDING)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -15,7 +15,7 @@ from accounts.access import form_action, member_required, report_error
 from accounts.models import Role, SettingsChange
 from contracts.http import file_response
 from contracts.services import registry
-from redactor.core import isrs
+from redactor import isrs
 
 from . import selectors
 from .forms import (

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.access import member_required, report_error
 from accounts.models import Role
 from contracts.services import publishing, reviewing
-from redactor.selectors import rules_for_agency
+from policy.selectors import rules_for_agency
 
 from . import selectors
 from .forms import ApproveForm

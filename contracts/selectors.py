@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from accounts.selectors import actor_name
-from redactor.core import InvalidPdfError, render_page
+from redactor import InvalidPdfError, render_page
 
 from .models import (
     AuditEvent,

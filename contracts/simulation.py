@@ -37,9 +37,9 @@ from django.db import transaction
 from django.test import override_settings
 
 from accounts.models import Agency, Membership, Role, validate_ico
-from redactor.core import Box, Span, count_word, normalize
-from redactor.selectors import map_version_in_force
-from redactor.services import maps as map_services
+from policy.selectors import map_version_in_force
+from policy.services import maps as map_services
+from redactor import Box, Span, count_word, normalize
 
 from .models import Decision, DecisionState, Proposal, Run, Source, Suggestion
 from .services import processing, publishing, reviewing, uploads

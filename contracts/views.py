@@ -22,10 +22,10 @@ from accounts.access import form_action, form_error, member_required, report_err
 from accounts.models import Role
 from contracts.http import file_response
 from contracts.services import exports, publishing, runs, uploads
-from redactor import views as map_console
-from redactor.core import COVERAGE_ALERT, COVERAGE_WARN, RedactionError, page_words, render_page
-from redactor.preview_jobs import owned_job_start
-from redactor.spreadsheet import SafeWriter
+from policy import views as map_console
+from policy.preview_jobs import owned_job_start
+from policy.spreadsheet import SafeWriter
+from redactor import COVERAGE_ALERT, COVERAGE_WARN, RedactionError, page_words, render_page
 
 from . import selectors
 from .forms import UploadForm
@@ -323,7 +323,7 @@ def map_preview(request, membership):
     """The agency map console's preview (``/a/<agency_id>/map/preview/``) on one of the agency's
     contracts (``source=c<id>``): this app offers the contracts and queues the job
     (:func:`contracts.jobs.preview_contract`) that reads the original, checked against its
-    SHA-256; :func:`redactor.views.preview_page` shows it, so the map console never reads
+    SHA-256; :func:`policy.views.preview_page` shows it, so the map console never reads
     contracts. Another agency's contract id is a 404."""
     agency = membership.agency
     owner = map_console.Owner(agency, membership.allows(Role.ADMIN))

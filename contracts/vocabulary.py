@@ -133,7 +133,7 @@ AUDIT_DETAILS = {
     "sha256_checked": _("files whose SHA-256 was checked"),
     "hash_mismatch": _("files whose SHA-256 differs"),
 }
-#: Export modes (``redactor.core.publish.text_export.ExportMode``) as the export pages name them.
+#: Export modes (``redactor.publish.text_export.ExportMode``) as the export pages name them.
 EXPORT_MODES = {"removed": _("removed"), "tagged": _("tagged"), "pseudonymised": _("pseudonymised")}
 
 

@@ -65,11 +65,11 @@ def warm_storage() -> None:
 
 
 def warm_engine() -> float:
-    """Load the process-wide engine (:func:`redactor.runtime.get_engine`) and the job modules,
+    """Load the process-wide engine (:func:`policy.runtime.get_engine`) and the job modules,
     then analyse, burn in and verify :func:`warm_up_pdf` once; returns the seconds it took."""
     started = time.perf_counter()
     import contracts.jobs  # noqa: F401, PLC0415 - the modules every job imports, loaded before the fork
-    from redactor.runtime import get_engine  # noqa: PLC0415
+    from policy.runtime import get_engine  # noqa: PLC0415
 
     engine = get_engine()
     engine.load()

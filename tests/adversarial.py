@@ -502,7 +502,7 @@ def readable_texts(data: bytes) -> dict[str, str]:
 def ocr_text(data: bytes) -> str:
     """What Tesseract reads on the pages of ``data`` as a reader sees them (words joined by
     spaces): the check for secrets that are drawn, not written."""
-    from redactor.core.read.ocr import TesseractOcr
+    from redactor.read.ocr import TesseractOcr
 
     ocr = TesseractOcr()
     with pymupdf.open(stream=data, filetype="pdf") as doc:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from redactor.core.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
-from redactor.core.engine import RedactionEngine
+from redactor.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
+from redactor.engine import RedactionEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The shared data and tools live next to the checkout (``../shared``) unless SHARED_DIR says otherwise.

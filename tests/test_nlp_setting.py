@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from redactor.core.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
-from redactor.runtime import nlp_engine
+from policy.runtime import nlp_engine
+from redactor.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
 
 
 def test_the_default_pipeline_is_rules_only():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils.translation import trans_real
 
-from redactor.core.reasons import TEMPLATES, TERMS, Reason
-from redactor.i18n import reason_texts
+from policy.i18n import reason_texts
+from redactor.reasons import TEMPLATES, TERMS, Reason
 
 #: Messages whose Czech form is written the same way.
 SAME_IN_CZECH = {TEMPLATES["agency_rule"], TEMPLATES["who_role"]}

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from contracts.models import (
     RegistrySubmission,
 )
-from redactor.core import NOT_PUBLIC, ContractMetadata, RegistryParty
+from redactor import NOT_PUBLIC, ContractMetadata, RegistryParty
 
 
 class RegistrySourceSerializer(serializers.Serializer):

@@ -17,7 +17,7 @@ from contracts.models import (
     Status,
     Suggestion,
 )
-from redactor.core import ContractMetadata
+from redactor import ContractMetadata
 
 from .registry_serializers import RegistryStatusField, registry_status
 

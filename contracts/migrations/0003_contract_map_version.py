@@ -8,13 +8,13 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('contracts', '0002_api_webhooks_deletion'),
-        ('redactor', '0001_initial'),
+        ('policy', '0001_initial'),
     ]
 
     operations = [
         migrations.AddField(
             model_name='contract',
             name='map_version',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='redactor.mapversion'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='policy.mapversion'),
         ),
     ]

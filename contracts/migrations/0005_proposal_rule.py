@@ -8,13 +8,13 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('contracts', '0004_decision_batches'),
-        ('redactor', '0003_agency_rules'),
+        ('policy', '0003_agency_rules'),
     ]
 
     operations = [
         migrations.AddField(
             model_name='proposal',
             name='rule',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='redactor.agencyrule'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='policy.agencyrule'),
         ),
     ]

@@ -1,4 +1,4 @@
-"""Text exports of a decided contract (removed or tagged text, :mod:`redactor.core.publish.text_export`),
+"""Text exports of a decided contract (removed or tagged text, :mod:`redactor.publish.text_export`),
 built from the redactions its PDF is burned with."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts.models import Contract, Status
-from redactor.core import MODES, ExportMode, RedactionError, TextExport, export_layer
-from redactor.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
+from policy.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
+from redactor import MODES, ExportMode, RedactionError, TextExport, export_layer
 
 from .common import Download, audit, require_status
 from .processing import contract_text_layer
@@ -43,7 +43,7 @@ def agency_seed(agency_id: int) -> bytes:
 
 
 def _require_choice(mode: str, fmt: str) -> ExportMode:
-    """``mode`` as an :data:`~redactor.core.publish.text_export.ExportMode` once it and ``fmt`` are known
+    """``mode`` as an :data:`~redactor.publish.text_export.ExportMode` once it and ``fmt`` are known
     choices; raises ``ValidationError`` (code ``invalid``) naming them otherwise."""
     for known in MODES:
         if mode == known and fmt in FORMATS:
@@ -84,7 +84,7 @@ def contract_text_export(*, contract: Contract, user: User | None, mode: str, fm
     return Download(f"{base}-{mode}.{fmt}", text.encode("utf-8"), FORMATS[fmt])
 
 
-# -- the agency's bulk export: an owned job (redactor.preview_jobs) with a zip as its result ------
+# -- the agency's bulk export: an owned job (policy.preview_jobs) with a zip as its result ------
 
 
 def _owner(agency: Agency) -> str:

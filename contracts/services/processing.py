@@ -16,7 +16,11 @@ from accounts.models import ProfileVersion
 from accounts.selectors import profile_in_force
 from contracts import selectors
 from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent, box_to_list
-from redactor.core import (
+from policy.i18n import reason_fields
+from policy.models import MapVersion
+from policy.runtime import get_engine
+from policy.selectors import agency_profile, map_version_in_force, rules_in_force
+from redactor import (
     LAYER_FORMAT,
     AgencyProfile,
     Analysis,
@@ -31,10 +35,6 @@ from redactor.core import (
     layer_to_bytes,
     open_rebuilt,
 )
-from redactor.i18n import reason_fields
-from redactor.models import MapVersion
-from redactor.runtime import get_engine
-from redactor.selectors import agency_profile, map_version_in_force, rules_in_force
 
 from .common import audit
 from .registry import registry_metadata_prefill
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 def contract_text_layer(contract: Contract, data: bytes | None = None, progress=None):
     """The contract's text layer as processing saw it: the analysed document processing stored
-    (:func:`redactor.core.layer_from_bytes`), read without touching the original; for a contract
+    (:func:`redactor.layer_from_bytes`), read without touching the original; for a contract
     processed before the product kept it (or in another format), born-digital text extracted
     again from the original and scanned pages from the OCR words stored at processing (never
     read again, so the proposals' offsets stay valid). ``data`` is the original when the caller

@@ -17,7 +17,8 @@ from accounts.access import require_role
 from accounts.models import Role
 from contracts import selectors
 from contracts.models import AuditEvent, Contract, IdempotencyKey, Proposal, Run, Status, WebhookEvent
-from redactor.core import (
+from policy.runtime import get_engine
+from redactor import (
     Action,
     ProposedRedaction,
     Reason,
@@ -27,7 +28,6 @@ from redactor.core import (
     page_coverage,
     spans_in_boxes,
 )
-from redactor.runtime import get_engine
 
 from .common import Download, audit, require_published, require_status
 from .processing import contract_text_layer
@@ -206,7 +206,7 @@ class DownloadKind(StrEnum):
 
 def contract_download(*, contract: Contract, user: User | None, which: DownloadKind) -> Download:
     """The ``which`` file of ``contract`` (:class:`DownloadKind`: the published PDF, the published
-    text beside it, UTF-8 plain text: :func:`~redactor.core.publish.text_export.published_text`, or the
+    text beside it, UTF-8 plain text: :func:`~redactor.publish.text_export.published_text`, or the
     original, marked private), its download recorded in the audit trail. Raises
     ``PermissionDenied`` for a user without the clerk role, ``ValidationError`` (code
     ``not_published``) for the published files of a contract that is not published,

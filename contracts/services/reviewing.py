@@ -27,7 +27,9 @@ from contracts.models import (
     box_from_list,
     box_to_list,
 )
-from redactor.core import (
+from policy.i18n import reason_fields
+from policy.services.rules import rule_vote, rule_votes_undo
+from redactor import (
     PERSON,
     PHRASE,
     Box,
@@ -39,9 +41,7 @@ from redactor.core import (
     phrase_match,
     tokens,
 )
-from redactor.core import categories as cat
-from redactor.i18n import reason_fields
-from redactor.services.rules import rule_vote, rule_votes_undo
+from redactor import categories as cat
 
 from .common import audit, require_status
 from .processing import contract_text_layer

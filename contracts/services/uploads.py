@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts.models import Contract, IdempotencyKey, Run
-from redactor.core import (
+from redactor import (
     ActiveContentError,
     CategoryMapError,
     EncryptedPdfError,
@@ -80,7 +80,7 @@ def upload_size_check(size: int) -> None:
 
 
 def _bomb_limit(limit: str) -> str:
-    """What a limit of :class:`~redactor.core.pdf.pdf_limits.PdfLimits` means, in the clerk's words."""
+    """What a limit of :class:`~redactor.pdf.pdf_limits.PdfLimits` means, in the clerk's words."""
     limits = PdfLimits()
     return {
         "stream": _("one part of the file unpacks to more than %(mb)d MB") % {"mb": limits.stream_bytes >> 20},

@@ -11,9 +11,9 @@ import pytest
 
 from contracts.models import Contract
 from contracts.services import registry
-from redactor.core.registry import isrs
-from redactor.core.registry.metadata import ContractMetadata
-from redactor.core.text import plain_text
+from redactor.registry import isrs
+from redactor.registry.metadata import ContractMetadata
+from redactor.text import plain_text
 from tests.api.conftest import api
 from tests.web.conftest import logged_in
 from tests.web.test_registry import _url

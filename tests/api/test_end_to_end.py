@@ -22,7 +22,7 @@ from accounts.services import api_token_create
 from contracts.models import WebhookDelivery, WebhookEvent
 from contracts.services import webhooks
 from contracts.webhooks import verify
-from redactor.core.publish.verify import verify as verify_pdf
+from redactor.publish.verify import verify as verify_pdf
 from tests.conftest import DATA, SCORER
 from tests.web.worker import flush_queue, start_worker, wait_for
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from accounts.models import ApiToken, Role
 from contracts.models import AuditEvent, Contract, DecisionState, Proposal, Run, Status
-from redactor.core.publish.verify import verify
-from redactor.models import AgencyRule
+from policy.models import AgencyRule
+from redactor.publish.verify import verify
 
 from .conftest import api, make_token, run_latest_job
 

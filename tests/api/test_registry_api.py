@@ -7,8 +7,8 @@ import io
 import zipfile
 
 from contracts.models import RegistrySubmission
-from redactor.core.registry import isrs
-from redactor.core.registry.metadata import NOT_PUBLIC
+from redactor.registry import isrs
+from redactor.registry.metadata import NOT_PUBLIC
 
 from .conftest import api
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from redactor.core.detect.nlp import NlpArtifacts
-from redactor.core.detect.recognizers.base import AnalysisContext, Recognizer
-from redactor.core.detect.recognizers.registry import default_recognizer
-from redactor.core.model import Finding
-from redactor.core.text import sentence_spans
+from redactor.detect.nlp import NlpArtifacts
+from redactor.detect.recognizers.base import AnalysisContext, Recognizer
+from redactor.detect.recognizers.registry import default_recognizer
+from redactor.model import Finding
+from redactor.text import sentence_spans
 
 
 def run(recognizer: Recognizer | str, text: str, findings: list[Finding] | None = None) -> list[Finding]:

@@ -8,8 +8,8 @@ import io
 import pikepdf
 import pytest
 
-from redactor.core.errors import ActiveContentError
-from redactor.core.pdf.active_content import find_active_content, refuse_active_content, windows_name
+from redactor.errors import ActiveContentError
+from redactor.pdf.active_content import find_active_content, refuse_active_content, windows_name
 from tests.conftest import DATA, SHARED_DATA
 from tests.pdfs import pdf_from_paragraphs
 

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from redactor.core.detect.nlp import RuleOnlyNlpEngine
-from redactor.core.engine import RedactionEngine
-from redactor.core.errors import RedactionError
-from redactor.core.publish.verify import render_changes
-from redactor.core.read.ocr import TesseractOcr
+from redactor.detect.nlp import RuleOnlyNlpEngine
+from redactor.engine import RedactionEngine
+from redactor.errors import RedactionError
+from redactor.publish.verify import render_changes
+from redactor.read.ocr import TesseractOcr
 from tests.adversarial import BUILDERS, ocr_text, readable_texts
 
 needs_tesseract = pytest.mark.skipif(not TesseractOcr().available(), reason="Tesseract with ces is not installed")

@@ -1,6 +1,6 @@
 """Issue 31: right in context on contracts never seen – officials in every role, holders from the
 structure, supplier contacts – each class without an agency profile and with one
-(:mod:`redactor.core.detect.profile`)."""
+(:mod:`redactor.detect.profile`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import html
 import pymupdf
 import pytest
 
-from redactor.core.detect.profile import AgencyProfile, Official, account_key, address_key, phone_key
-from redactor.core.model import Action
+from redactor.detect.profile import AgencyProfile, Official, account_key, address_key, phone_key
+from redactor.model import Action
 from tests.pdfs import pdf_from_html, pdf_from_paragraphs
 
 OFFICE = "Česká republika – Kancelář Poslanecké sněmovny"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from redactor.core import categories as cat
-from redactor.core.detect.nlp import RuleOnlyNlpEngine
-from redactor.core.engine import RedactionEngine
-from redactor.core.model import Action
+from redactor import categories as cat
+from redactor.detect.nlp import RuleOnlyNlpEngine
+from redactor.engine import RedactionEngine
+from redactor.model import Action
 from tests.core.helpers import run, texts
 from tests.pdfs import pdf_from_paragraphs
 

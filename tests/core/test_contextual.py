@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from redactor.core import categories as cat
+from redactor import categories as cat
 
 from .helpers import run, texts
 

@@ -1,4 +1,4 @@
-"""Each rule of the policy on its own (redactor.core.decide.decision_rules), the way each Presidio
+"""Each rule of the policy on its own (redactor.decide.decision_rules), the way each Presidio
 recognizer has its own tests: a table of cases, each a finding in a small document with its
 parties and persons set by hand, and what that rule alone answers (None: it does not apply).
 The whole-document tests (test_policy.py) check the rules together."""
@@ -10,11 +10,11 @@ from importlib import resources
 
 import pytest
 
-from redactor.core import categories as cat
-from redactor.core.decide import decision_rules as rules
-from redactor.core.decide.category_map import CategoryMap
-from redactor.core.detect.linking import Linker, Person
-from redactor.core.model import Action, Finding, Party, PartyKind, Span
+from redactor import categories as cat
+from redactor.decide import decision_rules as rules
+from redactor.decide.category_map import CategoryMap
+from redactor.detect.linking import Linker, Person
+from redactor.model import Action, Finding, Party, PartyKind, Span
 
 # one line per party block; offsets are found in the text, never counted by hand
 TEXT = (
@@ -133,7 +133,7 @@ def test_the_rules_are_tried_in_order_and_the_first_answer_decides():
     assert _answer(rules.primary, case) == (Action.REDACT, "primary")
     assert rules.RULES.index(rules.role_exception) < rules.RULES.index(rules.primary)
     assert _answer(rules.decide_finding, _case(official)) == (Action.KEEP, "role_exception")
-    data = json.loads(resources.files("redactor.core").joinpath("data/category_map.json").read_text(encoding="utf-8"))
+    data = json.loads(resources.files("redactor").joinpath("data/category_map.json").read_text(encoding="utf-8"))
     for line in data["categories"]:
         if line["id"] == cat.FULL_NAME:
             line["enabled"] = False

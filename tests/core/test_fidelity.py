@@ -12,13 +12,13 @@ import pymupdf
 import pypdfium2
 import pytest
 
-from redactor.core.detect.nlp import RuleOnlyNlpEngine
-from redactor.core.engine import RedactionEngine
-from redactor.core.pdf.rebuild import open_rebuilt
-from redactor.core.publish.fidelity import page_fidelity, tokens
-from redactor.core.publish.text_writing import write_words
-from redactor.core.read.extraction import extract_text_layer
-from redactor.core.read.ocr import OcrPage, OcrWord, StoredOcr, TesseractOcr
+from redactor.detect.nlp import RuleOnlyNlpEngine
+from redactor.engine import RedactionEngine
+from redactor.pdf.rebuild import open_rebuilt
+from redactor.publish.fidelity import page_fidelity, tokens
+from redactor.publish.text_writing import write_words
+from redactor.read.extraction import extract_text_layer
+from redactor.read.ocr import OcrPage, OcrWord, StoredOcr, TesseractOcr
 from tests.adversarial import picture_of_text
 from tests.pdfs import Layout, pdf_from_html, pdf_from_paragraphs, rotated_scan_of, scan_of
 
@@ -197,7 +197,7 @@ def test_a_symbol_font_bullet_is_not_a_region_without_meaning():
     """A bullet of a symbol font (one private-use character before the words, as Word writes
     Wingdings and Symbol bullets) is not read as glyphs without meaning: the line stays text. On
     the real set such bullets had turned their lines into pictures and lost the words beside them."""
-    from redactor.core.pdf.rebuild import rebuilt
+    from redactor.pdf.rebuild import rebuilt
 
     bullet = '<p><span style="font-family: serif">\uf0b7</span> Zápis do obchodního rejstříku v Brně</p>'
     contract = pdf_from_html(bullet + "".join(f"<p>{p}</p>" for p in PARAGRAPHS[1:]))

@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from redactor.core import categories as cat
+from redactor import categories as cat
 from tests.conftest import DATA
 
 from .helpers import run, texts

@@ -9,8 +9,8 @@ import pymupdf
 import pytest
 from PIL import Image
 
-from redactor.core.model import Box
-from redactor.core.publish.ink import widen_to_ink
+from redactor.model import Box
+from redactor.publish.ink import widen_to_ink
 
 DPI = 150
 SCALE = DPI / 72

@@ -9,14 +9,14 @@ from dataclasses import replace
 import pymupdf
 import pytest
 
-from redactor.core import engine as engine_module
-from redactor.core.detect.nlp import RuleOnlyNlpEngine
-from redactor.core.engine import RedactionEngine
-from redactor.core.errors import VerificationError
-from redactor.core.model import Box
-from redactor.core.publish.legibility import allowances, edits_allowed, find, fold
-from redactor.core.publish.picture_check import legibility_reader, legible_in_pictures
-from redactor.core.read.ocr import OcrPage, StoredOcr, TesseractOcr
+from redactor import engine as engine_module
+from redactor.detect.nlp import RuleOnlyNlpEngine
+from redactor.engine import RedactionEngine
+from redactor.errors import VerificationError
+from redactor.model import Box
+from redactor.publish.legibility import allowances, edits_allowed, find, fold
+from redactor.publish.picture_check import legibility_reader, legible_in_pictures
+from redactor.read.ocr import OcrPage, StoredOcr, TesseractOcr
 from tests.pdfs import pdf_from_paragraphs, scan_of
 
 PARAGRAPHS = [

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from faker.providers.person.cs_CZ import Provider
 
-from redactor.core import categories as cat
-from redactor.core.czech import NameGazetteer, nominative_candidates, same_name
-from redactor.core.detect.nlp import RuleOnlyNlpEngine
-from redactor.core.detect.recognizers.persons import PersonRecognizer, names_agree
-from redactor.core.engine import RedactionEngine
+from redactor import categories as cat
+from redactor.czech import NameGazetteer, nominative_candidates, same_name
+from redactor.detect.nlp import RuleOnlyNlpEngine
+from redactor.detect.recognizers.persons import PersonRecognizer, names_agree
+from redactor.engine import RedactionEngine
 from tests.pdfs import pdf_from_paragraphs
 from tests.synthetic.declension import feminine, masculine
 
@@ -212,8 +212,8 @@ def test_a_nominative_does_not_depend_on_the_order_of_a_set():
     import sys
 
     code = (
-        "from redactor.core.czech import NameGazetteer; "
-        "from redactor.core.publish.pseudonyms import Pseudonymiser; "
+        "from redactor.czech import NameGazetteer; "
+        "from redactor.publish.pseudonyms import Pseudonymiser; "
         "print(NameGazetteer.default().given_name_of('Radkem'), "
         "Pseudonymiser(b'x').nominative('Radkem', surname=False))"
     )

@@ -9,9 +9,9 @@ import pymupdf
 import pytest
 from PIL import Image
 
-from redactor.core.detect.nlp import RuleOnlyNlpEngine
-from redactor.core.engine import RedactionEngine
-from redactor.core.read.ocr import (
+from redactor.detect.nlp import RuleOnlyNlpEngine
+from redactor.engine import RedactionEngine
+from redactor.read.ocr import (
     LAYER_MIN_AGREEMENT,
     LAYER_MIN_SIMILARITY,
     OcrPage,

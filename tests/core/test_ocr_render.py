@@ -10,8 +10,8 @@ import pymupdf
 import pytest
 from PIL import Image
 
-from redactor.core.read.ocr import TesseractOcr
-from redactor.core.read.ocr.render import picture_dpi, render_gray
+from redactor.read.ocr import TesseractOcr
+from redactor.read.ocr.render import picture_dpi, render_gray
 from tests.pdfs import pdf_from_paragraphs
 
 LINES = ["MUDr. Ludvík Kovář", "Verdunská 562", "447 01 Týnec nad Sázavou", "mobil 728 608 137"]

@@ -8,13 +8,13 @@ import json
 import pymupdf
 import pytest
 
-from redactor.core.engine import RedactionEngine
-from redactor.core.errors import EncryptedPdfError, InvalidPdfError, VerificationError
-from redactor.core.model import Box, Span
-from redactor.core.pdf.pdf_pages import open_pdf
-from redactor.core.publish.burn import burn_in
-from redactor.core.publish.verify import extract_texts, verify
-from redactor.core.read.extraction import extract_text_layer
+from redactor.engine import RedactionEngine
+from redactor.errors import EncryptedPdfError, InvalidPdfError, VerificationError
+from redactor.model import Box, Span
+from redactor.pdf.pdf_pages import open_pdf
+from redactor.publish.burn import burn_in
+from redactor.publish.verify import extract_texts, verify
+from redactor.read.extraction import extract_text_layer
 from tests.pdfs import pdf_from_paragraphs
 
 
@@ -173,7 +173,7 @@ def test_redact_raises_when_verification_fails(engine: RedactionEngine, monkeypa
     original = pdf_from_paragraphs(["Jan Novák, tel. 777 123 456."])
     analysis = engine.analyze(original)
     # a burn-in that forgets to remove anything must not pass as a redaction
-    monkeypatch.setattr("redactor.core.engine.burn_in", lambda pdf, boxes, texts, **kw: pdf)
+    monkeypatch.setattr("redactor.engine.burn_in", lambda pdf, boxes, texts, **kw: pdf)
     with pytest.raises(VerificationError, match="verification failed"):
         engine.redact(original, analysis.to_redact(), analysis.text_layer)
 
@@ -243,7 +243,7 @@ def test_text_that_was_not_analysed_fails_verification_and_names_its_page():
 
 
 def test_words_read_apart_or_joined_differently_are_still_the_analysed_text():
-    from redactor.core.publish.verify import unseen_words
+    from redactor.publish.verify import unseen_words
 
     analysed = "Cena: patnáct tisíc korun\nplatba do 31.10.2008 a 31.10.2008"
     assert unseen_words("patnácttisíc 31.10.200831.10.2008 Cena :", analysed) == []
@@ -252,7 +252,7 @@ def test_words_read_apart_or_joined_differently_are_still_the_analysed_text():
 
 
 def test_pixels_changed_outside_the_boxes_fail_verification():
-    from redactor.core.publish.verify import render_changes
+    from redactor.publish.verify import render_changes
 
     data = _pdf_with_lines(["Zhotovitel: Karel Vomacka, bytem Lipova 12"])
     doc = pymupdf.open(stream=data, filetype="pdf")
@@ -265,8 +265,8 @@ def test_pixels_changed_outside_the_boxes_fail_verification():
 
 
 def test_the_cli_refuses_active_content_like_the_upload(tmp_path):
-    from redactor.batch import redact_file
-    from redactor.core.detect.nlp import RuleOnlyNlpEngine
+    from policy.batch import redact_file
+    from redactor.detect.nlp import RuleOnlyNlpEngine
 
     doc = pymupdf.open(stream=_pdf_with_lines(["Smlouva o dilo"]), filetype="pdf")
     catalog = doc.pdf_catalog()

@@ -11,7 +11,7 @@ import zlib
 import pikepdf
 import pytest
 
-from redactor.core.pdf.pdf_limits import PdfBombError, PdfLimits, check_pdf_limits
+from redactor.pdf.pdf_limits import PdfBombError, PdfLimits, check_pdf_limits
 from tests.pdfs import pdf_from_paragraphs
 
 SMALL = PdfLimits(

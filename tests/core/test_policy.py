@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from redactor.core import categories as cat
-from redactor.core.decide.category_map import CategoryMap
-from redactor.core.errors import CategoryMapError
-from redactor.core.model import Action, PartyKind
+from redactor import categories as cat
+from redactor.decide.category_map import CategoryMap
+from redactor.errors import CategoryMapError
+from redactor.model import Action, PartyKind
 from tests.pdfs import pdf_from_paragraphs
 
 SALE = [

@@ -7,16 +7,16 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from redactor.core import categories as cat
-from redactor.core.decide.decision_rules import Assessment
-from redactor.core.decide.repeats import align_addresses, place_only
-from redactor.core.detect.roles import OFFICIAL, STATUTORY, function_near
-from redactor.core.model import Action, Finding, PartyKind, Span
-from redactor.core.pdf.pdf_pages import open_pdf
-from redactor.core.read.extraction import extract_text_layer
-from redactor.core.read.layout import form_rows
-from redactor.core.read.ocr import OcrWord, repair_emails, repair_numbers
-from redactor.core.reasons import Reason
+from redactor import categories as cat
+from redactor.decide.decision_rules import Assessment
+from redactor.decide.repeats import align_addresses, place_only
+from redactor.detect.roles import OFFICIAL, STATUTORY, function_near
+from redactor.model import Action, Finding, PartyKind, Span
+from redactor.pdf.pdf_pages import open_pdf
+from redactor.read.extraction import extract_text_layer
+from redactor.read.layout import form_rows
+from redactor.read.ocr import OcrWord, repair_emails, repair_numbers
+from redactor.reasons import Reason
 from tests.core.helpers import run, texts
 from tests.pdfs import Layout, pdf_from_paragraphs
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from redactor.core.reasons import TEMPLATES, TERMS, Reason, localised, term
+from redactor.reasons import TEMPLATES, TERMS, Reason, localised, term
 
 
 def test_a_reason_renders_nested_parties_terms_and_localised_names():

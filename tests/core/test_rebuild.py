@@ -1,4 +1,4 @@
-"""The allowlist rebuild (redactor.core.pdf.rebuild): what a reader sees stays, where it was;
+"""The allowlist rebuild (redactor.pdf.rebuild): what a reader sees stays, where it was;
 everything else is gone."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import io
 import pikepdf
 import pymupdf
 
-from redactor.core.pdf.rebuild import PAGE_KEYS, rebuild
+from redactor.pdf.rebuild import PAGE_KEYS, rebuild
 from tests import adversarial
 from tests.pdfs import pdf_from_paragraphs
 
@@ -116,8 +116,8 @@ def test_a_clerks_unapplied_redaction_marks_are_applied():
 
 
 def test_a_contract_with_a_clerks_marks_is_published_with_them_applied():
-    from redactor.core.detect.nlp import RuleOnlyNlpEngine
-    from redactor.core.engine import RedactionEngine
+    from redactor.detect.nlp import RuleOnlyNlpEngine
+    from redactor.engine import RedactionEngine
 
     doc = pymupdf.open(stream=pdf_from_paragraphs(adversarial.BODY), filetype="pdf")
     (hit,) = doc[0].search_for("80 000 Kč")  # the clerk blacked out a price (their call, not ours)

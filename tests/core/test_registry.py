@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from redactor.core import categories as cat
-from redactor.core.detect.nlp import NlpArtifacts
-from redactor.core.detect.recognizers.base import AnalysisContext, Recognizer
-from redactor.core.detect.recognizers.registry import (
+from redactor import categories as cat
+from redactor.detect.nlp import NlpArtifacts
+from redactor.detect.recognizers.base import AnalysisContext, Recognizer
+from redactor.detect.recognizers.registry import (
     DEFAULT_RECOGNIZERS,
     RECOGNIZERS,
     RecognizerConfig,
     default_registry,
 )
-from redactor.core.text import sentence_spans
+from redactor.text import sentence_spans
 
 TEXT = "Prodávající: Jan Novák, bytem Palackého 12, 110 00 Praha 1, účet č. 19-2000145399/0800."
 

@@ -10,17 +10,17 @@ from decimal import Decimal
 
 import pytest
 
-from redactor.core.detect.profile import AgencyProfile
-from redactor.core.model import Action
-from redactor.core.registry import isrs
-from redactor.core.registry.metadata import (
+from redactor.detect.profile import AgencyProfile
+from redactor.model import Action
+from redactor.registry import isrs
+from redactor.registry.metadata import (
     NOT_PUBLIC,
     ContractMetadata,
     PublishingBody,
     RegistryParty,
     redacted_values_in,
 )
-from redactor.core.registry.prefill import prefill
+from redactor.registry.prefill import prefill
 from tests.conftest import DATA
 
 DEV = DATA / "dev"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from redactor.core import categories as cat
-from redactor.core.decide.rules import (
+from redactor import categories as cat
+from redactor.decide.rules import (
     PERSON,
     PHRASE,
     LearnedRule,
@@ -16,8 +16,8 @@ from redactor.core.decide.rules import (
     phrase_match,
     tokens,
 )
-from redactor.core.model import Action, Box, ProposedRedaction, Span
-from redactor.core.reasons import Reason
+from redactor.model import Action, Box, ProposedRedaction, Span
+from redactor.reasons import Reason
 
 
 @pytest.mark.parametrize(

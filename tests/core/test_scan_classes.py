@@ -10,11 +10,11 @@ import numpy as np
 import pymupdf
 import pytest
 
-from redactor.core.detect.nlp import RuleOnlyNlpEngine
-from redactor.core.engine import RedactionEngine
-from redactor.core.publish.legibility import find
-from redactor.core.read.ocr import TesseractOcr
-from redactor.core.read.ocr.rescue import line_worth_keeping, missed_bands
+from redactor.detect.nlp import RuleOnlyNlpEngine
+from redactor.engine import RedactionEngine
+from redactor.publish.legibility import find
+from redactor.read.ocr import TesseractOcr
+from redactor.read.ocr.rescue import line_worth_keeping, missed_bands
 from tests.synthetic.scan_classes import CLASSES, write_scan_set
 
 

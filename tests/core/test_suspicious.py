@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from redactor.core.decide.decisions import Assessment
-from redactor.core.decide.suspicious import CONFIDENT_SCORE, SUSPICIOUS, suspicious_spans
-from redactor.core.detect.nlp import NlpArtifacts, NlpEntity
-from redactor.core.model import Action, Finding, Party, PartyKind, Span
-from redactor.core.reasons import Reason
+from redactor.decide.decisions import Assessment
+from redactor.decide.suspicious import CONFIDENT_SCORE, SUSPICIOUS, suspicious_spans
+from redactor.detect.nlp import NlpArtifacts, NlpEntity
+from redactor.model import Action, Finding, Party, PartyKind, Span
+from redactor.reasons import Reason
 
 
 def _party(text: str, block: str) -> Party:
@@ -123,7 +123,7 @@ def test_an_unsure_ocr_word_shaped_like_an_identifier_beside_personal_data_is_a_
     number at 30, stood beside redacted values with nothing to say so: each becomes a doubt. The
     same words read with confidence, far from personal data, or not shaped like an identifier
     (an amount, a word) stay as they are."""
-    from redactor.core.decide.suspicious import ocr_doubts
+    from redactor.decide.suspicious import ocr_doubts
 
     text = (
         "Kontakt: Jan Novák, e-mail pikalvpsp.cz\n"

@@ -10,11 +10,11 @@ from django.core.management import call_command
 from stdnum import iban
 from stdnum.cz import bankaccount, rc
 
-from redactor.core.czech import nominative_candidates, same_name
-from redactor.core.model import Box, Span
-from redactor.core.publish.pseudonyms import Pseudonymiser, plausible_case
-from redactor.core.publish.text_export import REMOVED_MARKER, DecidedSpan, export_layer, export_text, published_text
-from redactor.core.publish.verify import count_word, normalize, verify
+from redactor.czech import nominative_candidates, same_name
+from redactor.model import Box, Span
+from redactor.publish.pseudonyms import Pseudonymiser, plausible_case
+from redactor.publish.text_export import REMOVED_MARKER, DecidedSpan, export_layer, export_text, published_text
+from redactor.publish.verify import count_word, normalize, verify
 from tests.conftest import DATA, SHARED_DATA
 
 DEV = SHARED_DATA / "dev" if SHARED_DATA.is_dir() else DATA / "dev"

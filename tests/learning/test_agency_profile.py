@@ -12,8 +12,8 @@ from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.models import ProfileVersion
 from contracts.models import Proposal
-from redactor.selectors import agency_profile
-from redactor.services import profiles as redactor_services
+from policy.selectors import agency_profile
+from policy.services import profiles as redactor_services
 from tests.pdfs import pdf_from_paragraphs
 
 from .conftest import logged_in, process

@@ -9,12 +9,12 @@ from django.utils import translation
 
 from contracts.models import Decision, DecisionState, Proposal, Status, Suggestion
 from contracts.services import publishing, reviewing, uploads
-from redactor.core import categories as cat
-from redactor.core.decide.rules import tokens
-from redactor.core.pdf.pdf_pages import open_pdf
-from redactor.core.read.extraction import extract_text_layer
-from redactor.models import AgencyRule, RuleVote
-from redactor.services import rules as rule_services
+from policy.models import AgencyRule, RuleVote
+from policy.services import rules as rule_services
+from redactor import categories as cat
+from redactor.decide.rules import tokens
+from redactor.pdf.pdf_pages import open_pdf
+from redactor.read.extraction import extract_text_layer
 
 from .conftest import process
 
@@ -86,7 +86,7 @@ def test_a_text_selection_redacts_the_other_inflected_occurrences(agency, review
     layer = extract_text_layer(doc, inflected_pdf)
     doc.close()
     start = layer.text.index("Horní Lhotě")
-    from redactor.core.model import Span
+    from redactor.model import Span
 
     boxes = layer.span_boxes(Span(start, start + len("Horní Lhotě")))
     outcome = reviewing.proposal_add_manual(

@@ -9,8 +9,8 @@ import pytest
 from django.utils import translation
 
 from contracts.models import Proposal
-from redactor.models import AgencyRule
-from redactor.services import rules as rule_services
+from policy.models import AgencyRule
+from policy.services import rules as rule_services
 
 from .conftest import logged_in, process
 

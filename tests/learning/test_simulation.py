@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from contracts.models import Contract
 from contracts.simulation import simulate, simulation_order
-from redactor.models import AgencyRule
+from policy.models import AgencyRule
 from tests.conftest import SCORER
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from contracts.models import Proposal
-from redactor import selectors
+from policy import selectors
 from tests.web.conftest import logged_in
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from django.utils import translation
 
 from contracts.models import Proposal
 from contracts.services import uploads
-from redactor import selectors
-from redactor.core.decide.category_map import CategoryMap
-from redactor.services import maps as services
+from policy import selectors
+from policy.services import maps as services
+from redactor.decide.category_map import CategoryMap
 from tests.web.conftest import run_latest_job
 
 pytestmark = pytest.mark.django_db

@@ -22,7 +22,7 @@ from faker.providers.person.cs_CZ import Provider as Names
 from stdnum import iban as std_iban
 from stdnum.cz import bankaccount, dic, rc
 
-from redactor.core.publish.verify import count_word, normalize
+from redactor.publish.verify import count_word, normalize
 from tests.pdfs import Layout, pdf_from_paragraphs
 
 from .declension import feminine, masculine

@@ -21,9 +21,9 @@ from django.db import connections
 from django.urls import reverse
 
 from contracts.models import Contract, Proposal, Source
-from redactor.core.model import Box
-from redactor.core.publish.verify import verify
-from redactor.models import AgencyRule
+from policy.models import AgencyRule
+from redactor.model import Box
+from redactor.publish.verify import verify
 from tests.conftest import DATA, ROOT, SCORER
 
 from .worker import flush_queue, start_worker
@@ -249,7 +249,7 @@ def test_agency_admin_changes_the_map_previews_publishes_and_a_new_contract_foll
     from accounts.management.commands.demo import DEMO_PASSWORD
     from accounts.models import Agency
     from contracts.services import uploads
-    from redactor.selectors import map_version_in_force
+    from policy.selectors import map_version_in_force
     from tests.web.worker import wait_for
 
     call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))

@@ -17,7 +17,7 @@ from contracts import selectors
 from contracts.databox_server import DataBoxServer
 from contracts.models import Contract, RegistrySubmission, Status
 from contracts.services import publishing, registry, reviewing, uploads
-from redactor.core.registry import isrs
+from redactor.registry import isrs
 from tests.conftest import DATA
 
 from .test_browser import SCREENSHOTS, browser_page  # noqa: F401 - the fixture

@@ -15,7 +15,7 @@ from accounts.models import Role
 from contracts import jobs, selectors
 from contracts.models import Run, Status
 from contracts.services import publishing, uploads
-from redactor.core.read.review import render_zoom
+from redactor.read.review import render_zoom
 from tests.api.conftest import api, make_token
 from tests.pdfs import pdf_from_paragraphs
 
@@ -141,7 +141,7 @@ def test_a_failed_job_tells_the_clerk_a_sentence_and_the_log_the_details(uploade
 
 
 def test_engine_errors_read_the_same_at_upload_and_in_a_job():
-    from redactor.core.errors import EncryptedPdfError, InvalidPdfError
+    from redactor.errors import EncryptedPdfError, InvalidPdfError
 
     assert uploads.pdf_problem(EncryptedPdfError("x"))[0] == "encrypted"
     code, sentence = uploads.pdf_problem(InvalidPdfError("the PDF is damaged (MuPDF: format error)"))

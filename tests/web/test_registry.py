@@ -21,8 +21,8 @@ from contracts.databox_server import DataBoxServer
 from contracts.models import AuditEvent, RegistrySubmission, Status, WebhookDelivery, WebhookEvent
 from contracts.services import registry
 from contracts.services.webhooks import webhook_create
-from redactor.core.registry import isrs
-from redactor.core.registry.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
+from redactor.registry import isrs
+from redactor.registry.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
 
 from .conftest import logged_in
 

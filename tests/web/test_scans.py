@@ -57,7 +57,7 @@ def test_a_scan_is_read_reviewed_and_published_with_black_pixels_and_a_text_laye
     def no_tesseract(self, page):
         raise AssertionError("OCR ran again at publishing")
 
-    monkeypatch.setattr("redactor.core.read.ocr.TesseractOcr.recognize", no_tesseract)
+    monkeypatch.setattr("redactor.read.ocr.TesseractOcr.recognize", no_tesseract)
     publishing.contract_approve(contract=contract, user=reviewer)
     run_latest_job(contract)
     assert contract.status == Status.PUBLISHED, contract.error_message

@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from contracts.services.common import audit
-from redactor.models import AgencyRule
-from redactor.services import rules as rule_services
-from redactor.spreadsheet import FORMULA_STARTS, cell_escape, cell_unescape
+from policy.models import AgencyRule
+from policy.services import rules as rule_services
+from policy.spreadsheet import FORMULA_STARTS, cell_escape, cell_unescape
 
 from .conftest import logged_in
 

@@ -22,7 +22,7 @@ from accounts.models import Role
 from contracts import selectors
 from contracts.models import Contract, Status
 from contracts.services import exports, publishing, uploads
-from redactor.core.errors import InvalidPdfError
+from redactor.errors import InvalidPdfError
 from tests.api.conftest import api, make_token
 from tests.web.conftest import logged_in, run_latest_job
 

@@ -12,9 +12,9 @@ import pytest
 from contracts.models import DecisionState, Proposal, Status
 from contracts.services import exports, processing, publishing, reviewing
 from contracts.services.files import referenced_files
-from redactor.core import LAYER_FORMAT, layer_from_bytes, layer_to_bytes
-from redactor.core.model import Box
-from redactor.core.pdf import rebuild as rebuild_module
+from redactor import LAYER_FORMAT, layer_from_bytes, layer_to_bytes
+from redactor.model import Box
+from redactor.pdf import rebuild as rebuild_module
 
 from .conftest import run_latest_job
 

@@ -15,7 +15,7 @@ from django.utils import translation
 from contracts import jobs
 from contracts.models import AuditEvent, Contract, Decision, DecisionState, Proposal, Run, Source, Status, Suggestion
 from contracts.services import processing, publishing, reviewing, runs
-from redactor.core.model import Box
+from redactor.model import Box
 
 from .conftest import logged_in, run_latest_job
 

@@ -22,10 +22,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Agency
 from contracts.services.registry import publishing_body
-from redactor.batch import redact_file
-from redactor.core import PublishingBody, drop_redacted_values, isrs, prefill, redacted_names, redacted_texts
-from redactor.management.policy import load_policy, load_profile
-from redactor.runtime import get_engine
+from policy.batch import redact_file
+from policy.management.policy import load_policy, load_profile
+from policy.runtime import get_engine
+from redactor import PublishingBody, drop_redacted_values, isrs, prefill, redacted_names, redacted_texts
 
 
 class Command(BaseCommand):

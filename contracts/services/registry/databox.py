@@ -20,7 +20,7 @@ from accounts.models import Agency, RegistrySettings
 from contracts import queue
 from contracts.databox import DataBoxClient, DataBoxError, OutgoingFile
 from contracts.models import Contract, RegistrySubmission, Status, WebhookEvent
-from redactor.core import isrs
+from redactor import isrs
 
 from ..common import audit
 from ..webhooks import webhooks_notify

@@ -16,7 +16,8 @@ from accounts.models import Agency, RegistrySettings, Role, SettingsChange
 from contracts import selectors
 from contracts.models import Contract, Status
 from contracts.vocabulary import registry_field_label
-from redactor.core import (
+from policy.selectors import agency_profile
+from redactor import (
     MAX_TEXT,
     NAME_CATEGORIES,
     ContractMetadata,
@@ -27,8 +28,7 @@ from redactor.core import (
     plain_text,
     prefill,
 )
-from redactor.core import redacted_values_in as _redacted_values_in
-from redactor.selectors import agency_profile
+from redactor import redacted_values_in as _redacted_values_in
 
 from ..common import audit
 
@@ -67,7 +67,7 @@ def registry_metadata(contract: Contract) -> ContractMetadata:
 
 def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> ContractMetadata:
     """Fill the contract's metadata from ``analysis`` (the engine's
-    :class:`~redactor.core.engine.Analysis`) and the agency's ``profile``; what the clerk typed
+    :class:`~redactor.engine.Analysis`) and the agency's ``profile``; what the clerk typed
     at upload wins over what was read. An amendment whose contract number matches a contract
     the agency registered gets that record as ``navazanyZaznam``. Saves nothing: the caller
     stores ``contract.registry_metadata`` in its transaction."""
@@ -166,7 +166,7 @@ def registry_metadata_update(*, contract: Contract, user: User, metadata: Contra
 def registry_preview(contract: Contract, metadata: ContractMetadata | None = None) -> bytes:
     """The XML the metadata give now: ``modifikace.xml`` for a registered contract, else
     ``zverejneni.xml`` naming the files as they will be sent. Raises
-    :class:`~redactor.core.registry.isrs.RegistryXmlError` while a required field is empty."""
+    :class:`~redactor.registry.isrs.RegistryXmlError` while a required field is empty."""
     metadata = metadata or registry_metadata(contract)
     email = registry_settings(contract.agency).confirmation_email
     if contract.registry_record_id:

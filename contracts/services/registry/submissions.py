@@ -19,7 +19,7 @@ from accounts.access import require_role
 from accounts.models import Role
 from contracts import queue
 from contracts.models import PUBLISHED_STATES, Contract, RegistrySubmission
-from redactor.core import isrs
+from redactor import isrs
 
 from ..common import Download, audit
 from .metadata import registry_metadata, registry_problems, registry_settings

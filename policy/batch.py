@@ -1,0 +1,162 @@
+"""Redact PDF files on disk: the shared implementation of ``manage.py redact``, ``evaluate`` and
+``export_text``."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from policy.i18n import reason_texts
+from redactor import (
+    AgencyProfile,
+    Analysis,
+    CategoryMap,
+    ExportMode,
+    RedactionEngine,
+    RedactionError,
+    TextExport,
+    VerificationError,
+    export_layer,
+)
+
+
+@dataclass
+class FileOutcome:
+    """What happened to one input file."""
+
+    source: Path
+    ok: bool
+    message: str
+    pdf_path: Path | None = None
+    json_path: Path | None = None
+    analysis: Analysis | None = None
+    counts: Counter = field(default_factory=Counter)
+    #: The companion text written beside the PDF (``NAME.txt``).
+    text_path: Path | None = None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _read(source: Path, max_bytes: int | None) -> tuple[bytes | None, str]:
+    """The bytes of ``source``, or None and why not (too large, unreadable)."""
+    try:
+        size = source.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            return None, f"the file has {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB"
+        return source.read_bytes(), ""
+    except OSError as exc:
+        return None, f"cannot read the file ({exc.strerror or exc})"
+
+
+def redact_file(
+    engine: RedactionEngine,
+    source: Path,
+    out_dir: Path,
+    *,
+    category_map: CategoryMap | None = None,
+    profile: AgencyProfile | None = None,
+    max_bytes: int | None = None,
+) -> FileOutcome:
+    """Analyse ``source`` (with the publishing agency's ``profile``, when given), accept every
+    proposal whose action is redact, burn in, verify, and
+    write ``out_dir/<name>.pdf``, its companion text ``out_dir/<name>.txt`` (UTF-8, pages
+    separated by form feeds, :func:`~redactor.publish.text_export.published_text`) and
+    ``out_dir/<name>.json``.
+
+    Never raises for a bad input: the outcome says why it failed. The JSON is written even
+    when verification fails (it lists the problems); the PDF only when it passed. An output
+    path that is the input itself is refused.
+    """
+    pdf_path = out_dir / f"{source.stem}.pdf"
+    json_path = out_dir / f"{source.stem}.json"
+    text_path = out_dir / f"{source.stem}.txt"
+    if any(_same_file(source, path) for path in (pdf_path, json_path, text_path)):
+        return FileOutcome(source, False, "the output would overwrite the input; choose another --out-dir")
+    data, problem = _read(source, max_bytes)
+    if data is None:
+        return FileOutcome(source, False, problem)
+    try:
+        analysis = engine.analyze(data, category_map=category_map, profile=profile)
+    except RedactionError as exc:
+        return FileOutcome(source, False, str(exc))
+    accepted = analysis.to_redact()
+    counts = Counter(p.action.value for p in analysis.proposals)
+    # the file's JSON report: the analysis with each reason's text in both languages
+    report: dict[str, Any] = {"document": source.name, **analysis.to_dict()}
+    for entry, proposal in zip(report["proposals"], analysis.proposals, strict=True):
+        entry["reason"]["text"] = reason_texts(proposal.reason)  # {"cs": …, "en": …}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        result = engine.redact(data, accepted, analysis.text_layer)
+    except VerificationError as exc:
+        report["verification"] = exc.result.to_dict() if exc.result else {"ok": False, "problems": [str(exc)]}
+        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+        return FileOutcome(
+            source, False, f"verification failed, nothing published: {exc}", None, json_path, analysis, counts
+        )
+    except RedactionError as exc:
+        return FileOutcome(source, False, str(exc), analysis=analysis, counts=counts)
+    report["verification"] = result.verification.to_dict()
+    for path, data in ((pdf_path, result.pdf), (text_path, (result.text or "").encode("utf-8"))):
+        tmp = path.with_name(path.name + ".part")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    ocr = analysis.pages_needing_ocr
+    note = (
+        f"; {len(ocr)} page(s) without text need OCR and were not analysed: {', '.join(map(str, ocr))}" if ocr else ""
+    )
+    scans = [p for p in analysis.pages if p.is_scan]
+    if scans:
+        check = [str(p.number) for p in scans if p.needs_check]
+        note += (
+            f"; {len(scans)} scanned page(s) read by OCR (mean confidence "
+            + ", ".join(f"{p.number}: {p.ocr_confidence:.0f}" for p in scans)
+            + ")"
+            + (f", check by eye: {', '.join(check)}" if check else "")
+        )
+    if result.pictured:
+        note += (
+            f"; page(s) {', '.join(map(str, result.pictured))} published as pictures with the analysed words as"
+            " their text layer (an extractor read their text other than it was analysed)"
+        )
+    extractors = result.verification.checks.get("extractors")
+    read_by = ", ".join(map(str, extractors)) if isinstance(extractors, list) else ""
+    message = (
+        f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified ({read_by}){note}"
+    )
+    return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts, text_path)
+
+
+def export_file(
+    engine: RedactionEngine,
+    source: Path,
+    modes: Sequence[ExportMode],
+    *,
+    category_map: CategoryMap | None = None,
+    max_bytes: int | None = None,
+    seed: bytes | None = None,
+) -> tuple[dict[str, TextExport], str]:
+    """Analyse ``source`` and export its text in each of ``modes`` from the decisions
+    :func:`redact_file` would burn in (every proposal whose action is redact):
+    ``({mode: TextExport}, "")``, or ``({}, why)`` for a bad input. Never raises for one.
+    ``seed`` makes the pseudonyms stable across files and runs (random per file without it)."""
+    data, problem = _read(source, max_bytes)
+    if data is None:
+        return {}, problem
+    try:
+        analysis = engine.analyze(data, category_map=category_map)
+    except RedactionError as exc:
+        return {}, str(exc)
+    decided = analysis.to_redact()
+    return {mode: export_layer(analysis.text_layer, decided, mode, seed) for mode in modes}, ""

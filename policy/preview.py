@@ -1,0 +1,51 @@
+"""Preview of a draft map: the same PDF decided under two maps, and what changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from policy.i18n import reason_text
+from policy.runtime import get_engine
+from redactor import CategoryMap
+
+
+@dataclass
+class PreviewRow:
+    """One finding whose action differs between the maps (``None``: not proposed under that map)."""
+
+    page: int
+    text: str
+    category: str
+    current: str | None
+    draft: str | None
+    current_reason: str
+    draft_reason: str
+
+
+def map_preview(pdf: bytes, current: dict, draft: dict) -> tuple[list[PreviewRow], int]:
+    """Analyse ``pdf`` under the ``current`` and the ``draft`` map (JSON form); returns the
+    findings whose action changes, in reading order, and how many findings there are in all.
+    Raises what the engine raises for an unreadable PDF (``InvalidPdfError``)."""
+    engine = get_engine()
+    before = {(p.span.start, p.span.end): p for p in engine.analyze(pdf, CategoryMap.from_dict(current)).proposals}
+    after = {(p.span.start, p.span.end): p for p in engine.analyze(pdf, CategoryMap.from_dict(draft)).proposals}
+    rows = []
+    for key in sorted(before.keys() | after.keys()):
+        a, b = before.get(key), after.get(key)
+        if a is not None and b is not None and a.action == b.action:
+            continue
+        p = a if a is not None else b
+        if p is None:  # the key came from one of the two analyses
+            continue
+        rows.append(
+            PreviewRow(
+                page=p.page,
+                text=p.text,
+                category=(b or p).category_name,
+                current=a.action.value if a else None,
+                draft=b.action.value if b else None,
+                current_reason=reason_text(a.reason.code, a.reason.params) if a else "",
+                draft_reason=reason_text(b.reason.code, b.reason.params) if b else "",
+            )
+        )
+    return rows, len(before.keys() | after.keys())

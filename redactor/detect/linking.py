@@ -1,0 +1,437 @@
+"""Who each finding belongs to: person clusters with their roles, the entities of the
+document (persons, parties, role words) and the holder of a value within a dependency's scope
+(``holder``, ``party``, ``sentence``, ``coreference``), as :mod:`redactor.decide.decisions` asks.
+
+Roles (public official in office, statutory representative) come from :mod:`redactor.detect.roles`
+and the category map's role exceptions; whose an account or an identifier is follows the
+possessive and proximity rules documented on each method.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypedDict
+
+from redactor import categories as cat
+from redactor.czech import strip_diacritics
+from redactor.detect.parties import PartyReference
+from redactor.detect.profile import AgencyProfile, Official
+from redactor.detect.roles import (
+    EITHER,
+    OFFICIAL,
+    REPRESENTATION,
+    STATUTORY,
+    Function,
+    contact_cue,
+    function_in_cell,
+    function_near,
+)
+from redactor.model import Finding, Party, PartyKind, Span
+from redactor.reasons import Params, ReasonDict
+from redactor.text import SpanIndex
+
+#: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
+ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
+#: A bank's name: the bank an account is held at, never the account's owner.
+BANK = re.compile(r"bank|spořiteln|sporiteln|ČSOB|CSOB|Fio\b|Raiffeisen|UniCredit|Moneta|Equa|Creditas|Sberbank", re.I)
+#: Values an organisation holds in its own entry (its account, IBAN, DIČ), whoever else the
+#: entry names: a residence address or a phone there may still be a named person's.
+ENTITY_VALUES = frozenset({cat.BANK_ACCOUNT, cat.IBAN, cat.DIC})
+#: Categories that are a person's own data: next to a name they show a private capacity.
+OWN_DATA = frozenset({cat.BIRTH_NUMBER, cat.DATE_OF_BIRTH, cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE})
+
+
+class PersonDict(TypedDict):
+    """:meth:`Person.to_dict`'s shape."""
+
+    id: str
+    name: str
+    role: str | None
+    private: bool
+    party: int | None
+    evidence: str
+
+
+@dataclass
+class Person:
+    """A person cluster: every mention of one natural person in the document."""
+
+    id: str  # "person:N"
+    name: str
+    role: str | None  # public_official | statutory_representative | None (private)
+    party: Party | None  # the party the person is, or acts for
+    principal: bool  # the person *is* a natural-person or sole-trader party
+    evidence: str
+    cue: str = ""  # the function or representation words that gave the role, as written
+    #: The contact cue that introduced the person ("kontaktní osoba", "vyřizuje"), as written:
+    #: a party's employee named for communication (:func:`~redactor.detect.roles.contact_cue`).
+    contact: str = ""
+
+    @property
+    def private(self) -> bool:
+        """True when the person's data is personal data to redact (no role exception)."""
+        return self.role is None
+
+    def holder_kind(self) -> str:
+        """The holder kind of data that belongs to this person."""
+        if self.principal and self.party is not None:
+            return self.party.kind.value
+        if self.role is not None and self.party is not None:
+            return self.party.kind.value
+        if self.role == "public_official":
+            return PartyKind.PUBLIC_BODY.value
+        if self.role == "statutory_representative":
+            return PartyKind.LEGAL_PERSON.value
+        return PartyKind.NATURAL_PERSON.value
+
+    def to_dict(self) -> PersonDict:
+        """JSON form: ``id``, ``name``, ``role`` (or None), ``private``, ``party`` (its index, or
+        None) and ``evidence``."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "role": self.role,
+            "private": self.private,
+            "party": self.party.index if self.party else None,
+            "evidence": self.evidence,
+        }
+
+    def who(self, how: str | None = None) -> ReasonDict:
+        """The person as a reason parameter: their party when they are it, their role when they
+        have one, else "person 'X'" (``how``: a term key saying how they were linked)."""
+        if self.principal and self.party is not None:
+            return self.party.who(how)
+        code = "who_role" if self.role else "who_person"
+        params: Params = {"name": self.name}
+        if self.role:
+            params["role"] = {"term": self.role}
+        if how:
+            params["how"] = {"term": how}
+            code += "_how"
+        return {"code": code, "params": params}
+
+
+@dataclass
+class Holder:
+    """Who a finding belongs to (a party kind), how that was established (``scope``) and who it
+    is as a reason parameter (``who``, see :mod:`redactor.reasons`)."""
+
+    kind: str  # a PartyKind value
+    scope: str  # holder | party | sentence
+    who: ReasonDict
+
+
+class Linker:
+    """Resolves holders and scopes for one document. ``below(span)``, when the page geometry is
+    known, gives the words printed under a name in its column (a signature block in columns,
+    :class:`redactor.read.columns.ColumnCells`)."""
+
+    def __init__(
+        self,
+        text: str,
+        sentences: list[Span],
+        findings: list[Finding],
+        parties: list[Party],
+        references: list[PartyReference],
+        profile: AgencyProfile | None = None,
+        below: Callable[[Span], str | None] | None = None,
+    ):
+        self.text = text
+        self.below = below
+        self.profile = profile
+        self.sentences = SpanIndex(sentences)
+        self.findings = findings
+        self.parties = parties
+        self.references = references
+        self.persons: dict[str, Person] = {}
+        self.entities: list[tuple[int, int, object]] = []  # (start, end, Person | Party | str kind)
+
+    # -- persons --------------------------------------------------------------------------
+    def party_at(self, span: Span) -> Party | None:
+        for party in self.parties:
+            if party.contains(span):
+                return party
+        return None
+
+    def build_persons(self) -> None:
+        clusters: dict[str, list[Finding]] = {}
+        for f in self.findings:
+            if f.category in cat.NAME_CATEGORIES and f.holder:
+                clusters.setdefault(f.holder, []).append(f)
+        for pid, mentions in clusters.items():
+            full = [m for m in mentions if m.category == cat.FULL_NAME]
+            name = (full or mentions)[0].text.replace("\n", " ")
+            principal_of = None
+            role, role_party, evidence, cue, contact = None, None, "", "", ""
+            for m in mentions:
+                party = self.party_at(m.span)
+                tail = strip_diacritics(m.attributes.get("before", ""))
+                rep = REPRESENTATION.search(tail)
+                fn = function_near(self.text, m.span.start, m.span.end)
+                if fn is None and self.below is not None:
+                    fn = function_in_cell(self.below(m.span))  # under the name in a column
+                if party is not None and party.kind.is_private_person and not rep and m.category == cat.FULL_NAME:
+                    first = min(
+                        (
+                            f.span.start
+                            for f in self.findings
+                            if f.category in (cat.FULL_NAME, cat.COMPANY_NAME)
+                            and party.contains(f.span)
+                            and any(b.contains(f.span) and b.contains(m.span) for b in party.blocks)
+                        ),
+                        default=None,
+                    )
+                    if first == m.span.start and fn is None:
+                        principal_of = party
+                here = self._contact(m, party, fn)
+                if here:
+                    contact = contact or here
+                    continue  # named for communication: neither "oprávněn jednat" nor a unit's head is a statutory body
+                if role is None and (rep or fn):
+                    cue = (fn.cue if fn is not None else rep.group().strip() if rep else "").rstrip(" :")
+                    if party is not None and party.kind == PartyKind.PUBLIC_BODY:
+                        role, role_party = OFFICIAL, party
+                    elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
+                        role, role_party = STATUTORY, party
+                    elif fn is not None:
+                        role = fn.kind if fn.kind != EITHER else self._either_kind(m.span)
+                        role_party = party if party is not None and not party.kind.is_private_person else None
+                    if role:
+                        evidence = f"{cue!r} next to {m.text!r}" + (
+                            f" in {role_party.describe()}" if role_party else ""
+                        )
+            own = self._own_data(mentions)
+            if principal_of is not None:
+                role, role_party = None, principal_of
+                evidence = f"is {principal_of.describe()}"
+            elif own is not None:
+                role, role_party = None, None
+                evidence = f"own personal data next to the name ({own})"
+            elif role is None and self.profile is not None and self._own_data(mentions, homes=True) is None:
+                official = self._profile_official(mentions)
+                if official is not None:
+                    role, cue = OFFICIAL, official.function or official.name
+                    role_party = next((p for p in self.parties if p.kind == PartyKind.PUBLIC_BODY), None)
+                    evidence = f"{official.name!r} ({official.function}) is an official of the agency (agency profile)"
+            self.persons[pid] = Person(
+                pid,
+                name,
+                role,
+                role_party,
+                principal_of is not None,
+                evidence,
+                cue if role else "",
+                contact if role is None else "",
+            )
+
+    def _contact(self, mention: Finding, party: Party | None, fn: Function | None) -> str:
+        """The contact cue before ``mention`` when it names a party's contact person outside a
+        public body's entry ("Kontaktní osoba: X", "ve věcech technických jedná X", "vyřizuje
+        X"), unless a statutory function stands next to the name ("kontaktní osoba: X,
+        jednatel"); else "". A public body's contact person keeps the representation rules."""
+        if party is not None and party.kind == PartyKind.PUBLIC_BODY:
+            return ""
+        if fn is not None and fn.kind == STATUTORY:
+            return ""
+        return contact_cue(self.text, mention.span.start) or ""
+
+    def _profile_official(self, mentions: list[Finding]) -> Official | None:
+        """The agency profile's official named by ``mentions`` (a full name matches given name
+        and surname; a cluster of surnames alone matches by surname), else None."""
+        if self.profile is None:
+            return None
+        full = [m for m in mentions if m.category == cat.FULL_NAME]
+        for m in full or mentions:
+            official = self.profile.official(m.text.replace("\n", " ").split())
+            if official is not None:
+                return official
+        return None
+
+    def _either_kind(self, span: Span) -> str:
+        """A "ředitel" or "předseda" with no party block around: a statutory representative when
+        the nearest organisation named before (within 200 characters) is a company, otherwise a
+        public official."""
+        near = [
+            f
+            for f in self.findings
+            if f.category == cat.COMPANY_NAME and f.span.end <= span.start and span.start - f.span.end <= 200
+        ]
+        if near and near[-1].attributes.get("kind", "legal_person") == "legal_person":
+            return STATUTORY
+        return OFFICIAL
+
+    def _own_data(self, mentions: list[Finding], homes: bool = False) -> str | None:
+        """A birth number, date of birth or ID number (with ``homes`` also an address after a
+        residence cue: "bytem", "trvalý pobyt") that follows one of ``mentions`` in the same
+        sentence with no other name between: the person's own data, so a private person whatever
+        function words stand near the name elsewhere. A statutory representative's home address
+        does not make the representative private (their name is in the commercial register, the
+        address is redacted on its own); it does tell a private namesake from an official the
+        agency profile lists (``homes=True``). The values of a signature certification clause do not
+        count: the clause gives them for whoever signed, an official or a company's director too."""
+        names = sorted(f.span.start for f in self.findings if f.category in cat.NAME_CATEGORIES)
+        for f in self.findings:
+            home = homes and f.category in cat.ADDRESS_CATEGORIES and f.attributes.get("context") == "residence"
+            if f.category not in OWN_DATA and not home:
+                continue
+            if f.attributes.get("clause") == "certification":
+                continue  # a certified signature gives anyone's birth date: no sign of a private capacity
+            sentence = self.sentences.find(f.span.start)
+            for m in mentions:
+                if not (m.span.end <= f.span.start <= m.span.end + 120):
+                    continue
+                if sentence is None or not sentence.contains(m.span):
+                    continue
+                if any(m.span.end <= start < f.span.start for start in names):
+                    continue
+                return f"{f.text!r}"
+        return None
+
+    def build_entities(self) -> None:
+        for f in self.findings:
+            if f.category in cat.NAME_CATEGORIES and f.holder in self.persons:
+                self.entities.append((f.span.start, f.span.end, self.persons[f.holder]))
+            elif f.category == cat.COMPANY_NAME:
+                self.entities.append((f.span.start, f.span.end, f.attributes.get("kind", "legal_person")))
+        for ref in self.references:
+            self.entities.append((ref.span.start, ref.span.end, ref.party))
+        self.entities.sort(key=lambda e: e[0])
+
+    # -- holders --------------------------------------------------------------------------
+    @staticmethod
+    def _describe(entity: object, how: str | None = None) -> tuple[str, ReasonDict]:
+        """``(holder kind, who)`` of an entity (a person, a party or an organisation's kind)."""
+        if isinstance(entity, Person):
+            return entity.holder_kind(), entity.who(how)
+        if isinstance(entity, Party):
+            return entity.kind.value, entity.who(how)
+        params: Params = {"kind": {"term": str(entity)}}
+        if how:
+            params["how"] = {"term": how}
+        return str(entity), {"code": "who_organisation_how" if how else "who_organisation", "params": params}
+
+    def holder(self, f: Finding, scopes: tuple[str, ...]) -> Holder | None:
+        """Who ``f`` belongs to, trying the allowed scopes from the most specific."""
+        if "holder" in scopes:
+            if f.attributes.get("service"):  # a reception's, a switchboard's number
+                who: ReasonDict = {"code": "who_service", "params": {"cue": f.attributes["service"]}}
+                return Holder(PartyKind.LEGAL_PERSON.value, "holder", who)
+            if f.holder in ("natural_person", "legal_person", "public_body"):
+                return Holder(f.holder, "holder", {"code": "who_value", "params": {"kind": {"term": f.holder}}})
+            if f.holder and f.holder in self.persons:
+                kind, who = self._describe(self.persons[f.holder])
+                return Holder(kind, "holder", who)
+            for _start, end, entity in reversed(self.entities):
+                if end <= f.span.start and f.span.start - end <= 20 and isinstance(entity, Party):
+                    between = self.text[end : f.span.start]
+                    if not re.search(r"[.;]|\n\S+:", between):
+                        kind, who = self._describe(entity, "possessive")
+                        return Holder(kind, "holder", who)
+                if end <= f.span.start - 20:
+                    break
+            for start, end, entity in self.entities:
+                # "na účet 7311541498/0300 vydlužitele Patrika Kubíčka": the owner right after it,
+                # on the same line and not a label opening the next entry ("Pachtýř:")
+                if start == f.span.end + 1 and isinstance(entity, Party) and self.text[f.span.end] == " ":
+                    if not self.text[end : end + 2].lstrip().startswith(":"):
+                        kind, who = self._describe(entity, "possessive")
+                        return Holder(kind, "holder", who)
+        sentence = self.sentences.find(f.span.start)
+        if "holder" in scopes and sentence is not None and f.category in cat.ACCOUNT_CATEGORIES:
+            # "na účet pronajímatele vedený u Komerční banky a.s., číslo účtu …": the possessive
+            # names the owner even when the bank stands between
+            for start, _end, entity in reversed(self.entities):
+                if not (sentence.start <= start < f.span.start) or not isinstance(entity, Party):
+                    continue
+                if ACCOUNT_NOUN.search(self.text[max(sentence.start, start - 12) : start]):
+                    kind, who = self._describe(entity, "possessive")
+                    return Holder(kind, "holder", who)
+        # a value in a legal person's or a public body's entry is that entity's unless a
+        # possessive or a label names a natural person (tried above): the representative or the
+        # contact person named in the same sentence of the entry does not hold the company's account
+        entry = self.party_at(f.span) if "party" in scopes and f.category in ENTITY_VALUES else None
+        organisation = entry is not None and entry.kind in (PartyKind.LEGAL_PERSON, PartyKind.PUBLIC_BODY)
+        if "sentence" in scopes and sentence is not None:
+            before = [
+                e
+                for e in self.entities
+                if sentence.start <= e[0]
+                and e[1] <= f.span.start
+                and not (f.category in cat.ACCOUNT_CATEGORIES and BANK.search(self.text[e[0] : e[1]]))
+                and not (organisation and isinstance(e[2], Person))
+            ]
+            if before:
+                kind, who = self._describe(before[-1][2], "sentence")
+                return Holder(kind, "sentence", who)
+        if "party" in scopes:
+            party = self.party_at(f.span)
+            if party is not None:
+                return Holder(party.kind.value, "party", party.who("block"))
+        if "sentence" in scopes and sentence is not None:
+            after = [
+                e
+                for e in self.entities
+                if f.span.end <= e[0] and e[1] <= sentence.end and not (organisation and isinstance(e[2], Person))
+            ]
+            if after:
+                kind, who = self._describe(after[0][2], "sentence")
+                return Holder(kind, "sentence", who)
+        if "party" in scopes:
+            return self._block_holder(f)
+        return None
+
+    #: How many lines above a value its owner's entry may start (an organisation's letterhead
+    #: block: name, seat, representative, delivery address, phone, e-mail, account).
+    _BLOCK_LINES = 12
+    _BLOCK_END = re.compile(r"^[ ]*(?:\d{1,2}(?:\.\d{1,2})*\.?\)?[ ]+[^\W\d_]|[IVX]+\.|Článek|Čl\.|§)")
+
+    def _block_holder(self, f: Finding) -> Holder | None:
+        """The person or organisation named last above ``f`` in the same entry of the page (up
+        to :attr:`_BLOCK_LINES` lines, not across a numbered clause): the owner of a value listed
+        under a letterhead or an entry that no party label opens ("Všeobecná zdravotní pojišťovna
+        … Doručovací adresa … tel.: …"). An unknown entity there gives None."""
+        start = f.span.start
+        lines = 0
+        while start > 0 and lines < self._BLOCK_LINES:
+            prev = self.text.rfind("\n", 0, start - 1)
+            line = self.text[prev + 1 : start]
+            if self._BLOCK_END.match(line) and lines:
+                break
+            start = prev + 1
+            lines += 1
+            if prev < 0:
+                break
+        before = [e for e in self.entities if start <= e[0] and e[1] <= f.span.start]
+        if not before:
+            return None
+        kind, who = self._describe(before[-1][2], "entry")
+        if kind == PartyKind.UNKNOWN.value:
+            return None
+        return Holder(kind, "party", who)
+
+    def names_private_persons(self) -> bool:
+        """True when the document names a private person (a person without a role exception,
+        or a natural-person or sole-trader party)."""
+        return any(p.private for p in self.persons.values()) or any(p.kind.is_private_person for p in self.parties)
+
+    def private_person_in(self, f: Finding, scope: str) -> ReasonDict | None:
+        """A private person (mention, or natural-person party) linked to ``f`` within ``scope``
+        (``party`` or ``sentence``) as a reason parameter, else None."""
+        if scope == "sentence":
+            region = self.sentences.find(f.span.start)
+            regions = [region] if region else []
+        else:
+            party = self.party_at(f.span)
+            regions = [b for b in party.blocks if b.contains(f.span)] if party else []
+            if party is not None and party.kind.is_private_person:
+                return party.who(scope)
+        for region in regions:
+            for start, end, entity in self.entities:
+                if region.start <= start and end <= region.end:
+                    if isinstance(entity, Person) and entity.private:
+                        return entity.who(scope)
+                    if isinstance(entity, Party) and entity.kind.is_private_person:
+                        return entity.who(scope)
+        return None

@@ -1,0 +1,339 @@
+"""Contracting parties (smluvní strany): where each is introduced, what kind it is, and the
+words that refer to it later.
+
+A Czech contract introduces its parties either with role labels ("Prodávající:",
+"1.1 Objednatel:", numbered sub-items "1) … 2) …" under a plural label such as
+"Propachtovatelé:" or "Smluvní strany:") or with an alias clause ("…, IČO …, se sídlem …
+(dále jen „prodávající“)"). Signature blocks repeat the labels ("Za pronajímatele:"); they
+become further blocks of the same party. The role nouns, in any case form ("prodávajícího",
+"nájemci"), and the aliases refer to the party in the text.
+
+Matching ignores diacritics (OCR output and some exports drop them: "dale jen Mesto"); the
+folded text has the same length as the original, so offsets are shared.
+
+Classification (Civil Code 89/2012 Sb., §§ 18-20 and 420-421 for persons and entrepreneurs):
+the first named entity of a block decides. An organisation name gives a legal person or a
+public body; a person's name gives a natural person, or a sole trader when the block has an
+IČO, "fyzická osoba podnikající" or a place of business; a person introduced as a
+representative ("zastoupený", "jednatel") does not make the block a natural person.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from redactor import categories as cat
+from redactor.czech import LOWER, UPPER, alias_stem, role_of, strip_diacritics
+from redactor.detect.roles import OFFICIAL, REPRESENTATION, function_near
+from redactor.model import Finding, Party, PartyKind, Span
+from redactor.text import ABBREVIATIONS, line_spans
+
+_LETTERS = UPPER + LOWER
+#: Words that cannot follow a role noun inside a label: a label may name the role with its object
+#: ("Poskytovatel služeb:", "Objednatel díla:"), a sentence ("Kupující prohlašuje:") is not a label.
+_NOT_COMPLEMENT = r"(?:se|si|je|jsou|ma|maji|bude|budou|byl|byla|tímto|timto|dale|take|rovnez|nebo|a|i|\w+uj[eií])\b"
+_LABEL = re.compile(
+    rf"(?:^|(?<=\n)|(?<=\s\s)|(?<=— )|(?<=– ))[ ]*(?P<num>\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+)?"
+    rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)"
+    rf"(?:[ ]+(?!{_NOT_COMPLEMENT})[a-z]+){{0,2}}[ ]*:"
+)
+#: A numbered label without its colon, the party named on the same line: "2. Nájemce Česká
+#: republika – Kancelář …" (an OCR drops the colon; some templates write none). Taken only before
+#: any label of its role with a colon (a signature block's "Za nájemce:" comes later), once.
+_BARE_LABEL = re.compile(rf"(?:^|(?<=\n))[ ]*\d{{1,2}}\.[ ]+(?P<role>[{_LETTERS}]+)[ ]+(?=[{UPPER}])")
+_SUBITEM = re.compile(r"^[ ]*(?:\d{1,2}\)|\d{1,2}\.|[a-z]\))[ ]+")
+#: A line that opens a clause ends a party block: "1.", "2)", "1.1 ", "II.", "Článek", "§", a
+#: heading in capitals; a bare number is the rest of a wrapped postcode ("42 Skalná"), a number
+#: followed by another is a date that wrapped ("1. 12. 1999").
+_CLAUSE = re.compile(
+    rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?[ ]+(?!\d)|\d{{1,2}}(?:\.|\))[ ]+(?!\d)|[IVX]+\.[ ]+|Clanek|Cl\.|§|"
+    rf"[{UPPER}]{{4,}}\b)"
+)
+_ALIAS = re.compile(r"\(\s*dale\s*(?:jen\s+)?(?:jako\s+)?[„\"“]?(?P<alias>[^)]{2,60}?)[“\"”]?\s*\)", re.I)
+_NOT_ALIASES = re.compile(
+    r"^(?:zakon|smlouv|dodat|predmet|podmink|priloh|cen[aeyu]\b|dil[ao]?\b|zbozi|sluzb|objekt|pozem|nemovit|"
+    r"vozidl|projekt|stavb|rozhodnut|narizen|vyhlask|obcansk|obchodni|dokument|protokol)",
+    re.I,
+)
+_SOLE_TRADER = re.compile(
+    r"fyzicka osoba podnikajici|podnikajici fyzicka osoba|\bOSVC\b|osoba samostatne vydelecne cinna|"
+    r"misto podnikani|mistem podnikani|zivnostensk",
+    re.I,
+)
+_LEGAL_HINTS = re.compile(
+    r"obchodni(?:m|ho) rejstrik|spolkov(?:em|eho) rejstrik|predstavenstv|jednatel|spolecnost|"
+    r"rejstriku ustavu|nadacni(?:m|ho) rejstrik",
+    re.I,
+)
+_REPRESENTATIVE = re.compile(r"zastoupen|jednajici|jednatel|predsed|clen predstavenstva|prokurist|jmeno a funkce")
+_MAX_BLOCK_LINES = 12
+_MAX_ALIAS_LINES = 25
+#: A line of prose ("Propachtovatelé jsou …", "Pachtovné činí …") ends a party block.
+#: Lines that name who acts for the party ("Oprávněn k jednání …", "Ve věcech technických …")
+#: read like prose but belong to its block.
+_PROSE_LINE = re.compile(
+    rf"^[ ]*(?!(?:Opravnen|Zastoupen|Jednajici|Ve vecech|Osoba opravnena|Kontaktni osoba|Povereny|Poverena)\b)"
+    rf"[{UPPER}][{LOWER}]+[ ]+(?!(?:nad|pod|u|v|ve|na|a|dne)\b)[{LOWER}]+"
+)
+
+
+def _ends_sentence(line: str) -> bool:
+    """True when ``line`` ends a sentence or a clause (not after a title or abbreviation)."""
+    line = line.rstrip()
+    if not line:
+        return False
+    if line[-1] == ";":
+        return True
+    if line[-1] != ".":
+        return False
+    m = re.search(r"(\w+)\.$", line)
+    return not (m and (m.group(1).lower() in ABBREVIATIONS or m.group(1).endswith("Dr") or len(m.group(1)) <= 2))
+
+
+@dataclass
+class PartyReference:
+    """A word in the text that refers to a party (a role noun or an alias)."""
+
+    party: Party
+    span: Span
+
+
+@dataclass
+class _Block:
+    role: str
+    span: Span
+    signature: bool = False
+
+
+def _label_blocks(folded: str) -> list[_Block]:
+    """Blocks opened by role labels, each up to the next label, clause or ``_MAX_BLOCK_LINES``."""
+    labels = []
+    for m in _LABEL.finditer(folded):
+        role = role_of(m.group("role"))
+        if role is None or (m.group("za") is None and m.group("role")[0].islower() and not m.group("num")):
+            continue
+        start = m.start("za") if m.group("za") else m.start("role")
+        labels.append((start, m.end(), role, bool(m.group("za"))))
+    first: dict[str, int] = {}  # where each role's first label with a colon stands
+    for start, _e, role, _za in labels:
+        first.setdefault(role, start)
+    for m in _BARE_LABEL.finditer(folded):
+        role = role_of(m.group("role"))
+        if role is not None and m.start("role") < first.get(role, len(folded)):
+            first[role] = m.start("role")
+            labels.append((m.start("role"), m.end("role"), role, False))
+    labels.sort()
+    lines = line_spans(folded)
+    blocks = []
+    for n, (start, label_end, role, signature) in enumerate(labels):
+        limit = labels[n + 1][0] if n + 1 < len(labels) else len(folded)
+        end = label_end
+        first_line = True
+        count = 0
+        subitems = None  # True when the block is a list "1) …, 2) …" opened right after the label
+        for line in lines:
+            if line.end <= label_end:
+                continue
+            if line.start >= limit:
+                break
+            segment = folded[line.start : line.end]
+            if subitems is None and line.start < label_end < line.end and folded[label_end : line.end].strip():
+                subitems = False  # the label line carries the party itself: "Vydlužitel: Jan Novák, …"
+            if subitems is None and line.start >= label_end:
+                subitems = bool(_SUBITEM.match(segment))  # the first line after the label decides
+            if not first_line and line.start >= label_end:
+                if _CLAUSE.match(segment) and not (subitems and _SUBITEM.match(segment)):
+                    break
+                if segment.strip() == "a":
+                    break
+                if _PROSE_LINE.match(segment) and ":" not in segment[:30]:
+                    break
+                count += 1
+                if count > _MAX_BLOCK_LINES:
+                    break
+            first_line = False
+            end = min(line.end, limit)
+            if _ALIAS.search(segment):
+                break
+        blocks.append(_Block(role, Span(start, max(end, label_end)), signature))
+    return blocks
+
+
+def _split_subitems(folded: str, block: _Block) -> list[Span]:
+    """Numbered sub-items "1) …", "2) …" inside a label block, or the block itself."""
+    starts = [line.start for line in line_spans(folded[block.span.start : block.span.end])]
+    items = [block.span.start + s for s in starts if _SUBITEM.match(folded[block.span.start + s : block.span.end])]
+    if len(items) < 2:
+        return [block.span]
+    bounds = [*items, block.span.end]
+    return [Span(a, b) for a, b in itertools.pairwise(bounds)]
+
+
+def _aliases(raw: str) -> list[str]:
+    """Party aliases in the text of a "(dále jen …)" clause; law and object aliases are dropped."""
+    out = []
+    for alias in re.split(r"\s+(?:nebo|ci|či|resp\.)\s+|,\s*|\s+a\s+", raw):
+        alias = alias.strip(" „“\"”'")
+        if not alias or len(alias) > 30 or any(c.isdigit() for c in alias):
+            continue
+        if len(alias.split()) > 2 and role_of(alias) is None:
+            continue
+        if _NOT_ALIASES.match(strip_diacritics(alias)) and role_of(alias) is None:
+            continue
+        out.append(alias)
+    return out
+
+
+def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span, list[str]]]:
+    """Parties introduced by "(dále jen „X“)": the lines before the clause, back to the end of
+    the previous block, sentence or numbered sub-item."""
+    out = []
+    lines = line_spans(folded)
+    for m in _ALIAS.finditer(folded):
+        aliases = _aliases(text[m.start("alias") : m.end("alias")])
+        if not aliases:
+            continue
+        inside = next((t for t in taken if t.start <= m.start() < t.end), None)
+        if inside is not None:
+            out.append((inside, aliases))
+            continue
+        idx = next(i for i, line in enumerate(lines) if line.start <= m.start() <= line.end)
+        start_idx = idx
+        while start_idx > 0 and idx - start_idx < _MAX_ALIAS_LINES:
+            here = folded[lines[start_idx].start : m.start()]
+            if _SUBITEM.match(here) or any(t.start <= lines[start_idx].start < t.end for t in taken):
+                break
+            prev = folded[lines[start_idx - 1].start : lines[start_idx - 1].end].strip()
+            if not prev or prev == "a" or _ends_sentence(prev) or _ALIAS.search(prev):
+                break
+            if any(t.start <= lines[start_idx - 1].start < t.end for t in taken):
+                break
+            start_idx -= 1
+        out.append((Span(lines[start_idx].start, m.end()), aliases))
+    return out
+
+
+def _classify(
+    text: str, folded: str, span: Span, findings: list[Finding], signature: bool = False
+) -> tuple[PartyKind, str, str]:
+    """``(kind, name, evidence)`` from the first organisation or person named in ``span``.
+
+    In a signature block ("Za objednatele: Ing. X") a person's name is the signatory, not the
+    party, so it does not make the party a natural person.
+    """
+    inside = sorted(
+        (f for f in findings if span.contains(f.span) and f.category in (cat.COMPANY_NAME, cat.FULL_NAME)),
+        key=lambda f: f.span.start,
+    )
+    block = folded[span.start : span.end]
+    has_ico = any(f.category == cat.ICO and span.contains(f.span) for f in findings)
+    for first in inside:
+        if first.category == cat.COMPANY_NAME:
+            kind = PartyKind(first.attributes.get("kind", "legal_person"))
+            return kind, first.text, f"named as {first.text!r} ({first.evidence})"
+        before = folded[max(span.start, first.span.start - 60) : first.span.start].lower()
+        function = function_near(text, first.span.start, first.span.end)
+        if (
+            function is not None
+            and function.kind == OFFICIAL
+            and function.where == "before"
+            and not signature
+            and not REPRESENTATION.search(before)
+        ):
+            # "Zadavatel: Poslanec Jan Novák": an official contracting in office is the public side
+            return PartyKind.PUBLIC_BODY, first.text, f"a public official named {first.text!r} ({function.cue!r})"
+        if signature or _REPRESENTATIVE.search(before) or REPRESENTATION.search(before) or function is not None:
+            continue  # a representative or signatory, not the party itself
+        m = _SOLE_TRADER.search(block)
+        if m or has_ico:
+            return (
+                PartyKind.SOLE_TRADER,
+                first.text,
+                (
+                    f"a person named {first.text!r} with "
+                    + (repr(text[span.start + m.start() : span.start + m.end()]) if m else "an IČO")
+                ),
+            )
+        return PartyKind.NATURAL_PERSON, first.text, f"a person named {first.text!r}"
+    legal = _LEGAL_HINTS.search(block)
+    if has_ico or legal:
+        why = repr(text[span.start + legal.start() : span.start + legal.end()]) if legal and not has_ico else "an IČO"
+        return PartyKind.LEGAL_PERSON, "", f"{why} and no private person as the party"
+    return PartyKind.UNKNOWN, "", "no name found"
+
+
+def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[PartyReference]]:
+    """Segment ``text`` into parties and find every reference to them.
+
+    ``findings`` are the recognizer results (organisation names, person names and IČO are
+    used). Returns the parties in order of first appearance (``index`` from 1) and the
+    references (role nouns and aliases) sorted by offset.
+    """
+    folded = strip_diacritics(text)
+    if len(folded) != len(text):  # decomposition changed the length: match on the original
+        folded = text
+    parties: list[Party] = []
+    by_role: dict[str, Party] = {}
+    for block in _label_blocks(folded):
+        existing = by_role.get(block.role)
+        if existing is not None:
+            existing.blocks.append(block.span)
+            continue
+        for span in _split_subitems(folded, block):
+            kind, name, evidence = _classify(text, folded, span, findings, block.signature)
+            party = Party(len(parties) + 1, block.role, kind, [span], [block.role], name, evidence)
+            parties.append(party)
+            by_role.setdefault(block.role, party)
+    taken = [span for p in parties for span in p.blocks]
+    for span, aliases in _alias_blocks(text, folded, taken):
+        owner = next((p for p in parties if span in p.blocks), None)
+        if owner is None:
+            kind, name, evidence = _classify(text, folded, span, findings)
+            if kind == PartyKind.UNKNOWN:
+                continue
+            roles = {role_of(a) or a.lower() for a in aliases}
+            # A party so far known only from its signature block ("Za Dodavatele:") is the same party.
+            owner = next((p for p in parties if p.kind == PartyKind.UNKNOWN and roles & set(p.roles)), None)
+            if owner is not None:
+                owner.blocks.insert(0, span)
+                owner.kind, owner.name, owner.evidence = kind, name, evidence
+            else:
+                owner = Party(len(parties) + 1, aliases[0].lower(), kind, [span], [], name, evidence)
+                parties.append(owner)
+            taken.append(span)
+        for alias in aliases:
+            acronym = re.fullmatch(rf"[{UPPER}]{{2,}}", alias) is not None
+            role = alias if acronym else (role_of(alias) or alias.lower())
+            if role not in owner.roles:
+                owner.roles.append(role)
+    parties.sort(key=lambda p: p.blocks[0].start)
+    for i, party in enumerate(parties, 1):
+        party.index = i
+    return parties, find_references(text, parties)
+
+
+def find_references(text: str, parties: list[Party]) -> list[PartyReference]:
+    """Every word that is an inflected role noun or alias of a party (ambiguous roles that
+    several parties share are skipped; acronym aliases match case-sensitively)."""
+    stems: dict[str, Party | None] = {}
+    for party in parties:
+        for role in party.roles:
+            stem = role if role.isupper() else alias_stem(role)
+            stems[stem] = None if stem in stems and stems[stem] is not party else party
+    refs = []
+    folded = strip_diacritics(text)
+    if len(folded) != len(text):
+        folded = text
+    for m in re.finditer(r"[^\W\d_]+(?:\s+stran[aeyuo]\w*)?", folded):
+        word = m.group()
+        low = word.lower()
+        for stem, owner in stems.items():
+            if owner is None:
+                continue
+            hit = word == stem if stem.isupper() else (low.startswith(stem) and len(low) - len(stem) <= 4)
+            if hit:
+                refs.append(PartyReference(owner, Span(m.start(), m.end())))
+                break
+    return refs

@@ -1,0 +1,154 @@
+"""Postal addresses: street + house number ("Zahradní 1461/38", "Obřanská 101a", "náměstí
+T. G. Masaryka 145", "Na Kopci 885/18"), optionally followed by PSČ and municipality, or a
+village address after a cue ("bytem Lhota č. p. 12").
+
+The cue in front decides what the address is, following the ministry methodology: a
+residence ("bytem", "trvale bytem", "bydliště", "trvalý pobyt") is category 45, a seat
+("se sídlem", "sídlo") category 46, and a sole trader's place of business ("místo
+podnikání") category 46 marked ``place_of_business``; the municipality may stand between the
+cue and the street ("bytem: Znojmo, Bratrstva 21"). A delivery or correspondence address
+("doručovací adresa") is anybody's, and an address without a cue is reported as a residence
+and resolved later by the person or party it belongs to. A number that opens a numbered item
+on the next line ("Rekonstrukce vodovodu Renneská\n2) stavba") is no house number.
+"""
+
+from __future__ import annotations
+
+import re
+
+from redactor import categories as cat
+from redactor.czech import LOWER, UPPER, role_of
+from redactor.detect.recognizers.base import AnalysisContext, Recognizer
+from redactor.model import Finding
+from redactor.text import ITEM_START
+
+_W = rf"[{UPPER}][{LOWER}]+"
+#: A house number (číslo popisné, at most four digits) and its orientation number; five digits
+#: after a street name are an inventory or a postcode ("Švestková 12903").
+_NUMBER = r"(?:č\.[ ]?p\.[ ]?)?\d{1,4}[a-zA-Z]?(?:[ ]?/[ ]?\d{1,4}[a-zA-Z]?)?"
+_PSC_TOWN = (
+    rf"\d{{3}}[ ]?\d{{2}}[ \n]+{_W}(?:[ \n](?:nad|pod|u|v|na)[ \n]{_W}|[ \n]{_W}|[ ]?-[ ]?{_W}){{0,3}}"
+    rf"(?:[ ]\d{{1,2}}(?![\d.]))?"
+)
+_STREET = (
+    rf"(?:(?:Na|V|Ve|Za|Pod|Nad|U|K|Ke|Před|Mezi|Při|Do|Od|Po|Nad)[ ]{_W}(?:[ ]{_W})?"
+    rf"|(?:[Nn]áměstí|[Nn]ám\.|[Tt]řída|[Tt]ř\.|[Nn]ábřeží|[Nn]ábř\.|[Uu]l\.|[Uu]lice)[ ]"
+    rf"(?:[{UPPER}]\.[ ]?){{0,3}}{_W}(?:[ ]{_W})?"
+    rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n](?:[Nn]ám\.|[Nn]áměstí|[Nn]ábř\.|[Tt]řída))?)"  # "Hostivařské⏎Nám. 165"
+    r"(?:[ \n](?:I|II|III|IV|V|VI)(?=[ \n]\d))?"  # numbered streets: "Boční I", "Pod Lipami II"
+)
+_ADDRESS = re.compile(
+    rf"(?<![\w.])(?P<street>{_STREET})(?:[ ]|\n(?!{ITEM_START}))(?P<number>{_NUMBER})"
+    rf"(?![\w/)]|[.,]\d|\.[ ]?\d{{1,2}}\.|\s?(?:Kč|%|m²|m2|ks|Sb))"  # "V Praze 15. 10. 2021": a date
+    rf"(?P<town>,?[ \n]+{_PSC_TOWN})?"
+)
+_VILLAGE = re.compile(
+    rf"(?P<cue>(?:trvale )?bytem|bydlištěm|bydliště|trvalý pobyt|trvalým pobytem|místo podnikání|místem podnikání"
+    rf"|se sídlem|sídlem|sídlo|adresa|adresou)\s*:?\s*"
+    rf"(?P<addr>(?:{_W}(?:[ ]{_W})?[ ,]+)?(?:č\.[ ]?p\.[ ]?)\d{{1,5}}(?:,?[ \n]+{_PSC_TOWN})?|{_PSC_TOWN})",
+    re.I,
+)
+_STREET_SHAPE = re.compile(r"(?:ská|cká|ní|ova|ovo|ého|ých|ské|cké|á|í|ý|ův|ina|ino|třída|nám\.|náměstí|nábř\.)$", re.I)
+_STOP_FIRST = frozenset(
+    """Článek Článku Čl Bod Odst Odstavec Příloha Přílohy Dodatek Dodatku Smlouva Smlouvy Zákon Zákona
+    Sbírky Vložka Oddíl Strana Stránka Celkem Dne Rok Roce Roku Cena Částka Parcela Číslo Čísla Telefon
+    Fax Mobil Pozemek Pozemku Kč Položka Verze Tabulka Obrázek Kapitola Usnesení Usnesením Bodu Faktura
+    Objednávka Zakázka Akce Etapa Stavba Objekt Budova Budovy Místnost Podlaží Patro Sál Dům Byt Jednotka
+    Kupní Nájemné Pachtovné Částku Výše Doba Lhůta Termín Celková Celkové Základní Minimální Maximální
+    Činí Činil Činila Činilo Činily""".split()
+)
+#: The municipality written between a cue and the street ("bytem: Znojmo, Bratrstva 21").
+_TOWN_FIRST = rf"(?:[{LOWER}]+(?:[ -][{LOWER}]+){{0,2}}(?:[ ]\d{{1,2}})?,\s*)?"
+_CUES = (
+    ("place_of_business", re.compile(rf"(místo podnikání|místem podnikání|provozovn[aouy])\s*:?\s*{_TOWN_FIRST}$")),
+    ("seat", re.compile(rf"(se sídlem|sídlem|sídlo|sídla)\s*(?:v\s+)?:?\s*{_TOWN_FIRST}$")),
+    (
+        "residence",
+        re.compile(
+            r"(bytem|bydliště|bydlištěm|bydlící|trvalý pobyt|trvalým pobytem|trvalého pobytu|trvale bytem)"
+            rf"\s*:?\s*{_TOWN_FIRST}$"
+        ),
+    ),
+)
+
+
+def address_context(text: str, start: int) -> tuple[str | None, str | None]:
+    """``(context, cue)`` for an address starting at ``start``: the cue words right before it
+    ("se sídlem", "bytem", "místo podnikání") or ``(None, None)``."""
+    window = text[max(0, start - 40) : start].replace("\n", " ").lower()
+    for context, pattern in _CUES:
+        m = pattern.search(window)
+        if m:
+            return context, m.group(1)
+    return None, None
+
+
+def _trim_continuation(text: str, start: int, end: int) -> int:
+    """Cut an address before a word that starts a new line and then a sentence or a label
+    ("...Mnichovo Hradiště\nPropachtovatelé jsou", "...602 00 Brno\nKupující:"): municipality
+    names wrap, sentences and labels do not."""
+    for m in re.finditer(r"\n(\w+)", text[start:end]):
+        word_end = start + m.end(1)
+        if re.match(rf"[ ]+[{LOWER}]|[ ]*:", text[word_end : word_end + 3]) or role_of(m.group(1)):
+            return start + m.start()
+    return end
+
+
+class AddressRecognizer(Recognizer):
+    """Street addresses and village addresses, with their residence/seat cue."""
+
+    name = "address"
+    categories = (cat.ADDRESS_RESIDENCE, cat.ADDRESS_SEAT)
+
+    def _emit(self, text: str, start: int, end: int, score: float, shape: str) -> Finding:
+        context, cue = address_context(text, start)
+        category = cat.ADDRESS_SEAT if context in ("seat", "place_of_business") else cat.ADDRESS_RESIDENCE
+        evidence = f"{shape}" + (f", cue {cue!r}" if cue else ", no residence or seat cue")
+        return self.finding(category, start, end, text, score, evidence, attributes={"context": context})
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        text, out = context.text, []
+        for m in _ADDRESS.finditer(text):
+            street = m.group("street")
+            first = street.split()[0].rstrip(".")
+            if first in _STOP_FIRST:
+                continue
+            cue = address_context(text, m.start())[0]
+            shaped = bool(_STREET_SHAPE.search(street)) or street.split()[0] in {
+                "Na",
+                "V",
+                "Ve",
+                "Za",
+                "Pod",
+                "Nad",
+                "U",
+                "K",
+                "Ke",
+                "Před",
+                "Mezi",
+                "Při",
+                "Do",
+                "Od",
+                "Po",
+                "náměstí",
+                "Náměstí",
+                "nám.",
+                "Nám.",
+                "třída",
+                "tř.",
+                "nábřeží",
+                "ul.",
+                "ulice",
+            }
+            if not (shaped or cue or m.group("town")):
+                continue
+            score = 0.9 if (cue or m.group("town")) else 0.7
+            shape = "street and house number" + (" with PSČ and municipality" if m.group("town") else "")
+            out.append(self._emit(text, m.start(), _trim_continuation(text, m.start(), m.end()), score, shape))
+        covered = [(f.span.start, f.span.end) for f in out]
+        for m in _VILLAGE.finditer(text):
+            s, e = m.start("addr"), m.end("addr")
+            if any(a < e and s < b for a, b in covered):
+                continue
+            out.append(self._emit(text, s, _trim_continuation(text, s, e), 0.85, "address after a cue"))
+        return out

@@ -1,0 +1,256 @@
+"""Identifiers recognised by the words in front of them: date of birth, ID card, passport,
+driving licence, SIPO, vehicle plate, VIN, data box, e-mail, IP and MAC addresses."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from redactor import categories as cat
+from redactor.czech import NameGazetteer
+from redactor.detect.recognizers.base import AnalysisContext, PatternRecognizer, Recognizer, Validated
+from redactor.model import Finding
+
+_MONTHS = "ledna|února|března|dubna|května|června|července|srpna|září|října|listopadu|prosince"
+DATE = rf"\d{{1,2}}\.[ \n]?(?:\d{{1,2}}\.|(?:{_MONTHS}))[ \n]?\d{{4}}"
+
+
+class DateOfBirthRecognizer(PatternRecognizer):
+    """A date after "nar.", "nar. dne", "narozen", "narozen/a", "narozen(a) dne", "datum narození",
+    "dat. nar.", "r. nar." (ministry methodology: the date of birth of a private person is
+    personal data)."""
+
+    name = "date_of_birth"
+    category = cat.DATE_OF_BIRTH
+    group = 1
+    score = 0.95
+    pattern = re.compile(
+        rf"(?:\bnar\.|\bnarozen[aáéýí]?(?:\s*/\s*a|\s*\(a\))?|\bdatum narození|\bdat(?:um|\.)\s*nar\.|\br\.\s*nar\.)"
+        rf"(?:\s+dne)?\s*:?\s*({DATE})",
+        re.I,
+    )
+
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
+        return Validated(f"date after {match.group().split()[0]!r}")
+
+
+class DocumentNumberRecognizer(Recognizer):
+    """Numbers of an ID card (občanský průkaz), passport, driving licence and SIPO, each only
+    after its cue words; the number formats follow the issuing registers (ID card 9 digits or
+    older letter-prefixed series, driving licence two letters + 6 digits, SIPO 10 digits). The
+    SIPO number is also found under its everyday name, "spojovací číslo" (Česká pošta's name for
+    the payer's number in SIPO), without the word SIPO."""
+
+    name = "document_number"
+    categories = (cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE, cat.SIPO)
+    _rules = (
+        (
+            cat.ID_CARD,
+            re.compile(
+                r"(?:občansk(?:ý|ého|ém) průkaz(?:u)?|\bOP\b|\bč\. ?OP\b|průkazu totožnosti|průkaz totožnosti)"
+                r"(?:\s*(?:č\.|číslo|čísla|č))?\s*:?\s*([A-Z]{0,3}[ ]?\d{6,9})\b",
+                re.I,
+            ),
+            "ID card number",
+        ),
+        (
+            cat.PASSPORT,
+            re.compile(
+                r"(?:cestovní(?:ho)? pas(?:u)?|číslo pasu|\bpas(?:u)?\b)(?:\s*(?:č\.|číslo))?\s*:?\s*"
+                r"([A-Z]{0,2}\d{7,9})\b",
+                re.I,
+            ),
+            "passport number",
+        ),
+        (
+            cat.DRIVING_LICENCE,
+            re.compile(
+                r"(?:řidičsk(?:ý|ého|ém) průkaz(?:u)?|\bŘP\b)(?:\s*(?:č\.|číslo))?\s*:?\s*([A-Z]{2}[ ]?\d{6})\b", re.I
+            ),
+            "driving licence number",
+        ),
+        (cat.SIPO, re.compile(r"\bSIPO\b(?:\s*(?:č\.|číslo|spojovací číslo))?\s*:?\s*(\d{10})\b", re.I), "SIPO number"),
+        # the everyday name without the word SIPO beside it ("platby budou hrazeny přes spojovací
+        # číslo 1234567890"), in any case, abbreviated, across a line break of a scan
+        (
+            cat.SIPO,
+            re.compile(
+                r"(?:\bspojovac(?:í|ího|ím)\s+čísl(?:o|a|e|u|em)\b|\bspoj\.\s*č\.)"
+                r"(?:\s*\(?\s*SIPO\s*\)?)?(?:\s*(?:č\.|:))?\s*(\d{10})\b",
+                re.I,
+            ),
+            "SIPO number",
+        ),
+    )
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        out, seen = [], set()
+        for category, pattern, label in self._rules:
+            for m in pattern.finditer(context.text):
+                if (category, m.start(1)) in seen:  # both SIPO cues before one number
+                    continue
+                seen.add((category, m.start(1)))
+                cue = context.text[m.start() : m.start(1)].strip()
+                out.append(self.finding(category, m.start(1), m.end(1), context.text, 0.93, f"{label} after {cue!r}"))
+        return out
+
+
+class VehicleRecognizer(Recognizer):
+    """Registration plates (Decree 343/2014 Sb.: ``1A2 3456`` and personalised plates after
+    "RZ"/"SPZ"/"registrační značka") and 17-character VINs (ISO 3779, no I, O, Q)."""
+
+    name = "vehicle"
+    categories = (cat.VEHICLE_PLATE, cat.VIN)
+    _plate_cue = re.compile(
+        r"(?:registrační(?:ch)? značk[ayou]|registrační značkou|\bRZ\b|\bSPZ\b|\bRZV\b|reg\. ?zn\.)\s*:?\s*"
+        r"([0-9A-Z]{2,3}[ ]?[0-9A-Z]{1,5})\b"
+    )
+    _plate_bare = re.compile(r"(?<![\w/-])(\d[A-Z][A-Z0-9][ ]\d{4})(?![\w/])")
+    _vin = re.compile(r"(?<![A-Z0-9])([A-HJ-NPR-Z0-9]{17})(?![A-Z0-9])")
+    _vin_cue = re.compile(r"(vin|identifikační číslo vozidla|výrobní číslo|č\. karoserie|podvozku)")
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        text, out, seen = context.text, [], set()
+        for m in self._plate_cue.finditer(text):
+            value = m.group(1)
+            if re.search(r"\d", value):
+                out.append(
+                    self.finding(
+                        cat.VEHICLE_PLATE,
+                        m.start(1),
+                        m.end(1),
+                        text,
+                        0.93,
+                        f"plate after {text[m.start() : m.start(1)].strip()!r}",
+                    )
+                )
+                seen.add(m.start(1))
+        for m in self._plate_bare.finditer(text):
+            if m.start(1) not in seen:
+                out.append(
+                    self.finding(cat.VEHICLE_PLATE, m.start(1), m.end(1), text, 0.6, "Czech plate format 1A2 3456")
+                )
+        for m in self._vin.finditer(text):
+            value = m.group(1)
+            if not (re.search(r"\d", value) and re.search(r"[A-Z]", value)):
+                continue
+            cue = self._vin_cue.search(context.window_before(m.start(), 30))
+            out.append(
+                self.finding(
+                    cat.VIN,
+                    m.start(1),
+                    m.end(1),
+                    text,
+                    0.93 if cue else 0.6,
+                    f"VIN format (ISO 3779){', cue ' + repr(cue.group()) if cue else ''}",
+                )
+            )
+        return out
+
+
+class DataBoxRecognizer(PatternRecognizer):
+    """ID of a data box (datová schránka, Act 300/2008 Sb.): seven lower-case letters and digits
+    after "ID DS", "datová schránka" or "ID datové schránky"."""
+
+    name = "data_box"
+    category = cat.DATA_BOX
+    group = 1
+    score = 0.9
+    pattern = re.compile(
+        r"(?:\bID\s?DS\b|datov(?:á|é|ou) schránk(?:a|y|u)|ID datové schránky|\bDS\b)\s*(?:ID)?\s*:?\s*"
+        r"\b([a-z0-9]{7})\b",
+        re.I,
+    )
+
+    def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
+        value = match.group(1)
+        return None if value.isdigit() or value.isalpha() else Validated("data-box ID after its cue")
+
+
+class NetworkRecognizer(Recognizer):
+    """IPv4/IPv6 addresses (validated by ``ipaddress``) and MAC addresses (IEEE 802 format)."""
+
+    name = "network"
+    categories = (cat.IP_ADDRESS, cat.MAC_ADDRESS)
+    _ipv4 = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?![\d.]|\.\d)")
+    _ipv6 = re.compile(r"(?<![\w:])((?:[0-9a-fA-F]{1,4}:){2,7}[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{1,4})*)(?![\w:])")
+    _mac = re.compile(r"(?<![\w:-])((?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2})(?![\w:-])")
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        text, out = context.text, []
+        for m in self._mac.finditer(text):
+            out.append(self.finding(cat.MAC_ADDRESS, m.start(1), m.end(1), text, 0.9, "MAC address format"))
+        for pattern in (self._ipv4, self._ipv6):
+            for m in pattern.finditer(text):
+                try:
+                    ipaddress.ip_address(m.group(1))
+                except ValueError:
+                    continue
+                if pattern is self._ipv6 and m.group(1).count(":") < 2:
+                    continue
+                if any(f.span.start <= m.start(1) < f.span.end for f in out):
+                    continue
+                out.append(self.finding(cat.IP_ADDRESS, m.start(1), m.end(1), text, 0.85, "valid IP address"))
+        return out
+
+
+class EmailRecognizer(Recognizer):
+    """E-mail addresses. One whose local part contains a personal name (a gazetteer name, or a
+    part of a name found in the document) is category 6 (e-mail with a personal name,
+    primary); any other is category 7 (generic work e-mail such as ``info@``, secondary).
+    An address broken at a line end next to its "@" or after a dot of its domain
+    ("jan.novak@" + "seznam.cz") is one address: word processors break lines there."""
+
+    name = "email"
+    categories = (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC)
+    _break = r"(?:[ \t]*\n[ \t]*)?"  # a line break, only where an address may be broken
+    _pattern = re.compile(rf"(?<![\w.+-])([\w.+-]+{_break}@{_break}[\w-]+(?:\.{_break}[\w-]+)*\.[a-zA-Z]{{2,}})\b")
+    _generic = frozenset(
+        "info podatelna posta mail email office kancelar sekretariat obchod sales support podpora "
+        "fakturace faktury ucetni uctarna epodatelna admin webmaster noreply no-reply kontakt "
+        "objednavky reklamace servis recepce urad mesto obec starosta".split()
+    )
+
+    def __init__(self, gazetteer: NameGazetteer | None = None):
+        self.gazetteer = gazetteer
+
+    def load(self) -> None:
+        self._names()
+
+    def _names(self) -> NameGazetteer:
+        """The name gazetteer, the packaged one unless given (read on first use)."""
+        if self.gazetteer is None:
+            self.gazetteer = NameGazetteer.default()
+        return self.gazetteer
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        out = []
+        names = self._names()
+        for m in self._pattern.finditer(context.text):
+            local = re.sub(r"\s", "", m.group(1).split("@")[0]).lower()
+            parts = [p for p in re.split(r"[._+-]", local) if p]
+            named = [p for p in parts if p not in self._generic and names.mentions_name(p)]
+            if named:
+                out.append(
+                    self.finding(
+                        cat.EMAIL_PERSONAL,
+                        m.start(1),
+                        m.end(1),
+                        context.text,
+                        0.95,
+                        f"e-mail whose local part contains the name {named[0]!r}",
+                    )
+                )
+            else:
+                out.append(
+                    self.finding(
+                        cat.EMAIL_GENERIC,
+                        m.start(1),
+                        m.end(1),
+                        context.text,
+                        0.9,
+                        "e-mail address without a recognised personal name",
+                        attributes={"local_parts": parts},
+                    )
+                )
+        return out

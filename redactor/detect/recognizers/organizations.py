@@ -1,0 +1,129 @@
+"""Names of legal persons and public bodies, found so that they are kept (category 10) and so
+that a party can be classified. A surname inside a company name ("Zemní práce Kovář s.r.o.")
+is then not read as a person."""
+
+from __future__ import annotations
+
+import re
+
+from redactor import categories as cat
+from redactor.czech import ASSOCIATION_HEADS, LEGAL_FORMS, PUBLIC_BODY_HEADS, UPPER, role_of
+from redactor.czech import strip_diacritics as fold
+from redactor.detect.recognizers.base import AnalysisContext, Recognizer
+from redactor.model import Finding
+
+_CONNECTORS = {"nad", "pod", "u", "v", "ve", "na", "a", "pro", "při", "de", "di", "-", "–", "&"}
+_STOP_CHARS = ':;()„“"”[]'
+#: A word of an organisation's name; a label ("Zastoupená:", "Sídlo:") on the next line is none.
+_NAME_WORD = (
+    rf"(?:[{UPPER}][\w&.'’-]*(?![\w&.'’-]|[ ]*:)|\d+\.?[ ]?[{UPPER}][\w&.'’-]*"
+    rf"|(?:nad|pod|u|v|ve|na|pro|pri|při|a)(?=\s+[{UPPER}]))"
+)
+
+
+class OrganizationRecognizer(Recognizer):
+    """Legal persons by their legal form (s.r.o., a.s., z.s., příspěvková organizace, ...),
+    public bodies by the head of their name (Město, Obec, Kraj, Ministerstvo, ...), and
+    associations that often omit their form (Sbor dobrovolných hasičů, TJ, Spolek)."""
+
+    name = "organization"
+    categories = (cat.COMPANY_NAME,)
+
+    def load(self) -> None:
+        # Patterns are matched against the text without diacritics (OCR often drops them).
+        forms = "|".join(fold(f) for f in LEGAL_FORMS)
+        self._form = re.compile(rf"(?:,?[ \n])(?:{forms})(?![\w])")
+        heads = "|".join(re.escape(fold(h)) for h in sorted(PUBLIC_BODY_HEADS, key=len, reverse=True))
+        self._public = re.compile(
+            rf"(?<![\w])(?:{heads}|statutarni mesto|mesto|obec|mestys)(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{1,6}}"
+        )
+        # an office named by its kind alone, its department following ("Obecní úřad, odbor
+        # výstavby"; or the municipality's name illegible under a stamp): the office of the
+        # municipality or region the contract is about (Act 128/2000 Sb., § 109; Act 129/2000 Sb., § 65)
+        self._office = re.compile(
+            r"(?<![\w])(?:obecni|mestsky|krajsky|magistratni) urad(?=,?[ \n]+(?:odbor|oddeleni|referat)\b)", re.I
+        )
+        assoc = "|".join(re.escape(fold(h)) for h in sorted(ASSOCIATION_HEADS, key=len, reverse=True))
+        self._assoc = re.compile(rf"(?<![\w])(?:{assoc})(?:[ \n]{_NAME_WORD}){{1,5}}")
+
+    def _name_before(self, text: str, end: int) -> int | None:
+        """Start offset of the organisation name that ends at ``end`` (before its legal form)."""
+        i, words, start = end, 0, None
+        while i > 0 and words < 8:
+            j = i
+            while j > 0 and text[j - 1] == " ":
+                j -= 1
+            if j > 0 and text[j - 1] == "\n":
+                if j - 1 > 0 and text[j - 2] in ",.:;":
+                    break
+                j -= 1
+            if j == 0 or text[j - 1] in _STOP_CHARS or text[j - 1] in ",.":
+                if j > 0 and text[j - 1] == "." and re.search(r"\b[A-Z]\.$", text[max(0, j - 3) : j]):
+                    pass  # an initial inside the name
+                else:
+                    break
+            k = j
+            while k > 0 and not text[k - 1].isspace() and text[k - 1] not in _STOP_CHARS:
+                k -= 1
+            word = text[k:j]
+            if not word:
+                break
+            if re.fullmatch(r"\d+[.)]?|\d+\.\d+\.?", word):  # clause number "1.2" or "2)"
+                break
+            words += 1
+            if word[0].isupper() or word[0].isdigit():
+                start = k
+            elif word not in _CONNECTORS and not word[0].islower():
+                break
+            i = k
+        return start
+
+    def analyze(self, context: AnalysisContext) -> list[Finding]:
+        text, folded, out = context.text, context.folded, []
+        taken: list[tuple[int, int]] = []
+        for m in self._form.finditer(folded):
+            start = self._name_before(text, m.start())
+            if start is None:
+                continue
+            name = text[start : m.end()]
+            if len(name) < 4:
+                continue
+            public = bool(re.search(r"prispevkova organizace|statni podnik|p\.\s?o\.|s\.\s?p\.", fold(name)))
+            out.append(
+                self.finding(
+                    cat.COMPANY_NAME,
+                    start,
+                    m.end(),
+                    text,
+                    0.9,
+                    f"legal form {m.group().strip(', ')!r}",
+                    attributes={"kind": "public_body" if public else "legal_person"},
+                )
+            )
+            taken.append((start, m.end()))
+        for pattern, kind, label in (
+            (self._public, "public_body", "public body"),
+            (self._office, "public_body", "public office and its department"),
+            (self._assoc, "legal_person", "association"),
+        ):
+            for m in pattern.finditer(folded):
+                s, e = m.start(), m.end()
+                if any(a <= s < b for a, b in taken):
+                    continue
+                before = re.search(rf"([{UPPER}]\w+) $", text[max(0, s - 20) : s])
+                if kind == "public_body" and before and role_of(before.group(1)) is None:
+                    continue  # "Nové Město pod Smrkem", "Velké Meziříčí": a town's name, not "Město X"
+                    # (but "2. Nájemce Česká republika – …": a label that lost its colon)
+                if kind == "public_body" and re.search(r"\b\d{3} ?\d{2}[ \n]+$", text[max(0, s - 12) : s]):
+                    continue  # "656 16 Město Touškov": the town of a postal address, not a party
+                # trim trailing connectors
+                name = text[s:e]
+                trimmed = re.sub(r"(?:[ \n](?:nad|pod|u|v|ve|na|a|pro|při))+$", "", name)
+                e = s + len(trimmed)
+                if e - s < 5:
+                    continue
+                out.append(
+                    self.finding(cat.COMPANY_NAME, s, e, text, 0.85, f"{label} name head", attributes={"kind": kind})
+                )
+                taken.append((s, e))
+        return out

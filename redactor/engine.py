@@ -1,0 +1,448 @@
+"""The redaction engine: analyse a PDF into proposals, then burn in and verify accepted ones.
+
+Usage::
+
+    engine = RedactionEngine()                     # default recognizers, rules only, default map
+    analysis = engine.analyze(pdf_bytes)            # proposals with action redact/keep/review
+    result = engine.redact(pdf_bytes, analysis.to_redact())   # burned in and verified
+
+Like Presidio's ``AnalyzerEngine``, the engine receives its recognizer registry, NLP engine
+and category map in the constructor; none of them is a global.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TypedDict
+
+from redactor.decide.category_map import CategoryMap
+from redactor.decide.decision_rules import Assessment
+from redactor.decide.decisions import decide, resolve_overlaps
+from redactor.decide.repeats import align_addresses, repeat_values
+from redactor.decide.suspicious import DOUBT_CONFIDENCE, SUSPICIOUS, ocr_doubts, suspicious_spans, unsure_words
+from redactor.detect.linking import Person, PersonDict
+from redactor.detect.nlp import NlpEngine, RuleOnlyNlpEngine
+from redactor.detect.parties import find_parties
+from redactor.detect.profile import AgencyProfile, mark_agency_names
+from redactor.detect.recognizers.base import AnalysisContext, RecognizerRegistry
+from redactor.detect.recognizers.registry import default_registry
+from redactor.errors import VerificationError
+from redactor.model import (
+    Action,
+    Box,
+    PageDict,
+    PageInfo,
+    Party,
+    PartyDict,
+    ProposalDict,
+    ProposedRedaction,
+    Span,
+    VerificationResult,
+)
+from redactor.pdf.rebuild import open_rebuilt, rebuilt
+from redactor.publish.burn import burn_in
+from redactor.publish.ink import widen_to_ink
+from redactor.publish.legibility import boxes_for
+from redactor.publish.picture_check import legibility_reader, legible_in_pictures, legible_problem
+from redactor.publish.text_export import published_text
+from redactor.publish.text_writing import WrittenText, publish_as_pictures
+from redactor.publish.verify import verify
+from redactor.read.columns import ColumnCells
+from redactor.read.extraction import TextLayer, extract_text_layer
+from redactor.read.ocr import OcrWord, TesseractOcr, layers_off
+from redactor.text import blank_spans, sentence_spans
+
+#: Default upper bound on pages per document (a registry contract rarely exceeds 300 pages).
+MAX_PAGES = 2000
+#: Times values still legible in a page's picture are covered before verification fails.
+COVER_ROUNDS = 2
+
+
+class AnalysisDict(TypedDict):
+    """:meth:`Analysis.to_dict`'s shape."""
+
+    category_map: str
+    pages: list[PageDict]
+    pages_needing_ocr: list[int]
+    parties: list[PartyDict]
+    persons: list[PersonDict]
+    proposals: list[ProposalDict]
+    removed: dict[str, int]
+    timings: dict[str, float]
+
+
+@dataclass
+class Analysis:
+    """Everything the engine found in one PDF."""
+
+    pages: list[PageInfo]
+    text_layer: TextLayer
+    parties: list[Party]
+    persons: dict[str, Person]
+    proposals: list[ProposedRedaction]
+    category_map: str
+    timings: dict[str, float] = field(default_factory=dict)
+    #: What the allowlist rebuild removed before analysis, by kind (:class:`~redactor.pdf.rebuild.Rebuilt`).
+    removed: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def pages_needing_ocr(self) -> list[int]:
+        """Page numbers (from 1) without a usable text layer: nothing on them was analysed."""
+        return [p.number for p in self.pages if p.needs_ocr]
+
+    def to_redact(self) -> list[ProposedRedaction]:
+        """The proposals whose action is redact (what the CLI accepts without review)."""
+        return [p for p in self.proposals if p.action == Action.REDACT]
+
+    def to_dict(self) -> AnalysisDict:
+        """JSON-ready summary: pages, parties, persons and proposals."""
+        return {
+            "category_map": self.category_map,
+            "pages": [p.to_dict() for p in self.pages],
+            "pages_needing_ocr": self.pages_needing_ocr,
+            "parties": [p.to_dict() for p in self.parties],
+            "persons": [p.to_dict() for p in self.persons.values()],
+            "proposals": [p.to_dict() for p in self.proposals],
+            "removed": dict(self.removed),
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+@dataclass
+class RedactionResult:
+    """A burned-in PDF with its verification (``verification.ok`` is True)."""
+
+    pdf: bytes
+    verification: VerificationResult
+    boxes: list[Box]
+    #: ``{page number: problems}``: pages published as pictures with the analysed words as their
+    #: text layer, because the first verification could not explain their text (see :meth:`RedactionEngine.redact`)
+    pictured: dict[int, list[str]] = field(default_factory=dict)
+    #: Boxes (points) added over redacted values still legible on a page's picture after the
+    #: first burn-in (:meth:`RedactionEngine.redact`); included in :attr:`boxes`.
+    covered: list[Box] = field(default_factory=list)
+    #: The published text beside the PDF (UTF-8 plain text, pages separated by form feeds,
+    #: :func:`~redactor.publish.text_export.published_text`), verified like the PDF's text; None
+    #: when ``redact`` was given no text layer.
+    text: str | None = None
+
+
+class RedactionEngine:
+    """Finds personal data, decides with a category map, burns in and verifies.
+
+    ``registry`` defaults to :func:`~redactor.detect.recognizers.registry.default_registry`, ``nlp`` to
+    :class:`~redactor.detect.nlp.RuleOnlyNlpEngine` (no statistical model; pass a
+    :class:`~redactor.detect.nlp.SpacyNlpEngine` for ``cs_core_news_sm``), ``category_map`` to the
+    platform default map, ``ocr`` to Tesseract with the Czech model (``False``: no OCR; scanned
+    pages are then only reported). Models load lazily on first use (:meth:`load` forces it).
+    """
+
+    def __init__(
+        self,
+        registry: RecognizerRegistry | None = None,
+        nlp: NlpEngine | None = None,
+        category_map: CategoryMap | None = None,
+        max_pages: int = MAX_PAGES,
+        ocr: TesseractOcr | bool | None = True,
+    ):
+        self.nlp = nlp if nlp is not None else RuleOnlyNlpEngine()
+        # True: Tesseract when installed (scanned pages are reported as needing OCR otherwise)
+        self.ocr = TesseractOcr() if ocr is True else (ocr or None)
+        self.registry = registry or default_registry(nlp_enabled=not isinstance(self.nlp, RuleOnlyNlpEngine))
+        self.category_map = category_map or CategoryMap.default()
+        self.max_pages = max_pages
+        self.loaded = False
+
+    def load(self) -> float:
+        """Load the NLP model and recognizer resources (once; ``loaded`` is then True); returns the
+        seconds it took."""
+        started = time.perf_counter()
+        self.nlp.load()
+        self.registry.load()
+        self.loaded = True
+        return time.perf_counter() - started
+
+    # -- analysis ---------------------------------------------------------------------------
+    def analyze(
+        self,
+        pdf: bytes,
+        category_map: CategoryMap | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        profile: AgencyProfile | None = None,
+    ) -> Analysis:
+        """Extract, recognise and decide. Raises ``InvalidPdfError`` (and subclasses) for
+        input that cannot be processed; pages without text are reported, not refused.
+        ``profile`` is the publishing agency's own identity (:mod:`redactor.detect.profile`): its
+        names make a public-body party, its own values and officials are kept.
+        ``progress(done, total)`` is called after each page is extracted (pages from 1).
+        Another tool's OCR layer kept on a scanned page is checked where a proposal would be
+        redacted (:func:`~redactor.read.ocr.layers_off`): a page whose layer is off the pixels
+        there is read by OCR instead and the document analysed again."""
+        cmap = category_map or self.category_map
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        doc, prepared = open_rebuilt(pdf, max_pages=self.max_pages)  # refuses active content too
+        timings["rebuild"] = time.perf_counter() - t0
+        distrust: set[int] = set()
+        try:
+            while True:
+                t1 = time.perf_counter()
+                layer = extract_text_layer(
+                    doc, prepared.pdf, progress, ocr=self.ocr, regions=prepared.regions, distrust=distrust
+                )
+                timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
+                analysis = self._decide(layer, cmap, timings, profile)
+                # the boxes of a kept layer must lie on the pixels of what they redact: a layer a
+                # line off there is replaced by OCR (once), and the page analysed again
+                off = set() if distrust or self.ocr is None else layers_off(self.ocr, doc, layer.pages, analysis[3])
+                if not off:
+                    break
+                distrust = off
+        finally:
+            doc.close()
+        for page in layer.pages:
+            page.pictured = page.number in prepared.pictured
+        parties, persons, _decisions, proposals = analysis
+        return Analysis(
+            layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings, prepared.removed
+        )
+
+    def _decide(
+        self, layer: TextLayer, cmap: CategoryMap, timings: dict[str, float], profile: AgencyProfile | None = None
+    ) -> tuple[list[Party], dict[str, Person], list[Assessment], list[ProposedRedaction]]:
+        """Recognise and decide on ``layer``'s text: ``(parties, persons, decisions, proposals)``."""
+        t1 = time.perf_counter()
+        text = layer.text
+        sentences = sentence_spans(text)
+        context = AnalysisContext(text, self.nlp.process(text), sentences)
+        timings["nlp"] = timings.get("nlp", 0.0) + time.perf_counter() - t1
+        t2 = time.perf_counter()
+        findings = mark_agency_names(text, resolve_overlaps(self.registry.analyze(context)), profile)
+        parties, references = find_parties(text, findings)
+        cells = ColumnCells(layer)
+        decisions, persons = decide(text, sentences, findings, parties, references, cmap, profile, cells.below)
+        decisions += repeat_values(text, decisions)
+        align_addresses(decisions)
+        decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
+        decisions += ocr_doubts(text, unsure_words(layer, DOUBT_CONFIDENCE), decisions)
+        timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2
+        return parties, persons, decisions, self._proposals(layer, decisions, cmap)
+
+    @staticmethod
+    def _proposals(layer: TextLayer, decisions: list[Assessment], cmap: CategoryMap) -> list[ProposedRedaction]:
+        proposals: list[ProposedRedaction] = []
+        for d in sorted(decisions, key=lambda d: d.finding.span.start):
+            f = d.finding
+            boxes = layer.span_boxes(f.span)
+            if not boxes:
+                continue
+            rule = cmap.rule(d.category)
+            cluster = d.cluster or f"value:{re.sub(r'[^0-9A-Za-z@.]', '', f.text).lower()}"
+            proposals.append(
+                ProposedRedaction(
+                    id=len(proposals) + 1,
+                    page=boxes[0].page,
+                    boxes=boxes,
+                    text=f.text.replace("\n", " "),
+                    category=d.category,
+                    category_name=rule.name_en if rule else _unmapped_name(d.category),
+                    category_type=rule.type if rule else ("suspicious" if d.category == SUSPICIOUS else "unknown"),
+                    action=d.action,
+                    score=round(f.score, 3),
+                    reason=d.reason,
+                    recognizer=f.recognizer,
+                    evidence=f.evidence,
+                    span=f.span,
+                    cluster=cluster,
+                )
+            )
+        return proposals
+
+    # -- redaction --------------------------------------------------------------------------
+    def redact(
+        self, pdf: bytes, proposals: list[ProposedRedaction], text_layer: TextLayer | None = None
+    ) -> RedactionResult:
+        """Burn the boxes of ``proposals`` into ``pdf``, verify the result and judge its pictures.
+
+        After :meth:`burn_and_verify`, the pictures of the pages whose text OCR read (scans,
+        pictures on text pages, pages published as pictures) are read again, independently, where
+        a redacted value can be (:func:`~redactor.publish.picture_check.legible_in_pictures`): a
+        redacted value still legible there (the analysis misread it, or a box left part of a word)
+        is covered by a box over the words that read it and the document is burned and verified
+        again (``RedactionResult.covered``); a value legible after that fails verification, naming
+        the page. Raises :class:`VerificationError` as :meth:`burn_and_verify` does.
+        """
+        result = self.burn_and_verify(pdf, proposals, text_layer)
+        reader = legibility_reader(self.ocr)
+        if text_layer is None or reader is None:
+            result.verification.checks["legible_in_pictures"] = "not read: no OCR engine"
+            return result
+        covered: list[Box] = []
+        for attempt in range(COVER_ROUNDS + 1):
+            found, checked = legible_in_pictures(
+                result.pdf, result.boxes, proposals, text_layer, reader, list(result.pictured)
+            )
+            checked["covered"] = len(covered)
+            result.verification.checks["legible_in_pictures"] = checked
+            if not found:
+                return result
+            if attempt == COVER_ROUNDS:
+                break
+            covered += boxes_for(found)  # a box may reveal a line of the same value below it: one more round
+            result = self.burn_and_verify(pdf, proposals, text_layer, extra=covered)
+            result.covered = covered
+        problems = [legible_problem(f, proposals) for f in found]
+        result.verification.problems += problems
+        result.verification.ok = False
+        raise VerificationError("verification failed: " + "; ".join(problems[:5]), result.verification)
+
+    def burn_and_verify(
+        self,
+        pdf: bytes,
+        proposals: list[ProposedRedaction],
+        text_layer: TextLayer | None = None,
+        extra: list[Box] | None = None,
+    ) -> RedactionResult:
+        """Burn the boxes of ``proposals`` (and ``extra`` boxes, points) into ``pdf`` and verify the result.
+
+        On pages read by OCR each box first grows to the whole word's ink
+        (:func:`~redactor.publish.ink.widen_to_ink`): a box from a split OCR word never leaves the
+        last letters of a surname legible beside it.
+
+        ``text_layer`` (the one the proposals came from) lets verification allow strings that
+        legitimately remain elsewhere in the text and check that every word outside the
+        redactions is still read. A page whose published text an extractor reads other than it
+        was analysed (a stray glyph no other reader sees, kept words it no longer reads as words)
+        is published the way a scan is: its picture, the boxes burned into the pixels, and the
+        analysed words outside the boxes as its invisible text layer
+        (:func:`~redactor.publish.text_writing.publish_as_pictures`); ``RedactionResult.pictured`` names
+        those pages and why, and the whole result is verified again. Only when those are the
+        first verification's only problems: a leak is never turned into a picture. Raises
+        :class:`VerificationError` when the output still exposes a redacted string or fails
+        the second verification; the input bytes are never modified.
+        """
+        boxes = [b for p in proposals for b in p.boxes] + list(extra or ())
+        texts = sorted({p.text for p in proposals})
+        prepared = rebuilt(pdf, max_pages=self.max_pages)
+        source = prepared.pdf
+        spans = [p.span for p in proposals if p.span.end > p.span.start]
+        if text_layer is not None:  # a box from OCR words never leaves part of a word legible
+            boxes = widen_to_ink(source, boxes, [p.number for p in text_layer.pages if p.ocr])
+        pages = text_layer.written_pages() if text_layer is not None else {}
+        written, covered = _written(text_layer, pages, spans, boxes) if text_layer is not None else (None, [])
+        output = burn_in(
+            source,
+            boxes,
+            texts,
+            written=written,
+            unread_layers=text_layer.unread_layers if text_layer is not None else None,
+        )
+        # the pixel check compares with the upload itself, so damage done by the rebuild is caught
+        # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose
+        looks = source if prepared.removed.get("redaction marks applied") else pdf
+
+        def published(covered: list[Span]) -> str | None:
+            return published_text(text_layer, spans, boxes, covered) if text_layer is not None else None
+
+        def check(
+            output: bytes,
+            covered: list[Span],
+            written: dict[int, WrittenText] | None,
+            companion: str | None,
+            pictures: Iterable[int] = (),
+        ) -> VerificationResult:
+            residual = analysed = None
+            if text_layer is not None:
+                residual = blank_spans(text_layer.text, spans + covered)
+                analysed = {page.number: residual[page.start : page.end] for page in text_layer.pages}
+            return verify(
+                output,
+                texts,
+                boxes=boxes,
+                residual_text=residual,
+                analysed_pages=analysed,
+                source=looks,
+                written_pages=set(written or ()),
+                layer_source=source,
+                upside_down={n for n, text in (written or {}).items() if text.turn == 180},
+                pictures=pictures,
+                companion_text=companion,
+            )
+
+        pictured: dict[int, list[str]] = {}
+        companion = published(covered)
+
+        def as_pictures(pages: dict[int, list[str]]) -> VerificationResult:
+            """Publish ``pages`` (number -> why) as pictures with the analysed words, verify again."""
+            nonlocal output, written, covered, companion
+            assert text_layer is not None  # only the pages of an analysed text layer go as pictures
+            pictured.update(pages)
+            redrawn, hidden = _written(text_layer, dict.fromkeys(pages), spans, boxes)
+            output = publish_as_pictures(output, redrawn, boxes)
+            written = {**(written or {}), **redrawn}
+            covered = [c for c in covered if text_layer.page_of(c.start) not in pages] + hidden
+            companion = published(covered)
+            checked = check(output, covered, written, companion, pictured)
+            checked.checks["pages_as_pictures"] = {str(n): problems for n, problems in pictured.items()}
+            return checked
+
+        # a page whose visible text lost its diacritics goes as the picture its analysis read
+        misread = {p.number: [MISREAD_TEXT] for p in text_layer.pages if p.text_misread} if text_layer else {}
+        result = as_pictures(misread) if misread else check(output, covered, written, companion)
+        more = {n: problems for n, problems in result.pages.items() if n not in pictured}
+        if not result.ok and more and text_layer is not None and _only_page_text(result):
+            result = as_pictures(more)
+        if not result.ok:
+            raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
+        return RedactionResult(output, result, boxes, pictured, text=companion)
+
+
+#: Why a page whose visible text lost the diacritics its glyphs show is published as a picture.
+MISREAD_TEXT = "its text layer lost the diacritics its glyphs show; published as read by OCR"
+
+
+def _only_page_text(result: VerificationResult) -> bool:
+    """Whether every problem of ``result`` concerns one page's text layer (text that was not
+    analysed, kept words not read): a page published as a picture settles those. A leak, a
+    glyph under a box, a hidden layer or a changed picture is never settled that way: the
+    contract goes back to review."""
+    listed = {p for problems in result.pages.values() for p in problems}
+    return all(p in listed for p in result.problems)
+
+
+def _written(
+    layer: TextLayer, pages: dict[int, Span | None], redacted: list[Span], boxes: list[Box]
+) -> tuple[dict[int, WrittenText], list[Span]]:
+    """The words burn-in writes into the published text layer of ``pages`` (as
+    :meth:`TextLayer.written_pages` gives them: None for a whole page, which replaces the page's
+    text), without the ``redacted`` spans, and the spans of the words left out because their box
+    overlaps a redaction box (points): OCR boxes of a poor scan overlap their neighbours', and a
+    word written there would put its glyphs under the black box, hidden and still readable."""
+    written: dict[int, WrittenText] = {}
+    covered: list[Span] = []
+    for number, span in pages.items():
+        here = [b for b in boxes if b.page == number]
+        words = []
+        for word_span, word in layer.layer_words(number, span, redacted):
+            if any(_overlap(word, b) for b in here):
+                covered.append(word_span)
+            else:
+                words.append(word)
+        written[number] = WrittenText(words, replace=span is None)
+    return written, covered
+
+
+def _overlap(word: OcrWord, box: Box) -> bool:
+    """Whether a word's box and a redaction box overlap by more than half a point across, on the
+    same row: the word's vertical centre lies within the box's height. The boxes of a line set
+    tighter than its font's height overlap the lines above and below; their words are written
+    with their glyphs' centres outside the box (which is what verification checks)."""
+    across = min(word.x1, box.x1) - max(word.x0, box.x0)
+    return across > 0.5 and box.y0 < (word.y0 + word.y1) / 2 < box.y1
+
+
+def _unmapped_name(category: int) -> str:
+    return "Suspicious span" if category == SUSPICIOUS else str(category)

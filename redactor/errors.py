@@ -1,0 +1,53 @@
+"""Errors the engine raises; each message is written for a clerk, not for a developer."""
+
+from __future__ import annotations
+
+from redactor.model import VerificationResult
+
+
+class RedactionError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class InvalidPdfError(RedactionError):
+    """The input is not a PDF, is empty or is damaged beyond repair."""
+
+
+class EncryptedPdfError(InvalidPdfError):
+    """The PDF is password-protected; it must be uploaded without a password."""
+
+
+class PdfTooLargeError(InvalidPdfError):
+    """The PDF exceeds the configured size or page limit."""
+
+
+class CategoryMapError(RedactionError):
+    """A category map (policy JSON) is malformed or refers to unknown categories."""
+
+
+class VerificationError(RedactionError):
+    """A redacted PDF still exposes something that was meant to be redacted.
+
+    ``result`` is the :class:`~redactor.model.VerificationResult` that failed.
+    """
+
+    def __init__(self, message: str, result: VerificationResult | None = None):
+        super().__init__(message)
+        self.result = result
+
+
+class OcrUnavailableError(RedactionError):
+    """Tesseract or its Czech model is not installed, so scanned pages cannot be read."""
+
+
+class ActiveContentError(InvalidPdfError):
+    """The PDF carries active content (scripts, launch, submit or import actions, rich media).
+
+    ``kinds`` lists what was found, e.g. ``["JavaScript"]``.
+    """
+
+    def __init__(self, kinds: list[str]):
+        super().__init__(
+            f"the PDF contains active content ({', '.join(kinds)}); save it without scripts, e.g. by printing it to PDF"
+        )
+        self.kinds = kinds

@@ -1,0 +1,162 @@
+"""Helpers for human review: page images, words for text selection, text under a manual box,
+and the blacked-out share of each page.
+
+Coordinates are PDF points with y growing downwards (PyMuPDF page space); pages count from 1.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+
+import pymupdf
+
+from redactor.errors import InvalidPdfError
+from redactor.model import Box, Span
+from redactor.pdf.rebuild import open_rebuilt
+from redactor.read.extraction import TextLayer
+
+#: Shares of a page's area blacked out at which the registry's watchdogs flag over-redaction
+#: (the thresholds the issue quotes: 5 % and 20 % of a page).
+COVERAGE_WARN = 0.05
+COVERAGE_ALERT = 0.20
+
+
+#: Pixels one rendered page may have unless the caller says otherwise (an A0 page at 1.5× has 18 M).
+MAX_RENDER_PIXELS = 20_000_000
+
+
+def render_zoom(width: float, height: float, zoom: float, max_pixels: int = MAX_RENDER_PIXELS) -> float:
+    """``zoom``, lowered so that a ``width`` × ``height`` pt page gives at most ``max_pixels``."""
+    pixels = width * height * zoom * zoom
+    return zoom if pixels <= max_pixels else zoom * (max_pixels / pixels) ** 0.5
+
+
+def render_page(
+    pdf: bytes,
+    page: int,
+    *,
+    zoom: float = 1.5,
+    redact: list[Box] | None = None,
+    max_pixels: int = MAX_RENDER_PIXELS,
+) -> bytes:
+    """PNG of page ``page`` (from 1) at ``zoom`` × 72 dpi, or less when the page would have more
+    than ``max_pixels`` pixels (:func:`render_zoom`).
+
+    With ``redact``, the boxes on that page are burned into a one-page copy first (PyMuPDF
+    redaction, text and image pixels removed), so the picture is what publication will show.
+    The picture shows the page **unrotated** (as stored, /Rotate ignored), because proposal
+    boxes and page words are in unrotated page coordinates (see
+    :func:`~redactor.pdf.pdf_pages.page_area`). Raises ``InvalidPdfError`` for unreadable
+    input or a page MuPDF cannot render, and ``IndexError`` for a page out of range.
+    """
+    doc, _rebuilt = open_rebuilt(pdf)
+    try:
+        if not 1 <= page <= doc.page_count:
+            raise IndexError(f"page {page} out of range 1..{doc.page_count}")
+        if redact:
+            doc.select([page - 1])
+            target = doc[0]
+            for b in redact:
+                if b.page == page:
+                    target.add_redact_annot(pymupdf.Rect(b.x0, b.y0, b.x1, b.y1), fill=(0, 0, 0))
+            target.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_PIXELS)
+        else:
+            target = doc[page - 1]
+        if target.rotation:
+            target.set_rotation(0)
+        scale = render_zoom(target.rect.width, target.rect.height, zoom, max_pixels)
+        try:
+            png: bytes = target.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+            return png
+        except Exception as exc:  # MuPDF's limits and damaged content streams raise several types
+            raise InvalidPdfError(f"page {page} cannot be rendered ({exc})") from exc
+    finally:
+        doc.close()
+
+
+def page_words(pdf: bytes, page: int) -> list[tuple[str, float, float, float, float]]:
+    """Words of page ``page`` (from 1) as ``(text, x0, y0, x1, y1)`` in points, reading order.
+    Raises ``InvalidPdfError`` and ``IndexError`` like :func:`render_page`."""
+    doc, _rebuilt = open_rebuilt(pdf)
+    try:
+        if not 1 <= page <= doc.page_count:
+            raise IndexError(f"page {page} out of range 1..{doc.page_count}")
+        return [(w[4], w[0], w[1], w[2], w[3]) for w in doc[page - 1].get_text("words", sort=True)]
+    finally:
+        doc.close()
+
+
+def spans_in_boxes(layer: TextLayer, boxes: list[Box]) -> list[Span]:
+    """Runs of characters of ``layer`` whose centre lies inside one of ``boxes``.
+
+    Used for manual boxes: their text must be verified as unreadable after burn-in just like a
+    detected value. Adjacent characters form one span; a box over an image gives no span.
+    """
+    by_page: dict[int, list[Box]] = defaultdict(list)
+    for b in boxes:
+        by_page[b.page].append(b)
+    spans: list[Span] = []
+    start = None
+    for i, cb in enumerate(layer.boxes):
+        inside = False
+        if cb is not None:
+            page, x0, y0, x1, y1 = cb
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            inside = any(b.x0 <= cx <= b.x1 and b.y0 <= cy <= b.y1 for b in by_page.get(page, ()))
+        elif start is not None and i + 1 < len(layer.boxes):
+            inside = True  # an inserted space inside a selection continues the run
+        if inside and start is None:
+            start = i
+        elif not inside and start is not None:
+            spans.append(Span(start, i))
+            start = None
+    if start is not None:
+        spans.append(Span(start, len(layer.boxes)))
+    # trim inserted characters at the ends of each run
+    out = []
+    for s in spans:
+        a, e = s.start, s.end
+        while a < e and (layer.boxes[a] is None or layer.text[a].isspace()):
+            a += 1
+        while e > a and (layer.boxes[e - 1] is None or layer.text[e - 1].isspace()):
+            e -= 1
+        if e > a:
+            out.append(Span(a, e))
+    return out
+
+
+def union_area(rects: list[tuple[float, float, float, float]]) -> float:
+    """Area covered by the union of axis-aligned ``rects`` ``(x0, y0, x1, y1)`` (overlaps counted once)."""
+    rects = [r for r in rects if r[2] > r[0] and r[3] > r[1]]
+    if not rects:
+        return 0.0
+    xs = sorted({x for r in rects for x in (r[0], r[2])})
+    area = 0.0
+    for left, right in itertools.pairwise(xs):
+        spans = sorted((r[1], r[3]) for r in rects if r[0] <= left and r[2] >= right)
+        covered = 0.0
+        run: tuple[float, float] | None = None  # the run of overlapping spans so far
+        for y0, y1 in spans:
+            if run is None or y0 > run[1]:
+                if run is not None:
+                    covered += run[1] - run[0]
+                run = (y0, y1)
+            else:
+                run = (run[0], max(run[1], y1))
+        if run is not None:
+            covered += run[1] - run[0]
+        area += covered * (right - left)
+    return area
+
+
+def page_coverage(boxes: list[Box], page_sizes: dict[int, tuple[float, float]]) -> dict[int, float]:
+    """Blacked-out share (0..1) of each page in ``page_sizes`` (``{page: (width, height)}`` in points)."""
+    by_page: dict[int, list[tuple[float, float, float, float]]] = defaultdict(list)
+    for b in boxes:
+        w, h = page_sizes.get(b.page, (0, 0))
+        by_page[b.page].append((max(0, b.x0), max(0, b.y0), min(w, b.x1), min(h, b.y1)))
+    return {
+        page: (round(union_area(by_page.get(page, [])) / (w * h), 4) if w * h else 0.0)
+        for page, (w, h) in page_sizes.items()
+    }
