@@ -21,9 +21,9 @@ from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
 from . import selectors, services
-from .access import form_error, member_required, report_error
 from .forms import AgencyForm, ApiTokenForm, InvitationForm, MemberCreateForm, MemberRoleForm
 from .models import Membership, Role
+from .web import form_error, member_required, report_error
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "accounts",
     "contracts",
     "policy",
+    "registry",
 ]
 
 MIDDLEWARE = [
@@ -322,7 +323,7 @@ CONTENT_SECURITY_POLICY = {
 # REDACTOR_REGISTRY_DATABOX (whbt3kp, ISRS_aplikacni_rozhrani.pdf § 2.1); each agency's credentials and
 # environment are in its registry settings (console). REDACTOR_DATABOX_URL_<ENV> are the web-service
 # bases (operations at <base>dz, information at <base>dx; ISDS WSDL 3.11). The test suite and the demo
-# point them at contracts.databox_server, a data-box test server of this project (the real one is not
+# point them at tests.databox_server, a data-box test server of this project (the real one is not
 # reachable from here). REDACTOR_REGISTRY_POLL_SECONDS: how often replies are read.
 REDACTOR_REGISTRY_DATABOX = env("REDACTOR_REGISTRY_DATABOX", "whbt3kp")
 REDACTOR_DATABOX_URL_PRODUCTION = env("REDACTOR_DATABOX_URL_PRODUCTION", "https://ws1.datovka.gov.cz/DS/")

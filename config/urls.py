@@ -23,9 +23,10 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("a/<id:agency_id>/contracts/", include("contracts.urls")),
+    path("a/<id:agency_id>/contracts/", include("registry.web.urls")),
     path("a/<id:agency_id>/webhooks/", include("contracts.webhook_urls")),
     path("a/<id:agency_id>/", include("accounts.urls")),
-    path("api/v1/", include("contracts.api.urls")),
+    path("api/v1/", include("config.api_urls")),
     # the agency map console's preview reads the agency's contracts: a contracts view (redactor never imports contracts)
     path("a/<id:agency_id>/map/preview/", map_preview, name="agency_map_preview"),
     path("", include("policy.urls")),

@@ -4,33 +4,27 @@ from __future__ import annotations
 
 import logging
 
-from django.db import close_old_connections, connection
 from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from contracts import selectors
-from contracts.services import exports, files, processing, publishing, registry, runs, uploads, webhooks
+from contracts.queue import fresh_connections
+from contracts.services import exports, files, processing, publishing, runs, uploads, webhooks
 from policy.preview_jobs import preview_documents
 from redactor import RedactionError
 
 log = logging.getLogger(__name__)
 
 
-def _fresh_connections() -> None:
-    # a worker keeps connections between jobs; drop dead or expired ones (never inside a transaction)
-    if not connection.in_atomic_block:
-        close_old_connections()
-
-
 def _guarded(body, run_id: int) -> None:
-    _fresh_connections()
+    fresh_connections()
     try:
         body(run_id=run_id)
     except Exception as exc:  # includes rq's JobTimeoutException: the contract must not stay "processing"
         log.exception("run %s failed", run_id)  # the operator's log keeps the type, text and traceback
         runs.run_fail(run_id=run_id, message=_describe(exc, run_id))
     finally:
-        _fresh_connections()
+        fresh_connections()
 
 
 def _describe(exc: Exception, run_id: int) -> str:
@@ -76,43 +70,43 @@ def on_job_failure(job, connection, type, value, traceback) -> None:
 def fail_stale_runs() -> int:
     """Cron job (:mod:`contracts.cron`, every minute): fail the runs whose worker died
     (:func:`contracts.services.runs.runs_fail_stale`); returns how many."""
-    _fresh_connections()
+    fresh_connections()
     try:
         return runs.runs_fail_stale()
     finally:
-        _fresh_connections()
+        fresh_connections()
 
 
 def deliver_webhook(delivery_id: int) -> None:
     """POST one webhook delivery (:func:`contracts.services.webhooks.webhook_deliver`); the service
     schedules retries."""
-    _fresh_connections()
+    fresh_connections()
     try:
         webhooks.webhook_deliver(delivery_id=delivery_id)
     finally:
-        _fresh_connections()
+        fresh_connections()
 
 
 def export_agency(agency_id: int, user_id: int | None, mode: str, fmt: str) -> dict:
     """The agency's bulk text export (:func:`contracts.services.exports.agency_export_build`)."""
-    _fresh_connections()
+    fresh_connections()
     try:
         return exports.agency_export_build(agency_id=agency_id, user_id=user_id, mode=mode, fmt=fmt)
     finally:
-        _fresh_connections()
+        fresh_connections()
 
 
 def prune_exports() -> int:
     """Cron job: delete the bulk exports' zips nobody can ask for any more
     (:func:`contracts.services.exports.exports_prune`)."""
-    _fresh_connections()
+    fresh_connections()
     return exports.exports_prune()
 
 
 def sweep_storage() -> int:
     """Cron job: delete the files no contract names any more
     (:func:`contracts.services.files.storage_sweep`)."""
-    _fresh_connections()
+    fresh_connections()
     return files.storage_sweep()
 
 
@@ -121,30 +115,9 @@ def preview_contract(agency_id: int, contract_id: int, current: dict, draft: dic
     one of the agency's contracts: the original is read here, checked against its SHA-256
     (:func:`contracts.selectors.contract_original`), and analysed by
     :func:`policy.preview_jobs.preview_documents`."""
-    _fresh_connections()
+    fresh_connections()
     try:
         contract = selectors.contract_get(agency=Agency.objects.get(pk=agency_id), contract_id=contract_id)
         return preview_documents([(contract.title, lambda: selectors.contract_original(contract))], 1, current, draft)
     finally:
-        _fresh_connections()
-
-
-def send_registry_submission(submission_id: int) -> None:
-    """Send one submission to the registry of contracts through the agency's data box
-    (:func:`contracts.services.registry.registry_submission_send`)."""
-    _fresh_connections()
-    try:
-        registry.registry_submission_send(submission_id=submission_id)
-    finally:
-        _fresh_connections()
-
-
-def fetch_registry_replies() -> int:
-    """Cron job (:mod:`contracts.cron`): read the registry's replies for every agency waiting for
-    one (:func:`contracts.services.registry.registry_replies_fetch_all`); returns how many were
-    applied."""
-    _fresh_connections()
-    try:
-        return registry.registry_replies_fetch_all()
-    finally:
-        _fresh_connections()
+        fresh_connections()

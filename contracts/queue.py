@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import django_rq
-from django.db import transaction
+from django.db import close_old_connections, connection, transaction
 from rq import Callback
 
 #: The jobs (:mod:`contracts.jobs`), each taking one id and calling one service.
@@ -51,3 +51,10 @@ def enqueue(
             then(queued.id)
 
     transaction.on_commit(send)
+
+
+def fresh_connections() -> None:
+    """Drop the database connections a worker kept from an earlier job if they are dead or
+    expired (never inside a transaction); every job calls it before and after its work."""
+    if not connection.in_atomic_block:
+        close_old_connections()

@@ -15,8 +15,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.access import member_required, report_error
 from accounts.models import Role
+from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing
 from policy.selectors import rules_for_agency
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import registry_views, review_views, views
+from . import review_views, views
 
 app_name = "contracts"
 urlpatterns = [
@@ -25,8 +25,4 @@ urlpatterns = [
     path("<id:contract_id>/original/", views.download_original, name="original"),
     path("<id:contract_id>/export/", views.text_export, name="text_export"),
     path("<id:contract_id>/audit/", views.audit_trail, name="audit"),
-    path("<id:contract_id>/registry/", registry_views.registry_metadata_save, name="registry_save"),
-    path("<id:contract_id>/registry/send/", registry_views.registry_send, name="registry_send"),
-    path("<id:contract_id>/registry/package/", registry_views.registry_package, name="registry_package"),
-    path("registry/settings/", registry_views.registry_settings, name="registry_settings"),
 ]

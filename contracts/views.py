@@ -18,8 +18,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.access import form_action, form_error, member_required, report_error
 from accounts.models import Role
+from accounts.web import form_action, form_error, member_required, report_error
 from contracts.http import file_response
 from contracts.services import exports, publishing, runs, uploads
 from policy import views as map_console
@@ -29,7 +29,6 @@ from redactor import COVERAGE_ALERT, COVERAGE_WARN, RedactionError, page_words, 
 
 from . import selectors
 from .forms import UploadForm
-from .registry_views import registry_panel
 from .vocabulary import audit_action_label, audit_detail_items
 
 
@@ -102,7 +101,6 @@ def contract_detail(request, membership, contract_id: int):
             "coverage_warn": [r for r in coverage if r["level"] != "ok"],
             "warn_percent": COVERAGE_WARN * 100,
             "alert_percent": COVERAGE_ALERT * 100,
-            **registry_panel(contract, membership),
         },
     )
 

@@ -8,8 +8,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import form_action, form_error, member_required
 from accounts.models import Role
+from accounts.web import form_action, form_error, member_required
 from contracts.services import webhooks
 
 from . import selectors

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
-from accounts.access import form_error, member_required, report_error
 from accounts.models import Role
+from accounts.web import form_error, member_required, report_error
 
 from .services import profiles
 

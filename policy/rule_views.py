@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import member_required, report_error
 from accounts.models import Role
+from accounts.web import member_required, report_error
 
 from . import selectors
 from .models import RuleKind

@@ -24,8 +24,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import member_required, report_error
 from accounts.models import Agency, Role
+from accounts.web import member_required, report_error
 from redactor import ROLES, SCOPES, TYPES, CategoryMap
 
 from . import selectors

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The engine and the Django apps, as pyproject names them for import-linter, mypy and coverage.
-PACKAGES = ("redactor", "policy", "accounts", "contracts", "config")
+PACKAGES = ("redactor", "policy", "accounts", "contracts", "registry", "config")
 
 
 def test_engine_core_imports_no_django():
@@ -19,20 +19,31 @@ def test_engine_core_imports_no_django():
 
 def test_a_service_importing_a_door_breaks_the_contract(tmp_path):
     """The doors contract of pyproject.toml, run on a small project of the same packages: a service
-    module that imports the registry panel's views (a door the old list of names missed) fails it,
-    and the same project without that import keeps it."""
+    module that imports a door by name (the contracts' review page), a door package (the
+    registry's web views) or a door matched by the wildcard (``accounts.views``) fails it, and the
+    same project without that import keeps it."""
     import tomllib
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     doors = [c for c in config["contracts"] if c["name"].startswith("Services and selectors know no door")]
     assert len(doors) == 1
-    for package in ("accounts", "contracts", "contracts/services", "policy", "redactor", "config"):
+    for package in (
+        "accounts",
+        "contracts",
+        "contracts/services",
+        "policy",
+        "registry",
+        "registry/web",
+        "redactor",
+        "config",
+    ):
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text("")
     for name in doors[0]["forbidden_modules"]:  # the doors the contract names must exist
         if "*" not in name and name.split(".")[0] in config["root_packages"]:
             (tmp_path / (name.replace(".", "/") + ".py")).write_text("")
-    service = tmp_path / "contracts" / "services" / "registry.py"
+    (tmp_path / "registry" / "web" / "views.py").write_text("")
+    service = tmp_path / "contracts" / "services" / "uploads.py"
     settings = {**config, "contracts": doors}
     (tmp_path / "pyproject.toml").write_text(
         "[tool.importlinter]\n"
@@ -49,13 +60,16 @@ def test_a_service_importing_a_door_breaks_the_contract(tmp_path):
 
     service.write_text("")
     assert lint().returncode == 0, lint().stdout
-    service.write_text("from contracts import registry_views\n")
+    service.write_text("from contracts import review_views\n")
     broken = lint()
-    assert broken.returncode == 1 and "contracts.services.registry -> contracts.registry_views" in broken.stdout
+    assert broken.returncode == 1 and "contracts.services.uploads -> contracts.review_views" in broken.stdout
+    service.write_text("from registry.web import views\n")  # a door package, by wildcard
+    broken = lint()
+    assert broken.returncode == 1 and "contracts.services.uploads -> registry.web.views" in broken.stdout
     (tmp_path / "accounts" / "views.py").write_text("")
-    service.write_text("import accounts.views\n")  # a door matched by the contract's wildcard
+    service.write_text("import accounts.views\n")  # a door module, by wildcard
     broken = lint()
-    assert broken.returncode == 1 and "contracts.services.registry -> accounts.views" in broken.stdout
+    assert broken.returncode == 1 and "contracts.services.uploads -> accounts.views" in broken.stdout
 
 
 def _toml(value: object) -> str:
@@ -172,7 +186,7 @@ def test_no_modules_import_each_other_in_a_loop_of_any_length():
     submissions → publishing → processing through an import inside a function) are one module in
     several files: the shared type gets a module of its own, or one side announces what happened."""
     graph = import_graph()
-    assert "contracts.services.registry.submissions" in graph["contracts.services.registry"]  # __init__ read
+    assert "registry.services.submissions" in graph["registry.services"]  # __init__ read
     assert import_loops(graph) == []
 
 

@@ -1,10 +1,10 @@
 from csp.decorators import csp_update
-from django.urls import path, re_path
+from django.urls import path
 from django.utils import translation
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import contracts, exports, registry, review, schema  # noqa: F401  (schema registers the auth extension)
+from . import contracts, exports, review, schema  # noqa: F401  (schema registers the auth extension)
 
 
 class SchemaView(SpectacularAPIView):
@@ -17,7 +17,7 @@ class SchemaView(SpectacularAPIView):
             return super().get(request, *args, **kwargs)
 
 
-app_name = "api"
+#: The contracts' part of the API (``config.api_urls`` mounts it with the registry's under ``api/v1/``).
 urlpatterns = [
     path("schema/", SchemaView.as_view(), name="schema"),
     # Swagger UI: its script comes from a URL of its own (the split view), but it styles its
@@ -47,10 +47,4 @@ urlpatterns = [
     path("exports/<str:job_id>/download/", exports.TextExportDownloadView.as_view(), name="export_download"),
     path("contracts/<id:contract_id>/report/", contracts.ReportView.as_view(), name="report"),
     path("contracts/<id:contract_id>/events/", contracts.EventListView.as_view(), name="events"),
-    path("contracts/<id:contract_id>/registry/", registry.RegistryMetadataView.as_view(), name="registry"),
-    path(
-        "contracts/<id:contract_id>/registry/package/", registry.RegistryPackageView.as_view(), name="registry_package"
-    ),
-    path("contracts/<id:contract_id>/register/", registry.RegisterView.as_view(), name="register"),
-    re_path(r"", contracts.not_found),  # last: unknown paths and non-numeric ids get a JSON 404
 ]

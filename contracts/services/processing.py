@@ -16,6 +16,7 @@ from accounts.models import ProfileVersion
 from accounts.selectors import profile_in_force
 from contracts import selectors
 from contracts.models import Contract, Proposal, Run, Source, Status, Suggestion, WebhookEvent, box_to_list
+from contracts.signals import contract_processed
 from policy.i18n import reason_fields
 from policy.models import MapVersion
 from policy.runtime import get_engine
@@ -37,7 +38,6 @@ from redactor import (
 )
 
 from .common import audit
-from .registry import registry_metadata_prefill
 from .runs import run_claim, run_progress
 from .webhooks import webhooks_notify
 
@@ -210,9 +210,9 @@ def _proposal_rows(contract: Contract, analysis: Analysis, learned: RuleOutcome)
 def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs: _Inputs, analysed: str) -> None:
     """Replace the engine's proposals and store what review and publishing need: the pages, the
     analysed document (``analysed``: the name of its file, already written; the one of an earlier
-    run is deleted after the commit), the OCR words, parties, persons, the pre-filled registry
-    metadata (kept for a registered contract), the map and profile versions; the contract is then
-    in review."""
+    run is deleted after the commit), the OCR words, parties, persons, the map and profile
+    versions; the contract is then in review, and :data:`contracts.signals.contract_processed`
+    tells the apps above (the registry pre-fills its metadata) in the same transaction."""
     previous = contract.analysed.name
     if previous and previous != analysed:
         storage = contract.analysed.storage
@@ -224,9 +224,6 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
     contract.pages = summary["pages"]
     contract.ocr_pages = {str(n): page.to_dict() for n, page in analysis.text_layer.ocr_pages.items()}
     contract.parties, contract.persons = summary["parties"], summary["persons"]
-    if not contract.registry_record_id:  # a registered contract keeps the metadata it was registered with
-        prefilled = registry_metadata_prefill(contract=contract, analysis=analysis, profile=inputs.profile)
-        contract.registry_metadata = prefilled.to_dict()
     contract.category_map, contract.map_version = analysis.category_map, inputs.version
     contract.profile_version = inputs.profile_version
     contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
@@ -239,7 +236,6 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
             "ocr_pages",
             "parties",
             "persons",
-            "registry_metadata",
             "category_map",
             "map_version",
             "profile_version",
@@ -247,3 +243,4 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
             "error_message",
         ]
     )
+    contract_processed.send(sender=Contract, contract=contract, analysis=analysis, profile=inputs.profile)

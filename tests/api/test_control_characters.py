@@ -10,10 +10,10 @@ import io
 import pytest
 
 from contracts.models import Contract
-from contracts.services import registry
 from redactor.registry import isrs
 from redactor.registry.metadata import ContractMetadata
 from redactor.text import plain_text
+from registry import services as registry
 from tests.api.conftest import api
 from tests.web.conftest import logged_in
 from tests.web.test_registry import _url
@@ -71,7 +71,7 @@ def test_the_registry_panel_stores_a_pasted_line_break_as_a_space(published, cle
     published.refresh_from_db()
     saved = ContractMetadata.from_dict(published.registry_metadata)
     assert (saved.subject, saved.signed_by) == ("Oprava chodníku", "Ing. Petr Starosta")
-    assert logged_in(clerk).get(_url(published, "detail")).status_code == 200
+    assert logged_in(clerk).get(_url(published, "contracts:detail")).status_code == 200
 
 
 def test_a_control_character_stored_before_cannot_break_the_page_or_the_xml(published, clerk):
@@ -79,6 +79,6 @@ def test_a_control_character_stored_before_cannot_break_the_page_or_the_xml(publ
     data["subject"], data["date_concluded"] = "Oprava\x0bchodníku", "2026-03-02"
     type(published).objects.filter(pk=published.pk).update(registry_metadata=data)
     published.refresh_from_db()
-    assert logged_in(clerk).get(_url(published, "detail")).status_code == 200
+    assert logged_in(clerk).get(_url(published, "contracts:detail")).status_code == 200
     xml = isrs.publish_xml(ContractMetadata.from_dict(published.registry_metadata), ["smlouva.pdf"])
     assert b"\x0b" not in xml and "Oprava chodníku".encode() in xml

@@ -39,7 +39,7 @@ def test_put_corrects_and_get_names_what_stops_sending(published, clerk_token):
 
 
 def test_register_is_for_reviewers_and_idempotent(published, clerk_token, reviewer_token, agency, admin_user):
-    from contracts.services import registry
+    from registry import services as registry
 
     registry.registry_settings_update(agency=agency, user=admin_user, channel="package", environment="test")
     client = api(reviewer_token)

@@ -14,11 +14,12 @@ from django.core.management import call_command
 
 from accounts.models import Agency, Role
 from contracts import selectors
-from contracts.databox_server import DataBoxServer
 from contracts.models import Contract, RegistrySubmission, Status
-from contracts.services import publishing, registry, reviewing, uploads
+from contracts.services import publishing, reviewing, uploads
 from redactor.registry import isrs
+from registry import services as registry
 from tests.conftest import DATA
+from tests.databox_server import DataBoxServer
 
 from .test_browser import SCREENSHOTS, browser_page  # noqa: F401 - the fixture
 from .worker import flush_queue, start_cron, start_worker, wait_for

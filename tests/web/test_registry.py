@@ -1,5 +1,5 @@
 """Publishing in the registry of contracts, end to end against the project's data-box test server
-over real HTTP (contracts.databox_server; the real ISDS is not reachable from here): metadata
+over real HTTP (tests.databox_server; the real ISDS is not reachable from here): metadata
 pre-filled by processing, sent, the reply read by the periodic job, *registered* with every
 file's SHA-256 checked; refusals, idempotent sends, corrections and withdrawal."""
 
@@ -17,12 +17,12 @@ from django.utils import translation
 
 from accounts import secrets
 from accounts.models import RegistrySettings
-from contracts.databox_server import DataBoxServer
 from contracts.models import AuditEvent, RegistrySubmission, Status, WebhookDelivery, WebhookEvent
-from contracts.services import registry
 from contracts.services.webhooks import webhook_create
 from redactor.registry import isrs
 from redactor.registry.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
+from registry import services as registry
+from tests.databox_server import DataBoxServer
 
 from .conftest import logged_in
 
@@ -287,11 +287,11 @@ def test_the_package_for_an_agencys_own_records_system(published, reviewer, agen
 def _url(contract, name: str) -> str:
     from django.urls import reverse
 
-    return reverse(f"contracts:{name}", args=[contract.agency_id, contract.pk])
+    return reverse(name, args=[contract.agency_id, contract.pk])
 
 
 def test_the_panel_shows_what_was_found_and_where(published, clerk):
-    page = logged_in(clerk).get(_url(published, "detail")).content.decode()
+    page = logged_in(clerk).get(_url(published, "contracts:detail")).content.decode()
     assert 'id="registry"' in page and 'value="2026/15"' in page
     assert "120 000 Kč" in page  # the line the value was read from
     assert "Novák" not in page.split('id="registry"')[1].split("</section>")[0]
@@ -312,29 +312,29 @@ def test_the_panel_saves_corrections_and_sends_for_reviewers_only(published, cle
         "party-0-recipient": "0",
         "party-1-name": "",
     }
-    response = logged_in(clerk).post(_url(published, "registry_save"), form)
+    response = logged_in(clerk).post(_url(published, "registry:save"), form)
     assert response.status_code == 302
     published.refresh_from_db()
     saved = ContractMetadata.from_dict(published.registry_metadata)
     assert saved.signed_by == "Ing. Petr Starosta, starosta" and saved.date_concluded == date(2026, 3, 2)
     assert [(p.name, p.recipient) for p in saved.parties] == [(NOT_PUBLIC, True)]
     assert saved.sources["signed_by"].note == "edited"
-    logged_in(clerk).post(_url(published, "registry_send"), {"operation": "zverejneni"})
+    logged_in(clerk).post(_url(published, "registry:send"), {"operation": "zverejneni"})
     assert not RegistrySubmission.objects.filter(contract=published).exists()
-    logged_in(reviewer).post(_url(published, "registry_send"), {"operation": "zverejneni"})
+    logged_in(reviewer).post(_url(published, "registry:send"), {"operation": "zverejneni"})
     assert RegistrySubmission.objects.get(contract=published).operation == "zverejneni"
 
 
 def test_another_agencys_member_sees_nothing(published, outsider):
     client = logged_in(outsider)
-    assert client.get(_url(published, "registry_package")).status_code == 404
-    assert client.post(_url(published, "registry_send"), {"operation": "zverejneni"}).status_code == 404
+    assert client.get(_url(published, "registry:package")).status_code == 404
+    assert client.post(_url(published, "registry:send"), {"operation": "zverejneni"}).status_code == 404
 
 
 def test_registry_settings_are_for_agency_admins(agency, reviewer, admin_user):
     from django.urls import reverse
 
-    url = reverse("contracts:registry_settings", args=[agency.pk])
+    url = reverse("registry:settings", args=[agency.pk])
     assert logged_in(reviewer).get(url).status_code == 403
     response = logged_in(admin_user).post(
         url, {"channel": "databox", "environment": "test", "login": "lhota", "password": "tajne"}
@@ -350,7 +350,7 @@ def test_registry_settings_are_for_agency_admins(agency, reviewer, admin_user):
 def test_a_certificate_is_never_echoed_back_after_a_validation_error(agency, admin_user):
     from django.urls import reverse
 
-    url = reverse("contracts:registry_settings", args=[agency.pk])
+    url = reverse("registry:settings", args=[agency.pk])
     key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----"
     response = logged_in(admin_user).post(
         url, {"channel": "databox", "environment": "test", "confirmation_email": "not an e-mail", "certificate": key}
@@ -391,5 +391,5 @@ def test_registry_settings_changes_are_in_the_settings_audit_trail_without_secre
         {"field": "environment", "before": "test", "after": "production"}
     ]
     assert "tajne-heslo" not in str(first.fields) and second.user == admin_user
-    page = logged_in(admin_user).get(reverse("contracts:registry_settings", args=[agency.pk])).content.decode()
+    page = logged_in(admin_user).get(reverse("registry:settings", args=[agency.pk])).content.decode()
     assert 'id="settings-changes"' in page and admin_user.username in page and "tajne-heslo" not in page

@@ -64,9 +64,9 @@ def kill_worker(worker: subprocess.Popen) -> None:
 
 
 def start_cron(*, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """RQ's cron scheduler with the product's periodic jobs (``manage.py rqcron contracts.cron``);
+    """RQ's cron scheduler with the product's periodic jobs (``manage.py rqcron config.cron``);
     it enqueues each interval job at once on start."""
-    args = [sys.executable, "manage.py", "rqcron", "contracts.cron"]
+    args = [sys.executable, "manage.py", "rqcron", "config.cron"]
     return subprocess.Popen(args, cwd=ROOT, env={**worker_env(), **(env or {})}, start_new_session=True)
 
 

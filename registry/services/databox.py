@@ -18,12 +18,12 @@ from django.utils.translation import gettext as _
 from accounts import secrets
 from accounts.models import Agency, RegistrySettings
 from contracts import queue
-from contracts.databox import DataBoxClient, DataBoxError, OutgoingFile
 from contracts.models import Contract, RegistrySubmission, Status, WebhookEvent
+from contracts.services.common import audit
+from contracts.services.webhooks import webhooks_notify
 from redactor import isrs
+from registry.databox import DataBoxClient, DataBoxError, OutgoingFile
 
-from ..common import audit
-from ..webhooks import webhooks_notify
 from .metadata import registry_settings
 from .submissions import SEND_REGISTRY_SUBMISSION, Operation, SubmissionState, _key, _published_files
 
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 # -- the data box ----------------------------------------------------------------------------------
 @contextmanager
 def databox_client(agency: Agency):
-    """A :class:`~contracts.databox.DataBoxClient` with the agency's credentials and environment,
+    """A :class:`~registry.databox.DataBoxClient` with the agency's credentials and environment,
     as a context: a system certificate is unsealed into a private temporary file (mode 0600) that
     is removed when the context ends. Raises ``ValidationError`` (code ``no_databox``) when the
     agency has no data-box login."""
@@ -222,7 +222,7 @@ def registry_replies_fetch(*, agency: Agency) -> int:
     """Job body: read the registry's replies in the agency's data box and apply each to the
     submission it answers (paired by ``puvodniZprava``, the message id). Returns how many
     were applied. A reply that answers nothing of ours is left unread; one that is not readable
-    is logged. Raises :class:`~contracts.databox.DataBoxError` when the box cannot be read."""
+    is logged. Raises :class:`~registry.databox.DataBoxError` when the box cannot be read."""
     regs = registry_settings(agency)
     waiting = {
         s.message_id: s

@@ -3,7 +3,7 @@
 Only what publishing in the registry of contracts needs: ``CreateMessage`` (send a message with
 files, ``dm_operations.wsdl``), ``GetListOfReceivedMessages`` and ``MarkMessageAsDownloaded``
 (``dm_info.wsdl``), ``MessageDownload`` (``dm_operations.wsdl``). The WSDL and its schema are
-bundled in ``contracts/isds/`` (MIT licence of the tomas-kulhanek/czech-data-box repository they
+bundled in ``registry/isds/`` (MIT licence of the tomas-kulhanek/czech-data-box repository they
 were copied from); the service addresses are replaced by the environment's base URL, operations
 at ``<base>dz`` and information at ``<base>dx``. Login is HTTP Basic with the data box's login
 and password, or TLS with a system certificate (``cert``: a PEM file with the key).

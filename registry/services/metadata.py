@@ -15,6 +15,7 @@ from accounts.access import require_role
 from accounts.models import Agency, RegistrySettings, Role, SettingsChange
 from contracts import selectors
 from contracts.models import Contract, Status
+from contracts.services.common import audit
 from contracts.vocabulary import registry_field_label
 from policy.selectors import agency_profile
 from redactor import (
@@ -29,8 +30,6 @@ from redactor import (
     prefill,
 )
 from redactor import redacted_values_in as _redacted_values_in
-
-from ..common import audit
 
 log = logging.getLogger(__name__)
 

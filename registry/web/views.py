@@ -1,5 +1,5 @@
 """The registry panel of a contract page (metadata, sending, the registry's replies) and the
-agency's registry settings. Every write is one call of :mod:`contracts.services.registry`."""
+agency's registry settings. Every write is one call of :mod:`registry.services`."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.access import form_action, member_required, report_error
 from accounts.models import Role, SettingsChange
+from accounts.web import form_action, member_required, report_error
+from contracts import selectors
 from contracts.http import file_response
-from contracts.services import registry
 from redactor import isrs
+from registry import services as registry
 
-from . import selectors
 from .forms import (
     RegistryMetadataForm,
     RegistryPartyFormSet,
@@ -41,7 +41,7 @@ def _panel_url(membership, contract) -> str:
 
 
 def registry_panel(contract, membership, data=None) -> dict:
-    """The context of the registry panel (``contracts/_registry_panel.html``): the forms filled
+    """The context of the registry panel (``registry/_panel.html``): the forms filled
     from the stored metadata, where each field was found, what stops sending, the XML preview,
     the submissions and the agency's channel."""
     meta = registry.registry_metadata(contract)
@@ -167,10 +167,10 @@ def registry_settings(request, membership):
             _("The registry settings were saved."),
         )
         if saved:
-            return redirect("contracts:registry_settings", agency_id=agency.pk)
+            return redirect("registry:settings", agency_id=agency.pk)
     return render(
         request,
-        "contracts/registry_settings.html",
+        "registry/settings.html",
         {
             "form": form,
             "agency": agency,

@@ -1,6 +1,6 @@
 """The registry of contracts at the API: the metadata of a contract (read and correct), sending
 to the registry, the submission package. The same services as the contract page's panel
-(:mod:`contracts.services.registry`)."""
+(:mod:`registry.services`)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from accounts.models import Role
+from contracts.api.base import AgencyAPIView
+from contracts.api.openapi import CONTRACT_ID, errors
+from contracts.api.registry_serializers import RegisterSerializer, RegistryMetadataSerializer, SubmissionSerializer
 from contracts.http import file_response
-from contracts.services import registry
-
-from .base import AgencyAPIView
-from .openapi import CONTRACT_ID, errors
-from .registry_serializers import RegisterSerializer, RegistryMetadataSerializer, SubmissionSerializer
+from registry import services as registry
 
 
 def metadata_data(contract) -> dict:

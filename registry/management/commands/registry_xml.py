@@ -21,11 +21,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Agency
-from contracts.services.registry import publishing_body
 from policy.batch import redact_file
 from policy.management.policy import load_policy, load_profile
 from policy.runtime import get_engine
 from redactor import PublishingBody, drop_redacted_values, isrs, prefill, redacted_names, redacted_texts
+from registry.services import publishing_body
 
 
 class Command(BaseCommand):

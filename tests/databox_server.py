@@ -2,7 +2,7 @@
 
 The real data-box system (ISDS) and the registry (ISRS) cannot be reached from a test machine,
 so the test suite and the demo talk to this server over real HTTP: it speaks SOAP 1.1 as the
-WSDL 3.11 in ``contracts/isds/`` describes the four operations the product uses
+WSDL 3.11 in ``registry/isds/`` describes the four operations the product uses
 (``CreateMessage`` and ``MessageDownload`` at ``<base>dz``, ``GetListOfReceivedMessages`` and
 ``MarkMessageAsDownloaded`` at ``<base>dx``), with HTTP Basic login per box.
 

@@ -19,9 +19,9 @@ from accounts.access import require_role
 from accounts.models import Role
 from contracts import queue
 from contracts.models import PUBLISHED_STATES, Contract, RegistrySubmission
+from contracts.services.common import Download, audit
 from redactor import isrs
 
-from ..common import Download, audit
 from .metadata import registry_metadata, registry_problems, registry_settings
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ Operation = RegistrySubmission.Operation
 SubmissionState = RegistrySubmission.State
 #: Submissions that hold their content: sending the same again returns them.
 _LIVE = (SubmissionState.PREPARED, SubmissionState.SENDING, SubmissionState.SENT, SubmissionState.ACCEPTED)
-SEND_REGISTRY_SUBMISSION = "contracts.jobs.send_registry_submission"
+SEND_REGISTRY_SUBMISSION = "registry.jobs.send_registry_submission"
 
 
 # -- submissions --------------------------------------------------------------------------------

@@ -1,0 +1,17 @@
+"""The registry's answers to what contracts announce (:mod:`contracts.signals`)."""
+
+from __future__ import annotations
+
+from registry.services import registry_metadata_prefill
+
+
+def prefill_on_processed(sender, *, contract, analysis, profile, **kwargs) -> None:
+    """``contract_processed``: pre-fill the contract's registry metadata from the analysis
+    (:func:`registry.services.registry_metadata_prefill`) and store it in the processing's
+    transaction; a registered contract keeps the metadata it was registered with."""
+    if contract.registry_record_id:
+        return
+    contract.registry_metadata = registry_metadata_prefill(
+        contract=contract, analysis=analysis, profile=profile
+    ).to_dict()
+    contract.save(update_fields=["registry_metadata"])

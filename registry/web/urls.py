@@ -1,0 +1,14 @@
+"""The registry's pages, mounted beside a contract's (``a/<agency_id>/contracts/``): the panel's
+writes and the agency's registry settings."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "registry"
+urlpatterns = [
+    path("<id:contract_id>/registry/", views.registry_metadata_save, name="save"),
+    path("<id:contract_id>/registry/send/", views.registry_send, name="send"),
+    path("<id:contract_id>/registry/package/", views.registry_package, name="package"),
+    path("registry/settings/", views.registry_settings, name="settings"),
+]
