@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """End-to-end throughput of the engine on one CPU core.
 
-usage: .venv/bin/python benchmarks/throughput.py [PDF_DIR] [--rounds N] [--nlp rules|spacy]
+usage: .venv/bin/python benchmarks/throughput.py [PDF_DIR] [--rounds N] [--nlp rules|spacy] [--no-docs]
        .venv/bin/python benchmarks/throughput.py ../shared/data/dev/scanned --rounds 1   # scans: OCR
 
 Pins the process to one core and one BLAS thread (Tesseract to one OpenMP thread), loads the
@@ -12,7 +12,9 @@ scanned pages, OCR pages per second. ``--nlp`` picks the pipeline (default: the 
 ``REDACTOR_NLP``'s, rules). In the same run, spaCy's ``cs_core_news_sm`` NER alone (its tok2vec
 and ner components, nothing else) reads the same documents' text as often, and the ratio of the
 two costs is printed: what the product costs against NER alone. Timing lives here, never in a
-test.
+test. The result is the evaluation page's row (``docs/evaluation/figures/throughput.md``, or
+``throughput_scans.md`` for a folder with scanned pages; :mod:`benchmarks.figures`) unless
+``--no-docs``.
 """
 
 import os
@@ -30,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.figures import write_row  # noqa: E402
 from redactor import engine as engine_module  # noqa: E402
 from redactor.detect.nlp import RuleOnlyNlpEngine  # noqa: E402
 from redactor.engine import RedactionEngine  # noqa: E402
@@ -63,6 +66,7 @@ def main() -> int:
     parser.add_argument("pdf_dir", nargs="?", type=Path, default=ROOT.parent / "shared" / "data" / "dev")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--nlp", choices=["spacy", "rules"], default="rules")
+    parser.add_argument("--no-docs", action="store_true", help="do not write the evaluation page's row")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
@@ -132,7 +136,32 @@ def main() -> int:
             f"{ocr_pages / ocr_seconds:.2f} pages/s ({ocr_seconds / ocr_pages:.2f} s per page), "
             f"{ocr_seconds / total:.0%} of the time"
         )
+    if not args.no_docs:
+        ner_per_page = ner_seconds / ner_pages
+        _write_figure(args, len(files), pages, total, per_round, ner_per_page, verifying[0], ocr_pages, ocr_seconds)
     return 0
+
+
+def _write_figure(args, documents, pages, total, per_round, ner_per_page, verifying, ocr_pages, ocr_seconds) -> None:
+    """The evaluation page's row for this run (:func:`benchmarks.figures.write_row`)."""
+    try:
+        folder = args.pdf_dir.resolve().relative_to(ROOT.parent)
+        shown = f"../{folder}"
+    except ValueError:
+        shown = args.pdf_dir.name
+    command = f"benchmarks/throughput.py {shown} --rounds {args.rounds}"
+    command += " --nlp spacy" if args.nlp == "spacy" else ""
+    median = per_round[len(per_round) // 2]
+    rounds = f"median round {median:.1f}, slowest {per_round[0]:.1f}, fastest {per_round[-1]:.1f}"
+    kind = "scans" if ocr_pages else "born-digital"
+    figure = (
+        f"**{pages / total:.1f} pages/s** end to end ({rounds}); {total / pages / ner_per_page:.2f}× spaCy's NER "
+        f"alone on the same text; verification {verifying / total:.0%} of the time"
+    )
+    if ocr_pages:
+        figure += f"; Tesseract {ocr_pages / ocr_seconds:.2f} pages/s, {ocr_seconds / total:.0%} of the time"
+    what = f"{kind} throughput, one core ({documents} PDFs × {args.rounds} rounds, {pages} pages, NLP {args.nlp})"
+    print("wrote", write_row("throughput_scans" if ocr_pages else "throughput", what, figure, command))
 
 
 if __name__ == "__main__":
