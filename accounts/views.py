@@ -157,7 +157,9 @@ def invitation(request, token: str):
             return redirect("contracts:list", agency_id=joined.agency_id)
     response = render(request, "accounts/invitation.html", {"invitation": found, "signup": signup, "token": token})
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"  # the token is in the URL
+    # The token is in the URL: only this site may see it as a referrer. Not "no-referrer": with it
+    # a browser posts the form with "Origin: null", which Django's CSRF check refuses.
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
@@ -240,3 +242,10 @@ def api_token_revoke(request, membership, token_id: int):
     services.api_token_revoke(token=token, revoked_by=request.user)
     messages.success(request, _("The token “%(name)s” was revoked.") % {"name": token.name})
     return redirect("accounts:api_tokens", agency_id=membership.agency.pk)
+
+
+def csrf_failure(request, reason: str = ""):
+    """Django's ``CSRF_FAILURE_VIEW``: a refused form post as the product's own page, in the
+    interface's language (the form was open too long, or cookies are off), never Django's
+    debugging page; ``reason`` (Django's English diagnosis) goes to the log only."""
+    return render(request, "403_csrf.html", status=403)

@@ -34,6 +34,8 @@ if not SECRET_KEY:
     SECRET_KEY = "insecure-development-key-change-me"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# a refused form post is the product's own page in the interface's language (templates/403_csrf.html)
+CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
