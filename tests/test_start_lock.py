@@ -1,0 +1,34 @@
+"""``bin/start`` refuses to start over an instance already running from the same checkout, naming
+it, before it sets anything up (a second instance had silently taken over the first one's
+gunicorn socket)."""
+
+from __future__ import annotations
+
+import fcntl
+import subprocess
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def test_a_second_start_from_the_same_checkout_is_refused_and_names_the_first():
+    lock_path, pid_path = ROOT / "var" / "start.lock", ROOT / "var" / "start.pid"
+    lock_path.parent.mkdir(exist_ok=True)
+    had_pid = pid_path.read_text() if pid_path.exists() else None
+    with open(lock_path, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running bin/start holds it
+        except BlockingIOError:
+            pytest.skip("bin/start is running from this checkout now; the test needs its lock")
+        pid_path.write_text("PID 4242, port 8000\n")
+        try:
+            run = subprocess.run([str(ROOT / "bin" / "start")], capture_output=True, text=True, timeout=60)
+        finally:
+            if had_pid is None:
+                pid_path.unlink()
+            else:
+                pid_path.write_text(had_pid)
+    assert run.returncode == 1
+    assert "already running from this checkout (PID 4242, port 8000)" in run.stderr
+    assert "Set up" not in run.stdout  # refused before bin/setup ran
