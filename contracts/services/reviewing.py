@@ -28,7 +28,7 @@ from contracts.models import (
     box_to_list,
 )
 from policy.i18n import reason_fields
-from policy.services.rules import rule_vote, rule_votes_undo
+from policy.services.rules import rule_vote, rule_votes_undo, rule_votes_withdraw
 from redactor import (
     PERSON,
     PHRASE,
@@ -102,25 +102,38 @@ def _teaches(p: Proposal, decision: str) -> bool:
     return (decision == DecisionState.ACCEPTED) != (p.suggestion == Suggestion.REDACT)
 
 
+#: Categories a decision never teaches a rule about: an academic title is not the person it
+#: stands before (a title decided alone had made a rule about the name after it).
+NOT_LEARNED = frozenset({cat.ACADEMIC_TITLE})
+
+
 def _learn(contract: Contract, user, chosen: list[Proposal], decision: str, batch: uuid.UUID) -> list[int]:
     """Vote on the agency's rules for each chosen proposal that teaches something (one vote
-    per person or phrase, however many occurrences the action covered)."""
+    per person or phrase, however many occurrences the action covered); a decision that agrees
+    with the engine takes back the vote this contract cast before on the same value. Only an
+    "everywhere" decision comes here (:func:`proposals_decide`): "only here" says something about
+    one occurrence, not about the value, and teaches nothing; nor does a decision on an academic
+    title (:data:`NOT_LEARNED`)."""
     if decision not in (DecisionState.ACCEPTED, DecisionState.REJECTED):
         return []
     value = 1 if decision == DecisionState.REJECTED else -1
     seen: set[tuple[str, str]] = set()
     rules = []
     for p in chosen:
-        if not p.text or not _teaches(p, decision):
+        if not p.text or p.category in NOT_LEARNED:
             continue
         category: int | None
-        if p.cluster.startswith("person:") and p.category in (*cat.NAME_CATEGORIES, cat.ACADEMIC_TITLE):
+        if p.cluster.startswith("person:") and p.category in cat.NAME_CATEGORIES:
             kind, pattern, category = PERSON, _person_name(contract, p.cluster), cat.FULL_NAME
         else:
             kind, pattern, category = PHRASE, p.text, p.category
         if not pattern or (kind, pattern.lower()) in seen:
             continue
         seen.add((kind, pattern.lower()))
+        if not _teaches(p, decision):
+            # the reviewer now agrees with the engine: a vote this contract cast before goes
+            rule_votes_withdraw(agency=contract.agency, kind=kind, pattern=pattern, contract=contract)
+            continue
         rule = rule_vote(
             agency=contract.agency,
             kind=kind,
@@ -211,8 +224,9 @@ def proposals_decide(
 
     ``same_cluster`` extends the decision to every occurrence of the chosen persons, values and
     phrases in the contract, inflected forms included (see :func:`_occurrences`). With
-    ``learn`` an accept or reject that teaches something (:func:`_teaches`) votes on the
-    agency's rules for later contracts (+1 keep, −1 redact). The outcome's ``batch`` (new, or
+    ``learn`` and ``same_cluster`` (a decision for every occurrence) an accept or reject that
+    teaches something (:func:`_teaches`) votes on the agency's rules for later contracts (+1
+    keep, −1 redact); a decision on one occurrence teaches nothing. The outcome's ``batch`` (new, or
     the one given to group several calls into one action) undoes it all (:func:`decision_undo`).
     Raises ``ValidationError`` when the contract is not in review, ``decision`` is unknown
     (code ``bad_decision``) or an id is not a proposal of ``contract`` (code
@@ -244,7 +258,7 @@ def proposals_decide(
             for p in changed
         ]
     )
-    rules = _learn(contract, user, chosen, state, batch) if learn else []
+    rules = _learn(contract, user, chosen, state, batch) if learn and same_cluster else []
     ids = [p.pk for p in changed]
     if changed or rules:
         audit(

@@ -79,7 +79,9 @@ def rule_vote(
     batch: uuid.UUID | None = None,
 ) -> AgencyRule | None:
     """Count one reviewer decision: +1 (keep) or −1 (redact) on the agency's rule for
-    ``pattern``, created when there is none (Mareš 2021's signed votes). Returns the rule, or
+    ``pattern``, created when there is none (Mareš 2021's signed votes). A contract has one vote
+    on a rule: the decision replaces an earlier vote cast from the same ``contract`` ("redact
+    everywhere", then "keep everywhere" leaves one keep vote, not a tie). Returns the rule, or
     None when the pattern has no word or number to match (nothing learned)."""
     if value not in (1, -1) or kind not in (PHRASE, PERSON):
         raise ValueError("a vote is +1 or -1 on a phrase or person rule")
@@ -93,6 +95,9 @@ def rule_vote(
         )
         rule.key = rule_key(kind, pattern)
         rule.save()
+    if contract is not None:  # one contract, one vote: a reviewer who changed their mind counts once
+        for earlier in RuleVote.objects.filter(rule=rule, contract=contract):
+            _vote_withdraw(earlier)
     field = "keep_votes" if value > 0 else "redact_votes"
     AgencyRule.objects.filter(pk=rule.pk).update(**{field: F(field) + 1})
     RuleVote.objects.create(
@@ -102,20 +107,45 @@ def rule_vote(
     return rule
 
 
+def _vote_withdraw(vote: RuleVote) -> None:
+    """Take ``vote`` off its rule's counts and delete it."""
+    field = "keep_votes" if vote.value > 0 else "redact_votes"
+    AgencyRule.objects.filter(pk=vote.rule_id, **{f"{field}__gt": 0}).update(**{field: F(field) - 1})
+    vote.delete()
+
+
+@transaction.atomic
+def rule_votes_withdraw(*, agency: Agency, kind: str, pattern: str, contract) -> int:
+    """Take back the votes ``contract`` cast on the agency's rule for ``pattern`` (a reviewer
+    who decided the value one way and then the engine's way); a rule from review left without
+    votes is deleted. Returns how many votes were removed."""
+    rule = rule_find(agency=agency, kind=kind, pattern=" ".join(pattern.split())[:300])
+    if rule is None:
+        return 0
+    votes = list(RuleVote.objects.filter(rule=rule, contract=contract))
+    for vote in votes:
+        _vote_withdraw(vote)
+    _drop_if_unvoted(rule.pk)
+    return len(votes)
+
+
 @transaction.atomic
 def rule_votes_undo(*, agency: Agency, batch: uuid.UUID) -> int:
     """Take back the votes one reviewer action cast (undo); a rule left without any vote that
     this action created is deleted. Returns how many votes were removed."""
     votes = list(RuleVote.objects.select_related("rule").filter(agency=agency, batch=batch))
     for vote in votes:
-        field = "keep_votes" if vote.value > 0 else "redact_votes"
-        AgencyRule.objects.filter(pk=vote.rule_id, **{f"{field}__gt": 0}).update(**{field: F(field) - 1})
-        vote.delete()
+        _vote_withdraw(vote)
     for rule_id in {v.rule_id for v in votes}:
-        rule = AgencyRule.objects.filter(pk=rule_id).first()
-        if rule is not None and rule.origin == "review" and not rule.votes.exists() and rule.decisions == 0:
-            rule.delete()
+        _drop_if_unvoted(rule_id)
     return len(votes)
+
+
+def _drop_if_unvoted(rule_id: int) -> None:
+    """Delete the rule ``rule_id`` if review made it and no vote is left on it."""
+    rule = AgencyRule.objects.filter(pk=rule_id).first()
+    if rule is not None and rule.origin == "review" and not rule.votes.exists() and rule.decisions == 0:
+        rule.delete()
 
 
 @transaction.atomic

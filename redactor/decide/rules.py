@@ -50,6 +50,12 @@ HARD_IDENTIFIERS = frozenset(
 PHRASE = "phrase"
 PERSON = "person"
 
+#: Reason codes of proposals the category map's role exceptions decided (a public official or a
+#: statutory representative acting in office, DOMAIN.md; Act 340/2015 § 5 publishes them) or the
+#: agency's profile lists as its own: no agency rule overrides them, in either direction; the
+#: same name outside the role still follows the rule.
+ROLE_DECIDED = frozenset({"role_exception", "agency_own"})
+
 
 def tokens(text: str) -> tuple[str, ...]:
     """The letter/digit tokens of ``text``: ``"Obec Horní Lhota,"`` → ``("Obec", "Horní", "Lhota")``."""
@@ -242,6 +248,8 @@ def apply_rules(
       reason); several matching rules that disagree give review.
     - A keep rule never silences a redact suggestion of a :data:`HARD_IDENTIFIERS` category:
       that proposal goes to review.
+    - No rule touches a proposal the map's role exceptions or the agency's profile decided
+      (:data:`ROLE_DECIDED`: an official or a statutory representative acting in office).
     - A rule that redacts or asks for review also finds occurrences no recognizer reported
       (``find_occurrences``) and adds them (recognizer ``agency_rule``), replacing suspicious
       spans that lie inside them ("Qwertzovi" of "Qwertzovi Xaverovi"); keep rules add nothing.
@@ -255,7 +263,7 @@ def apply_rules(
     changed = 0
     hits = _rules_for(out, rules)
     for p in out:
-        if p.id not in hits:
+        if p.id not in hits or p.reason.code in ROLE_DECIDED:
             continue
         rule = _winner(hits[p.id])
         action = rule.action

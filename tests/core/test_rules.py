@@ -3,6 +3,8 @@ between rules and the engine, occurrences only a rule knows."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from redactor import categories as cat
@@ -144,3 +146,21 @@ def test_a_person_rule_covers_every_mention_of_the_person():
     ]
     out = apply_rules([_rule(1, 0, pattern="Radkem Blažkem", kind=PERSON)], text, engine, _boxes)
     assert [p.action for p in out.proposals] == [Action.KEEP, Action.KEEP, Action.REDACT]
+
+
+def test_no_rule_overrides_an_official_or_a_statutory_representative_in_office():
+    """A redact rule for a person (a reviewer once decided a private namesake) leaves the mention
+    the category map kept as an official acting in office; the same name elsewhere follows it."""
+    text = "Za obec jedná starosta Jan Novák. Prodávající: Jan Novák, nar. 1970."
+    official = replace(
+        _proposal(1, "Jan Novák", 23, action=Action.KEEP, category=cat.FULL_NAME, cluster="person:1"),
+        reason=Reason("role_exception", {"action": "keep", "name": "Jan Novák", "role": "starosta", "party": "",
+                                         "cue": "starosta"}),
+    )  # fmt: skip
+    seller = _proposal(2, "Jan Novák", 47, action=Action.REVIEW, category=cat.FULL_NAME, cluster="person:2")
+    rule = _rule(0, 3, pattern="Jan Novák", kind=PERSON, category=cat.FULL_NAME)
+    out = apply_rules([rule], text, [official, seller], _boxes)
+    by_id = {p.id: p for p in out.proposals}
+    assert (by_id[1].action, by_id[1].reason.code) == (Action.KEEP, "role_exception")
+    assert by_id[2].action == Action.REDACT and out.rule_of == {2: 7}
+    assert out.added == 0

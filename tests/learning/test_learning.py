@@ -156,7 +156,9 @@ def test_a_decision_on_an_occurrence_beats_the_rule_and_votes_against_it(agency,
     kept = _proposal(later, "Xaver Qwertz")
     assert kept.suggestion == Suggestion.KEEP
 
-    reviewing.proposals_decide(contract=later, user=reviewer, proposal_ids=[kept.pk], decision="accept")
+    reviewing.proposals_decide(
+        contract=later, user=reviewer, proposal_ids=[kept.pk], decision="accept", same_cluster=True
+    )
     kept.refresh_from_db()
     assert kept.will_redact  # the reviewer's decision wins over the rule's keep
     rule = AgencyRule.objects.get(agency=agency, pattern="Xaver Qwertz")
@@ -295,3 +297,81 @@ def test_votes_record_where_they_came_from(agency, reviewer, inflected_pdf):
     decision = Decision.objects.filter(proposal=vote.proposal).latest("id")
     assert decision.batch == vote.batch and decision.previous == DecisionState.PENDING
     assert tokens(vote.rule.pattern) == ("Xaver", "Qwertz")
+
+
+TITLED_TEXT = [
+    "Smlouva o dílo č. 2026/7",
+    "Objednatel: Obec Horní Lhota, IČO: 00000001, se sídlem Náměstí 1, 679 01 Horní Lhota, "
+    "zastoupená starostou Ing. Petrem Dvořákem",
+    "Zhotovitel: Ing. Jan Novák, nar. 3. 4. 1975, bytem Lipová 12, 602 00 Brno",
+    "Cena díla 80 000 Kč. Ing. Novák dílo předá do 30 dnů.",
+]
+
+
+def _titled(agency, reviewer, title="Smlouva o dílo 2026/7"):
+    from tests.pdfs import pdf_from_paragraphs
+
+    return process(agency, reviewer, pdf_from_paragraphs(TITLED_TEXT), title=title)
+
+
+def test_a_title_or_an_only_here_decision_teaches_nothing(agency, reviewer):
+    """ "Redact only here" on the title before the mayor's name had made a rule to redact the mayor
+    in every later contract; a title is not the person, and one occurrence is not the value."""
+    contract = _titled(agency, reviewer)
+    mayor_title = Proposal.objects.filter(contract=contract, text="Ing.", reason_code="role_exception").get()
+    assert mayor_title.suggestion == Suggestion.KEEP and mayor_title.category == cat.ACADEMIC_TITLE
+    for everywhere in (False, True):
+        reviewing.proposals_decide(
+            contract=contract, user=reviewer, proposal_ids=[mayor_title.pk], decision="accept",
+            same_cluster=everywhere,
+        )  # fmt: skip
+    seller = _proposal(contract, "Jan Novák")
+    assert seller.suggestion == Suggestion.REDACT
+    reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=[seller.pk], decision="reject")
+    address = _proposal(contract, "Lipová 12, 602 00 Brno")
+    reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=[address.pk], decision="reject")
+    assert not AgencyRule.objects.filter(agency=agency).exists()
+    assert not RuleVote.objects.exists()
+
+    later = _titled(agency, reviewer, title="další")
+    mayor = _proposal(later, "Petrem Dvořákem")
+    assert mayor.suggestion == Suggestion.KEEP and mayor.rule_id is None
+
+
+def test_deciding_the_engines_way_everywhere_takes_back_the_contracts_earlier_vote(agency, reviewer):
+    contract = _titled(agency, reviewer)
+    seller = _proposal(contract, "Jan Novák")
+    reviewing.proposals_decide(
+        contract=contract, user=reviewer, proposal_ids=[seller.pk], decision="reject", same_cluster=True
+    )
+    rule = AgencyRule.objects.get(agency=agency)
+    assert (rule.kind, rule.pattern, rule.keep_votes) == ("person", "Jan Novák", 1)
+
+    reviewing.proposals_decide(
+        contract=contract, user=reviewer, proposal_ids=[seller.pk], decision="accept", same_cluster=True
+    )
+    assert not AgencyRule.objects.filter(agency=agency).exists()  # its only vote was this contract's
+
+
+def test_a_contract_has_one_vote_on_a_rule(agency, reviewer, inflected_pdf):
+    contract = process(agency, reviewer, inflected_pdf)
+    item = _proposal(contract, "Xaver Qwertz")
+    assert item.suggestion == Suggestion.REVIEW
+    for decision in ("accept", "reject"):
+        reviewing.proposals_decide(
+            contract=contract, user=reviewer, proposal_ids=[item.pk], decision=decision, same_cluster=True
+        )
+    rule = AgencyRule.objects.get(agency=agency, pattern="Xaver Qwertz")
+    assert (rule.keep_votes, rule.redact_votes, rule.action) == (1, 0, "keep")  # the latest decision counts
+    assert RuleVote.objects.filter(rule=rule).count() == 1
+
+
+def test_a_redact_rule_for_a_name_leaves_the_official_who_bears_it(agency, reviewer):
+    contract = _titled(agency, reviewer)
+    rule_services.rule_vote(agency=agency, kind="person", pattern="Petr Dvořák", value=-1, user=reviewer)
+    rule_services.rule_vote(agency=agency, kind="person", pattern="Petr Dvořák", value=-1, user=reviewer)
+    assert AgencyRule.objects.get(agency=agency).action == "redact"
+    later = _titled(agency, reviewer, title="další")
+    mayor = _proposal(later, "Petrem Dvořákem")
+    assert mayor.suggestion == Suggestion.KEEP and mayor.reason_code == "role_exception" and mayor.rule_id is None
+    assert contract.pk != later.pk
