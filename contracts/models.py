@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import Agency
 from policy.i18n import reason_text
@@ -54,9 +55,11 @@ class Status(models.TextChoices):
     UPLOADED = "uploaded", _("Uploaded")
     PROCESSING = "processing", _("Processing")
     NEEDS_REVIEW = "needs_review", _("Needs review")
-    APPROVED = "approved", _("Approved, publishing")
-    PUBLISHED = "published", _("Published")
-    REGISTERED = "registered", _("Registered")
+    # "published" is the redacted PDF made and verified; the registry publishes it only when it
+    # replies ("registered"): the Czech labels say which, so a badge and the registry panel agree
+    APPROVED = "approved", pgettext_lazy("contract status", "Approved, publishing")
+    PUBLISHED = "published", pgettext_lazy("contract status", "Published")
+    REGISTERED = "registered", pgettext_lazy("contract status", "Registered")
     FAILED = "failed", _("Failed")
     DELETED = "deleted", _("Deleted")
 
