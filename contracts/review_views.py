@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -111,7 +111,12 @@ def _review_words() -> dict[str, str]:
         "redacted": _("Redacted"),
         "kept": _("Kept"),
         "reset": _("Back to the suggestion"),
-        "occurrences": _("occurrences"),
+        # "%(n)s occurrences" by the plural category Intl.PluralRules gives n (Czech: 1, 2–4, 5+)
+        "occurrences": {
+            "one": ngettext("%(n)s occurrence", "%(n)s occurrences", 1),
+            "few": ngettext("%(n)s occurrence", "%(n)s occurrences", 2),
+            "other": ngettext("%(n)s occurrence", "%(n)s occurrences", 5),
+        },
         "undoAction": _("Undo"),
         "undone": _("Undone"),
         "ruleLearned": _("Agency rule"),

@@ -22,6 +22,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import Agency, Role
@@ -309,7 +310,11 @@ def platform_preview(request):
     never reads contracts."""
     folder = Path(settings.REDACTOR_PREVIEW_DIR)
     files = [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []
-    sources = ([("dall", _("all %(n)d documents") % {"n": len(files)})] if files else []) + files
+    sources = (
+        [("dall", ngettext("the %(n)d document", "all %(n)d documents", len(files)) % {"n": len(files)})]
+        if files
+        else []
+    ) + files
 
     def start(source: str, current: dict, draft: dict) -> str | None:
         if not preview_files(source):

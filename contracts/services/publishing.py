@@ -12,6 +12,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.access import require_role
 from accounts.models import Role
@@ -159,7 +160,9 @@ def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool 
     require_status(contract, Status.NEEDS_REVIEW)
     open_items = selectors.proposals_open(contract=contract)
     if open_items.exists():
-        raise ValidationError(_("%(n)d proposals still need a decision.") % {"n": open_items.count()}, code="undecided")
+        n = open_items.count()
+        message = ngettext("%(n)d proposal still needs a decision.", "%(n)d proposals still need a decision.", n)
+        raise ValidationError(message % {"n": n}, code="undecided")
     unchecked = [
         (
             contract.pages_needing_ocr,

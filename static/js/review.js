@@ -48,6 +48,13 @@
     }
   }
 
+  // "<n> <noun>" in the page's language: forms {one, few, other} chosen by the language's plural
+  // rules (Czech: 1 výskyt, 2 výskyty, 5 výskytů)
+  const pluralRules = new Intl.PluralRules(document.documentElement.lang || "cs");
+  function counted(forms, n) {
+    return (forms[pluralRules.select(n)] || forms.other).replace("%(n)s", n);
+  }
+
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
     Object.entries(attrs || {}).forEach(([k, v]) => { if (k === "class") e.className = v; else e.setAttribute(k, v); });
@@ -143,7 +150,7 @@
     const verb = decision === "accept" ? T.redacted : decision === "reject" ? T.kept : T.reset;
     const forms = (data.forms || []).slice(0, 6).join(", ") + ((data.forms || []).length > 6 ? ", …" : "");
     box.innerHTML = "";
-    box.append(el("span", { id: "last-count" }, `${verb}: ${data.affected.length} ${T.occurrences}`));
+    box.append(el("span", { id: "last-count" }, `${verb}: ${counted(T.occurrences, data.affected.length)}`));
     if (forms) box.append(el("span", { class: "forms" }, ` (${forms})`));
     for (const r of data.rule_info || []) {
       box.append(el("div", { class: "rule-note" }, `${T.ruleLearned} „${r.pattern}“ – ${r.action}, ${r.decisions} ${T.decisions}`));
@@ -151,7 +158,7 @@
     if (data.batch) {
       const undo = el("button", { type: "button", id: "undo-last" }, T.undoAction);
       undo.addEventListener("click", () => post("review/undo/", { batch: data.batch }).then((d) => {
-        if (d) { box.innerHTML = ""; box.append(el("span", {}, `${T.undone}: ${d.restored.length} ${T.occurrences}`)); }
+        if (d) { box.innerHTML = ""; box.append(el("span", {}, `${T.undone}: ${counted(T.occurrences, d.restored.length)}`)); }
       }));
       box.append(" ", undo);
     }

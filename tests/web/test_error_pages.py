@@ -67,7 +67,7 @@ def test_no_link_on_a_contracts_pages_is_forbidden_to_its_reader(published, role
 
 
 def test_a_published_contracts_badge_does_not_claim_the_registry_published_it(published, clerk):
-    """"Published" is the redacted PDF made; the registry publishes it only when it replies. The
+    """ "Published" is the redacted PDF made; the registry publishes it only when it replies. The
     Czech badge says so, and agrees with the registry panel's "not sent yet"."""
     url = reverse("contracts:detail", kwargs={"agency_id": published.agency_id, "contract_id": published.pk})
     page = _czech(logged_in(clerk)).get(url).content.decode()
