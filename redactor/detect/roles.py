@@ -141,6 +141,15 @@ def _kind_of(cue: str) -> str:
     return EITHER
 
 
+def _printed(text: str, origin: int, m: re.Match[str]) -> str:
+    """The function ``m`` matched in a folded window (no diacritics, lower case) as the document
+    prints it: the same span of ``text``, the window starting at offset ``origin`` ("primátorem",
+    not "primatorem"); the folded words when folding changed the window's length."""
+    fn = m.group("fn")
+    printed = text[origin + m.start("fn") : origin + m.end("fn")] if origin >= 0 else ""
+    return " ".join(printed.split()) if _fold(printed).split() == fn.split() else fn
+
+
 def function_near(text: str, start: int, end: int) -> Function | None:
     """The function of office linked to the name at ``text[start:end]`` (offsets into ``text``,
     titles around the name included or not), or None. See the module docstring for the
@@ -157,14 +166,16 @@ def function_near(text: str, start: int, end: int) -> Function | None:
         # správy majetku Elena X jej projednala" (the same limit of words between applies)
         m = _BEFORE.search(lines[-2] + " " + lines[-1])
     if m:
-        return Function(_kind_of(m.group("fn")), m.group("fn"), "before")
+        window_start = start - len(m.string)  # the window is the end of ``before``, a line break as a space
+        return Function(_kind_of(m.group("fn")), _printed(text, window_start, m), "before")
     after = _fold(text[end : end + 80])
-    m = _AFTER.match(_strip_titles_after(after))
+    stripped = _strip_titles_after(after)
+    m = _AFTER.match(stripped)
     # on the next line only under a name that stands alone on its line or after its label (a
     # signature block, a form: "Zastoupená: Mgr. X⏎vedoucím …"), not at the end of a sentence
     # whose next line goes on ("předá Janu X⏎předseda.")
     if m and (m.group("sep") != "\n" or _only_titles(lines[-1]) or _only_titles(lines[-1].split(":", 1)[-1])):
-        return Function(_kind_of(m.group("fn")), m.group("fn"), "after")
+        return Function(_kind_of(m.group("fn")), _printed(text, end + len(after) - len(stripped), m), "after")
     # a signature block: the function on the line above a line that holds only the name
     own_line_start = lines[-1]
     rest_of_line = after.split("\n", 1)[0]
@@ -173,7 +184,9 @@ def function_near(text: str, start: int, end: int) -> Function | None:
         if above and len(above.split()) <= 8:
             m = re.match(rf"(?P<fn>{_ANY_FUNCTION})", above)
             if m:
-                return Function(_kind_of(m.group("fn")), m.group("fn"), "line above")
+                line_start = start - len(lines[-1]) - 1 - len(lines[-2])
+                above_start = line_start + len(lines[-2]) - len(lines[-2].lstrip())
+                return Function(_kind_of(m.group("fn")), _printed(text, above_start, m), "line above")
     return None
 
 

@@ -43,6 +43,8 @@ def test_a_function_of_office_is_found_before_after_or_above_the_name(before, na
     text = before + name + after
     function = function_near(text, len(before), len(before) + len(name))
     assert function is not None and function.kind == kind
+    # the reason quotes the function as printed, diacritics and capitals kept ("primátorkou")
+    assert function.cue and function.cue in " ".join(text.split())
 
 
 @pytest.mark.parametrize(
