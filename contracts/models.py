@@ -408,6 +408,11 @@ class Webhook(models.Model):
     def __str__(self) -> str:
         return self.url
 
+    def event_labels(self) -> str:
+        """The events in the reader's language ("Smlouva zveřejněna, …"), unknown codes as they are."""
+        labels = dict(WebhookEvent.choices)
+        return ", ".join(str(labels.get(e, e)) for e in self.events)
+
 
 class WebhookDelivery(models.Model):
     """One event sent (or being sent) to one webhook, with every attempt's outcome."""

@@ -87,7 +87,7 @@ def review(request, membership, contract_id: int):
     )
 
 
-def _review_words() -> dict[str, str]:
+def _review_words() -> dict[str, str | dict[str, str]]:
     """The review script's words, in the interface's language (static/js/review.js reads them
     from the page through ``json_script``)."""
     return {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import get_language
+
 from policy.i18n import reason_text
 from policy.runtime import get_engine
 from redactor import CategoryMap
@@ -27,8 +29,10 @@ def map_preview(pdf: bytes, current: dict, draft: dict) -> tuple[list[PreviewRow
     findings whose action changes, in reading order, and how many findings there are in all.
     Raises what the engine raises for an unreadable PDF (``InvalidPdfError``)."""
     engine = get_engine()
+    draft_map = CategoryMap.from_dict(draft)
     before = {(p.span.start, p.span.end): p for p in engine.analyze(pdf, CategoryMap.from_dict(current)).proposals}
-    after = {(p.span.start, p.span.end): p for p in engine.analyze(pdf, CategoryMap.from_dict(draft)).proposals}
+    after = {(p.span.start, p.span.end): p for p in engine.analyze(pdf, draft_map).proposals}
+    english = (get_language() or "cs").startswith("en")
     rows = []
     for key in sorted(before.keys() | after.keys()):
         a, b = before.get(key), after.get(key)
@@ -41,7 +45,7 @@ def map_preview(pdf: bytes, current: dict, draft: dict) -> tuple[list[PreviewRow
             PreviewRow(
                 page=p.page,
                 text=p.text,
-                category=(b or p).category_name,
+                category=_category_label(draft_map, (b or p).category, (b or p).category_name, english),
                 current=a.action.value if a else None,
                 draft=b.action.value if b else None,
                 current_reason=reason_text(a.reason.code, a.reason.params) if a else "",
@@ -49,3 +53,12 @@ def map_preview(pdf: bytes, current: dict, draft: dict) -> tuple[list[PreviewRow
             )
         )
     return rows, len(before.keys() | after.keys())
+
+
+def _category_label(cmap: CategoryMap, category: int, fallback: str, english: bool) -> str:
+    """The category's name in the map, in the reader's language (the engine's English name when
+    the map lacks it)."""
+    rule = cmap.rule(category)
+    if rule is None:
+        return fallback
+    return (rule.name_en if english else rule.name_cs) or fallback

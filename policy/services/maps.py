@@ -9,11 +9,13 @@ import copy
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from policy import selectors
 from policy.models import MapChange, MapDraft, MapVersion
+from policy.vocabulary import term, terms
 from redactor import ROLES, SCOPES, TYPES, CategoryMap, CategoryMapError
 
 
@@ -84,8 +86,8 @@ def map_category_update(
     row = _row(data, category)
     before = {k: row.get(k) for k in ("type", "enabled", "name_cs", "name_en", "group")}
     row.update(type=type, enabled=enabled, name_cs=name_cs.strip(), name_en=name_en.strip(), group=group.strip())
-    changed = ", ".join(f"{k}: {before[k]} → {row[k]}" for k in before if before[k] != row[k])
-    return _save(draft, data, user, f"{category} {row['name_en']}: {changed or _('no change')}")
+    changed = ", ".join(f"{term(k)}: {term(before[k])} → {term(row[k])}" for k in before if before[k] != row[k])
+    return _save(draft, data, user, f"{category} {_name(row)}: {changed or _('no change')}")
 
 
 @transaction.atomic
@@ -106,7 +108,11 @@ def map_dependency_set(
         raise ValidationError(_("A category cannot depend on itself."), code="invalid_map")
     deps = [d for d in row.get("depends_on", []) if int(d["category"]) != depends_on]
     if scopes is None:
-        summary = f"{category} no longer depends on {depends_on}"
+        summary = _("%(id)s %(name)s no longer depends on %(dep)s") % {
+            "id": category,
+            "name": _name(row),
+            "dep": depends_on,
+        }
     else:
         bad = [s for s in scopes if s not in SCOPES]
         if bad or not scopes:
@@ -114,7 +120,12 @@ def map_dependency_set(
                 _("Choose scopes from: %(scopes)s.") % {"scopes": ", ".join(SCOPES)}, code="invalid_map"
             )
         deps.append({"category": depends_on, "scopes": [s for s in SCOPES if s in scopes]})
-        summary = f"{category} depends on {depends_on} within {', '.join(scopes)}"
+        summary = _("%(id)s %(name)s depends on %(dep)s within: %(scopes)s") % {
+            "id": category,
+            "name": _name(row),
+            "dep": depends_on,
+            "scopes": terms(s for s in SCOPES if s in scopes),
+        }
     row["depends_on"] = deps
     return _save(draft, data, user, summary)
 
@@ -131,7 +142,8 @@ def map_role_exception_set(*, draft: MapDraft, user: User, role: str, enabled: b
         raise ValidationError(_("The map has no exception for %(role)s.") % {"role": role}, code="invalid_map")
     for e in rows:
         e["enabled"] = enabled
-    return _save(draft, data, user, f"role exception {role}: {'on' if enabled else 'off'}")
+    state = _("on") if enabled else _("off")
+    return _save(draft, data, user, _("Exception for %(role)s: %(state)s") % {"role": term(role), "state": state})
 
 
 @transaction.atomic
@@ -174,39 +186,61 @@ def map_publish(*, agency: Agency | None, user: User, note: str = "") -> MapVers
 
 
 # -- comparing ------------------------------------------------------------------------------------
+def _name(row: dict) -> str:
+    """A category's name in the reader's language (its Czech name unless the interface is English)."""
+    english = (get_language() or "cs").startswith("en")
+    return str(row.get("name_en") if english else row.get("name_cs") or row.get("name_en") or "")
+
+
+def _setting(value) -> str:
+    """A map setting's value for a change line: codes in words, lists and tables shortened."""
+    if isinstance(value, dict):
+        return ", ".join(f"{term(k)}: {_setting(v)}" for k, v in value.items()) or "–"
+    if isinstance(value, (list, tuple)):
+        return terms(value) or "–"
+    return term(value)
+
+
 def map_diff(old: dict, new: dict) -> list[str]:
     """What changed from map ``old`` to ``new``, one readable line per change (categories by id)."""
     lines = []
     old_rows = {int(r["id"]): r for r in old.get("categories", [])}
     new_rows = {int(r["id"]): r for r in new.get("categories", [])}
     for cid in sorted(old_rows.keys() - new_rows.keys()):
-        lines.append(f"− {cid} {old_rows[cid]['name_en']}")
+        lines.append(f"− {cid} {_name(old_rows[cid])}")
     for cid in sorted(new_rows.keys() - old_rows.keys()):
-        lines.append(f"+ {cid} {new_rows[cid]['name_en']} ({new_rows[cid]['type']})")
+        lines.append(f"+ {cid} {_name(new_rows[cid])} ({term(new_rows[cid]['type'])})")
     for cid in sorted(old_rows.keys() & new_rows.keys()):
         a, b = old_rows[cid], new_rows[cid]
         for key in ("type", "enabled", "name_cs", "name_en", "group"):
             if a.get(key) != b.get(key):
-                lines.append(f"{cid} {b['name_en']}: {key} {a.get(key)} → {b.get(key)}")
+                lines.append(f"{cid} {_name(b)}: {term(key)} {term(a.get(key))} → {term(b.get(key))}")
         deps_a = {int(d["category"]): tuple(d["scopes"]) for d in a.get("depends_on", [])}
         deps_b = {int(d["category"]): tuple(d["scopes"]) for d in b.get("depends_on", [])}
         for dep in sorted(deps_a.keys() | deps_b.keys()):
+            values = {"id": cid, "name": _name(b), "dep": dep}
             if dep not in deps_b:
-                lines.append(f"{cid} {b['name_en']}: no longer depends on {dep}")
+                lines.append(_("%(id)s %(name)s no longer depends on %(dep)s") % values)
             elif dep not in deps_a:
-                lines.append(f"{cid} {b['name_en']}: depends on {dep} ({', '.join(deps_b[dep])})")
+                within = {**values, "scopes": terms(deps_b[dep])}
+                lines.append(_("%(id)s %(name)s depends on %(dep)s within: %(scopes)s") % within)
             elif deps_a[dep] != deps_b[dep]:
                 lines.append(
-                    f"{cid} {b['name_en']}: scopes of {dep} {', '.join(deps_a[dep])} → {', '.join(deps_b[dep])}"
+                    _("%(id)s %(name)s, dependency on %(dep)s: %(before)s → %(after)s")
+                    % {**values, "before": terms(deps_a[dep]), "after": terms(deps_b[dep])}
                 )
     roles_a = {e["role"]: e for e in old.get("role_exceptions", [])}
     for e in new.get("role_exceptions", []):
         before = roles_a.get(e["role"])
         if before is None or before.get("enabled") != e.get("enabled") or before.get("action") != e.get("action"):
-            lines.append(f"role exception {e['role']}: {'on' if e.get('enabled') else 'off'} ({e['action']})")
+            state = _("on") if e.get("enabled") else _("off")
+            lines.append(
+                _("Exception for %(role)s: %(state)s (%(action)s)")
+                % {"role": term(e["role"]), "state": state, "action": term(e["action"])}
+            )
     for key in ("unlinked_secondary_action", "unknown_holder_action", "personal_holders", "holder_overrides"):
         if old and old.get(key) != new.get(key):
-            lines.append(f"{key}: {old.get(key)} → {new.get(key)}")
+            lines.append(f"{term(key)}: {_setting(old.get(key))} → {_setting(new.get(key))}")
     return lines
 
 
@@ -221,12 +255,12 @@ def map_warnings(cmap: CategoryMap) -> list[str]:
         if rule.type == "secondary" and not rule.depends_on:
             out.append(
                 _("%(id)s %(name)s is secondary but depends on nothing, so it is always “%(action)s”.")
-                % {"id": rule.id, "name": rule.name_cs, "action": cmap.unlinked_secondary_action.value}
+                % {"id": rule.id, "name": rule.name_cs, "action": term(cmap.unlinked_secondary_action.value)}
             )
         if rule.type != "secondary" and rule.depends_on:
             out.append(
                 _("%(id)s %(name)s is %(type)s: its dependencies are ignored.")
-                % {"id": rule.id, "name": rule.name_cs, "type": rule.type}
+                % {"id": rule.id, "name": rule.name_cs, "type": term(rule.type)}
             )
         for dep in rule.depends_on:
             target = cmap.rule(dep.category)

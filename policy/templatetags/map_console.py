@@ -1,8 +1,12 @@
 """``{% map_url owner "page" arg %}``: the URL of a category-map console page for the map's
 owner (the platform default or an agency), reversed from the URL configuration, never built by
-hand."""
+hand; ``{{ code|term }}`` and ``{{ codes|terms }}``: the map's codes in the reader's language
+(:mod:`policy.vocabulary`)."""
 
 from django import template
+from django.utils.translation import get_language
+
+from policy import vocabulary
 
 register = template.Library()
 
@@ -13,3 +17,39 @@ def map_url(owner, page: str, *args) -> str:
     ``dependency``…) for ``owner`` (:class:`policy.views.Owner`), with the page's own
     positional ``args`` (a category id)."""
     return owner.url(page, *args)
+
+
+@register.filter
+def term(code) -> str:
+    """A type, scope, role, action or change code in the active language."""
+    return vocabulary.term(code)
+
+
+@register.filter
+def terms(codes) -> str:
+    """Several codes, each in the active language, joined with commas."""
+    return vocabulary.terms(codes)
+
+
+@register.filter
+def category_list(ids, rows) -> str:
+    """Category ``ids`` with their names from the map's ``rows`` (``{"id", "name_cs", "name_en"}``),
+    in the reader's language: "4 Jméno a příjmení, 52 Akademický titul"."""
+    english = (get_language() or "cs").startswith("en")
+    names = {int(r["id"]): (r.get("name_en") if english else r.get("name_cs")) or "" for r in rows or []}
+    return ", ".join(f"{i} {names.get(int(i), '')}".strip() for i in ids or [])
+
+
+@register.filter
+def named(category, names) -> str:
+    """A category id with its name from ``names`` (``{id: name}``): "4 Jméno a příjmení"."""
+    if category is None or category == "":
+        return ""
+    return f"{category} {(names or {}).get(int(category), '')}".strip()
+
+
+@register.filter
+def category_name(row) -> str:
+    """A category row's name in the reader's language (its Czech name unless the interface is English)."""
+    english = (get_language() or "cs").startswith("en")
+    return (row.get("name_en") if english else row.get("name_cs")) or row.get("name_en") or ""

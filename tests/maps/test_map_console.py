@@ -82,7 +82,7 @@ def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, pro
         )
         assert response.status_code == 302 and response["Location"] == base + "matrix/"
     home = client.get(base)
-    assert "56 Date of birth: no longer depends on 4" in home.context["draft_diff"]
+    assert "56 Datum narození již nezávisí na 4" in home.context["draft_diff"]
     started = client.post(base + "preview/", {"source": f"c{processed.pk}"})
     assert started.status_code == 302
     waiting = client.get(started["Location"])
@@ -103,7 +103,7 @@ def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, pro
     assert Proposal.objects.get(contract=newer, category=DOB).suggestion == "keep"
     assert Proposal.objects.get(contract=processed, category=DOB).suggestion == "redact"
     versions = client.get(base + "versions/")
-    assert "no longer depends on 4" in versions.content.decode()
+    assert "již nezávisí na 4" in versions.content.decode()
 
 
 def test_export_then_import_through_the_pages(agency, admin_user):

@@ -173,3 +173,46 @@ def test_an_audit_events_detail_is_read_in_words_not_as_json(czech):
         ("kanál", "Datová schránka (odesílá tato služba)"),
     ]
     assert problems_in(" ".join(f"{k}: {v}" for k, v in items)) == []
+
+
+def test_the_agency_admins_screens_in_czech_have_no_raw_vocabulary(czech, processed, admin_user, agency):
+    """The agency admin's screens, with something on each: a draft that changed a dependency and
+    a role exception (the map, matrix, category, versions and preview pages show them), a learned
+    rule, an invitation, a token, a webhook."""
+    from accounts import services as account_services
+    from contracts.services import webhooks
+    from policy import selectors as policy_selectors
+    from policy.services import maps, rules
+
+    draft = maps.map_draft_open(agency=agency, user=admin_user)
+    draft = maps.map_dependency_set(draft=draft, user=admin_user, category=56, depends_on=4, scopes=None)
+    maps.map_role_exception_set(draft=draft, user=admin_user, role="public_official", enabled=False)
+    rules.rule_vote(agency=agency, kind="person", pattern="Xaver Qwertz", value=-1, user=admin_user, category=4)
+    account_services.invitation_create(agency=agency, email="nova@example.invalid", role="clerk", by=admin_user)
+    account_services.api_token_create(agency=agency, name="Spisová služba", role="clerk", created_by=admin_user)
+    webhooks.webhook_create(agency=agency, url="https://dms.example.cz/hook", events=["contract.published"],
+                            created_by=admin_user)  # fmt: skip
+    assert policy_selectors.map_draft(agency=agency) is not None
+    a = {"agency_id": agency.pk}
+    pages = {
+        "map": reverse("map:agency_home", kwargs=a),
+        "matrix": reverse("map:agency_matrix", kwargs=a),
+        "category": reverse("map:agency_category", kwargs={**a, "category": 56}),
+        "versions": reverse("map:agency_versions", kwargs=a),
+        "preview": reverse("agency_map_preview", kwargs=a),
+        "rules": reverse("map:rules", kwargs=a),
+        "profile": reverse("map:profile", kwargs=a),
+        "settings": reverse("accounts:settings", kwargs=a),
+        "registry settings": reverse("registry:settings", kwargs=a),
+        "tokens": reverse("accounts:api_tokens", kwargs=a),
+        "webhooks": reverse("webhooks:list", kwargs=a),
+        "exports": reverse("contracts:exports", kwargs=a),
+        "members": reverse("accounts:members", kwargs=a),
+    }
+    found = {}
+    client = logged_in(admin_user)
+    for name, url in pages.items():
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="cs")
+        assert response.status_code == 200, name
+        found[name] = problems_in(visible_text(response.content.decode()))
+    assert {name: words for name, words in found.items() if words} == {}
