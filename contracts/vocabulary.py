@@ -133,6 +133,9 @@ AUDIT_DETAILS = {
     "sha256_checked": _("files whose SHA-256 was checked"),
     "hash_mismatch": _("files whose SHA-256 differs"),
 }
+#: Keys of an audit event's detail that mean nothing to a person: the batch that ties one
+#: reviewer action's decisions together for undo (the CSV export keeps it).
+HIDDEN_DETAILS = frozenset({"batch"})
 #: Export modes (``redactor.publish.text_export.ExportMode``) as the export pages name them.
 EXPORT_MODES = {"removed": _("removed"), "tagged": _("tagged"), "pseudonymised": _("pseudonymised")}
 
@@ -141,10 +144,13 @@ def audit_detail_items(detail: dict[str, object]) -> list[tuple[str, str]]:
     """An audit event's ``detail`` as ``(label, value)`` pairs for the audit trail, in the
     interface's language: codes by their labels (a run's stage, an export mode, a metadata field,
     a registry channel), yes/no for flags, boxes counted, lists joined; a key without a label
-    in :data:`AUDIT_DETAILS` as it is. In the order of :data:`AUDIT_DETAILS`, unknown keys last."""
+    in :data:`AUDIT_DETAILS` as it is; :data:`HIDDEN_DETAILS` left out. In the order of
+    :data:`AUDIT_DETAILS`, unknown keys last."""
     items: list[tuple[str, str]] = []
     order = {key: i for i, key in enumerate(AUDIT_DETAILS)}  # PostgreSQL's jsonb keeps no key order
     for key, value in sorted(detail.items(), key=lambda kv: order.get(kv[0], len(order))):
+        if key in HIDDEN_DETAILS:
+            continue
         text: str
         if key == "boxes" and isinstance(value, list):
             text = str(len(value))
@@ -156,8 +162,6 @@ def audit_detail_items(detail: dict[str, object]) -> list[tuple[str, str]]:
             text = ", ".join(registry_field_label(str(f)) for f in value)
         elif key == "channel" and value in RegistrySettings.Channel.values:
             text = str(RegistrySettings.Channel(value).label)
-        elif key == "batch" and isinstance(value, str):
-            text = value[:8]
         else:
             text = _value_text(value)
         items.append((str(AUDIT_DETAILS.get(key, key)), text))

@@ -99,3 +99,13 @@ def agency_profile(*, agency: Agency, version: ProfileVersion | None = None) -> 
             "officials": data.get("officials") or [],
         }
     )
+
+
+def category_names(*, version_id: int | None) -> dict[int, tuple[str, str]]:
+    """``{category id: (Czech name, English name)}`` of map version ``version_id`` (empty for
+    None or a version that is gone): how the categories of a contract decided with that version
+    are named to its readers."""
+    if version_id is None:
+        return {}
+    data = MapVersion.objects.filter(pk=version_id).values_list("data", flat=True).first() or {}
+    return {int(r["id"]): (r.get("name_cs") or "", r.get("name_en") or "") for r in data.get("categories", [])}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils import translation
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -17,6 +18,7 @@ from contracts.models import (
     Status,
     Suggestion,
 )
+from policy.selectors import category_names
 from redactor import ContractMetadata
 
 from .registry_serializers import RegistryStatusField, registry_status
@@ -177,6 +179,32 @@ class ContractListQuerySerializer(serializers.Serializer):
 BOX_HELP = "[page, x0, y0, x1, y1]: page from 1, coordinates in PDF points from the top-left corner"
 
 
+class CategoryNameField(serializers.CharField):
+    """A proposal's category named in the language of Accept-Language (Czech by default), from the
+    map version its contract was decided with; the engine's stored English name where the map
+    has none. Each contract's and map version's names are read once per response."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._versions: dict[int, int | None] = {}  # contract id -> map version id
+        self._names: dict[int | None, dict[int, tuple[str, str]]] = {}
+
+    def get_attribute(self, instance):
+        return instance
+
+    def to_representation(self, value) -> str:
+        proposal = value
+        if proposal.contract_id not in self._versions:
+            version = Contract.objects.filter(pk=proposal.contract_id).values_list("map_version_id", flat=True).first()
+            self._versions[proposal.contract_id] = version
+        version_id = self._versions[proposal.contract_id]
+        if version_id not in self._names:
+            self._names[version_id] = category_names(version_id=version_id)
+        cs, en = self._names[version_id].get(proposal.category, ("", ""))
+        english = (translation.get_language() or "cs").startswith("en")
+        return (en if english else cs) or proposal.category_name
+
+
 class ProposalSerializer(serializers.ModelSerializer):
     """A proposed (or manual) redaction with the reason for it and its decision."""
 
@@ -195,6 +223,7 @@ class ProposalSerializer(serializers.ModelSerializer):
     rule = serializers.SerializerMethodField(
         help_text="The agency rule that decided the suggestion (learned from earlier reviews), or null."
     )
+    category_name = CategoryNameField(max_length=100, required=False, allow_blank=True)
     reason = serializers.CharField(
         source="reason_display",
         help_text="Why the engine suggests this, as a sentence in the language of Accept-Language (Czech by default).",

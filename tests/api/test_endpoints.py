@@ -250,6 +250,9 @@ def test_proposals_carry_reasons(processed, reviewer_token):
     english = api(reviewer_token).get(f"/api/v1/contracts/{processed.pk}/proposals/", HTTP_ACCEPT_LANGUAGE="en").json()
     birth_en = next(p for p in english if p["text"] == "750403/1238")
     assert birth_en["reason"] == "Redact: Birth number / insurance number – personal data on its own."
+    # the category's name speaks the same language as the reason
+    assert birth["category_name"] == "Rodné číslo / číslo pojištěnce"
+    assert birth_en["category_name"] == "Birth number / insurance number"
 
 
 def test_bulk_decisions_apply_to_every_occurrence(processed, reviewer_token):

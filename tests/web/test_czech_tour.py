@@ -159,6 +159,7 @@ def test_an_audit_events_detail_is_read_in_words_not_as_json(czech):
                 "channel": "databox",
                 "profile_version": None,
                 "proposals": [5, 6],
+                "batch": "e82b1d87-5a1c-4d3e-9f00-1234567890ab",  # ties one action's decisions for undo
             }
         )
     assert items == [  # in the order of AUDIT_DETAILS, whatever order the JSON kept
