@@ -9,18 +9,17 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
-from . import selectors, services
+from . import mail, selectors, services
 from .forms import AgencyForm, ApiTokenForm, InvitationForm, MemberCreateForm, MemberRoleForm
 from .models import Membership, Role
 from .web import form_error, member_required, report_error
@@ -47,7 +46,13 @@ class PasswordResetView(auth_views.PasswordResetView):
             response = self.form_invalid(form)
             response.status_code = 429
             return response
-        return super().form_valid(form)
+        # Django's form_valid, with the product's e-mail (accounts.mail) and configured address
+        form.save(
+            token_generator=self.token_generator,
+            from_email=self.from_email,
+            **mail.password_reset_options(self.request),
+        )
+        return HttpResponseRedirect(self.get_success_url())
 
 
 @login_required
@@ -78,7 +83,7 @@ def members(request, membership):
         except ValidationError as exc:
             form_error(invite_form, exc)
         else:
-            _send_invitation(request, invitation, raw)
+            mail.send_invitation(request, invitation, raw)
             messages.success(request, _("An invitation was sent to %(email)s.") % {"email": invitation.email})
             return redirect("accounts:members", agency_id=agency.pk)
     if which == "create" and create_form.is_valid():
@@ -87,9 +92,7 @@ def members(request, membership):
         except ValidationError as exc:
             form_error(create_form, exc)
         else:
-            reset = PasswordResetForm({"email": added.user.email})
-            if reset.is_valid():
-                reset.save(request=request, use_https=request.is_secure())
+            mail.send_account_created(request, added)
             messages.success(request, _("%(user)s was added.") % {"user": added.user.username})
             return redirect("accounts:members", agency_id=agency.pk)
     context = {
@@ -101,21 +104,6 @@ def members(request, membership):
         "roles": Role.choices,
     }
     return render(request, "accounts/members.html", context, status=400 if which and request.method == "POST" else 200)
-
-
-def _send_invitation(request, invitation, raw: str) -> None:
-    link = request.build_absolute_uri(reverse("invitation", kwargs={"token": raw}))
-    body = _(
-        "%(admin)s invites you to %(agency)s in Redactor as %(role)s.\n\n"
-        "Accept here (valid for %(days)d days):\n%(link)s\n"
-    ) % {
-        "admin": request.user.get_full_name() or request.user.get_username(),
-        "agency": invitation.agency.name,
-        "role": invitation.get_role_display(),
-        "days": settings.REDACTOR_INVITATION_DAYS,
-        "link": link,
-    }
-    send_mail(_("Invitation to %(agency)s") % {"agency": invitation.agency.name}, body, None, [invitation.email])
 
 
 @require_POST

@@ -104,6 +104,9 @@ REDACTOR_PASSWORD_RESET_RATE_IP = env("REDACTOR_PASSWORD_RESET_RATE_IP", "10/h")
 REDACTOR_PASSWORD_RESET_RATE_EMAIL = env("REDACTOR_PASSWORD_RESET_RATE_EMAIL", "3/h")
 # Days an agency admin's invitation link stays valid.
 REDACTOR_INVITATION_DAYS = env_int("REDACTOR_INVITATION_DAYS", 7)
+# The service's address as people reach it ("https://redakce.example.cz"): the links and the
+# signature of its e-mails; empty: the address the request came in on.
+REDACTOR_PUBLIC_URL = env("REDACTOR_PUBLIC_URL", "").rstrip("/")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
