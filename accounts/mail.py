@@ -29,18 +29,22 @@ def _reset_options(request) -> dict:
     return {"domain_override": url.netloc, "use_https": url.scheme == "https", "request": request}
 
 
-def send_invitation(request, invitation, raw: str) -> None:
-    """Mail ``invitation``'s link (``raw`` token) to the invited address."""
+def send_invitation(invitation, raw: str, *, admin: str, base_url: str) -> str:
+    """Mail ``invitation``'s link (``raw`` token) to the invited address, from ``admin`` (the
+    inviting person's name, or the operator's words), with links under ``base_url`` (the
+    service's address, :func:`service_url`). Returns the link."""
+    link = base_url.rstrip("/") + reverse("invitation", kwargs={"token": raw})
     context = {
-        "admin": request.user.get_full_name() or request.user.get_username(),
+        "admin": admin,
         "agency": invitation.agency.name,
         "role": invitation.get_role_display(),
         "days": settings.REDACTOR_INVITATION_DAYS,
-        "link": service_url(request) + reverse("invitation", kwargs={"token": raw}),
-        "service_url": service_url(request),
+        "link": link,
+        "service_url": base_url.rstrip("/"),
     }
     subject = " ".join(render_to_string(INVITATION[0], context).split())
     send_mail(subject, render_to_string(INVITATION[1], context), None, [invitation.email])
+    return link
 
 
 def send_account_created(request, membership) -> None:

@@ -83,7 +83,8 @@ def members(request, membership):
         except ValidationError as exc:
             form_error(invite_form, exc)
         else:
-            mail.send_invitation(request, invitation, raw)
+            admin = request.user.get_full_name() or request.user.get_username()
+            mail.send_invitation(invitation, raw, admin=admin, base_url=mail.service_url(request))
             messages.success(request, _("An invitation was sent to %(email)s.") % {"email": invitation.email})
             return redirect("accounts:members", agency_id=agency.pk)
     if which == "create" and create_form.is_valid():
