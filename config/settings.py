@@ -157,6 +157,8 @@ RQ_QUEUES = {
     # scanned contracts (OCR takes seconds per page): their own queue, so that a long scan does not
     # hold up other agencies' born-digital contracts; bin/start runs one worker per queue
     "ocr": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": env_int("RQ_DEFAULT_TIMEOUT", 900)},
+    # an admin's heavy jobs (map previews, bulk text exports): every worker takes them last
+    "low": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": env_int("RQ_DEFAULT_TIMEOUT", 900)},
 }
 # the services enqueue in transaction.on_commit themselves; django-rq must not defer a second time.
 # The worker loads the engine once, before its first job, and forks every job from it (contracts.worker).

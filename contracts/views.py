@@ -327,13 +327,15 @@ def map_preview(request, membership):
     owner = map_console.Owner(agency, membership.allows(Role.ADMIN))
     sources = [(f"c{c.pk}", c.title) for c in selectors.contracts_for_agency(agency=agency).exclude(original="")[:200]]
 
-    def start(source: str, current: dict, draft: dict) -> str | None:
+    def start(source: str, current: dict, draft: dict, once: str) -> str | None:
         if not (source.startswith("c") and source[1:].isdigit()):
             return None
         contract = contract_of(membership, int(source[1:]))
         if not contract.original:
             return None
         args = (agency.pk, contract.pk, current, draft)
-        return owned_job_start(f"agency:{agency.pk}", "contracts.jobs.preview_contract", *args)
+        return owned_job_start(
+            f"agency:{agency.pk}", "contracts.jobs.preview_contract", *args, once=once, source=source
+        )
 
     return map_console.preview_page(request, owner, sources, start)

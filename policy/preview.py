@@ -8,7 +8,7 @@ from django.utils.translation import get_language
 
 from policy.i18n import reason_text
 from policy.runtime import get_engine
-from redactor import CategoryMap
+from redactor import CategoryMap, TextLayer
 
 
 @dataclass
@@ -24,14 +24,21 @@ class PreviewRow:
     draft_reason: str
 
 
-def map_preview(pdf: bytes, current: dict, draft: dict) -> tuple[list[PreviewRow], int]:
-    """Analyse ``pdf`` under the ``current`` and the ``draft`` map (JSON form); returns the
+def map_preview(document: bytes | TextLayer, current: dict, draft: dict) -> tuple[list[PreviewRow], int]:
+    """Decide ``document`` under the ``current`` and the ``draft`` map (JSON form); returns the
     findings whose action changes, in reading order, and how many findings there are in all.
-    Raises what the engine raises for an unreadable PDF (``InvalidPdfError``)."""
+    ``document`` is a contract's stored text layer (decided twice, nothing read again: a scan is
+    not OCR'd) or a PDF (read once, then decided under both maps). Raises what the engine raises
+    for an unreadable PDF (``InvalidPdfError``)."""
     engine = get_engine()
     draft_map = CategoryMap.from_dict(draft)
-    before = {(p.span.start, p.span.end): p for p in engine.analyze(pdf, CategoryMap.from_dict(current)).proposals}
-    after = {(p.span.start, p.span.end): p for p in engine.analyze(pdf, draft_map).proposals}
+    if isinstance(document, TextLayer):
+        first = engine.decide_layer(document, CategoryMap.from_dict(current))
+    else:
+        first = engine.analyze(document, CategoryMap.from_dict(current))
+    second = engine.decide_layer(first.text_layer, draft_map)
+    before = {(p.span.start, p.span.end): p for p in first.proposals}
+    after = {(p.span.start, p.span.end): p for p in second.proposals}
     english = (get_language() or "cs").startswith("en")
     rows = []
     for key in sorted(before.keys() | after.keys()):

@@ -21,6 +21,8 @@ from rq import get_current_job
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
+from redactor import TextLayer
+
 from .preview import map_preview
 
 #: Seconds a finished preview can still be shown.
@@ -36,18 +38,47 @@ def preview_files(source: str) -> list[Path]:
     return files if source == "dall" else [p for p in files if source == f"d{p.name}"]
 
 
-def owned_job_start(owner_key: str, job: str, *args) -> str:
+#: The queue of owned jobs (previews, bulk exports): workers take it after ``default`` and ``ocr``,
+#: so an admin's heavy job never delays a contract's processing.
+QUEUE = "low"
+
+
+def owned_job_start(owner_key: str, job: str, *args, once: str = "", **meta) -> str:
     """Queue the job ``job`` (a dotted path) with ``args`` for ``owner_key`` ("platform" or
-    "agency:<id>"); returns the RQ job id the page then polls with :func:`owned_job_state`."""
-    queued = django_rq.get_queue("default").enqueue(
+    "agency:<id>") on the low-priority :data:`QUEUE`; returns the RQ job id the page then polls
+    with :func:`owned_job_state`. With ``once`` (e.g. the draft's id) a job of the same owner and
+    ``once`` still queued or running is returned instead of starting another: clicking again
+    does not pile up work. ``meta`` is kept with the job (:func:`owned_job_meta`)."""
+    connection = django_rq.get_connection(QUEUE)
+    marker = f"redactor:owned-job:{owner_key}:{once}"
+    if once:
+        stored = connection.get(marker)
+        running = stored.decode() if isinstance(stored, bytes) else stored
+        if running:
+            state = owned_job_state(owner_key, running)
+            if state is not None and state.state == "running":
+                return running
+    queued = django_rq.get_queue(QUEUE).enqueue(
         job,
         *args,
-        meta={"owner": owner_key, "done": 0, "total": 0},
+        meta={"owner": owner_key, "done": 0, "total": 0, **meta},
         result_ttl=RESULT_TTL,
         failure_ttl=RESULT_TTL,
         job_timeout=settings.REDACTOR_JOB_TIMEOUT,
     )
+    if once:
+        connection.set(marker, queued.id, ex=RESULT_TTL)
     return queued.id
+
+
+def owned_job_meta(owner_key: str, job_id: str) -> dict:
+    """The ``meta`` :func:`owned_job_start` kept with job ``job_id`` of ``owner_key`` (empty for
+    another owner's, an unknown or an expired job)."""
+    try:
+        job = Job.fetch(job_id, connection=django_rq.get_connection(QUEUE))
+    except (NoSuchJobError, ValueError):
+        return {}
+    return dict(job.meta) if job.meta.get("owner") == owner_key else {}
 
 
 @dataclass
@@ -65,7 +96,7 @@ def owned_job_state(owner_key: str, job_id: str) -> OwnedJobState | None:
     """The job ``job_id`` if ``owner_key`` started it, else None (unknown, expired, or
     another owner's: the same answer, so ids tell nothing)."""
     try:
-        job = Job.fetch(job_id, connection=django_rq.get_connection("default"))
+        job = Job.fetch(job_id, connection=django_rq.get_connection(QUEUE))
     except (NoSuchJobError, ValueError):
         return None
     if job.meta.get("owner") != owner_key:
@@ -80,10 +111,11 @@ def owned_job_state(owner_key: str, job_id: str) -> OwnedJobState | None:
 
 
 def preview_documents(
-    documents: Iterable[tuple[str, Callable[[], bytes]]], count: int, current: dict, draft: dict
+    documents: Iterable[tuple[str, Callable[[], bytes | TextLayer]]], count: int, current: dict, draft: dict
 ) -> dict:
     """Job body: run :func:`~policy.preview.map_preview` on each ``(name, read)`` document
-    (``read()`` gives its PDF bytes), reporting ``done``/``total`` in the job's meta; returns
+    (``read()`` gives its stored text layer, or its PDF bytes), reporting ``done``/``total`` in
+    the job's meta; returns
     ``{"rows": [(name, PreviewRow), ...], "total": findings, "documents": count}``."""
     rows, total = [], 0
     for done, (name, read) in enumerate(documents, start=1):

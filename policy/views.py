@@ -31,7 +31,7 @@ from redactor import ROLES, SCOPES, TYPES, CategoryMap
 
 from . import selectors
 from .models import MapDraft
-from .preview_jobs import owned_job_start, owned_job_state, preview_files
+from .preview_jobs import owned_job_meta, owned_job_start, owned_job_state, preview_files
 from .services import maps
 
 
@@ -316,20 +316,23 @@ def platform_preview(request):
         else []
     ) + files
 
-    def start(source: str, current: dict, draft: dict) -> str | None:
+    def start(source: str, current: dict, draft: dict, once: str) -> str | None:
         if not preview_files(source):
             return None
-        return owned_job_start("platform", "policy.jobs.preview_platform", source, current, draft)
+        return owned_job_start(
+            "platform", "policy.jobs.preview_platform", source, current, draft, once=once, source=source
+        )
 
     return preview_page(request, Owner(None, True), sources, start)
 
 
 def preview_page(request, owner: Owner, sources: list[tuple[str, str]], start) -> HttpResponse:
     """The preview page: a POST of a ``source`` (one of ``sources``, (value, label) pairs) queues
-    the job that runs the draft and the version in force on it – ``start(source, current, draft)``
-    returns the job id, or None for a source that cannot be previewed – and redirects to the page
-    of that job, which shows its progress until it shows the proposals whose action changes, side
-    by side. Another owner's or an expired job id is a 404."""
+    the job that runs the draft and the version in force on it – ``start(source, current, draft,
+    once)`` returns the job id, or None for a source that cannot be previewed; one job per draft
+    runs at a time (``once``: a second click while it runs gets the running job) – and redirects
+    to the page of that job, which shows its progress until it shows the proposals whose action
+    changes, side by side. Another owner's or an expired job id is a 404."""
     draft = _working(owner)[1]
     key = "platform" if owner.agency is None else f"agency:{owner.agency.pk}"
     if request.method == "POST":
@@ -337,10 +340,14 @@ def preview_page(request, owner: Owner, sources: list[tuple[str, str]], start) -
         job_id = None
         if draft is not None:
             in_force = selectors.map_version_in_force(agency=owner.agency).data
-            job_id = start(source, in_force, draft.data)
+            job_id = start(source, in_force, draft.data, f"preview:{draft.pk}")
         if job_id is None:
             messages.error(request, _("Choose a contract from the list."))
             return redirect(owner.url("preview"))
+        running = owned_job_meta(key, job_id).get("source", source)
+        if running != source:
+            messages.info(request, _("A preview of this draft is already running; its result will show here first."))
+            source = running
         return redirect(f"{owner.url('preview')}?{urlencode({'source': source, 'job': job_id})}")
     source, job_id = request.GET.get("source", ""), request.GET.get("job", "")
     state = owned_job_state(key, job_id) if job_id else None

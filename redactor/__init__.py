@@ -52,7 +52,7 @@ from redactor.pdf.pdf_pages import open_pdf, page_size_check
 from redactor.pdf.rebuild import open_rebuilt
 from redactor.publish.text_export import MODES, ExportMode, TextExport, export_layer
 from redactor.publish.verify import count_word, extract_texts, normalize
-from redactor.read.extraction import extract_text_layer, scan_pages
+from redactor.read.extraction import TextLayer, extract_text_layer, scan_pages
 from redactor.read.ocr import OcrPage, StoredOcr, TesseractOcr
 from redactor.read.review import (
     COVERAGE_ALERT,
@@ -126,6 +126,7 @@ __all__ = [
     "StoredOcr",
     "TesseractOcr",
     "TextExport",
+    "TextLayer",
     "VerificationError",
     "apply_rules",
     "categories",

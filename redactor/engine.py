@@ -210,6 +210,19 @@ class RedactionEngine:
             layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings, prepared.removed
         )
 
+    def decide_layer(
+        self, layer: TextLayer, category_map: CategoryMap | None = None, profile: AgencyProfile | None = None
+    ) -> Analysis:
+        """Recognise and decide on a text layer already extracted (an earlier :meth:`analyze`'s
+        ``text_layer``, or one reopened from storage, :func:`redactor.read.stored_layer`), under
+        ``category_map``: no rebuild, extraction or OCR, so deciding a stored scan under another
+        map costs what deciding a born-digital page costs. The result's proposals are those
+        :meth:`analyze` would give for the same layer, map and ``profile``."""
+        cmap = category_map or self.category_map
+        timings: dict[str, float] = {}
+        parties, persons, _decisions, proposals = self._decide(layer, cmap, timings, profile)
+        return Analysis(layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings)
+
     def _decide(
         self, layer: TextLayer, cmap: CategoryMap, timings: dict[str, float], profile: AgencyProfile | None = None
     ) -> tuple[list[Party], dict[str, Person], list[Assessment], list[ProposedRedaction]]:

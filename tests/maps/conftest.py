@@ -9,7 +9,7 @@ from tests.web.conftest import *  # noqa: F403  (agency, members, outsider, cont
 def preview_worker():
     """Runs the queued map-preview jobs: real RQ on the test Redis, in this process (a
     ``SimpleWorker`` in burst mode), so the job sees the test's database transaction."""
-    queue = django_rq.get_queue("default")
+    queue = django_rq.get_queue("low")  # owned jobs: the low-priority queue
     queue.empty()
 
     def run() -> None:

@@ -211,3 +211,28 @@ def test_platform_preview_runs_on_the_dev_documents_as_a_job(staff, settings, pr
 def test_category_list_filters(agency, clerk, query, expected):
     rows = logged_in(clerk).get(f"/a/{agency.pk}/map/", query).context["rows"]
     assert {r["id"] for r in rows} == expected
+
+
+def test_a_preview_decides_the_stored_analysis_once_per_draft_on_the_low_queue(
+    agency, admin_user, processed, preview_worker
+):
+    """The preview reads the contract's stored analysis, never its original (here removed from
+    the storage: a scan would not be OCR'd again); it waits on the low-priority queue; a second
+    click while it runs gets the same job, not another."""
+    import django_rq
+
+    client = logged_in(admin_user)
+    base = f"/a/{agency.pk}/map/"
+    client.post(base + "dependency/", {"category": DOB, "depends_on": 4, "action": "toggle", "next": base})
+    client.post(base + "dependency/", {"category": DOB, "depends_on": 2, "action": "toggle", "next": base})
+    processed.original.storage.delete(processed.original.name)  # the preview must not need it
+    first = client.post(base + "preview/", {"source": f"c{processed.pk}"})
+    second = client.post(base + "preview/", {"source": f"c{processed.pk}"})
+    assert first["Location"] == second["Location"]
+    assert django_rq.get_queue("low").count == 1 and django_rq.get_queue("default").count == 0
+    preview_worker()
+    result = client.get(first["Location"]).context["result"]
+    assert [(r.text, r.current, r.draft) for _, r in result["rows"]] == [("3. 4. 1975", "redact", "keep")]
+    assert result["rows"][0][1].category == "Datum narození"  # named in the reader's language
+    third = client.post(base + "preview/", {"source": f"c{processed.pk}"})  # finished: a new run
+    assert third["Location"] != first["Location"]

@@ -22,7 +22,7 @@ from tests.web.conftest import logged_in, run_latest_job
 @pytest.fixture
 def worker():
     """Runs the queued jobs on the test Redis in this process (SimpleWorker, burst)."""
-    queue = django_rq.get_queue("default")
+    queue = django_rq.get_queue("low")  # owned jobs: the low-priority queue
     queue.empty()
     yield lambda: SimpleWorker([queue], connection=queue.connection).work(burst=True)
     queue.empty()
