@@ -108,6 +108,8 @@ def _review_words() -> dict[str, str | dict[str, str]]:
         "decidedKeep": _("Kept by the reviewer"),
         "changed": _("changed"),
         "onlyHere": _("only here"),
+        "groupRedact": _("Redact the group's open items"),
+        "groupKeep": _("Keep the group's open items"),
         "redacted": _("Redacted"),
         "kept": _("Kept"),
         "reset": _("Back to the suggestion"),

@@ -81,7 +81,19 @@
     for (const [cat, parties] of [...groups.entries()].sort()) {
       const section = el("details", { class: "group", open: "" }, el("summary", {}, `${cat} (${[...parties.values()].flat().length})`));
       for (const [party, items] of parties) {
-        section.append(el("div", { class: "party" }, party));
+        const head = el("div", { class: "party" }, party);
+        // the group's open review items at once (only these occurrences: nothing is learned)
+        const open = items.filter((p) => p.suggestion === "review" && p.decision === "pending").map((p) => p.id);
+        if (cfg.editable && open.length > 1) {
+          const bulk = (label, decision, cls) => {
+            const b = el("button", { type: "button", class: `group-action ${cls}` }, `${label} (${open.length})`);
+            b.addEventListener("click", (e) => { e.stopPropagation(); decide(open, decision, false); });
+            head.append(" ", b);
+          };
+          bulk(T.groupRedact, "accept", "group-accept");
+          bulk(T.groupKeep, "reject", "group-reject");
+        }
+        section.append(head);
         for (const p of items) {
           const li = el("div", { class: `item state-${stateOf(p)}` + (p.id === current ? " current" : ""), "data-id": p.id },
             el("span", { class: `swatch ${catClass(p)}` }),

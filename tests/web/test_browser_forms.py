@@ -38,3 +38,46 @@ def test_an_invited_person_creates_an_account_and_joins_in_the_browser(live_serv
     joined = Membership.objects.get(agency=agency, user__username="nova.kontrolorka")
     assert joined.role == Role.REVIEWER and joined.user.email == email
     assert agency.name in page.inner_text(".messages")
+
+
+def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_server, browser_page):  # noqa: F811
+    """Two unknown names in the buyer's block wait for review: one click on the group keeps both,
+    as one action that can be undone, and teaches the agency nothing (no "everywhere" decision)."""
+    from accounts.management.commands.demo import DEMO_PASSWORD
+    from contracts.models import Proposal
+    from contracts.services import uploads
+    from policy.models import AgencyRule
+    from tests.pdfs import pdf_from_paragraphs
+    from tests.web.conftest import run_latest_job
+
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico=DEMO_AGENCY["ico"])
+    reviewer = Membership.objects.get(agency=agency, role=Role.REVIEWER).user
+    text = [
+        "Kupní smlouva č. 2026/16",
+        "Prodávající: Jan Novák, nar. 3. 4. 1975, bytem Lipová 12, 602 00 Brno",
+        "Kupující: Obec Horní Lhota, IČO: 00000001, se sídlem Náměstí 1, 679 01 Horní Lhota, "
+        "kontakt Xaver Qwertz, technik Yvo Wertzl",
+        "Kupní cena 120 000 Kč.",
+    ]
+    contract = uploads.contract_upload(
+        agency=agency, user=reviewer, data=pdf_from_paragraphs(text), filename="k.pdf", title="Kupní smlouva"
+    )
+    run_latest_job(contract)
+    open_items = Proposal.objects.filter(contract=contract, suggestion="review", decision="pending")
+    assert {p.text for p in open_items} == {"Xaver Qwertz", "Yvo Wertzl"}
+    page = browser_page
+    page.goto(f"{live_server.url}/")
+    page.fill("input[name=username]", reviewer.username)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/contracts/$"))
+    page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/review/")
+    button = page.locator("button.group-reject")
+    assert button.count() == 1 and button.inner_text().endswith("(2)")
+    with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
+        button.click()
+    assert set(Proposal.objects.filter(contract=contract, text__in=["Xaver Qwertz", "Yvo Wertzl"])
+               .values_list("decision", flat=True)) == {"rejected"}  # fmt: skip
+    assert not AgencyRule.objects.filter(agency=agency).exists()
+    assert page.locator("button.group-reject").count() == 0  # nothing left open in the group
