@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import subprocess
+import sys
 
 import pytest
 
@@ -32,3 +33,26 @@ def test_a_second_start_from_the_same_checkout_is_refused_and_names_the_first():
     assert run.returncode == 1
     assert "already running from this checkout (PID 4242, port 8000)" in run.stderr
     assert "Set up" not in run.stdout  # refused before bin/setup ran
+
+
+def test_the_data_box_test_server_starts_from_the_command_line():
+    """``bin/databox-test-server`` (the demo's data box, no code to write): it prints its address
+    and answers there, asking for a login as the real data box does."""
+    import re
+    import urllib.error
+    import urllib.request
+
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "bin" / "databox-test-server"), "--port", "0"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        first = server.stdout.readline()
+        url = re.search(r"at (http://127\.0\.0\.1:\d+/DS/)", first).group(1)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(url + "dz", data=b"<x/>", timeout=10)
+        assert refused.value.code == 401
+        assert "REDACTOR_DATABOX_URL_TEST=" + url in server.stdout.readline()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
