@@ -29,9 +29,10 @@ def start_worker(
     output=None,
     cwd: Path = ROOT,
 ) -> subprocess.Popen:
-    """A worker on the default, OCR and low-priority queues in its own process group (so a test can kill it with its work horse);
-    ``scheduler`` also runs rq's scheduler (jobs enqueued with a delay), ``env`` adds variables, ``output``
-    (an open file) receives its log, ``cwd`` is its working directory (the checkout unless said)."""
+    """A worker on the default, OCR and low-priority queues in its own process group (so a test can
+    kill it with its work horse); ``scheduler`` also runs rq's scheduler (jobs enqueued with a
+    delay), ``env`` adds variables, ``output`` (an open file) receives its log, ``cwd`` is its
+    working directory (the checkout unless said)."""
     args = [sys.executable, str(ROOT / "manage.py"), "rqworker", "default", "ocr", "low"]
     args += (["--burst"] if burst else []) + (["--with-scheduler"] if scheduler else [])
     return subprocess.Popen(
