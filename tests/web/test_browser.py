@@ -282,10 +282,9 @@ def test_agency_admin_changes_the_map_previews_publishes_and_a_new_contract_foll
     page.wait_for_selector("#preview")
     rows = page.locator("#preview tbody tr")
     assert rows.count() == 1 and vin.text in rows.first.inner_text()
-    assert (
-        "redact" in rows.first.locator("td").nth(3).inner_text()
-        and "keep" in rows.first.locator("td").nth(4).inner_text()
-    )
+    # the actions in the admin's language, each with its reason below it
+    assert rows.first.locator("td").nth(3).inner_text().startswith("znečitelnit\n")
+    assert rows.first.locator("td").nth(4).inner_text().startswith("ponechat\n")
     page.screenshot(path=str(SCREENSHOTS / "6-map-preview.png"), full_page=True)
 
     page.goto(f"{live_server.url}/a/{agency.pk}/map/")

@@ -73,3 +73,16 @@ def test_a_published_contracts_badge_does_not_claim_the_registry_published_it(pu
     page = _czech(logged_in(clerk)).get(url).content.decode()
     assert "Znečitelněno, k odeslání do registru" in page
     assert "Zveřejněno v registru" not in page
+
+
+def test_the_pages_to_confirm_by_eye_are_links_to_the_pages(processed, reviewer):
+    """Approval asks the reviewer to look at pages nothing was detected on: each page number is a
+    link to that page on the review page, not a list to look up."""
+    pages = [dict(p) for p in processed.pages]
+    pages[-1]["needs_ocr"] = True
+    type(processed).objects.filter(pk=processed.pk).update(pages=pages)
+    url = reverse("contracts:review", kwargs={"agency_id": processed.agency_id, "contract_id": processed.pk})
+    page = _czech(logged_in(reviewer)).get(url).content.decode()
+    last = pages[-1]["number"]
+    assert f'<a href="#page-{last}" class="page-link">{last}</a>' in page
+    assert f'id="page-{last}"' in page and "Stránky bez textové vrstvy" in page

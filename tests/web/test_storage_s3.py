@@ -90,7 +90,7 @@ def test_deleting_a_contract_deletes_its_objects_and_only_them(
 def test_the_bulk_export_is_an_object_downloaded_through_the_app_and_pruned(
     s3_storage, s3_server, published, agency, admin_user
 ):
-    queue = django_rq.get_queue("default")
+    queue = django_rq.get_queue("low")  # owned jobs: the low-priority queue
     queue.empty()
     token = make_token(agency, Role.ADMIN, created_by=admin_user)[1]
     job = api(token).post("/api/v1/exports/", {"mode": "removed", "format": "txt"}, format="json").json()["id"]
