@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import get_language
-
 from policy.i18n import reason_text
 from policy.runtime import get_engine
+from policy.vocabulary import in_reader_language
 from redactor import CategoryMap, TextLayer
 
 
@@ -39,7 +38,6 @@ def map_preview(document: bytes | TextLayer, current: dict, draft: dict) -> tupl
     second = engine.decide_layer(first.text_layer, draft_map)
     before = {(p.span.start, p.span.end): p for p in first.proposals}
     after = {(p.span.start, p.span.end): p for p in second.proposals}
-    english = (get_language() or "cs").startswith("en")
     rows = []
     for key in sorted(before.keys() | after.keys()):
         a, b = before.get(key), after.get(key)
@@ -52,7 +50,7 @@ def map_preview(document: bytes | TextLayer, current: dict, draft: dict) -> tupl
             PreviewRow(
                 page=p.page,
                 text=p.text,
-                category=_category_label(draft_map, (b or p).category, (b or p).category_name, english),
+                category=_category_label(draft_map, (b or p).category, (b or p).category_name),
                 current=a.action.value if a else None,
                 draft=b.action.value if b else None,
                 current_reason=reason_text(a.reason.code, a.reason.params) if a else "",
@@ -62,10 +60,10 @@ def map_preview(document: bytes | TextLayer, current: dict, draft: dict) -> tupl
     return rows, len(before.keys() | after.keys())
 
 
-def _category_label(cmap: CategoryMap, category: int, fallback: str, english: bool) -> str:
+def _category_label(cmap: CategoryMap, category: int, fallback: str) -> str:
     """The category's name in the map, in the reader's language (the engine's English name when
     the map lacks it)."""
     rule = cmap.rule(category)
     if rule is None:
         return fallback
-    return (rule.name_en if english else rule.name_cs) or fallback
+    return in_reader_language(rule.name_cs, rule.name_en) or fallback

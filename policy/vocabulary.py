@@ -5,8 +5,8 @@ code; :func:`term` looks a code up in all of them (an unknown code is shown as i
 
 from __future__ import annotations
 
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 #: Category types (DOMAIN.md, the category-dependency map).
 TYPES = {
@@ -65,6 +65,13 @@ FIELDS = {
     "holder_overrides": _("rules per holder"),
 }
 _TABLES = (TYPES, SCOPES, ROLES, GROUPS, ACTIONS, CHANGES, FIELDS)
+
+
+def in_reader_language(cs: str | None, en: str | None) -> str:
+    """Of a name given in Czech and English (a category's ``name_cs``/``name_en``), the one in the
+    active language: English only when the interface is English; the other when one is empty."""
+    english = (get_language() or "cs").startswith("en")
+    return ((en if english else cs) or cs or en or "").strip()
 
 
 def term(code: object) -> str:

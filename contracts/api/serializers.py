@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.utils import translation
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -19,6 +18,7 @@ from contracts.models import (
     Suggestion,
 )
 from policy.selectors import category_names
+from policy.vocabulary import in_reader_language
 from redactor import ContractMetadata
 
 from .registry_serializers import RegistryStatusField, registry_status
@@ -201,8 +201,7 @@ class CategoryNameField(serializers.CharField):
         if version_id not in self._names:
             self._names[version_id] = category_names(version_id=version_id)
         cs, en = self._names[version_id].get(proposal.category, ("", ""))
-        english = (translation.get_language() or "cs").startswith("en")
-        return (en if english else cs) or proposal.category_name
+        return in_reader_language(cs, en) or proposal.category_name
 
 
 class ProposalSerializer(serializers.ModelSerializer):

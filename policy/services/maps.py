@@ -9,13 +9,12 @@ import copy
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from policy import selectors
 from policy.models import MapChange, MapDraft, MapVersion
-from policy.vocabulary import term, terms
+from policy.vocabulary import in_reader_language, term, terms
 from redactor import ROLES, SCOPES, TYPES, CategoryMap, CategoryMapError
 
 
@@ -188,8 +187,7 @@ def map_publish(*, agency: Agency | None, user: User, note: str = "") -> MapVers
 # -- comparing ------------------------------------------------------------------------------------
 def _name(row: dict) -> str:
     """A category's name in the reader's language (its Czech name unless the interface is English)."""
-    english = (get_language() or "cs").startswith("en")
-    return str(row.get("name_en") if english else row.get("name_cs") or row.get("name_en") or "")
+    return in_reader_language(row.get("name_cs"), row.get("name_en"))
 
 
 def _setting(value) -> str:

@@ -4,7 +4,6 @@ hand; ``{{ code|term }}`` and ``{{ codes|terms }}``: the map's codes in the read
 (:mod:`policy.vocabulary`)."""
 
 from django import template
-from django.utils.translation import get_language
 
 from policy import vocabulary
 
@@ -35,8 +34,7 @@ def terms(codes) -> str:
 def category_list(ids, rows) -> str:
     """Category ``ids`` with their names from the map's ``rows`` (``{"id", "name_cs", "name_en"}``),
     in the reader's language: "4 Jméno a příjmení, 52 Akademický titul"."""
-    english = (get_language() or "cs").startswith("en")
-    names = {int(r["id"]): (r.get("name_en") if english else r.get("name_cs")) or "" for r in rows or []}
+    names = {int(r["id"]): vocabulary.in_reader_language(r.get("name_cs"), r.get("name_en")) for r in rows or []}
     return ", ".join(f"{i} {names.get(int(i), '')}".strip() for i in ids or [])
 
 
@@ -51,5 +49,4 @@ def named(category, names) -> str:
 @register.filter
 def category_name(row) -> str:
     """A category row's name in the reader's language (its Czech name unless the interface is English)."""
-    english = (get_language() or "cs").startswith("en")
-    return (row.get("name_en") if english else row.get("name_cs")) or row.get("name_en") or ""
+    return vocabulary.in_reader_language(row.get("name_cs"), row.get("name_en"))
