@@ -110,6 +110,8 @@ def _review_words() -> dict[str, str | dict[str, str]]:
         "onlyHere": _("only here"),
         "groupRedact": _("Redact the group's open items"),
         "groupKeep": _("Keep the group's open items"),
+        "pageRedact": _("Redact the page's open items"),
+        "pageKeep": _("Keep the page's open items"),
         "redacted": _("Redacted"),
         "kept": _("Kept"),
         "reset": _("Back to the suggestion"),

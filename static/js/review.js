@@ -123,7 +123,27 @@
     }
   }
 
-  function render() { drawBoxes(); drawList(); }
+  // each page's open review items at once (only these occurrences: nothing is learned), for a
+  // reviewer who confirms a scan page by page
+  function drawPageActions() {
+    Object.entries(pages).forEach(([num, pg]) => {
+      const slot = pg.fig.querySelector(".page-actions");
+      if (!slot) return;
+      slot.innerHTML = "";
+      const open = proposals.filter((p) => p.suggestion === "review" && p.decision === "pending"
+        && p.boxes.some((b) => String(b[0]) === num)).map((p) => p.id);
+      if (!cfg.editable || open.length < 2) return;
+      const bulk = (label, decision, cls) => {
+        const b = el("button", { type: "button", class: `page-action ${cls}` }, `${label} (${open.length})`);
+        b.addEventListener("click", (e) => { e.stopPropagation(); decide(open, decision, false); });
+        slot.append(b, " ");
+      };
+      bulk(T.pageRedact, "accept", "page-accept");
+      bulk(T.pageKeep, "reject", "page-reject");
+    });
+  }
+
+  function render() { drawBoxes(); drawList(); drawPageActions(); }
 
   function select(id, scroll) {
     current = id;

@@ -40,13 +40,12 @@ def test_an_invited_person_creates_an_account_and_joins_in_the_browser(live_serv
     assert agency.name in page.inner_text(".messages")
 
 
-def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_server, browser_page):  # noqa: F811
-    """Two unknown names in the buyer's block wait for review: one click on the group keeps both,
-    as one action that can be undone, and teaches the agency nothing (no "everywhere" decision)."""
+def _reviewer_with_two_open_items(live_server, page):
+    """A contract whose buyer block names two unknown people (two open review items on page 1),
+    and the demo reviewer logged in on its review page. Returns (agency, contract)."""
     from accounts.management.commands.demo import DEMO_PASSWORD
     from contracts.models import Proposal
     from contracts.services import uploads
-    from policy.models import AgencyRule
     from tests.pdfs import pdf_from_paragraphs
     from tests.web.conftest import run_latest_job
 
@@ -66,13 +65,23 @@ def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_serv
     run_latest_job(contract)
     open_items = Proposal.objects.filter(contract=contract, suggestion="review", decision="pending")
     assert {p.text for p in open_items} == {"Xaver Qwertz", "Yvo Wertzl"}
-    page = browser_page
     page.goto(f"{live_server.url}/")
     page.fill("input[name=username]", reviewer.username)
     page.fill("input[name=password]", DEMO_PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"/contracts/$"))
     page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/review/")
+    return agency, contract
+
+
+def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_server, browser_page):  # noqa: F811
+    """Two unknown names in the buyer's block wait for review: one click on the group keeps both,
+    as one action that can be undone, and teaches the agency nothing (no "everywhere" decision)."""
+    from contracts.models import Proposal
+    from policy.models import AgencyRule
+
+    page = browser_page
+    agency, contract = _reviewer_with_two_open_items(live_server, page)
     button = page.locator("button.group-reject")
     assert button.count() == 1 and button.inner_text().endswith("(2)")
     with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
@@ -81,3 +90,26 @@ def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_serv
                .values_list("decision", flat=True)) == {"rejected"}  # fmt: skip
     assert not AgencyRule.objects.filter(agency=agency).exists()
     assert page.locator("button.group-reject").count() == 0  # nothing left open in the group
+
+
+def test_a_reviewer_decides_a_pages_open_items_at_once_and_undoes_it_in_the_browser(live_server, browser_page):  # noqa: F811
+    """The page's caption offers its open review items at once: one click redacts both names on
+    page 1 (nothing learned), the undo puts both back to review."""
+    from contracts.models import Proposal
+    from policy.models import AgencyRule
+
+    page = browser_page
+    agency, contract = _reviewer_with_two_open_items(live_server, page)
+    button = page.locator("#page-1 button.page-accept")
+    assert button.count() == 1 and button.inner_text() == "Znečitelnit nerozhodnuté na této straně (2)"
+    with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
+        button.click()
+    names = Proposal.objects.filter(contract=contract, text__in=["Xaver Qwertz", "Yvo Wertzl"])
+    assert set(names.values_list("decision", flat=True)) == {"accepted"}
+    assert not AgencyRule.objects.filter(agency=agency).exists()
+    assert page.locator("#page-1 button.page-accept").count() == 0
+    assert page.inner_text("#last-count") == "Začerněno: 2 výskyty"
+    with page.expect_response(lambda r: "/review/undo/" in r.url and r.ok):
+        page.click("#undo-last")
+    assert set(names.values_list("decision", flat=True)) == {"pending"}
+    assert page.locator("#page-1 button.page-accept").count() == 1
