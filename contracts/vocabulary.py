@@ -36,6 +36,8 @@ AUDIT_ACTIONS = {
     "registry_send_failed": _("Sending to the registry failed"),
     "registry_metadata_edited": _("Registry metadata edited"),
     "registry_package_downloaded": _("Registry package downloaded"),
+    "registry_package_sent": _("Registry package sent from the records system"),
+    "registry_reply_recorded": _("The registry's reply recorded by hand"),
 }
 #: ``registry_<operation>_<phase>``: a submission's operation (its label) and how far it got.
 REGISTRY_PHASES = {

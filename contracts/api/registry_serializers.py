@@ -103,6 +103,21 @@ class RegisterSerializer(serializers.Serializer):
                                    help_text="Required for a correction (modifikace) or withdrawal.")  # fmt: skip
 
 
+class PackageSentSerializer(serializers.Serializer):
+    message_id = serializers.CharField(
+        max_length=20, allow_blank=True, required=False, default="",
+        help_text="The data-box message id (dmID) the records system gave the sent message; without it "
+        "the registry's reply is paired by the files' SHA-256.",
+    )  # fmt: skip
+
+
+class RegistryReplySerializer(serializers.Serializer):
+    reply = serializers.FileField(
+        help_text="The registry's reply as it arrived in the agency's data box: the XML of `odpoved*` "
+        "(e.g. odpovedZverejneni.xml) or `chyba`.",
+    )
+
+
 class StoredRegistryMetadataSerializer(RegistryMetadataSerializer):
     """The metadata as stored, in the contract resource (``GET …/registry/`` adds ``problems``)."""
 

@@ -7,12 +7,19 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from accounts.models import Role
 from contracts.api.base import AgencyAPIView
 from contracts.api.openapi import CONTRACT_ID, errors
-from contracts.api.registry_serializers import RegisterSerializer, RegistryMetadataSerializer, SubmissionSerializer
+from contracts.api.registry_serializers import (
+    PackageSentSerializer,
+    RegisterSerializer,
+    RegistryMetadataSerializer,
+    RegistryReplySerializer,
+    SubmissionSerializer,
+)
 from contracts.http import file_response
 from registry import services as registry
 
@@ -109,3 +116,49 @@ class RegistryPackageView(AgencyAPIView):
     def get(self, request, contract_id: int):
         download = registry.registry_package(contract=self.get_contract(contract_id), user=request.user)
         return file_response(download)
+
+
+class PackageSentView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_registry_package_sent",
+        summary="Record that the package was sent (reviewer)",
+        description="For agencies that send the submission package from their own records system: the "
+        "prepared submission becomes `sent`. 409 `wrong_status` when nothing prepared waits.",
+        parameters=[CONTRACT_ID],
+        request=PackageSentSerializer,
+        responses={200: SubmissionSerializer, **errors(400, 404, 409)},
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        form = PackageSentSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        submission = registry.registry_package_sent(contract=contract, user=request.user, **form.validated_data)
+        return Response(SubmissionSerializer(submission).data)
+
+
+class RegistryReplyView(AgencyAPIView):
+    required_role = Role.REVIEWER
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        operation_id="contracts_registry_reply",
+        summary="Hand over the registry's reply (reviewer)",
+        description="The registry answers the data box a message came from; an agency whose records system "
+        "sent the package hands the reply over here (multipart field `reply`). It is paired with the "
+        "contract's waiting submission by the message id or by every file's SHA-256 and applied as the "
+        "service applies replies it reads itself: `accepted` (the contract `registered`, webhook "
+        "`contract.registered`) or `rejected` with the registry's error. 400 `not_a_reply`, "
+        "`not_this_contract`.",
+        parameters=[CONTRACT_ID],
+        request={"multipart/form-data": RegistryReplySerializer},
+        responses={200: SubmissionSerializer, **errors(400, 404)},
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        form = RegistryReplySerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        xml = form.validated_data["reply"].read(registry.REPLY_MAX_BYTES + 1)
+        submission = registry.registry_reply_record(contract=contract, user=request.user, xml=xml)
+        return Response(SubmissionSerializer(submission).data)

@@ -211,7 +211,8 @@ def _apply_reply(submission: RegistrySubmission, reply: isrs.Reply) -> None:
             xml = isrs.add_files_xml([f["name"] for f in follower.files], record_id=record.record_id)
             follower.xml, follower.key = xml.decode("utf-8"), _key(Operation.ADD_FILES, xml, follower.files)
             follower.save(update_fields=["xml", "key"])
-            queue.enqueue(SEND_REGISTRY_SUBMISSION, follower.pk, timeout=300)
+            if follower.channel == "databox":  # a records system sends its own next package
+                queue.enqueue(SEND_REGISTRY_SUBMISSION, follower.pk, timeout=300)
     else:
         audit(contract, None, f"registry_{submission.operation}_accepted", submission=submission.pk,
               version_id=record.version_id, hash_mismatch=mismatched)  # fmt: skip

@@ -195,20 +195,26 @@ def _send_again_if_failed(submission: RegistrySubmission, channel: str) -> None:
 
 def registry_package(*, contract: Contract, user: User):
     """The submission package for an agency that sends through its own records system: a ZIP
-    with ``zverejneni.xml`` and the files it names, exactly so named. Prepares the submission
-    when there is none (as :func:`registry_submit`, without sending). Raises as
-    :func:`registry_submit`. Returns a :class:`~contracts.services.common.Download`."""
+    with the operation's XML under its fixed name (``zverejneni.xml``, ``modifikace.xml``,
+    ``znepristupneni.xml``) and the files it names, exactly so named. The package is that of the
+    newest submission still waiting to be sent (a correction or withdrawal the reviewer
+    prepared), else of the publication, which is prepared when there is none (as
+    :func:`registry_submit`, without sending). Raises as :func:`registry_submit`. Returns a
+    :class:`~contracts.services.common.Download`."""
     require_role(user, contract.agency, Role.REVIEWER)
     submission = (
-        contract.registry_submissions.filter(operation=Operation.PUBLISH, state__in=_LIVE).order_by("-id").first()
-    )
+        contract.registry_submissions.filter(state=SubmissionState.PREPARED, channel="package")
+        .exclude(xml="")
+        .order_by("-id")
+        .first()
+    ) or (contract.registry_submissions.filter(operation=Operation.PUBLISH, state__in=_LIVE).order_by("-id").first())
     if submission is None:
         with transaction.atomic():
             submission = registry_submit(contract=contract, user=user, operation=Operation.PUBLISH)
-    files = {name: content for name, content, _k in _published_files(contract)}
+    files = {name: content for name, content, _k in _published_files(contract)} if submission.files else {}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(isrs.FILE_NAMES[Operation.PUBLISH], submission.xml.encode("utf-8"))
+        zf.writestr(isrs.FILE_NAMES[submission.operation], submission.xml.encode("utf-8"))
         for entry in submission.files:
             zf.writestr(entry["name"], files[entry["name"]])
     audit(contract, user, "registry_package_downloaded", submission=submission.pk)

@@ -128,6 +128,24 @@ class RegistrySendForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
 
 
+class RegistryPackageSentForm(forms.Form):
+    """The package left the agency's records system: the data-box message's id, if at hand."""
+
+    message_id = forms.CharField(
+        label=_("Data-box message id"),
+        max_length=20,
+        required=False,
+        help_text=_("As your records system shows the sent message; without it the registry's reply is matched "
+                    "by the files."),
+    )  # fmt: skip
+
+
+class RegistryReplyForm(forms.Form):
+    """The registry's reply as it arrived in the agency's data box (its XML file)."""
+
+    reply = forms.FileField(label=_("The registry's reply (XML)"))
+
+
 class SecretTextarea(forms.Textarea):
     """A text area that never sends its value back to the browser (as ``PasswordInput`` with
     ``render_value=False``): a form shown again after a validation error must not echo a

@@ -20,7 +20,9 @@ from registry import services as registry
 
 from .forms import (
     RegistryMetadataForm,
+    RegistryPackageSentForm,
     RegistryPartyFormSet,
+    RegistryReplyForm,
     RegistrySendForm,
     RegistrySettingsForm,
 )
@@ -69,6 +71,12 @@ def registry_panel(contract, membership, data=None) -> dict:
         "registry_preview": preview,
         "registry_submissions": list(contract.registry_submissions.order_by("-created_at", "-id")[:20]),
         "registry_settings": registry.registry_settings(contract.agency),
+        # a package of the agency's records system still waiting for the registry (newest first)
+        "registry_awaiting": contract.registry_submissions.filter(
+            channel="package", state__in=(registry.SubmissionState.PREPARED, registry.SubmissionState.SENT)
+        ).first(),
+        "registry_sent_form": RegistryPackageSentForm(),
+        "registry_reply_form": RegistryReplyForm(),
         "registry_publisher": meta.publisher,
         "can_edit_registry": membership.allows(Role.CLERK) and contract.status != "deleted",
     }
@@ -137,6 +145,53 @@ def registry_package(request, membership, contract_id: int):
         messages.error(request, _("Only reviewers and agency admins send to the registry."))
         return redirect(_panel_url(membership, contract))
     return file_response(download)
+
+
+@require_POST
+@member_required(Role.CLERK)
+def registry_package_sent(request, membership, contract_id: int):
+    """The package left the agency's records system; the service checks the role."""
+    contract = selectors.contract_get(agency=membership.agency, contract_id=contract_id)
+    form = RegistryPackageSentForm(request.POST)
+    message_id = form.cleaned_data["message_id"] if form.is_valid() else request.POST.get("message_id", "")
+    try:
+        form_action(
+            request,
+            lambda: registry.registry_package_sent(contract=contract, user=request.user, message_id=message_id),
+            _("Recorded as sent. When the registry's reply arrives in your data box, upload it here."),
+        )
+    except PermissionDenied:
+        messages.error(request, _("Only reviewers and agency admins send to the registry."))
+    return redirect(_panel_url(membership, contract))
+
+
+@require_POST
+@member_required(Role.CLERK)
+def registry_reply(request, membership, contract_id: int):
+    """The registry's reply handed over from the agency's records system; the service checks it."""
+    contract = selectors.contract_get(agency=membership.agency, contract_id=contract_id)
+    form = RegistryReplyForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _("Choose the XML file of the registry's reply."))
+        return redirect(_panel_url(membership, contract))
+    upload = form.cleaned_data["reply"]
+    xml = upload.read(registry.REPLY_MAX_BYTES + 1)
+
+    def record():
+        submission = registry.registry_reply_record(contract=contract, user=request.user, xml=xml)
+        if submission.state == registry.SubmissionState.ACCEPTED and not submission.error_code:
+            messages.success(request, _("The registry's reply is recorded: the contract is published in the registry."))
+        elif submission.state == registry.SubmissionState.ACCEPTED:
+            messages.warning(request, submission.error_text)
+        else:
+            refused = _("The registry refused the submission: %(advice)s")
+            messages.error(request, refused % {"advice": submission.error_text})
+
+    try:
+        form_action(request, record)
+    except PermissionDenied:
+        messages.error(request, _("Only reviewers and agency admins send to the registry."))
+    return redirect(_panel_url(membership, contract))
 
 
 @member_required(Role.ADMIN)

@@ -103,3 +103,65 @@ def test_reviewer_sends_a_contract_to_the_registry_in_the_browser(live_server, b
                 os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait(timeout=30)
         server.stop()
+
+
+def test_reviewer_records_a_package_sent_by_the_records_system_in_the_browser(live_server, browser_page, settings):  # noqa: F811
+    """The demo agency sends through its own records system (the package channel): the reviewer
+    prepares and downloads the package, the records system sends it (the data-box test server),
+    the reviewer records it as sent and uploads the registry's reply; the contract is registered."""
+    from accounts.management.commands.demo import DEMO_PASSWORD
+
+    from .conftest import run_latest_job
+    from .test_registry_records_system import records_system_sends
+
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico="00000001")
+    reviewer = agency.memberships.get(role=Role.REVIEWER).user
+    assert registry.registry_settings(agency).channel == "package"
+    server = DataBoxServer(registry_box=settings.REDACTOR_REGISTRY_DATABOX)
+    server.add_box(agency.data_box_id, "spisovka", "heslo-2")
+    server.url = server.start()
+    try:
+        data = (DATA / "dev" / "dilo_firma_1.pdf").read_bytes()
+        contract = uploads.contract_upload(agency=agency, user=reviewer, data=data, filename="dilo_firma_1.pdf",
+                                           title="Smlouva o dílo – Lipová")  # fmt: skip
+        run_latest_job(contract)
+        open_ids = list(selectors.proposals_open(contract=contract).values_list("pk", flat=True))
+        if open_ids:
+            reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=open_ids, decision="accept")
+        publishing.contract_approve(contract=contract, user=reviewer)
+        run_latest_job(contract)
+
+        page = browser_page
+        page.goto(f"{live_server.url}/")
+        page.fill("input[name=username]", reviewer.username)
+        page.fill("input[name=password]", DEMO_PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_url(re.compile(r"/a/\d+/contracts/$"))
+        page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/#registry")
+        page.fill("input[name=reg-number]", "SOD/2024/118")
+        page.click("#registry-save")
+        page.wait_for_selector("#registry-send")
+        page.click("#registry-send")  # prepares the submission (the package channel sends nothing)
+        page.wait_for_selector("#registry-sent-form")
+        with page.expect_download() as download:
+            page.click("#registry-package")
+        package = open(download.value.path(), "rb").read()
+        message_id, reply = records_system_sends(server, package, ref="spis-7")
+        page.fill("#registry-sent-form input[name=message_id]", message_id)
+        page.click("#registry-sent")
+        page.wait_for_selector("#registry-reply-form")
+        assert page.locator("#registry-sent-form").count() == 0
+        assert RegistrySubmission.objects.get(contract=contract).state == "sent"
+        page.set_input_files("#registry-reply-form input[name=reply]", files=[
+            {"name": "odpovedZverejneni.xml", "mimeType": "application/xml", "buffer": reply}])  # fmt: skip
+        page.click("#registry-reply")
+        page.wait_for_selector("#registry-link")
+        contract.refresh_from_db()
+        assert contract.status == Status.REGISTERED
+        assert "Odpověď registru je vložena" in page.inner_text(".messages")
+        assert page.inner_text("#registry-link") == contract.registry_link
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.locator("#registry").screenshot(path=str(SCREENSHOTS / "9-registry-records-system.png"))
+    finally:
+        server.stop()
