@@ -176,10 +176,10 @@ def test_an_audit_events_detail_is_read_in_words_not_as_json(czech):
     assert problems_in(" ".join(f"{k}: {v}" for k, v in items)) == []
 
 
-def test_the_agency_admins_screens_in_czech_have_no_raw_vocabulary(czech, processed, admin_user, agency):
-    """The agency admin's screens, with something on each: a draft that changed a dependency and
-    a role exception (the map, matrix, category, versions and preview pages show them), a learned
-    rule, an invitation, a token, a webhook."""
+def admin_screens(agency, admin_user) -> dict[str, str]:
+    """The agency admin's screens (name → URL), with something on each: a draft that changed a
+    dependency and a role exception (the map, matrix, category, versions and preview pages show
+    them), a learned rule, an invitation, a token, a webhook."""
     from accounts import services as account_services
     from contracts.services import webhooks
     from policy import selectors as policy_selectors
@@ -195,7 +195,7 @@ def test_the_agency_admins_screens_in_czech_have_no_raw_vocabulary(czech, proces
                             created_by=admin_user)  # fmt: skip
     assert policy_selectors.map_draft(agency=agency) is not None
     a = {"agency_id": agency.pk}
-    pages = {
+    return {
         "map": reverse("map:agency_home", kwargs=a),
         "matrix": reverse("map:agency_matrix", kwargs=a),
         "category": reverse("map:agency_category", kwargs={**a, "category": 56}),
@@ -210,6 +210,11 @@ def test_the_agency_admins_screens_in_czech_have_no_raw_vocabulary(czech, proces
         "exports": reverse("contracts:exports", kwargs=a),
         "members": reverse("accounts:members", kwargs=a),
     }
+
+
+def test_the_agency_admins_screens_in_czech_have_no_raw_vocabulary(czech, processed, admin_user, agency):
+    """The agency admin's screens (:func:`admin_screens`) through the test client."""
+    pages = admin_screens(agency, admin_user)
     found = {}
     client = logged_in(admin_user)
     for name, url in pages.items():
