@@ -73,6 +73,7 @@ def one_upload(base: str, token: str, pdf: Path, timeout: float, out: dict) -> N
     out.update(http=status, answer=answer if status != 201 else None)
     if status != 201:
         return
+    out["id"] = answer["id"]
     url = f"{base}/api/v1/contracts/{answer['id']}/"
     while time.monotonic() - start < timeout:
         status, contract = _call(url, token)
