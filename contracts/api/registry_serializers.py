@@ -104,6 +104,8 @@ class RegisterSerializer(serializers.Serializer):
 
 
 class PackageSentSerializer(serializers.Serializer):
+    sent_on = serializers.DateField(required=False, allow_null=True, default=None,
+                                    help_text="The day the package left (default: now).")  # fmt: skip
     message_id = serializers.CharField(
         max_length=20, allow_blank=True, required=False, default="",
         help_text="The data-box message id (dmID) the records system gave the sent message; without it "

@@ -12,6 +12,7 @@ the submission carried (the registry lists each file's hash in its reply)."""
 from __future__ import annotations
 
 import re
+from datetime import date, datetime, time
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -40,14 +41,18 @@ def _awaiting(contract: Contract):
 
 
 @transaction.atomic
-def registry_package_sent(*, contract: Contract, user: User, message_id: str = "") -> RegistrySubmission:
+def registry_package_sent(
+    *, contract: Contract, user: User, message_id: str = "", sent_on: date | None = None
+) -> RegistrySubmission:
     """Record that the prepared submission of ``contract`` left the agency's records system.
 
     ``message_id`` is the data-box message's id (dmID, up to 20 digits) the records system
     shows, or empty when the person does not have it; with it the registry's reply is paired
-    by that id, without it by the files' hashes. Returns the submission, now *sent*. Raises
+    by that id, without it by the files' hashes. ``sent_on`` is the day it left (None: now; an
+    earlier day is kept as its noon, local time). Returns the submission, now *sent*. Raises
     ``PermissionDenied`` unless ``user`` is a reviewer, ``ValidationError`` with code
-    ``wrong_status`` when nothing prepared waits to be sent, ``invalid`` for a malformed id.
+    ``wrong_status`` when nothing prepared waits to be sent, ``invalid`` for a malformed id or a
+    day before the submission was prepared or after today.
     """
     require_role(user, contract.agency, Role.REVIEWER)
     message_id = message_id.strip()
@@ -56,9 +61,14 @@ def registry_package_sent(*, contract: Contract, user: User, message_id: str = "
     submission = _awaiting(contract).select_for_update().filter(state=SubmissionState.PREPARED).first()
     if submission is None:
         raise ValidationError(_("No prepared submission waits to be sent for this contract."), code="wrong_status")
-    submission.state, submission.sent_at, submission.message_id = SubmissionState.SENT, timezone.now(), message_id
+    today = timezone.localdate()
+    if sent_on is not None and not timezone.localdate(submission.created_at) <= sent_on <= today:
+        raise ValidationError(_("The package cannot have left before it was prepared or after today."), code="invalid")
+    sent_at = timezone.now() if sent_on in (None, today) else timezone.make_aware(datetime.combine(sent_on, time(12)))
+    submission.state, submission.sent_at, submission.message_id = SubmissionState.SENT, sent_at, message_id
     submission.save(update_fields=["state", "sent_at", "message_id"])
-    audit(contract, user, "registry_package_sent", submission=submission.pk, message_id=message_id)
+    audit(contract, user, "registry_package_sent", submission=submission.pk, message_id=message_id,
+          sent_on=timezone.localdate(sent_at).isoformat())  # fmt: skip
     return submission
 
 

@@ -129,7 +129,10 @@ class RegistrySendForm(forms.Form):
 
 
 class RegistryPackageSentForm(forms.Form):
-    """The package left the agency's records system: the data-box message's id, if at hand."""
+    """The package left the agency's records system: the day, and the data-box message's id if
+    at hand."""
+
+    sent_on = forms.DateField(label=_("Sent on"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
     message_id = forms.CharField(
         label=_("Data-box message id"),

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
@@ -75,7 +76,7 @@ def registry_panel(contract, membership, data=None) -> dict:
         "registry_awaiting": contract.registry_submissions.filter(
             channel="package", state__in=(registry.SubmissionState.PREPARED, registry.SubmissionState.SENT)
         ).first(),
-        "registry_sent_form": RegistryPackageSentForm(),
+        "registry_sent_form": RegistryPackageSentForm(initial={"sent_on": timezone.localdate()}),
         "registry_reply_form": RegistryReplyForm(),
         "registry_publisher": meta.publisher,
         "can_edit_registry": membership.allows(Role.CLERK) and contract.status != "deleted",
@@ -153,11 +154,16 @@ def registry_package_sent(request, membership, contract_id: int):
     """The package left the agency's records system; the service checks the role."""
     contract = selectors.contract_get(agency=membership.agency, contract_id=contract_id)
     form = RegistryPackageSentForm(request.POST)
-    message_id = form.cleaned_data["message_id"] if form.is_valid() else request.POST.get("message_id", "")
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect(_panel_url(membership, contract))
+    message_id, sent_on = form.cleaned_data["message_id"], form.cleaned_data["sent_on"]
     try:
         form_action(
             request,
-            lambda: registry.registry_package_sent(contract=contract, user=request.user, message_id=message_id),
+            lambda: registry.registry_package_sent(
+                contract=contract, user=request.user, message_id=message_id, sent_on=sent_on
+            ),
             _("Recorded as sent. When the registry's reply arrives in your data box, upload it here."),
         )
     except PermissionDenied:

@@ -114,8 +114,8 @@ def test_an_admin_submits_the_consoles_forms_in_chromium(live_server, browser_pa
 
 def test_a_member_created_by_the_admin_sets_a_password_from_the_email_and_later_resets_it(
     live_server,
-    browser_page,
-    settings,  # noqa: F811
+    browser_page,  # noqa: F811
+    settings,
 ):
     settings.REDACTOR_PUBLIC_URL = live_server.url  # the address the e-mails link to
     agency, admin = _demo(live_server)

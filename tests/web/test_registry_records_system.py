@@ -205,3 +205,19 @@ def test_a_correction_leaves_as_its_own_package_and_its_reply_is_paired_by_the_r
     assert answered.pk == correction.pk and answered.state == State.ACCEPTED
     assert published.status == Status.REGISTERED
     assert published.registry_version_id == records_system.records[published.registry_record_id].versions[-1]
+
+
+def test_the_day_the_package_left_is_kept_and_checked(published, reviewer, records_system):
+    from django.utils import timezone
+
+    _package(published, reviewer)
+    today = timezone.localdate()
+    for wrong in (today + timedelta(days=1), today - timedelta(days=3)):  # tomorrow; before it was prepared
+        with pytest.raises(ValidationError) as refused:
+            registry.registry_package_sent(contract=published, user=reviewer, sent_on=wrong)
+        assert refused.value.code == "invalid"
+    RegistrySubmission.objects.filter(contract=published).update(created_at=timezone.now() - timedelta(days=5))
+    submission = registry.registry_package_sent(contract=published, user=reviewer, sent_on=today - timedelta(days=2))
+    assert timezone.localdate(submission.sent_at) == today - timedelta(days=2)
+    event = AuditEvent.objects.get(contract=published, action="registry_package_sent")
+    assert event.detail["sent_on"] == (today - timedelta(days=2)).isoformat()
