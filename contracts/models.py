@@ -152,6 +152,12 @@ class Contract(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    @property
+    def registry_waiting(self) -> bool:
+        """Whether a publication was sent to the registry of contracts and its reply is awaited
+        (the status stays *published* until the registry answers)."""
+        return self.registry_submissions.filter(operation="zverejneni", state__in=("sending", "sent")).exists()
+
     def download_name(self, suffix: str, extension: str = "pdf") -> str:
         """A file name for a download: the title as a slug plus ``suffix`` and ``.extension``."""
         base = slugify(self.title)[:80] or f"smlouva-{self.pk}"

@@ -7,6 +7,7 @@ registered."""
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from datetime import UTC, datetime, timedelta
 
@@ -157,6 +158,9 @@ def test_the_panel_records_the_sending_and_the_reply(published, reviewer, record
     client.post(reverse("registry:package_sent", args=args), {"message_id": message_id})
     page = client.get(reverse("contracts:detail", args=args)).content.decode()
     assert 'id="registry-sent-form"' not in page and 'id="registry-reply-form"' in page
+    # the badge says what the panel says: sent, the registry's reply awaited
+    assert re.search(r'id="status">Odesláno do registru, čeká na odpověď<', page)
+    assert "Odesláno, čeká na registr" in page
     upload = SimpleUploadedFile("odpovedZverejneni.xml", reply, content_type="application/xml")
     client.post(reverse("registry:reply", args=args), {"reply": upload})
     published.refresh_from_db()
