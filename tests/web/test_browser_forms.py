@@ -15,6 +15,7 @@ from accounts.management.commands.demo import DEMO_AGENCY
 from accounts.models import Agency, Membership, Role
 
 from .test_browser import browser_page  # noqa: F401 - the fixture
+from .test_czech_tour import problems_in, visible_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -29,6 +30,7 @@ def test_an_invited_person_creates_an_account_and_joins_in_the_browser(live_serv
     posts = []
     page.on("request", lambda r: r.method == "POST" and posts.append(r.headers.get("origin")))
     page.goto(f"{live_server.url}/accounts/invitation/{raw}/")
+    assert problems_in(visible_text(page.content())) == []  # the invitee's page speaks Czech too
     page.fill("input[name=username]", "nova.kontrolorka")
     page.fill("input[name=password1]", "Sedm-trpaslíku-2026")
     page.fill("input[name=password2]", "Sedm-trpaslíku-2026")
