@@ -334,7 +334,11 @@ CONTENT_SECURITY_POLICY = {
 # reachable from here). REDACTOR_REGISTRY_POLL_SECONDS: how often replies are read.
 REDACTOR_REGISTRY_DATABOX = env("REDACTOR_REGISTRY_DATABOX", "whbt3kp")
 REDACTOR_DATABOX_URL_PRODUCTION = env("REDACTOR_DATABOX_URL_PRODUCTION", "https://ws1.datovka.gov.cz/DS/")
-REDACTOR_DATABOX_URL_TEST = env("REDACTOR_DATABOX_URL_TEST", "https://ws1.czebox.cz/DS/")
+# The hosts of ISDS's "Informace pro vývojáře aplikací – červen 2026" (v1.1, 23 June 2026): the test
+# environment at datovka-test.gov.cz since 29 January 2026, production at datovka.gov.cz since
+# 25 June 2026; the old czebox.cz / mojedatovaschranka.cz names still answer (no end date yet) and
+# may be set here.
+REDACTOR_DATABOX_URL_TEST = env("REDACTOR_DATABOX_URL_TEST", "https://ws1.datovka-test.gov.cz/DS/")
 REDACTOR_DATABOX_TIMEOUT = env_int("REDACTOR_DATABOX_TIMEOUT", 60)
 REDACTOR_REGISTRY_POLL_SECONDS = env_int("REDACTOR_REGISTRY_POLL_SECONDS", 300)
 # Files one data-box message may carry (20 MB); more go in further messages (pridani_prilohy).

@@ -60,3 +60,20 @@ def test_the_demo_agency_sends_to_the_test_registry_and_back_to_packages(setting
     assert "packages" in _run()
     regs = registry.registry_settings(agency)
     assert (regs.channel, regs.login, regs.password_sealed) == ("package", "", "")
+
+
+def test_the_data_box_hosts_are_those_of_the_2026_notice():
+    """ISDS "Informace pro vývojáře aplikací – červen 2026" (v1.1): test at datovka-test.gov.cz
+    since 29 January 2026, production at datovka.gov.cz since 25 June 2026."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REDACTOR_DATABOX_URL")}
+    env.setdefault("SECRET_KEY", "x")
+    code = (
+        "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); django.setup();"
+        "from django.conf import settings as s; print(s.REDACTOR_DATABOX_URL_TEST, s.REDACTOR_DATABOX_URL_PRODUCTION)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["https://ws1.datovka-test.gov.cz/DS/", "https://ws1.datovka.gov.cz/DS/"]
