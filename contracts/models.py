@@ -130,6 +130,10 @@ class Contract(models.Model):
     verification = models.JSONField(default=dict, blank=True)
     # blacked-out share of each page after burn-in: {"1": 0.031, ...}
     page_coverage = models.JSONField(default=dict, blank=True)
+    #: how the registry's watchdog scores the published files (contracts.services.watchdog):
+    #: {"pages": {"1": share, ...}, "redacted": [pages], "heavy": [pages], "readable": bool,
+    #: "chars": n, "words": n}; empty before publication
+    watchdog = models.JSONField(default=dict, blank=True)
 
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

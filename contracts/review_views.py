@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Role
 from accounts.web import member_required, report_error
-from contracts.services import publishing, reviewing
+from contracts.services import publishing, reviewing, watchdog
 from policy.selectors import rules_for_agency
 
 from . import selectors
@@ -77,6 +77,7 @@ def review(request, membership, contract_id: int):
             "approve_form": ApproveForm(),
             "words": _review_words(),
             "editable": contract.status == Status.NEEDS_REVIEW,
+            **(_watchdog_context(contract) if contract.status == Status.NEEDS_REVIEW else {}),
             "config": {
                 "base": base,
                 "editable": contract.status == Status.NEEDS_REVIEW,
@@ -85,6 +86,20 @@ def review(request, membership, contract_id: int):
             },
         },
     )
+
+
+def _watchdog_context(contract) -> dict:
+    report = watchdog.watchdog_planned(contract)
+    return {"watchdog": report, "watchdog_flagged": watchdog.watchdog_flagged(report), "watchdog_planned": True}
+
+
+@require_GET
+@member_required(Role.CLERK)
+def review_watchdog(request, membership, contract_id: int):
+    """The watchdog's score of the decisions as they stand (an HTML fragment the review page's
+    script reloads after each decision)."""
+    contract = contract_of(membership, contract_id)
+    return render(request, "contracts/_watchdog.html", {"contract": contract, **_watchdog_context(contract)})
 
 
 def _review_words() -> dict[str, str | dict[str, str]]:

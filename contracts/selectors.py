@@ -213,9 +213,12 @@ def contract_report(*, contract: Contract) -> dict:
             if p.will_redact
         ],
         "pages": [
-            {"page": int(n), "blacked_out": share}
+            {"page": int(n), "blacked_out": share, "watchdog_share": contract.watchdog.get("pages", {}).get(n)}
             for n, share in sorted(contract.page_coverage.items(), key=lambda kv: int(kv[0]))
         ],
+        "watchdog": (
+            {k: contract.watchdog[k] for k in ("redacted", "heavy", "readable")} if contract.watchdog else None
+        ),
         "verification": contract.verification,
         "redacted_sha256": sha,
     }

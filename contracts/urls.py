@@ -14,6 +14,7 @@ urlpatterns = [
     path("<id:contract_id>/delete/", views.contract_delete, name="delete"),
     path("<id:contract_id>/review/", review_views.review, name="review"),
     path("<id:contract_id>/review/state.json", review_views.review_state, name="review_state"),
+    path("<id:contract_id>/review/watchdog/", review_views.review_watchdog, name="review_watchdog"),
     path("<id:contract_id>/review/decide/", review_views.review_decide, name="review_decide"),
     path("<id:contract_id>/review/manual/", review_views.review_manual, name="review_manual"),
     path("<id:contract_id>/review/undo/", review_views.review_undo, name="review_undo"),

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import Role
 from accounts.web import form_action, form_error, member_required, report_error
 from contracts.http import file_response
-from contracts.services import exports, publishing, runs, uploads
+from contracts.services import exports, publishing, runs, uploads, watchdog
 from policy import views as map_console
 from policy.preview_jobs import owned_job_start
 from policy.spreadsheet import SafeWriter
@@ -41,7 +41,10 @@ def contract_of(membership, contract_id: int):
 def contract_list(request, membership):
     """The agency's contracts with their status."""
     contracts = selectors.contracts_for_agency(agency=membership.agency)
-    return render(request, "contracts/list.html", {"contracts": contracts, "membership": membership})
+    summary = watchdog.watchdog_agency_summary(membership.agency)
+    return render(
+        request, "contracts/list.html", {"contracts": contracts, "membership": membership, "watchdog": summary}
+    )
 
 
 @member_required(Role.CLERK)
@@ -73,9 +76,14 @@ def contract_upload(request, membership):
 
 def _coverage_rows(contract):
     rows = []
+    scored = contract.watchdog.get("pages", {})
     for number, share in sorted(((int(k), v) for k, v in contract.page_coverage.items())):
         level = "alert" if share >= COVERAGE_ALERT else "warn" if share >= COVERAGE_WARN else "ok"
-        rows.append({"page": number, "share": share * 100, "level": level})
+        watchdog = scored.get(str(number))
+        rows.append(
+            {"page": number, "share": share * 100, "level": level,
+             "watchdog": None if watchdog is None else watchdog * 100}
+        )  # fmt: skip
     return rows
 
 

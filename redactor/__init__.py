@@ -57,10 +57,15 @@ from redactor.read.ocr import OcrPage, StoredOcr, TesseractOcr
 from redactor.read.review import (
     COVERAGE_ALERT,
     COVERAGE_WARN,
+    WATCHDOG_HEAVY,
+    WATCHDOG_REDACTED,
+    WatchdogPage,
     page_coverage,
     page_words,
     render_page,
     spans_in_boxes,
+    watchdog_pages,
+    watchdog_readable,
 )
 from redactor.read.stored_layer import LAYER_FORMAT, StoredLayerError, layer_from_bytes, layer_to_bytes
 from redactor.reasons import Reason
@@ -93,6 +98,8 @@ __all__ = [
     "ROLES",
     "SCOPES",
     "TYPES",
+    "WATCHDOG_HEAVY",
+    "WATCHDOG_REDACTED",
     "Action",
     "ActiveContentError",
     "AgencyProfile",
@@ -128,6 +135,7 @@ __all__ = [
     "TextExport",
     "TextLayer",
     "VerificationError",
+    "WatchdogPage",
     "apply_rules",
     "categories",
     "check_pdf_limits",
@@ -159,4 +167,6 @@ __all__ = [
     "scan_pages",
     "spans_in_boxes",
     "tokens",
+    "watchdog_pages",
+    "watchdog_readable",
 ]

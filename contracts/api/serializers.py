@@ -365,6 +365,17 @@ class ReportRedactionSerializer(serializers.Serializer):
 class ReportPageSerializer(serializers.Serializer):
     page = serializers.IntegerField()
     blacked_out = serializers.FloatField(help_text="Share of the page's area under black boxes, 0–1.")
+    watchdog_share = serializers.FloatField(
+        allow_null=True,
+        help_text="Black over black and text, 0–1, as Hlídač státu scores a page (5 % or more: redacted; 20 % "
+        "or more: heavily redacted); null for a contract published before the score was kept.",
+    )
+
+
+class ReportWatchdogSerializer(serializers.Serializer):
+    redacted = serializers.ListField(child=serializers.IntegerField(), help_text="Pages at 5 % or more.")
+    heavy = serializers.ListField(child=serializers.IntegerField(), help_text="Pages at 20 % or more.")
+    readable = serializers.BooleanField(help_text="More than 20 characters and 10 words of published text.")
 
 
 class ReportSerializer(serializers.Serializer):
@@ -383,6 +394,7 @@ class ReportSerializer(serializers.Serializer):
     by_category = ReportCategorySerializer(many=True)
     redactions = ReportRedactionSerializer(many=True)
     pages = ReportPageSerializer(many=True)
+    watchdog = ReportWatchdogSerializer(allow_null=True, help_text="How Hlídač státu scores the published files.")
     verification = serializers.DictField(help_text="The verifier's result: `ok` and the `problems` it found.")
     redacted_sha256 = serializers.CharField(allow_blank=True)
 

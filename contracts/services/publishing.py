@@ -33,6 +33,7 @@ from redactor import (
 from .common import Download, audit, require_published, require_status
 from .processing import contract_text_layer
 from .runs import run_claim, run_progress, run_start
+from .watchdog import watchdog_published
 from .webhooks import webhooks_notify
 
 
@@ -112,6 +113,7 @@ def contract_publish(*, run_id: int) -> None:
         return
     sizes = {p.number: (p.width, p.height) for p in layer.pages}
     coverage = page_coverage(result.boxes, sizes)
+    score = watchdog_published(layer, result.boxes, result.text or "")
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
         if locked.state != Run.State.RUNNING:
@@ -120,6 +122,7 @@ def contract_publish(*, run_id: int) -> None:
         contract.redacted_text.save("redacted.txt", ContentFile((result.text or "").encode("utf-8")), save=False)
         contract.verification = result.verification.to_dict()
         contract.page_coverage = {str(k): v for k, v in coverage.items()}
+        contract.watchdog = score
         contract.status, contract.error_message, contract.published_at = Status.PUBLISHED, "", timezone.now()
         contract.save(
             update_fields=[
@@ -127,6 +130,7 @@ def contract_publish(*, run_id: int) -> None:
                 "redacted_text",
                 "verification",
                 "page_coverage",
+                "watchdog",
                 "status",
                 "error_message",
                 "published_at",

@@ -7,8 +7,11 @@ Coordinates are PDF points with y growing downwards (PyMuPDF page space); pages 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
+from dataclasses import dataclass
 
+import numpy as np
 import pymupdf
 
 from redactor.errors import InvalidPdfError
@@ -20,6 +23,17 @@ from redactor.read.extraction import TextLayer
 #: (the thresholds the issue quotes: 5 % and 20 % of a page).
 COVERAGE_WARN = 0.05
 COVERAGE_ALERT = 0.20
+
+#: Hlídač státu's rules for a published page (its ``PageMetadata.BlurredMetadata``:
+#: ``BlackenAreaRatio = BlackenArea / (BlackenArea + TextArea)``; ``NumOfBlurredPages`` counts
+#: pages at 0.05 or more, ``NumOfExtensivelyBlurredPages`` at 0.2 or more). The share of a
+#: contract's pages so counted feeds the agency's public risk index.
+WATCHDOG_REDACTED = 0.05
+WATCHDOG_HEAVY = 0.20
+#: Hlídač státu's readability test of an attachment: at most 20 characters or at most 10 words of
+#: text (or text only from its own OCR) make it unreadable.
+WATCHDOG_MIN_CHARS = 20
+WATCHDOG_MIN_WORDS = 10
 
 
 #: Pixels one rendered page may have unless the caller says otherwise (an A0 page at 1.5× has 18 M).
@@ -160,3 +174,80 @@ def page_coverage(boxes: list[Box], page_sizes: dict[int, tuple[float, float]]) 
         page: (round(union_area(by_page.get(page, [])) / (w * h), 4) if w * h else 0.0)
         for page, (w, h) in page_sizes.items()
     }
+
+
+@dataclass(frozen=True)
+class WatchdogPage:
+    """How the registry's watchdog (Hlídač státu) would score one published page: ``page``
+    (from 1), ``black`` and ``text`` areas in square points (the union of the boxes; the words
+    the boxes leave), ``share`` = black / (black + text), 0 for a page with neither, and its
+    verdict ``level``: "heavy" (≥ :data:`WATCHDOG_HEAVY`), "redacted" (≥
+    :data:`WATCHDOG_REDACTED`) or "ok"."""
+
+    page: int
+    black: float
+    text: float
+
+    @property
+    def share(self) -> float:
+        """black / (black + text), 0..1."""
+        return self.black / (self.black + self.text) if self.black + self.text else 0.0
+
+    @property
+    def level(self) -> str:
+        """ "heavy", "redacted" or "ok" by the watchdog's thresholds."""
+        share = round(self.share, 4)
+        return "heavy" if share >= WATCHDOG_HEAVY else "redacted" if share >= WATCHDOG_REDACTED else "ok"
+
+
+def _word_rects(layer: TextLayer) -> dict[int, list[tuple[float, float, float, float]]]:
+    """The layer's words as rectangles per page (consecutive characters with a box, split at
+    whitespace, at a line or page change)."""
+    words: dict[int, list[tuple[float, float, float, float]]] = defaultdict(list)
+    current: list[float] | None = None
+    page_of = 0
+    for char, cb in zip(layer.text, layer.boxes, strict=True):
+        if cb is None or char.isspace() or (current is not None and (cb[0] != page_of or cb[2] > current[3])):
+            if current is not None:
+                words[page_of].append((current[0], current[1], current[2], current[3]))
+                current = None
+            if cb is None or char.isspace():
+                continue
+        page, x0, y0, x1, y1 = cb
+        if current is None:
+            current, page_of = [x0, y0, x1, y1], page
+        else:
+            current = [min(current[0], x0), min(current[1], y0), max(current[2], x1), max(current[3], y1)]
+    if current is not None:
+        words[page_of].append((current[0], current[1], current[2], current[3]))
+    return words
+
+
+def watchdog_pages(layer: TextLayer, boxes: list[Box]) -> list[WatchdogPage]:
+    """Each page of ``layer`` as the watchdog would score it with ``boxes`` (PDF points) blacked
+    out: the union of the boxes against the union of the words they leave, on a 1-point grid
+    (a word half or more under a box is hidden by it). The watchdog measures page pictures;
+    this measures what the product draws and keeps, the same areas without a renderer's noise.
+    """
+    rects = _word_rects(layer)
+    out = []
+    for info in layer.pages:
+        w, h = max(1, math.ceil(info.width)), max(1, math.ceil(info.height))
+        black = np.zeros((h, w), dtype=bool)
+        for b in boxes:
+            if b.page == info.number:
+                black[max(0, int(b.y0)) : max(0, math.ceil(b.y1)), max(0, int(b.x0)) : max(0, math.ceil(b.x1))] = True
+        text = np.zeros((h, w), dtype=bool)
+        for x0, y0, x1, y1 in rects.get(info.number, ()):
+            cell = black[max(0, int(y0)) : max(0, math.ceil(y1)), max(0, int(x0)) : max(0, math.ceil(x1))]
+            if cell.size and cell.mean() < 0.5:
+                text[max(0, int(y0)) : max(0, math.ceil(y1)), max(0, int(x0)) : max(0, math.ceil(x1))] = True
+        out.append(WatchdogPage(info.number, float(black.sum()), float((text & ~black).sum())))
+    return out
+
+
+def watchdog_readable(text: str) -> bool:
+    """Whether the watchdog would read a published file's ``text`` as readable: more than
+    :data:`WATCHDOG_MIN_CHARS` characters (whitespace aside) and more than
+    :data:`WATCHDOG_MIN_WORDS` words."""
+    return len("".join(text.split())) > WATCHDOG_MIN_CHARS and len(text.split()) > WATCHDOG_MIN_WORDS

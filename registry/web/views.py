@@ -16,6 +16,7 @@ from accounts.models import Role, SettingsChange
 from accounts.web import form_action, member_required, report_error
 from contracts import selectors
 from contracts.http import file_response
+from contracts.services.watchdog import watchdog_flagged
 from redactor import isrs
 from registry import services as registry
 
@@ -72,6 +73,8 @@ def registry_panel(contract, membership, data=None) -> dict:
         "registry_preview": preview,
         "registry_submissions": list(contract.registry_submissions.order_by("-created_at", "-id")[:20]),
         "registry_settings": registry.registry_settings(contract.agency),
+        "watchdog": contract.watchdog,
+        "watchdog_flagged": watchdog_flagged(contract.watchdog) if contract.watchdog else [],
         # a package of the agency's records system still waiting for the registry (newest first)
         "registry_awaiting": contract.registry_submissions.filter(
             channel="package", state__in=(registry.SubmissionState.PREPARED, registry.SubmissionState.SENT)

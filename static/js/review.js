@@ -163,8 +163,17 @@
     if (!r.ok) { alert(data.message || r.statusText); return null; }
     proposals = data.proposals;
     render();
+    refreshWatchdog();
     if (document.getElementById("preview").checked) refreshImages(true);
     return data;
+  }
+
+  // the watchdog's score of the decisions as they stand, drawn by the server
+  async function refreshWatchdog() {
+    const box = document.getElementById("watchdog");
+    if (!box) return;
+    const r = await fetch(`${cfg.base}review/watchdog/`);
+    if (r.ok) box.outerHTML = await r.text();
   }
 
   const learn = () => document.getElementById("learn")?.checked !== false;
