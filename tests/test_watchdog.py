@@ -4,6 +4,8 @@ real publication of the engine."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from redactor import WATCHDOG_HEAVY, WATCHDOG_REDACTED, Box, TextLayer, watchdog_pages, watchdog_readable
 from redactor.model import PageInfo
 from redactor.read.review import union_area
@@ -69,3 +71,24 @@ def test_a_published_contract_keeps_its_score(engine):
     assert exact <= page.black <= exact + edges
     assert page.text > 0 and 0 < page.share < 1
     assert not any(w in result.text for w in ("Novák", "Lipová")) and watchdog_readable(result.text)
+
+
+def test_black_already_in_the_page_counts_as_the_watchdog_sees_it():
+    """A bar drawn into the file (an earlier redaction, or paper blacked out and scanned) is
+    black in its picture; glyphs of body text are not."""
+    import pymupdf
+
+    from redactor import black_areas
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=200, height=100)
+    page.insert_text((10, 30), "Prodávající: Jan Novák, Lipová 12, Brno", fontsize=11)
+    page.draw_rect(pymupdf.Rect(10, 50, 110, 62), color=(0, 0, 0), fill=(0, 0, 0))  # 100 × 12 pt
+    data = doc.tobytes()
+    [mask] = black_areas(data).values()
+    assert mask.shape == (100, 200)
+    assert 1100 <= mask.sum() <= 1300  # the bar's 1200 pt², give or take its anti-aliased edge
+    assert not mask[15:35, :].any()  # the text line has no solid black
+    layer = _layer()
+    [scored] = watchdog_pages(layer, [], {1: np.zeros((100, 100), bool) | (np.arange(100)[:, None] == 99)})
+    assert (scored.black, scored.text) == (100, 400)  # a one-point line of 100 pt² from the picture

@@ -12,7 +12,10 @@ stored on the contract, shown on the registry panel and summed per agency by
 
 from __future__ import annotations
 
-from redactor import Box, TextLayer, WatchdogPage, spans_in_boxes, watchdog_pages, watchdog_readable
+import numpy as np
+from django.core.cache import cache
+
+from redactor import Box, TextLayer, WatchdogPage, black_areas, spans_in_boxes, watchdog_pages, watchdog_readable
 
 from .. import selectors
 from ..models import PUBLISHED_STATES, Contract
@@ -30,10 +33,25 @@ def _report(pages: list[WatchdogPage], text: str) -> dict:
     }
 
 
-def watchdog_published(layer: TextLayer, boxes: list[Box], text: str) -> dict:
-    """The score of a publication: ``layer`` as analysed, the ``boxes`` burned in (points) and
-    the published ``text``. Returns the dict stored in ``Contract.watchdog`` (see the model)."""
-    return _report(watchdog_pages(layer, boxes), text)
+def watchdog_published(layer: TextLayer, boxes: list[Box], text: str, pdf: bytes) -> dict:
+    """The score of a publication: ``layer`` as analysed, the ``boxes`` burned in (points), the
+    published ``text`` and the published ``pdf`` (whose pictures may carry black bars of their
+    own). Returns the dict stored in ``Contract.watchdog`` (see the model)."""
+    return _report(watchdog_pages(layer, boxes, black_areas(pdf)), text)
+
+
+def _black_in_original(contract: Contract) -> dict[int, np.ndarray]:
+    """:func:`redactor.black_areas` of the original, kept in the cache a day by its SHA-256 (the
+    review page asks again after every decision; the original never changes)."""
+    key = f"watchdog-black:{contract.original_sha256}"
+    packed = cache.get(key)
+    if packed is None:
+        areas = black_areas(selectors.contract_original(contract))
+        packed = {n: (m.shape, np.packbits(m)) for n, m in areas.items()}
+        cache.set(key, packed, 24 * 3600)
+    return {
+        n: np.unpackbits(bits)[: shape[0] * shape[1]].reshape(shape).astype(bool) for n, (shape, bits) in packed.items()
+    }
 
 
 def watchdog_planned(contract: Contract) -> dict:
@@ -50,7 +68,7 @@ def watchdog_planned(contract: Contract) -> dict:
     for span in spans_in_boxes(layer, boxes):  # what burn-in removes from the text layer
         hidden[span.start : span.end] = b"\x01" * (span.end - span.start)
     kept = "".join(" " if hidden[i] else c for i, c in enumerate(layer.text))
-    return _report(watchdog_pages(layer, boxes), kept)
+    return _report(watchdog_pages(layer, boxes, _black_in_original(contract)), kept)
 
 
 def watchdog_flagged(report: dict) -> list[dict]:

@@ -34,6 +34,11 @@ WATCHDOG_HEAVY = 0.20
 #: text (or text only from its own OCR) make it unreadable.
 WATCHDOG_MIN_CHARS = 20
 WATCHDOG_MIN_WORDS = 10
+#: Ink already black in a page's picture counts as the watchdog sees it: a pixel (72 dpi, one a
+#: point) darker than this grey level inside a solid square of this side in points is a bar (no
+#: glyph stroke of body text is that thick).
+BLACK_GREY = 80
+BLACK_SQUARE = 5
 
 
 #: Pixels one rendered page may have unless the caller says otherwise (an A0 page at 1.5× has 18 M).
@@ -223,17 +228,64 @@ def _word_rects(layer: TextLayer) -> dict[int, list[tuple[float, float, float, f
     return words
 
 
-def watchdog_pages(layer: TextLayer, boxes: list[Box]) -> list[WatchdogPage]:
+def _square_sums(mask: np.ndarray, k: int) -> np.ndarray:
+    """For each top-left corner, how many pixels of the k × k square from it are set."""
+    s = np.pad(mask.astype(np.int32).cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    sums: np.ndarray = s[k:, k:] - s[:-k, k:] - s[k:, :-k] + s[:-k, :-k]
+    return sums
+
+
+def _grown(corners: np.ndarray, k: int, shape: tuple[int, int]) -> np.ndarray:
+    """The pixels of ``shape`` covered by a k × k square from any set corner."""
+    h, w = shape
+    padded = np.zeros((h, w), dtype=np.int32)
+    padded[: corners.shape[0], : corners.shape[1]] = corners[:h, :w]
+    s = np.pad(padded.cumsum(0).cumsum(1), ((k, 0), (k, 0)))
+    covered: np.ndarray = (s[k : k + h, k : k + w] - s[:h, k : k + w] - s[k : k + h, :w] + s[:h, :w]) > 0
+    return covered
+
+
+def black_areas(pdf: bytes) -> dict[int, np.ndarray]:
+    """The solid black of each page's picture (bars drawn, printed or scanned), as the watchdog
+    finds it: ``{page: mask}``, the mask one cell a point (rows down the page), True where a
+    pixel darker than :data:`BLACK_GREY` lies in a solid :data:`BLACK_SQUARE`-point square.
+    Renders every page once at 72 dpi in grey. Raises ``InvalidPdfError`` like
+    :func:`render_page`."""
+    doc, _rebuilt = open_rebuilt(pdf)
+    try:
+        out = {}
+        for index, page in enumerate(doc):
+            pix = page.get_pixmap(dpi=72, colorspace=pymupdf.csGRAY, alpha=False)
+            dark = (
+                np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, : pix.width] < BLACK_GREY
+            )
+            if min(dark.shape) < BLACK_SQUARE:
+                out[index + 1] = np.zeros_like(dark)
+                continue
+            full = _square_sums(dark, BLACK_SQUARE) == BLACK_SQUARE * BLACK_SQUARE
+            out[index + 1] = _grown(full, BLACK_SQUARE, dark.shape)
+        return out
+    finally:
+        doc.close()
+
+
+def watchdog_pages(
+    layer: TextLayer, boxes: list[Box], black_already: dict[int, np.ndarray] | None = None
+) -> list[WatchdogPage]:
     """Each page of ``layer`` as the watchdog would score it with ``boxes`` (PDF points) blacked
-    out: the union of the boxes against the union of the words they leave, on a 1-point grid
-    (a word half or more under a box is hidden by it). The watchdog measures page pictures;
-    this measures what the product draws and keeps, the same areas without a renderer's noise.
+    out: the union of the boxes and of ``black_already`` (:func:`black_areas` of the file: bars
+    in the input's pictures) against the union of the words they leave, on a 1-point grid (a
+    word half or more under black is hidden by it). The watchdog measures page pictures; this
+    measures what the product draws and keeps, the same areas without a renderer's noise.
     """
     rects = _word_rects(layer)
     out = []
     for info in layer.pages:
         w, h = max(1, math.ceil(info.width)), max(1, math.ceil(info.height))
         black = np.zeros((h, w), dtype=bool)
+        if black_already and info.number in black_already:
+            seen = black_already[info.number][:h, :w]
+            black[: seen.shape[0], : seen.shape[1]] = seen
         for b in boxes:
             if b.page == info.number:
                 black[max(0, int(b.y0)) : max(0, math.ceil(b.y1)), max(0, int(b.x0)) : max(0, math.ceil(b.x1))] = True
