@@ -134,6 +134,10 @@ class Contract(models.Model):
     #: {"pages": {"1": share, ...}, "redacted": [pages], "heavy": [pages], "readable": bool,
     #: "chars": n, "words": n}; empty before publication
     watchdog = models.JSONField(default=dict, blank=True)
+    #: black rectangles found over live text at processing (an earlier redaction that left the
+    #: text readable): [[page, x0, y0, x1, y1], ...] in points; the text under them is proposed
+    #: for redaction, the copy circulating elsewhere still leaks it
+    earlier_redactions = models.JSONField(default=list, blank=True)
 
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -155,6 +159,11 @@ class Contract(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def earlier_redaction_pages(self) -> list[int]:
+        """Pages (from 1) where the uploaded file had text readable under a black box."""
+        return sorted({int(box[0]) for box in self.earlier_redactions})
 
     @property
     def registry_waiting(self) -> bool:

@@ -36,6 +36,7 @@ AUDIT_ACTIONS = {
     "registry_send_failed": _("Sending to the registry failed"),
     "registry_metadata_edited": _("Registry metadata edited"),
     "registry_package_downloaded": _("Registry package downloaded"),
+    "earlier_redaction_found": _("Text readable under an earlier redaction found"),
     "registry_package_sent": _("Registry package sent from the records system"),
     "registry_reply_recorded": _("The registry's reply recorded by hand"),
 }

@@ -22,7 +22,14 @@ from redactor.decide.category_map import CategoryMap
 from redactor.decide.decision_rules import Assessment
 from redactor.decide.decisions import decide, resolve_overlaps
 from redactor.decide.repeats import align_addresses, repeat_values
-from redactor.decide.suspicious import DOUBT_CONFIDENCE, SUSPICIOUS, ocr_doubts, suspicious_spans, unsure_words
+from redactor.decide.suspicious import (
+    DOUBT_CONFIDENCE,
+    SUSPICIOUS,
+    covered_decisions,
+    ocr_doubts,
+    suspicious_spans,
+    unsure_words,
+)
 from redactor.detect.linking import Person, PersonDict
 from redactor.detect.nlp import NlpEngine, RuleOnlyNlpEngine
 from redactor.detect.parties import find_parties
@@ -51,6 +58,7 @@ from redactor.publish.text_export import published_text
 from redactor.publish.text_writing import WrittenText, publish_as_pictures
 from redactor.publish.verify import verify
 from redactor.read.columns import ColumnCells
+from redactor.read.covered import covered_text
 from redactor.read.extraction import TextLayer, extract_text_layer
 from redactor.read.ocr import OcrWord, TesseractOcr, layers_off
 from redactor.text import blank_spans, sentence_spans
@@ -71,6 +79,7 @@ class AnalysisDict(TypedDict):
     persons: list[PersonDict]
     proposals: list[ProposalDict]
     removed: dict[str, int]
+    covered: list[list[float]]
     timings: dict[str, float]
 
 
@@ -87,6 +96,9 @@ class Analysis:
     timings: dict[str, float] = field(default_factory=dict)
     #: What the allowlist rebuild removed before analysis, by kind (:class:`~redactor.pdf.rebuild.Rebuilt`).
     removed: dict[str, int] = field(default_factory=dict)
+    #: Black rectangles already in the input over live text (:func:`~redactor.read.covered.covered_text`):
+    #: an earlier redaction that left the text readable; the text under them is proposed for redaction.
+    covered: list[Box] = field(default_factory=list)
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -107,6 +119,7 @@ class Analysis:
             "persons": [p.to_dict() for p in self.persons.values()],
             "proposals": [p.to_dict() for p in self.proposals],
             "removed": dict(self.removed),
+            "covered": [[b.page, *b.as_list()] for b in self.covered],
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
 
@@ -188,13 +201,14 @@ class RedactionEngine:
         timings["rebuild"] = time.perf_counter() - t0
         distrust: set[int] = set()
         try:
+            covered = covered_text(doc)
             while True:
                 t1 = time.perf_counter()
                 layer = extract_text_layer(
                     doc, prepared.pdf, progress, ocr=self.ocr, regions=prepared.regions, distrust=distrust
                 )
                 timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
-                analysis = self._decide(layer, cmap, timings, profile)
+                analysis = self._decide(layer, cmap, timings, profile, covered)
                 # the boxes of a kept layer must lie on the pixels of what they redact: a layer a
                 # line off there is replaced by OCR (once), and the page analysed again
                 off = set() if distrust or self.ocr is None else layers_off(self.ocr, doc, layer.pages, analysis[3])
@@ -207,7 +221,15 @@ class RedactionEngine:
             page.pictured = page.number in prepared.pictured
         parties, persons, _decisions, proposals = analysis
         return Analysis(
-            layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings, prepared.removed
+            layer.pages,
+            layer,
+            parties,
+            persons,
+            proposals,
+            f"{cmap.name} v{cmap.version}",
+            timings,
+            prepared.removed,
+            covered,
         )
 
     def decide_layer(
@@ -224,9 +246,15 @@ class RedactionEngine:
         return Analysis(layer.pages, layer, parties, persons, proposals, f"{cmap.name} v{cmap.version}", timings)
 
     def _decide(
-        self, layer: TextLayer, cmap: CategoryMap, timings: dict[str, float], profile: AgencyProfile | None = None
+        self,
+        layer: TextLayer,
+        cmap: CategoryMap,
+        timings: dict[str, float],
+        profile: AgencyProfile | None = None,
+        covered: list[Box] | None = None,
     ) -> tuple[list[Party], dict[str, Person], list[Assessment], list[ProposedRedaction]]:
-        """Recognise and decide on ``layer``'s text: ``(parties, persons, decisions, proposals)``."""
+        """Recognise and decide on ``layer``'s text: ``(parties, persons, decisions, proposals)``;
+        the text under ``covered`` (black already in the input) is redacted."""
         t1 = time.perf_counter()
         text = layer.text
         sentences = sentence_spans(text)
@@ -241,6 +269,7 @@ class RedactionEngine:
         align_addresses(decisions)
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         decisions += ocr_doubts(text, unsure_words(layer, DOUBT_CONFIDENCE), decisions)
+        decisions += covered_decisions(layer, covered or [], decisions)
         timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2
         return parties, persons, decisions, self._proposals(layer, decisions, cmap)
 

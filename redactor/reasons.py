@@ -118,6 +118,10 @@ TEMPLATES: dict[str, str] = {
         "Needs review: OCR read this beside personal data with a confidence of only %(confidence)s of 100 – "
         "check it on the page."
     ),
+    "earlier_redaction": gettext_noop(
+        "Redact: a black box already in the file hides this text from the eye, but the text stays readable "
+        "under it (an earlier redaction that failed); it is taken out of the text as well."
+    ),
     # agency rules
     "agency_rule": gettext_noop("%(action)s: %(rule)s."),
     "agency_rule_overruled": gettext_noop("%(action)s: %(rule)s (the engine said: %(reason)s)"),

@@ -81,6 +81,12 @@ class ContractSerializer(serializers.ModelSerializer):
         child=serializers.IntegerField(),
         help_text="Pages (from 1) read by OCR with low confidence: check them by eye before approving.",
     )
+    earlier_redactions = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), min_length=5, max_length=5),
+        help_text="Black rectangles the uploaded file already had over live text – an earlier redaction that left "
+        "the text readable (a copy circulating elsewhere leaks it): `[page, x0, y0, x1, y1]` in PDF points, pages "
+        "from 1. The text under them is proposed for redaction.",
+    )
     progress = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
     registry = serializers.SerializerMethodField()
@@ -103,6 +109,7 @@ class ContractSerializer(serializers.ModelSerializer):
             "page_count",
             "pages_needing_ocr",
             "pages_to_check",
+            "earlier_redactions",
             "category_map",
             "created_at",
             "approved_at",

@@ -118,6 +118,9 @@ def contract_process(*, run_id: int) -> None:
             rule_added=learned.added,
             **counts,
         )
+        if analysis.covered:
+            audit(contract, None, "earlier_redaction_found", pages=sorted({b.page for b in analysis.covered}),
+                  boxes=len(analysis.covered))  # fmt: skip
         webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
 
 
@@ -224,6 +227,7 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
     contract.pages = summary["pages"]
     contract.ocr_pages = {str(n): page.to_dict() for n, page in analysis.text_layer.ocr_pages.items()}
     contract.parties, contract.persons = summary["parties"], summary["persons"]
+    contract.earlier_redactions = summary["covered"]
     contract.category_map, contract.map_version = analysis.category_map, inputs.version
     contract.profile_version = inputs.profile_version
     contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
@@ -236,6 +240,7 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
             "ocr_pages",
             "parties",
             "persons",
+            "earlier_redactions",
             "category_map",
             "map_version",
             "profile_version",

@@ -36,7 +36,8 @@ from redactor.decide.decision_rules import Assessment
 from redactor.detect.nlp import NlpArtifacts
 from redactor.detect.places import PlaceGazetteer
 from redactor.detect.roles import is_function_word
-from redactor.model import Action, Finding, Party, PartyKind, Span
+from redactor.model import Action, Box, Finding, Party, PartyKind, Span
+from redactor.read.review import spans_in_boxes
 from redactor.reasons import Reason
 
 if TYPE_CHECKING:  # only the type is needed here
@@ -364,4 +365,22 @@ def suspicious_spans(
             f"number after the personal context word {cue!r}",
             Reason("suspicious_number", {"cue": cue.strip()}),
         )
+    return out
+
+
+def covered_decisions(layer: TextLayer, covered: list[Box], decisions: list[Assessment]) -> list[Assessment]:
+    """Redact decisions for the text under ``covered`` (black rectangles already in the input
+    over live text, :func:`redactor.read.covered.covered_text`): what the earlier redaction hid
+    from the eye is taken out of the text layer too, so the published file reads as it looks
+    (nothing visible is lost) and the value the earlier hand meant to hide is gone. Text a redact
+    decision already covers is left to it."""
+    out: list[Assessment] = []
+    redacted = [d.finding.span for d in decisions if d.action == Action.REDACT]
+    for span in spans_in_boxes(layer, covered):
+        words = layer.text[span.start : span.end]
+        inked = [i for i in range(span.start, span.end) if not layer.text[i].isspace()]
+        if not inked or all(any(s.start <= i < s.end for s in redacted) for i in inked):
+            continue
+        f = Finding(SUSPICIOUS, span, words, 1.0, "earlier_redaction", "text under a black box already in the file")
+        out.append(Assessment(f, SUSPICIOUS, Action.REDACT, Reason("earlier_redaction")))
     return out
