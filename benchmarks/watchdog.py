@@ -55,7 +55,8 @@ def file_scores(data: bytes) -> tuple[list[float], str]:
         for index, page in enumerate(doc):
             mask = black[index + 1]
             words = np.zeros_like(mask)
-            for x0, y0, x1, y1, *_ in page.get_text("words"):
+            for word in page.get_text("words"):  # unrotated page space: turned as the picture is
+                x0, y0, x1, y1 = pymupdf.Rect(word[:4]) * page.rotation_matrix
                 r0, r1, c0, c1 = max(0, int(y0)), max(0, int(np.ceil(y1))), max(0, int(x0)), max(0, int(np.ceil(x1)))
                 cell = mask[r0:r1, c0:c1]
                 if cell.size and cell.mean() < 0.5:

@@ -269,6 +269,12 @@ def black_areas(pdf: bytes) -> dict[int, np.ndarray]:
         doc.close()
 
 
+def _cells(lo: float, hi: float) -> slice:
+    """The 1-point grid cells a side from ``lo`` to ``hi`` (points) covers, its ends rounded to
+    the nearest cell edge (rounding both ways keeps areas unbiased)."""
+    return slice(max(0, round(lo)), max(0, round(hi)))
+
+
 def watchdog_pages(
     layer: TextLayer, boxes: list[Box], black_already: dict[int, np.ndarray] | None = None
 ) -> list[WatchdogPage]:
@@ -288,12 +294,13 @@ def watchdog_pages(
             black[: seen.shape[0], : seen.shape[1]] = seen
         for b in boxes:
             if b.page == info.number:
-                black[max(0, int(b.y0)) : max(0, math.ceil(b.y1)), max(0, int(b.x0)) : max(0, math.ceil(b.x1))] = True
+                black[_cells(b.y0, b.y1), _cells(b.x0, b.x1)] = True
         text = np.zeros((h, w), dtype=bool)
         for x0, y0, x1, y1 in rects.get(info.number, ()):
-            cell = black[max(0, int(y0)) : max(0, math.ceil(y1)), max(0, int(x0)) : max(0, math.ceil(x1))]
+            rows, cols = _cells(y0, y1), _cells(x0, x1)
+            cell = black[rows, cols]
             if cell.size and cell.mean() < 0.5:
-                text[max(0, int(y0)) : max(0, math.ceil(y1)), max(0, int(x0)) : max(0, math.ceil(x1))] = True
+                text[rows, cols] = True
         out.append(WatchdogPage(info.number, float(black.sum()), float((text & ~black).sum())))
     return out
 
