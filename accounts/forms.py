@@ -13,7 +13,7 @@ class AgencyForm(forms.ModelForm):
 
     class Meta:
         model = Agency
-        fields = ["name", "ico", "data_box_id"]
+        fields = ["name", "ico", "data_box_id", "second_approval"]
 
 
 class InvitationForm(forms.Form):

@@ -48,6 +48,11 @@ class Agency(models.Model):
         validators=[RegexValidator(r"^[a-z0-9]{7}$", _("A data box ID has 7 lower-case letters or digits."))],
         help_text=_("ID datové schránky, 7 characters"),
     )
+    second_approval = models.BooleanField(
+        _("four eyes"),
+        default=False,
+        help_text=_("A second reviewer, who decided nothing on the contract, approves before it is published."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -43,12 +43,23 @@ def agency_create(*, name: str, ico: str, data_box_id: str = "") -> Agency:
 
 
 @transaction.atomic
-def agency_update(*, agency: Agency, name: str, ico: str, data_box_id: str, user: User | None = None) -> Agency:
-    """Change an agency's name, IČO and data box ID, recorded in the settings' audit trail
+def agency_update(
+    *,
+    agency: Agency,
+    name: str,
+    ico: str,
+    data_box_id: str,
+    user: User | None = None,
+    second_approval: bool | None = None,
+) -> Agency:
+    """Change an agency's name, IČO, data box ID and (unless None) whether publishing needs a
+    second reviewer's approval (four eyes), recorded in the settings' audit trail
     (:class:`~accounts.models.SettingsChange`, by ``user``). Raises ``ValidationError``."""
-    keys = ("name", "ico", "data_box_id")
+    keys = ("name", "ico", "data_box_id", "second_approval")
     before = {key: getattr(agency, key) for key in keys}
     agency.name, agency.ico, agency.data_box_id = name.strip(), ico, data_box_id
+    if second_approval is not None:
+        agency.second_approval = second_approval
     agency.full_clean()
     agency.save(update_fields=list(keys))
     changes = [

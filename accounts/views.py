@@ -179,7 +179,9 @@ def agency_settings(request, membership):
     form = AgencyForm(request.POST or None, instance=agency)
     if request.method == "POST" and form.is_valid():
         services.agency_update(
-            agency=agency, user=request.user, **{k: form.cleaned_data[k] for k in ("name", "ico", "data_box_id")}
+            agency=agency,
+            user=request.user,
+            **{k: form.cleaned_data[k] for k in ("name", "ico", "data_box_id", "second_approval")},
         )
         messages.success(request, _("The settings were saved."))
         return redirect("accounts:settings", agency_id=agency.pk)

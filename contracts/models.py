@@ -57,6 +57,7 @@ class Status(models.TextChoices):
     NEEDS_REVIEW = "needs_review", _("Needs review")
     # "published" is the redacted PDF made and verified; the registry publishes it only when it
     # replies ("registered"): the Czech labels say which, so a badge and the registry panel agree
+    SECOND_APPROVAL = "second_approval", pgettext_lazy("contract status", "Waiting for a second approval")
     APPROVED = "approved", pgettext_lazy("contract status", "Approved, publishing")
     PUBLISHED = "published", pgettext_lazy("contract status", "Published")
     REGISTERED = "registered", pgettext_lazy("contract status", "Registered")
@@ -145,6 +146,11 @@ class Contract(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     approved_at = models.DateTimeField(null=True, blank=True)
+    # four eyes (the agency's second_approval): the first reviewer's approval, until the second
+    first_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    first_approved_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     # deletion removes the files and the proposals (personal data); the row and its audit trail stay
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -396,6 +402,7 @@ class WebhookEvent(models.TextChoices):
     """What a webhook can be told about a contract."""
 
     NEEDS_REVIEW = "contract.needs_review", _("Contract needs review")
+    SECOND_APPROVAL = "contract.second_approval", _("Contract waits for a second reviewer's approval")
     PUBLISHED = "contract.published", _("Contract published")
     FAILED = "contract.failed", _("Processing or publishing failed")
     REGISTERED = "contract.registered", _("Contract registered in the registry of contracts")

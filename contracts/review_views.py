@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Role
+from accounts.selectors import actor_name
 from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing, watchdog
 from policy.selectors import rules_for_agency
@@ -65,7 +66,13 @@ def _review_state(contract) -> dict:
 def review(request, membership, contract_id: int):
     """The review page: page images with proposal boxes, the grouped side list, approval."""
     contract = contract_of(membership, contract_id)
-    if contract.status not in (Status.NEEDS_REVIEW, Status.APPROVED, Status.PUBLISHED, Status.REGISTERED):
+    if contract.status not in (
+        Status.NEEDS_REVIEW,
+        Status.SECOND_APPROVAL,
+        Status.APPROVED,
+        Status.PUBLISHED,
+        Status.REGISTERED,
+    ):
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
     return render(
@@ -77,7 +84,10 @@ def review(request, membership, contract_id: int):
             "approve_form": ApproveForm(),
             "words": _review_words(),
             "editable": contract.status == Status.NEEDS_REVIEW,
-            **(_watchdog_context(contract) if contract.status == Status.NEEDS_REVIEW else {}),
+            **(_watchdog_context(contract) if contract.status in (Status.NEEDS_REVIEW, Status.SECOND_APPROVAL) else {}),
+            "second_approval": _second_approval(contract, request.user)
+            if contract.status == Status.SECOND_APPROVAL
+            else None,
             "config": {
                 "base": base,
                 "editable": contract.status == Status.NEEDS_REVIEW,
@@ -86,6 +96,15 @@ def review(request, membership, contract_id: int):
             },
         },
     )
+
+
+def _second_approval(contract, user) -> dict:
+    """What the review page says while a contract waits for the second reviewer."""
+    return {
+        "first_by": actor_name(contract.first_approved_by),
+        "first_at": contract.first_approved_at,
+        "can_approve": user.pk not in publishing.approval_deciders(contract),
+    }
 
 
 def _watchdog_context(contract) -> dict:
@@ -264,11 +283,28 @@ def contract_approve(request, membership, contract_id: int):
     form = ApproveForm(request.POST)
     form.is_valid()
     try:
-        publishing.contract_approve(
+        run = publishing.contract_approve(
             contract=contract, user=request.user, ocr_pages_checked=form.cleaned_data.get("ocr_pages_checked", False)
         )
     except ValidationError as exc:
         report_error(request, exc)
         return redirect("contracts:review", agency_id=membership.agency_id, contract_id=contract.pk)
-    messages.success(request, _("Approved. The redacted PDF is being produced and verified."))
+    if run is None:
+        messages.success(request, _("Approved. A second reviewer of the agency approves before it is published."))
+    else:
+        messages.success(request, _("Approved. The redacted PDF is being produced and verified."))
+    return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def contract_return(request, membership, contract_id: int):
+    """The second reviewer sends the contract back to review, saying why."""
+    contract = contract_of(membership, contract_id)
+    try:
+        publishing.contract_return(contract=contract, user=request.user, reason=request.POST.get("reason", ""))
+    except ValidationError as exc:
+        report_error(request, exc)
+        return redirect("contracts:review", agency_id=membership.agency_id, contract_id=contract.pk)
+    messages.success(request, _("Returned to review."))
     return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)

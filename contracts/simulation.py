@@ -250,6 +250,8 @@ def simulate(
             contract.refresh_from_db()
             _review(contract, GoldReviewer(gold), user, learn, result)
             publish = publishing.contract_approve(contract=contract, user=user, ocr_pages_checked=True)
+            if publish is None:  # the agency requires four eyes: the simulation has one reviewer
+                raise ValidationError(f"{agency.name} requires a second reviewer approval; simulate another agency")
             publishing.contract_publish(run_id=publish.pk)
             contract.refresh_from_db()
             result.published = contract.status in ("published", "registered")

@@ -23,6 +23,8 @@ AUDIT_ACTIONS = {
     "manual_box": _("Manual box"),
     "manual_text": _("Manual text selection"),
     "approved": _("Approved"),
+    "first_approval": _("Approved by the first reviewer"),
+    "second_approval_returned": _("Returned to review by the second reviewer"),
     "published": _("Published"),
     "verification_failed": _("Verification failed"),
     "downloaded_redacted": _("Redacted PDF downloaded"),

@@ -139,7 +139,10 @@ class ApproveView(AgencyAPIView):
         operation_id="contracts_approve",
         summary="Approve and publish (reviewer)",
         description="Queues burn-in and verification; the contract becomes `published` (webhook "
-        "`contract.published`) or returns to `needs_review` with the problem in `error_message`.",
+        "`contract.published`) or returns to `needs_review` with the problem in `error_message`. When the "
+        "agency requires four eyes, the first approval leaves the contract in `second_approval` (webhook "
+        "`contract.second_approval`) and publishing waits for another reviewer's approval through this "
+        "endpoint (400 `same_reviewer` for the first approver or a reviewer who decided on it).",
         parameters=[CONTRACT_ID],
         request=s.ApproveSerializer,
         responses={202: s.ContractSerializer, **errors(400, 404, 409)},
@@ -154,3 +157,25 @@ class ApproveView(AgencyAPIView):
         )
         contract.refresh_from_db()
         return Response(s.ContractSerializer(contract).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ReturnView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_return",
+        summary="Return to review (second reviewer)",
+        description="A contract waiting for the second approval goes back to `needs_review` with the "
+        "`reason` in `error_message` and the audit trail (409 `wrong_status` otherwise).",
+        parameters=[CONTRACT_ID],
+        request=s.ReturnSerializer,
+        responses={200: s.ContractSerializer, **errors(400, 404, 409)},
+    )
+    def post(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        form = s.ReturnSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        contract = publishing.contract_return(
+            contract=contract, user=request.user, reason=form.validated_data["reason"]
+        )
+        return Response(s.ContractSerializer(contract).data)

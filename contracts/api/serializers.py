@@ -369,6 +369,10 @@ class ReportRedactionSerializer(serializers.Serializer):
     decided_at = serializers.DateTimeField(allow_null=True)
 
 
+class ReturnSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, help_text="What the first reviewer should look at again.")
+
+
 class ReportPageSerializer(serializers.Serializer):
     page = serializers.IntegerField()
     blacked_out = serializers.FloatField(help_text="Share of the page's area under black boxes, 0–1.")

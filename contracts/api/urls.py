@@ -38,6 +38,7 @@ urlpatterns = [
     ),
     path("contracts/<id:contract_id>/manual-redactions/", review.ManualRedactionView.as_view(), name="manual"),
     path("contracts/<id:contract_id>/approve/", review.ApproveView.as_view(), name="approve"),
+    path("contracts/<id:contract_id>/return/", review.ReturnView.as_view(), name="return"),
     path("contracts/<id:contract_id>/retry/", contracts.RetryView.as_view(), name="retry"),
     path("contracts/<id:contract_id>/download/", contracts.DownloadView.as_view(), name="download"),
     path("contracts/<id:contract_id>/download/text/", contracts.TextDownloadView.as_view(), name="download_text"),

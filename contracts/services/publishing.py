@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 
 from accounts.access import require_role
 from accounts.models import Role
+from accounts.selectors import actor_name
 from contracts import selectors
 from contracts.models import AuditEvent, Contract, IdempotencyKey, Proposal, Run, Status, WebhookEvent
 from policy.runtime import get_engine
@@ -152,8 +153,11 @@ def contract_publish(*, run_id: int) -> None:
 
 
 @transaction.atomic
-def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool = False) -> Run:
-    """Approve the decisions and queue publishing (burn-in and verification).
+def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool = False) -> Run | None:
+    """Approve the decisions and queue publishing (burn-in and verification); returns the
+    publishing run, or None when the agency requires four eyes (``Agency.second_approval``) and
+    this was the first approval: the contract then waits in *second_approval* for another
+    reviewer (:func:`contract_second_approve`).
 
     Raises ``ValidationError`` when proposals still need a decision, or when pages without a
     text layer (nothing on them was detected) or read by OCR with low confidence were not
@@ -161,6 +165,8 @@ def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool 
     """
     require_role(user, contract.agency, Role.REVIEWER)
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    if contract.status == Status.SECOND_APPROVAL:
+        return contract_second_approve(contract=contract, user=user)
     require_status(contract, Status.NEEDS_REVIEW)
     open_items = selectors.proposals_open(contract=contract)
     if open_items.exists():
@@ -186,6 +192,70 @@ def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool 
     for pages, message in unchecked:
         if pages and not ocr_pages_checked:
             raise ValidationError(message % {"pages": ", ".join(map(str, pages))}, code="ocr_unchecked")
+    if contract.agency.second_approval:
+        contract.status, contract.first_approved_by, contract.first_approved_at = (
+            Status.SECOND_APPROVAL,
+            user,
+            timezone.now(),
+        )
+        contract.error_message = ""
+        fields = ["status", "first_approved_by", "first_approved_at", "error_message"]
+        if contract.pages_needing_ocr or contract.pages_to_check:
+            contract.ocr_confirmed_by = user
+            fields.append("ocr_confirmed_by")
+        contract.save(update_fields=fields)
+        audit(contract, user, "first_approval")
+        webhooks_notify(contract=contract, event=WebhookEvent.SECOND_APPROVAL)
+        return None
+    return _approved(contract, user)
+
+
+def approval_deciders(contract: Contract) -> set[int]:
+    """The users who decided or added a proposal of ``contract``, or approved it first."""
+    ids = set(Proposal.objects.filter(contract=contract, decided_by__isnull=False).values_list("decided_by", flat=True))
+    if contract.first_approved_by_id:
+        ids.add(contract.first_approved_by_id)
+    return ids
+
+
+@transaction.atomic
+def contract_second_approve(*, contract: Contract, user: User) -> Run:
+    """The second approval of four eyes: ``user``, a reviewer who neither approved first nor
+    decided any proposal of ``contract``, approves, and publishing is queued. Raises
+    ``PermissionDenied`` for a member below reviewer, ``ValidationError`` with code
+    ``wrong_status`` unless the contract waits for a second approval, ``same_reviewer`` for the
+    first approver or a reviewer who decided on it."""
+    require_role(user, contract.agency, Role.REVIEWER)
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    require_status(contract, Status.SECOND_APPROVAL)
+    if user.pk in approval_deciders(contract):
+        raise ValidationError(
+            _("A second reviewer approves: you approved or decided on this contract yourself."), code="same_reviewer"
+        )
+    return _approved(contract, user, first=contract.first_approved_by)
+
+
+@transaction.atomic
+def contract_return(*, contract: Contract, user: User, reason: str) -> Contract:
+    """The second reviewer sends a contract waiting for the second approval back to review
+    with ``reason`` (the audit trail and the contract's message keep it). Raises
+    ``PermissionDenied`` below reviewer, ``ValidationError`` with code ``wrong_status`` or
+    ``reason_required``."""
+    require_role(user, contract.agency, Role.REVIEWER)
+    contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
+    require_status(contract, Status.SECOND_APPROVAL)
+    if not reason.strip():
+        raise ValidationError(_("Say what the first reviewer should look at again."), code="reason_required")
+    contract.status, contract.first_approved_by, contract.first_approved_at = Status.NEEDS_REVIEW, None, None
+    contract.error_message = _("Returned by the second reviewer: %(reason)s") % {"reason": reason.strip()}
+    contract.save(update_fields=["status", "first_approved_by", "first_approved_at", "error_message"])
+    audit(contract, user, "second_approval_returned", reason=reason.strip()[:500])
+    webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
+    return contract
+
+
+def _approved(contract: Contract, user: User, first: User | None = None) -> Run:
+    """Mark ``contract`` approved by ``user`` (after ``first`` with four eyes) and queue publishing."""
     contract.status, contract.approved_by, contract.approved_at, contract.error_message = (
         Status.APPROVED,
         user,
@@ -193,12 +263,13 @@ def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool 
         "",
     )
     fields = ["status", "approved_by", "approved_at", "error_message"]
-    if contract.pages_needing_ocr or contract.pages_to_check:
-        contract.ocr_confirmed_by = user
+    if first is None and (contract.pages_needing_ocr or contract.pages_to_check):
+        contract.ocr_confirmed_by = user  # with four eyes the first reviewer confirmed them
         fields.append("ocr_confirmed_by")
     contract.save(update_fields=fields)
     redact = selectors.proposals_for_contract(contract=contract)
-    audit(contract, user, "approved", redactions=sum(1 for p in redact if p.will_redact))
+    extra = {"first_approval_by": actor_name(first)} if first is not None else {}
+    audit(contract, user, "approved", redactions=sum(1 for p in redact if p.will_redact), **extra)
     return run_start(contract, Run.Kind.PUBLISHING)
 
 

@@ -115,3 +115,44 @@ def test_a_reviewer_decides_a_pages_open_items_at_once_and_undoes_it_in_the_brow
         page.click("#undo-last")
     assert set(names.values_list("decision", flat=True)) == {"pending"}
     assert page.locator("#page-1 button.page-accept").count() == 1
+
+
+def test_a_second_reviewer_returns_and_then_approves_in_the_browser(live_server, browser_page):  # noqa: F811
+    """Four eyes in Chromium: the agency admin (who decided nothing) sends the reviewer's approved
+    contract back with a reason, then approves it after the reviewer approves again."""
+    from accounts.management.commands.demo import DEMO_PASSWORD
+    from accounts.services import agency_update
+    from contracts.models import Contract, Status
+    from contracts.services import publishing
+
+    page = browser_page
+    agency, contract = _reviewer_with_two_open_items(live_server, page)
+    reviewer = Membership.objects.get(agency=agency, role=Role.REVIEWER).user
+    admin = Membership.objects.get(agency=agency, role=Role.ADMIN).user
+    agency_update(agency=agency, name=agency.name, ico=agency.ico, data_box_id=agency.data_box_id, user=admin,
+                  second_approval=True)  # fmt: skip
+    from contracts import selectors
+    from contracts.services import reviewing
+
+    open_ids = list(selectors.proposals_open(contract=contract).values_list("pk", flat=True))
+    reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=open_ids, decision="accept")
+    assert publishing.contract_approve(contract=contract, user=reviewer) is None
+    page.context.clear_cookies()
+    page.goto(f"{live_server.url}/")
+    page.fill("input[name=username]", admin.username)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/contracts/$"))
+    review = f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/review/"
+    page.goto(review)
+    page.fill("#return-form input[name=reason]", "Zkontrolujte kontakt kupujícího.")
+    with page.expect_navigation():
+        page.click("#return")
+    assert Contract.objects.get(pk=contract.pk).status == Status.NEEDS_REVIEW
+    assert "Vráceno ke kontrole" in page.inner_text(".messages")
+    publishing.contract_approve(contract=contract, user=reviewer)
+    page.goto(review)
+    with page.expect_navigation():
+        page.click("#second-approve")
+    approved = Contract.objects.get(pk=contract.pk)
+    assert approved.status == Status.APPROVED and approved.approved_by == admin

@@ -1,0 +1,105 @@
+"""Four eyes: an agency that requires it publishes a contract only after a second reviewer, who
+neither approved it first nor decided any of its proposals, approves; the second reviewer can
+send it back with a reason. The statuses, the audit trail, webhooks and both doors follow."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from accounts.models import Role
+from accounts.services import agency_update, api_token_create
+from contracts import selectors
+from contracts.models import AuditEvent, Run, Status, WebhookDelivery
+from contracts.services import publishing, reviewing
+from contracts.services.webhooks import webhook_create
+
+from .conftest import _member, logged_in, run_latest_job
+
+
+@pytest.fixture
+def four_eyes(agency, admin_user):
+    agency_update(agency=agency, name=agency.name, ico=agency.ico, data_box_id=agency.data_box_id,
+                  user=admin_user, second_approval=True)  # fmt: skip
+    return agency
+
+
+def _decided(contract, reviewer):
+    open_ids = list(selectors.proposals_open(contract=contract).values_list("pk", flat=True))
+    if open_ids:
+        reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=open_ids, decision="accept")
+
+
+def test_the_second_reviewer_publishes_and_nobody_approves_twice(four_eyes, processed, reviewer, admin_user):
+    webhook_create(agency=four_eyes, url="https://dms.example.cz/hook", events=["contract.second_approval"],
+                   created_by=admin_user)  # fmt: skip
+    _decided(processed, reviewer)
+    assert publishing.contract_approve(contract=processed, user=reviewer) is None
+    processed.refresh_from_db()
+    assert processed.status == Status.SECOND_APPROVAL and processed.first_approved_by == reviewer
+    assert not Run.objects.filter(contract=processed, kind=Run.Kind.PUBLISHING).exists()
+    assert WebhookDelivery.objects.filter(event="contract.second_approval").count() == 1
+    with pytest.raises(ValidationError) as same:
+        publishing.contract_approve(contract=processed, user=reviewer)
+    assert same.value.code == "same_reviewer"
+    decider = _member(four_eyes, Role.REVIEWER)  # decided one proposal: not a second pair of eyes
+    proposal = processed.proposals.first()
+    proposal.decided_by = decider
+    proposal.save(update_fields=["decided_by"])
+    with pytest.raises(ValidationError):
+        publishing.contract_approve(contract=processed, user=decider)
+    with pytest.raises(ValidationError) as locked:  # the decisions are frozen while it waits
+        reviewing.proposals_decide(contract=processed, user=reviewer, proposal_ids=[proposal.pk], decision="reject")
+    assert locked.value.code == "wrong_status"
+    second = _member(four_eyes, Role.REVIEWER)
+    run = publishing.contract_approve(contract=processed, user=second)
+    assert run is not None and run.kind == Run.Kind.PUBLISHING
+    run_latest_job(processed)
+    processed.refresh_from_db()
+    assert processed.status == Status.PUBLISHED and processed.approved_by == second
+    approved = AuditEvent.objects.get(contract=processed, action="approved")
+    assert approved.user == second and approved.detail["first_approval_by"] == reviewer.username
+    assert AuditEvent.objects.filter(contract=processed, action="first_approval", user=reviewer).exists()
+
+
+def test_the_second_reviewer_returns_it_with_a_reason_through_the_web(four_eyes, processed, reviewer):
+    _decided(processed, reviewer)
+    client = logged_in(reviewer)
+    args = [four_eyes.pk, processed.pk]
+    client.post(reverse("contracts:approve", args=args))
+    processed.refresh_from_db()
+    assert processed.status == Status.SECOND_APPROVAL
+    assert 'id="second-approval-other"' in client.get(reverse("contracts:review", args=args)).content.decode()
+    second = logged_in(_member(four_eyes, Role.REVIEWER))
+    page = second.get(reverse("contracts:review", args=args)).content.decode()
+    assert 'id="second-approve"' in page and 'id="return-form"' in page
+    assert "Čeká na druhé schválení" in second.get(reverse("contracts:detail", args=args)).content.decode()
+    second.post(reverse("contracts:return", args=args), {"reason": "Zkontrolujte adresu na straně 1."})
+    processed.refresh_from_db()
+    assert processed.status == Status.NEEDS_REVIEW and "Zkontrolujte adresu" in processed.error_message
+    event = AuditEvent.objects.get(contract=processed, action="second_approval_returned")
+    assert event.detail == {"reason": "Zkontrolujte adresu na straně 1."}
+
+
+def test_both_approvals_through_the_api(four_eyes, processed, reviewer, admin_user):
+    _decided(processed, reviewer)
+    clients = []
+    for name in ("Spisová služba", "Podatelna"):
+        _, raw = api_token_create(agency=four_eyes, name=name, role="reviewer", created_by=admin_user)
+        api = APIClient()
+        api.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+        clients.append(api)
+    url = f"/api/v1/contracts/{processed.pk}/approve/"
+    first = clients[0].post(url, {}, format="json")
+    assert first.status_code == 202 and first.json()["status"] == "second_approval"
+    again = clients[0].post(url, {}, format="json")
+    assert again.status_code == 400 and again.json()["extra"]["code"] == "same_reviewer"
+    second = clients[1].post(url, {}, format="json")
+    assert second.status_code == 202 and second.json()["status"] == "approved"
+
+
+def test_without_four_eyes_one_approval_publishes(processed, reviewer):
+    _decided(processed, reviewer)
+    assert publishing.contract_approve(contract=processed, user=reviewer) is not None
