@@ -262,6 +262,21 @@ class DecisionState(models.TextChoices):
     REJECTED = "rejected", _("Keep")
 
 
+class LegalGround(models.TextChoices):
+    """Why a box is blacked out: the statutory ground that § 3(1) of Act 340/2015 Sb. lets a
+    publisher withhold a part of a contract on (the information that the Freedom of Information
+    Act 106/1999 Sb. does not disclose). The engine's proposals are personal data; a reviewer's
+    own box says which ground it is."""
+
+    PERSONAL_DATA = "personal_data", _("Personal data (§ 3(1) Act 340/2015 with § 8a Act 106/1999)")
+    TRADE_SECRET = (
+        "trade_secret",
+        _("Trade secret designated by the counterparty (§ 3(1) Act 340/2015 with § 9 Act 106/1999, § 504 Civil Code)"),
+    )
+    CLASSIFIED = "classified", _("Classified information (§ 3(1) Act 340/2015 with Act 412/2005)")
+    OTHER_STATUTE = "other_statute", _("Another statutory ground (§ 3 Act 340/2015)")
+
+
 class Proposal(models.Model):
     """A suggested or manual redaction: its boxes, text, category, reason and current decision."""
 
@@ -287,6 +302,7 @@ class Proposal(models.Model):
     party_who = models.JSONField(default=dict, blank=True)  # the party as a reason parameter
     # the agency rule that decided the suggestion, if any (the reason names it)
     rule = models.ForeignKey("policy.AgencyRule", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    legal_ground = models.CharField(max_length=16, choices=LegalGround.choices, default=LegalGround.PERSONAL_DATA)
     decision = models.CharField(max_length=8, choices=DecisionState.choices, default=DecisionState.PENDING)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

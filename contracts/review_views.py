@@ -23,7 +23,7 @@ from policy.selectors import rules_for_agency
 
 from . import selectors
 from .forms import ApproveForm
-from .models import Status, box_from_list
+from .models import LegalGround, Status, box_from_list
 from .views import contract_of
 
 
@@ -45,6 +45,8 @@ def _proposal_json(p, names: dict[int, str]) -> dict:
         "cluster": p.cluster,
         "party": p.party_display(),
         "rule": p.rule_id,
+        "legal_ground": p.legal_ground,
+        "legal_ground_label": str(p.get_legal_ground_display()),
     }
 
 
@@ -84,6 +86,7 @@ def review(request, membership, contract_id: int):
             "approve_form": ApproveForm(),
             "words": _review_words(),
             "editable": contract.status == Status.NEEDS_REVIEW,
+            "legal_grounds": LegalGround.choices,
             **(_watchdog_context(contract) if contract.status in (Status.NEEDS_REVIEW, Status.SECOND_APPROVAL) else {}),
             "second_approval": _second_approval(contract, request.user)
             if contract.status == Status.SECOND_APPROVAL
@@ -144,6 +147,7 @@ def _review_words() -> dict[str, str | dict[str, str]]:
         "onlyHere": _("only here"),
         "groupRedact": _("Redact the group's open items"),
         "groupKeep": _("Keep the group's open items"),
+        "ground": _("Ground"),
         "pageRedact": _("Redact the page's open items"),
         "pageKeep": _("Keep the page's open items"),
         "redacted": _("Redacted"),
@@ -267,6 +271,7 @@ def review_manual(request, membership, contract_id: int):
             text=str(body.get("text", "")),
             from_selection=bool(body.get("selection")),
             learn=bool(body.get("learn", True)),
+            legal_ground=str(body.get("ground") or LegalGround.PERSONAL_DATA),
         ),
     )
     if refused:

@@ -205,6 +205,7 @@ def contract_report(*, contract: Contract) -> dict:
                 "category": p.category,
                 "category_name": p.category_name,
                 "source": p.source,
+                "legal_ground": p.legal_ground,
                 "decided": "suggestion" if p.decision == DecisionState.PENDING else "reviewer",
                 "decided_by": actor_name(p.decided_by),
                 "decided_at": p.decided_at,

@@ -127,7 +127,11 @@ class ManualRedactionView(AgencyAPIView):
         except (ValueError, OverflowError):
             raise ValidationError({"boxes": ["Each box is [page, x0, y0, x1, y1] with finite numbers."]}) from None
         proposal = reviewing.proposal_add_manual(
-            contract=contract, user=request.user, boxes=boxes, text=form.validated_data["text"]
+            contract=contract,
+            user=request.user,
+            boxes=boxes,
+            text=form.validated_data["text"],
+            legal_ground=form.validated_data["legal_ground"],
         ).proposal
         return Response(s.ProposalSerializer(proposal).data, status=status.HTTP_201_CREATED)
 

@@ -11,6 +11,7 @@ from contracts.models import (
     DECISION_STATE,
     Contract,
     DecisionState,
+    LegalGround,
     Proposal,
     Run,
     Source,
@@ -230,6 +231,11 @@ class ProposalSerializer(serializers.ModelSerializer):
         help_text="The agency rule that decided the suggestion (learned from earlier reviews), or null."
     )
     category_name = CategoryNameField(max_length=100, required=False, allow_blank=True)
+    legal_ground = serializers.ChoiceField(
+        choices=LegalGround.choices,
+        help_text="Why the box is blacked out (§ 3(1) Act 340/2015): `personal_data` for the engine's proposals; "
+        "a reviewer's own box says which.",
+    )
     reason = serializers.CharField(
         source="reason_display",
         help_text="Why the engine suggests this, as a sentence in the language of Accept-Language (Czech by default).",
@@ -255,6 +261,7 @@ class ProposalSerializer(serializers.ModelSerializer):
             "category",
             "category_name",
             "category_type",
+            "legal_ground",
             "suggestion",
             "score",
             "reason",
@@ -337,6 +344,9 @@ class ManualRedactionSerializer(serializers.Serializer):
         help_text=BOX_HELP,
     )
     text = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    legal_ground = serializers.ChoiceField(
+        choices=LegalGround.choices, default=LegalGround.PERSONAL_DATA, help_text="Why the box is blacked out."
+    )
 
 
 class ApproveSerializer(serializers.Serializer):
@@ -362,6 +372,7 @@ class ReportRedactionSerializer(serializers.Serializer):
     category = serializers.IntegerField(allow_null=True)
     category_name = serializers.CharField()
     source = serializers.ChoiceField(choices=Source.choices)  # type: ignore[assignment]  # as ProposalSerializer.source
+    legal_ground = serializers.ChoiceField(choices=LegalGround.choices)
     decided = serializers.ChoiceField(
         choices=[("reviewer", "reviewer"), ("suggestion", "engine suggestion, not changed by a reviewer")]
     )

@@ -20,6 +20,7 @@ from contracts.models import (
     Contract,
     Decision,
     DecisionState,
+    LegalGround,
     Proposal,
     Source,
     Status,
@@ -394,16 +395,21 @@ def proposal_add_manual(
     from_selection: bool = False,
     propagate: bool = True,
     learn: bool = True,
+    legal_ground: str = LegalGround.PERSONAL_DATA,
 ) -> ManualOutcome:
     """Add a reviewer's own redaction (drawn box or selected text), accepted at once.
 
-    ``boxes`` are in points on pages from 1. A text selection with ``propagate`` also redacts
-    every other occurrence of the selected words in the contract, inflected forms included, and
-    with ``learn`` votes −1 (redact) on the agency's rule for the words. Raises
+    ``boxes`` are in points on pages from 1; ``legal_ground`` is why (:class:`LegalGround`, its
+    occurrences get the same; only personal data teaches the agency a rule). A text selection
+    with ``propagate`` also redacts every other occurrence of the selected words in the contract,
+    inflected forms included, and with ``learn`` votes −1 (redact) on the agency's rule for the
+    words. Raises
     ``ValidationError`` for no box, a box off the page or a contract not in review.
     """
     require_role(user, contract.agency, Role.REVIEWER)
     require_status(contract, Status.NEEDS_REVIEW)
+    if legal_ground not in LegalGround.values:
+        raise ValidationError(_("Choose the legal ground of the redaction from the list."), code="invalid")
     clean = _clean_boxes(contract, boxes)
     source = Source.MANUAL_TEXT if from_selection else Source.MANUAL_BOX
     batch = uuid.uuid4()
@@ -418,6 +424,7 @@ def proposal_add_manual(
             boxes=page_boxes,
             text=snippet[:2000],
             category_name=_("Manual redaction"),
+            legal_ground=legal_ground,
             suggestion=Suggestion.REDACT,
             **reason_fields(Reason(reason)),
             span_start=span.start if span else None,
@@ -446,7 +453,7 @@ def proposal_add_manual(
             )
             added.append(other.pk)
     rules = []
-    if from_selection and text and learn:
+    if from_selection and text and learn and legal_ground == LegalGround.PERSONAL_DATA:
         rule = rule_vote(
             agency=contract.agency,
             kind=PHRASE,
@@ -458,5 +465,6 @@ def proposal_add_manual(
             batch=batch,
         )
         rules = [rule.pk] if rule else []
-    audit(contract, user, source, proposal=proposal.pk, boxes=clean, text=text[:200], also=added, batch=str(batch))
+    audit(contract, user, source, proposal=proposal.pk, boxes=clean, text=text[:200], also=added, batch=str(batch),
+          legal_ground=legal_ground)  # fmt: skip
     return ManualOutcome(proposal, batch, added, rules)

@@ -100,6 +100,9 @@
             el("span", { class: "text" }, p.text || "▭"),
             el("span", { class: "where" }, ` ${T.page} ${p.page}`),
             el("div", { class: "reason" + (p.rule ? " by-rule" : "") }, reasonOf(p)));
+          if (p.legal_ground && p.legal_ground !== "personal_data") {
+            li.append(el("div", { class: "ground" }, `${T.ground}: ${p.legal_ground_label}`));
+          }
           if (cfg.editable) {
             const btns = el("div", { class: "buttons" });
             const mk = (label, decision, all, cls) => {
@@ -176,6 +179,8 @@
     if (r.ok) box.outerHTML = await r.text();
   }
 
+  // the legal ground a reviewer's own box is drawn on (personal data unless chosen otherwise)
+  const ground = () => document.getElementById("ground")?.value || "personal_data";
   const learn = () => document.getElementById("learn")?.checked !== false;
 
   function decide(ids, decision, sameCluster) {
@@ -249,7 +254,7 @@
       const [x, y] = pointFromEvent(e, sheet, pg);
       const box = [parseInt(num, 10), Math.min(x, start[0]), Math.min(y, start[1]), Math.max(x, start[0]), Math.max(y, start[1])];
       start = null; ghost.remove();
-      if (box[3] - box[1] >= 2 && box[4] - box[2] >= 2) post("review/manual/", { boxes: [box] });
+      if (box[3] - box[1] >= 2 && box[4] - box[2] >= 2) post("review/manual/", { boxes: [box], ground: ground() });
     });
   });
 
@@ -285,7 +290,7 @@
     const boxes = words.map((s) => JSON.parse(s.dataset.box));
     const text = words.map((s) => s.textContent.trim()).join(" ");
     sel.removeAllRanges();
-    post("review/manual/", { boxes, text, selection: true, learn: learn() }).then((data) => {
+    post("review/manual/", { boxes, text, selection: true, learn: learn(), ground: ground() }).then((data) => {
       if (data) report({ ...data, forms: [text] }, "accept");
     });
   });
