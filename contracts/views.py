@@ -8,6 +8,7 @@ in :mod:`contracts.webhook_views`; the public REST API for document-management s
 
 from __future__ import annotations
 
+import collections
 import json
 
 from django.conf import settings
@@ -104,6 +105,14 @@ def contract_detail(request, membership, contract_id: int):
             "can_review": membership.allows(Role.REVIEWER),
             "deletable": publishing.DELETABLE,
             "redacted_count": sum(1 for p in proposals if p.will_redact),
+            # boxes on another ground than personal data, by ground (a trade secret the reader must be told of)
+            "other_grounds": sorted(
+                collections.Counter(
+                    p.get_legal_ground_display()
+                    for p in proposals
+                    if p.will_redact and p.legal_ground != "personal_data"
+                ).items()
+            ),
             "proposal_count": len(proposals),
             "coverage": coverage,
             "coverage_warn": [r for r in coverage if r["level"] != "ok"],

@@ -48,3 +48,17 @@ def test_a_manual_box_carries_its_legal_ground_to_the_report_the_audit_and_the_a
     manual = {outcome.proposal.pk, made.json()["id"], *outcome.added}  # the selection's other occurrences too
     assert {grounds[pk] for pk in outcome.added} <= {"trade_secret"}
     assert {g for pk, g in grounds.items() if pk not in manual} == {"personal_data"}
+
+
+def test_the_contract_page_says_which_other_grounds_it_has(processed, reviewer):
+    from redactor import Box
+
+    from .conftest import logged_in
+
+    page = logged_in(reviewer).get(f"/a/{processed.agency_id}/contracts/{processed.pk}/").content.decode()
+    assert 'id="other-grounds"' not in page  # only personal data so far
+    reviewing.proposal_add_manual(contract=processed, user=reviewer, boxes=[Box(1, 70, 70, 200, 90)],
+                                  legal_ground="trade_secret")  # fmt: skip
+    page = logged_in(reviewer).get(f"/a/{processed.agency_id}/contracts/{processed.pk}/").content.decode()
+    section = page.split('id="other-grounds"')[1].split("</section>")[0]
+    assert "Obchodní tajemství označené smluvní stranou" in section and ": 1." in section
