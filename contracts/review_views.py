@@ -19,7 +19,9 @@ from accounts.models import Role
 from accounts.selectors import actor_name
 from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing, watchdog
+from contracts.services.processing import contract_text_layer
 from policy.selectors import rules_for_agency
+from redactor import RedactionError, repeated_pages
 
 from . import selectors
 from .forms import ApproveForm
@@ -96,9 +98,20 @@ def review(request, membership, contract_id: int):
                 "editable": contract.status == Status.NEEDS_REVIEW,
                 "pages": contract.pages,
                 "state": _review_state(contract),
+                # {page: the earlier page it repeats}: the caption says so and offers its decisions
+                "repeated": _repeated(contract) if contract.status == Status.NEEDS_REVIEW else {},
             },
         },
     )
+
+
+def _repeated(contract) -> dict[str, int]:
+    """The contract's repeated pages (:func:`redactor.repeated_pages`) from its stored analysis."""
+    try:
+        layer = contract_text_layer(contract)
+    except RedactionError:
+        return {}
+    return {str(page): earlier for page, earlier in repeated_pages(layer).items()}
 
 
 def _second_approval(contract, user) -> dict:
@@ -148,6 +161,8 @@ def _review_words() -> dict[str, str | dict[str, str]]:
         "groupRedact": _("Redact the group's open items"),
         "groupKeep": _("Keep the group's open items"),
         "ground": _("Ground"),
+        "repeats": _("repeats page"),
+        "likePage": _("Decide as on page"),
         "pageRedact": _("Redact the page's open items"),
         "pageKeep": _("Keep the page's open items"),
         "redacted": _("Redacted"),

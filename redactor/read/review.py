@@ -310,3 +310,34 @@ def watchdog_readable(text: str) -> bool:
     :data:`WATCHDOG_MIN_CHARS` characters (whitespace aside) and more than
     :data:`WATCHDOG_MIN_WORDS` words."""
     return len("".join(text.split())) > WATCHDOG_MIN_CHARS and len(text.split()) > WATCHDOG_MIN_WORDS
+
+
+#: Two pages repeat each other when their word sets overlap this much (Jaccard) and neither has
+#: fewer than :data:`REPEAT_MIN_WORDS` words (a near-empty page repeats everything).
+REPEAT_SIMILARITY = 0.9
+REPEAT_MIN_WORDS = 20
+
+
+def repeated_pages(layer: TextLayer) -> dict[int, int]:
+    """Pages that repeat an earlier page of the same document (an annex's price list, a plan
+    attached twice): ``{page: earlier page}``, each page mapped to the first page it repeats.
+    Compares the pages' words (case folded, punctuation aside) as sets: a page repeats an
+    earlier one when :data:`REPEAT_SIMILARITY` of their words are shared."""
+    words: dict[int, set[str]] = {}
+    for info in layer.pages:
+        text = layer.text[info.start : info.end].casefold()
+        words[info.number] = {w.strip(".,;:()[]\"'„“") for w in text.split()} - {""}
+    out: dict[int, int] = {}
+    numbers = [p.number for p in layer.pages]
+    for i, page in enumerate(numbers):
+        mine = words[page]
+        if len(mine) < REPEAT_MIN_WORDS:
+            continue
+        for earlier in numbers[:i]:
+            theirs = words[earlier]
+            if earlier in out or len(theirs) < REPEAT_MIN_WORDS:
+                continue
+            if len(mine & theirs) / len(mine | theirs) >= REPEAT_SIMILARITY:
+                out[page] = earlier
+                break
+    return out

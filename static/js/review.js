@@ -133,8 +133,28 @@
       const slot = pg.fig.querySelector(".page-actions");
       if (!slot) return;
       slot.innerHTML = "";
-      const open = proposals.filter((p) => p.suggestion === "review" && p.decision === "pending"
-        && p.boxes.some((b) => String(b[0]) === num)).map((p) => p.id);
+      const pending = proposals.filter((p) => p.decision === "pending" && p.boxes.some((b) => String(b[0]) === num));
+      const open = pending.filter((p) => p.suggestion === "review").map((p) => p.id);
+      const earlier = (cfg.repeated || {})[num];
+      if (earlier) {
+        slot.append(el("span", { class: "repeat-note" }, `${T.repeats} `), el("a", { href: `#page-${earlier}` }, String(earlier)), " ");
+        // the earlier page's decisions for the same texts, applied to this page's open items
+        const key = (p) => (p.text || "").trim().toLowerCase();
+        const decided = new Map();
+        proposals.filter((q) => q.page === earlier && q.decision !== "pending").forEach((q) => decided.set(key(q), q.decision));
+        const like = { accepted: [], rejected: [] };
+        pending.forEach((p) => { const d = decided.get(key(p)); if (d in like) like[d].push(p.id); });
+        const n = like.accepted.length + like.rejected.length;
+        if (cfg.editable && n) {
+          const b = el("button", { type: "button", class: "page-action page-like" }, `${T.likePage} ${earlier} (${n})`);
+          b.addEventListener("click", async (e) => {
+            e.stopPropagation();
+            if (like.accepted.length) await decide(like.accepted, "accept", false);
+            if (like.rejected.length) await decide(like.rejected, "reject", false);
+          });
+          slot.append(b, " ");
+        }
+      }
       if (!cfg.editable || open.length < 2) return;
       const bulk = (label, decision, cls) => {
         const b = el("button", { type: "button", class: `page-action ${cls}` }, `${label} (${open.length})`);
