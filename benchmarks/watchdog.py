@@ -97,7 +97,7 @@ def main() -> int:
             continue
         layer = analysis.text_layer
         before = [p.share for p in watchdog_pages(layer, [], black_areas(data))]
-        after = [p.share for p in watchdog_pages(layer, result.boxes, black_areas(result.pdf))]
+        after = [p.share for p in watchdog_pages(layer, result.boxes, black_areas(result.pdf, ours=True))]
         pixels, published_text = file_scores(result.pdf)
         totals["files"] += 1
         totals["pages"] += len(before)

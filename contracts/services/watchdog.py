@@ -37,7 +37,7 @@ def watchdog_published(layer: TextLayer, boxes: list[Box], text: str, pdf: bytes
     """The score of a publication: ``layer`` as analysed, the ``boxes`` burned in (points), the
     published ``text`` and the published ``pdf`` (whose pictures may carry black bars of their
     own). Returns the dict stored in ``Contract.watchdog`` (see the model)."""
-    return _report(watchdog_pages(layer, boxes, black_areas(pdf)), text)
+    return _report(watchdog_pages(layer, boxes, black_areas(pdf, ours=True)), text)
 
 
 def _black_in_original(contract: Contract) -> dict[int, np.ndarray]:
