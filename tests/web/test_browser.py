@@ -77,6 +77,18 @@ def worker():
     proc.wait(timeout=30)
 
 
+def log_in(page, live_server, username: str, password: str | None = None) -> None:
+    """Log ``username`` in through the login form (the demo password unless ``password``) and
+    wait for the contract list."""
+    from accounts.management.commands.demo import DEMO_PASSWORD
+
+    page.goto(f"{live_server.url}/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password or DEMO_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/a/\d+/contracts/$"))
+
+
 def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_page, worker, tmp_path):
     from accounts.management.commands.demo import DEMO_PASSWORD
 

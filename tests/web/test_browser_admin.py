@@ -13,14 +13,14 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 
-from accounts.management.commands.demo import DEMO_AGENCY, DEMO_PASSWORD
+from accounts.management.commands.demo import DEMO_AGENCY
 from accounts.models import Agency, ApiToken, Membership, ProfileVersion, Role
 from contracts.services import uploads
 from policy.models import AgencyRule
 from tests.conftest import DATA
 
 from .conftest import run_latest_job
-from .test_browser import SCREENSHOTS, browser_page  # noqa: F401 - the fixture
+from .test_browser import SCREENSHOTS, browser_page, log_in  # noqa: F401 - the fixture
 from .test_czech_tour import admin_screens, problems_in, visible_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -30,14 +30,6 @@ def _demo(live_server):
     call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
     agency = Agency.objects.get(ico=DEMO_AGENCY["ico"])
     return agency, Membership.objects.get(agency=agency, role=Role.ADMIN).user
-
-
-def _log_in(page, live_server, username: str, password: str = DEMO_PASSWORD) -> None:
-    page.goto(f"{live_server.url}/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/contracts/$"))
 
 
 def _origins(page) -> list[str | None]:
@@ -62,7 +54,7 @@ def test_the_admins_screens_in_chromium_in_czech_with_screenshots(live_server, b
     run_latest_job(contract)
     screens = admin_screens(agency, admin)
     page = browser_page
-    _log_in(page, live_server, admin.username)
+    log_in(page, live_server, admin.username)
     SCREENSHOTS.mkdir(exist_ok=True)
     found = {}
     for number, (name, url) in enumerate(screens.items(), start=1):
@@ -78,7 +70,7 @@ def test_the_admins_screens_in_chromium_in_czech_with_screenshots(live_server, b
 def test_an_admin_submits_the_consoles_forms_in_chromium(live_server, browser_page):  # noqa: F811
     agency, admin = _demo(live_server)
     page = browser_page
-    _log_in(page, live_server, admin.username)
+    log_in(page, live_server, admin.username)
     posts = _origins(page)
     base = f"{live_server.url}/a/{agency.pk}"
 
@@ -120,7 +112,7 @@ def test_a_member_created_by_the_admin_sets_a_password_from_the_email_and_later_
     settings.REDACTOR_PUBLIC_URL = live_server.url  # the address the e-mails link to
     agency, admin = _demo(live_server)
     page = browser_page
-    _log_in(page, live_server, admin.username)
+    log_in(page, live_server, admin.username)
     posts = _origins(page)
     page.goto(f"{live_server.url}/a/{agency.pk}/members/")
     create = page.locator("form.card", has=page.locator("input[name=form][value=create]"))
@@ -143,7 +135,7 @@ def test_a_member_created_by_the_admin_sets_a_password_from_the_email_and_later_
     page.fill("input[name=new_password2]", "Jarni-tani-ledu-2026")
     with page.expect_navigation():
         page.click("button[type=submit]")
-    _log_in(page, live_server, "nova.urednice", "Jarni-tani-ledu-2026")
+    log_in(page, live_server, "nova.urednice", "Jarni-tani-ledu-2026")
     with page.expect_navigation():
         page.click("form[action$='/logout/'] button")
 
@@ -161,5 +153,5 @@ def test_a_member_created_by_the_admin_sets_a_password_from_the_email_and_later_
     page.fill("input[name=new_password2]", "Letni-bourka-2026")
     with page.expect_navigation():
         page.click("button[type=submit]")
-    _log_in(page, live_server, "nova.urednice", "Letni-bourka-2026")
+    log_in(page, live_server, "nova.urednice", "Letni-bourka-2026")
     assert posts and set(posts) == {live_server.url}

@@ -14,7 +14,7 @@ from accounts import services
 from accounts.management.commands.demo import DEMO_AGENCY
 from accounts.models import Agency, Membership, Role
 
-from .test_browser import browser_page  # noqa: F401 - the fixture
+from .test_browser import browser_page, log_in  # noqa: F401 - the fixture
 from .test_czech_tour import problems_in, visible_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -45,7 +45,6 @@ def test_an_invited_person_creates_an_account_and_joins_in_the_browser(live_serv
 def _reviewer_with_two_open_items(live_server, page):
     """A contract whose buyer block names two unknown people (two open review items on page 1),
     and the demo reviewer logged in on its review page. Returns (agency, contract)."""
-    from accounts.management.commands.demo import DEMO_PASSWORD
     from contracts.models import Proposal
     from contracts.services import uploads
     from tests.pdfs import pdf_from_paragraphs
@@ -67,11 +66,7 @@ def _reviewer_with_two_open_items(live_server, page):
     run_latest_job(contract)
     open_items = Proposal.objects.filter(contract=contract, suggestion="review", decision="pending")
     assert {p.text for p in open_items} == {"Xaver Qwertz", "Yvo Wertzl"}
-    page.goto(f"{live_server.url}/")
-    page.fill("input[name=username]", reviewer.username)
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/contracts/$"))
+    log_in(page, live_server, reviewer.username)
     page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/review/")
     return agency, contract
 
@@ -120,7 +115,6 @@ def test_a_reviewer_decides_a_pages_open_items_at_once_and_undoes_it_in_the_brow
 def test_a_second_reviewer_returns_and_then_approves_in_the_browser(live_server, browser_page):  # noqa: F811
     """Four eyes in Chromium: the agency admin (who decided nothing) sends the reviewer's approved
     contract back with a reason, then approves it after the reviewer approves again."""
-    from accounts.management.commands.demo import DEMO_PASSWORD
     from accounts.services import agency_update
     from contracts.models import Contract, Status
     from contracts.services import publishing
@@ -138,11 +132,7 @@ def test_a_second_reviewer_returns_and_then_approves_in_the_browser(live_server,
     reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=open_ids, decision="accept")
     assert publishing.contract_approve(contract=contract, user=reviewer) is None
     page.context.clear_cookies()
-    page.goto(f"{live_server.url}/")
-    page.fill("input[name=username]", admin.username)
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/contracts/$"))
+    log_in(page, live_server, admin.username)
     review = f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/review/"
     page.goto(review)
     page.fill("#return-form input[name=reason]", "Zkontrolujte kontakt kupujícího.")

@@ -6,7 +6,6 @@ the contract registered with the registry's link. Screenshot ``screenshots/9-reg
 from __future__ import annotations
 
 import os
-import re
 import signal
 
 import pytest
@@ -21,7 +20,7 @@ from registry import services as registry
 from tests.conftest import DATA
 from tests.databox_server import DataBoxServer
 
-from .test_browser import SCREENSHOTS, browser_page  # noqa: F401 - the fixture
+from .test_browser import SCREENSHOTS, browser_page, log_in  # noqa: F401 - the fixture
 from .worker import flush_queue, start_cron, start_worker, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -33,7 +32,6 @@ def _status(contract_id: int) -> str:
 
 
 def test_reviewer_sends_a_contract_to_the_registry_in_the_browser(live_server, browser_page, settings):  # noqa: F811
-    from accounts.management.commands.demo import DEMO_PASSWORD
 
     call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
     agency = Agency.objects.get(ico="00000001")
@@ -62,11 +60,7 @@ def test_reviewer_sends_a_contract_to_the_registry_in_the_browser(live_server, b
         wait_for(lambda: _status(contract.pk) == Status.PUBLISHED, timeout=120)
 
         page = browser_page
-        page.goto(f"{live_server.url}/")
-        page.fill("input[name=username]", "kontrolor")
-        page.fill("input[name=password]", DEMO_PASSWORD)
-        page.click("button[type=submit]")
-        page.wait_for_url(re.compile(r"/a/\d+/contracts/$"))
+        log_in(page, live_server, "kontrolor")
         page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/#registry")
         # pre-filled from the contract, each with the line it was read from
         assert page.input_value("input[name=reg-date_concluded]") == "2024-09-08"
@@ -109,7 +103,6 @@ def test_reviewer_records_a_package_sent_by_the_records_system_in_the_browser(li
     """The demo agency sends through its own records system (the package channel): the reviewer
     prepares and downloads the package, the records system sends it (the data-box test server),
     the reviewer records it as sent and uploads the registry's reply; the contract is registered."""
-    from accounts.management.commands.demo import DEMO_PASSWORD
 
     from .conftest import run_latest_job
     from .test_registry_records_system import records_system_sends
@@ -133,11 +126,7 @@ def test_reviewer_records_a_package_sent_by_the_records_system_in_the_browser(li
         run_latest_job(contract)
 
         page = browser_page
-        page.goto(f"{live_server.url}/")
-        page.fill("input[name=username]", reviewer.username)
-        page.fill("input[name=password]", DEMO_PASSWORD)
-        page.click("button[type=submit]")
-        page.wait_for_url(re.compile(r"/a/\d+/contracts/$"))
+        log_in(page, live_server, reviewer.username)
         page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/#registry")
         page.fill("input[name=reg-number]", "SOD/2024/118")
         page.click("#registry-save")

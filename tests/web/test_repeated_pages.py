@@ -4,16 +4,15 @@ decisions taken there are applied to the repeat's open items with one click (Chr
 from __future__ import annotations
 
 import os
-import re
 
 import pymupdf
 import pytest
 from django.core.management import call_command
 
-from accounts.management.commands.demo import DEMO_AGENCY, DEMO_PASSWORD
+from accounts.management.commands.demo import DEMO_AGENCY
 from accounts.models import Agency, Membership, Role
 
-from .test_browser import browser_page  # noqa: F401 - the fixture
+from .test_browser import browser_page, log_in  # noqa: F401 - the fixture
 
 ANNEX = [
     "Příloha č. 1 – Ceník servisních prací a kontaktní osoby dodavatele pro rok 2026",
@@ -63,11 +62,7 @@ def test_a_repeated_page_is_decided_as_its_first_copy_in_the_browser(live_server
     items = {p.page: p for p in Proposal.objects.filter(contract=contract, text="777 123 456")}
     assert set(items) == {2, 3}
     page = browser_page
-    page.goto(f"{live_server.url}/")
-    page.fill("input[name=username]", reviewer.username)
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/contracts/$"))
+    log_in(page, live_server, reviewer.username)
     page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/review/")
     assert "opakuje stranu" in page.inner_text("#page-3 figcaption")
     assert page.locator("#page-3 button.page-like").count() == 0  # nothing decided on page 2 yet
