@@ -21,7 +21,7 @@ from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing, watchdog
 from contracts.services.processing import contract_text_layer
 from policy.selectors import rules_for_agency
-from redactor import RedactionError, repeated_pages
+from redactor import repeated_pages
 
 from . import selectors
 from .forms import ApproveForm
@@ -79,6 +79,8 @@ def review(request, membership, contract_id: int):
     ):
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
+    deciding = contract.status in (Status.NEEDS_REVIEW, Status.SECOND_APPROVAL)
+    layer = contract_text_layer(contract) if deciding else None  # read once for both uses below
     return render(
         request,
         "contracts/review.html",
@@ -89,7 +91,7 @@ def review(request, membership, contract_id: int):
             "words": _review_words(),
             "editable": contract.status == Status.NEEDS_REVIEW,
             "legal_grounds": LegalGround.choices,
-            **(_watchdog_context(contract) if contract.status in (Status.NEEDS_REVIEW, Status.SECOND_APPROVAL) else {}),
+            **(_watchdog_context(contract, layer) if deciding else {}),
             "second_approval": _second_approval(contract, request.user)
             if contract.status == Status.SECOND_APPROVAL
             else None,
@@ -99,18 +101,14 @@ def review(request, membership, contract_id: int):
                 "pages": contract.pages,
                 "state": _review_state(contract),
                 # {page: the earlier page it repeats}: the caption says so and offers its decisions
-                "repeated": _repeated(contract) if contract.status == Status.NEEDS_REVIEW else {},
+                "repeated": _repeated(layer) if layer is not None and contract.status == Status.NEEDS_REVIEW else {},
             },
         },
     )
 
 
-def _repeated(contract) -> dict[str, int]:
-    """The contract's repeated pages (:func:`redactor.repeated_pages`) from its stored analysis."""
-    try:
-        layer = contract_text_layer(contract)
-    except RedactionError:
-        return {}
+def _repeated(layer) -> dict[str, int]:
+    """The repeated pages (:func:`redactor.repeated_pages`) of the contract's analysed ``layer``."""
     return {str(page): earlier for page, earlier in repeated_pages(layer).items()}
 
 
@@ -123,8 +121,8 @@ def _second_approval(contract, user) -> dict:
     }
 
 
-def _watchdog_context(contract) -> dict:
-    report = watchdog.watchdog_planned(contract)
+def _watchdog_context(contract, layer=None) -> dict:
+    report = watchdog.watchdog_planned(contract, layer)
     return {"watchdog": report, "watchdog_flagged": watchdog.watchdog_flagged(report), "watchdog_planned": True}
 
 

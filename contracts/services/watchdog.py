@@ -54,12 +54,13 @@ def _black_in_original(contract: Contract) -> dict[int, np.ndarray]:
     }
 
 
-def watchdog_planned(contract: Contract) -> dict:
+def watchdog_planned(contract: Contract, layer: TextLayer | None = None) -> dict:
     """The score ``contract`` would get if published with its proposals as decided now (pending
     ones as suggested): the same dict as :func:`watchdog_published`, the text being the analysed
-    text without the characters the redactions cover. Reads the stored analysis; raises as
-    :func:`~contracts.services.processing.contract_text_layer`."""
-    layer = contract_text_layer(contract)
+    text without the characters the redactions cover. ``layer`` is the contract's analysed layer
+    when the caller has read it; else the stored analysis is read (raises as
+    :func:`~contracts.services.processing.contract_text_layer`)."""
+    layer = layer if layer is not None else contract_text_layer(contract)
     boxes: list[Box] = []
     for p in selectors.proposals_for_contract(contract=contract):
         if p.will_redact:
