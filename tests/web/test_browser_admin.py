@@ -47,6 +47,15 @@ def _submit(page, button: str) -> str:
     return page.inner_text(".messages") if page.locator(".messages").count() else ""
 
 
+def _password_set(page, link: str, password: str) -> None:
+    """Open a password link from the product's e-mail and set ``password`` through its form."""
+    page.goto(link)
+    page.fill("input[name=new_password1]", password)
+    page.fill("input[name=new_password2]", password)
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+
+
 def test_the_admins_screens_in_chromium_in_czech_with_screenshots(live_server, browser_page):  # noqa: F811
     agency, admin = _demo(live_server)
     contract = uploads.contract_upload(agency=agency, user=admin, data=(DATA / "dev" / "dilo_firma_1.pdf").read_bytes(),
@@ -130,11 +139,7 @@ def test_a_member_created_by_the_admin_sets_a_password_from_the_email_and_later_
         page.click("form[action$='/logout/'] button")
 
     # the link from the e-mail, as the new member opens it
-    page.goto(link)
-    page.fill("input[name=new_password1]", "Jarni-tani-ledu-2026")
-    page.fill("input[name=new_password2]", "Jarni-tani-ledu-2026")
-    with page.expect_navigation():
-        page.click("button[type=submit]")
+    _password_set(page, link, "Jarni-tani-ledu-2026")
     log_in(page, live_server, "nova.urednice", "Jarni-tani-ledu-2026")
     with page.expect_navigation():
         page.click("form[action$='/logout/'] button")
@@ -147,11 +152,6 @@ def test_a_member_created_by_the_admin_sets_a_password_from_the_email_and_later_
     with page.expect_navigation():
         page.click("button[type=submit]")
     [reset] = mail.outbox
-    link = re.search(r"https?://\S+/reset/\S+/", reset.body).group()
-    page.goto(link)
-    page.fill("input[name=new_password1]", "Letni-bourka-2026")
-    page.fill("input[name=new_password2]", "Letni-bourka-2026")
-    with page.expect_navigation():
-        page.click("button[type=submit]")
+    _password_set(page, re.search(r"https?://\S+/reset/\S+/", reset.body).group(), "Letni-bourka-2026")
     log_in(page, live_server, "nova.urednice", "Letni-bourka-2026")
     assert posts and set(posts) == {live_server.url}
