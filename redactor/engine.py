@@ -22,6 +22,7 @@ from redactor.decide.category_map import CategoryMap
 from redactor.decide.decision_rules import Assessment
 from redactor.decide.decisions import decide, resolve_overlaps
 from redactor.decide.repeats import align_addresses, repeat_values
+from redactor.decide.signatures import signature_proposals
 from redactor.decide.suspicious import (
     DOUBT_CONFIDENCE,
     SUSPICIOUS,
@@ -59,7 +60,7 @@ from redactor.publish.text_writing import WrittenText, publish_as_pictures
 from redactor.publish.verify import verify
 from redactor.read.columns import ColumnCells
 from redactor.read.covered import covered_text
-from redactor.read.extraction import TextLayer, extract_text_layer
+from redactor.read.extraction import TextLayer, extract_text_layer, scan_ink
 from redactor.read.ocr import OcrWord, TesseractOcr, layers_off
 from redactor.text import blank_spans, sentence_spans
 
@@ -215,6 +216,12 @@ class RedactionEngine:
                 if not off:
                     break
                 distrust = off
+            t2 = time.perf_counter()
+            layer.ink_marks = scan_ink(doc, layer)
+            timings["ink"] = time.perf_counter() - t2
+            if layer.ink_marks:  # signatures are decided with the text's parties, persons and values
+                proposals = analysis[3]
+                proposals += signature_proposals(layer, analysis[0], analysis[1], proposals, cmap, profile)
         finally:
             doc.close()
         for page in layer.pages:
@@ -270,8 +277,10 @@ class RedactionEngine:
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         decisions += ocr_doubts(text, unsure_words(layer, DOUBT_CONFIDENCE), decisions)
         decisions += covered_decisions(layer, covered or [], decisions)
+        proposals = self._proposals(layer, decisions, cmap)
+        proposals += signature_proposals(layer, parties, persons, proposals, cmap, profile)
         timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2
-        return parties, persons, decisions, self._proposals(layer, decisions, cmap)
+        return parties, persons, decisions, proposals
 
     @staticmethod
     def _proposals(layer: TextLayer, decisions: list[Assessment], cmap: CategoryMap) -> list[ProposedRedaction]:

@@ -122,6 +122,36 @@ TEMPLATES: dict[str, str] = {
         "Redact: a black box already in the file hides this text from the eye, but the text stays readable "
         "under it (an earlier redaction that failed); it is taken out of the text as well."
     ),
+    # signatures and stamps on scans (redactor.decide.signatures)
+    "signature_private": gettext_noop(
+        "Redact: a handwritten signature in the block “%(label)s” of %(name)s, a private person."
+    ),
+    "signature_party": gettext_noop(
+        "Redact: a handwritten signature in the block “%(label)s” of a party that is a %(kind)s."
+    ),
+    "signature_official": gettext_noop(
+        "Keep: the signature in the block “%(label)s” of %(name)s, who signs as %(role)s; kept like the name."
+    ),
+    "signature_official_redacted": gettext_noop(
+        "Redact: the signature in the block “%(label)s” of %(name)s, %(role)s – the agency redacts officials' "
+        "signatures."
+    ),
+    "signature_role_redacted": gettext_noop(
+        "Redact: the signature in the block “%(label)s” of %(name)s, %(role)s – the category map redacts the "
+        "names of such signers."
+    ),
+    "signature_unknown": gettext_noop(
+        "Needs review: handwriting or a stamp in the block “%(label)s”, whose signer could not be determined."
+    ),
+    "ink_in_entry": gettext_noop(
+        "Redact: handwriting or a stamp across the entry of party “%(label)s”, a %(kind)s – a signature over "
+        "the printed name."
+    ),
+    "ink_in_unknown_entry": gettext_noop(
+        "Needs review: handwriting or a stamp across the entry of party “%(label)s”, whose kind could not be "
+        "determined – a private person's signature over the printed name?"
+    ),
+    "ink_over_value": gettext_noop("Redact: a signature or stamp drawn over a redacted value (%(reason)s)"),
     # agency rules
     "agency_rule": gettext_noop("%(action)s: %(rule)s."),
     "agency_rule_overruled": gettext_noop("%(action)s: %(rule)s (the engine said: %(reason)s)"),

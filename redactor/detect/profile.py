@@ -27,6 +27,7 @@ Framework-free: the web app stores versions of the profile per agency and passes
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -139,6 +140,10 @@ class AgencyProfile:
     phones: tuple[str, ...] = ()
     email_domains: tuple[str, ...] = ()
     officials: tuple[Official, ...] = ()
+    #: The agency's setting that its officials' and companies' representatives' handwritten
+    #: signatures are redacted too (:mod:`redactor.decide.signatures`); by default they follow
+    #: the policy of their names. An agency setting, not part of the profile's versions.
+    redact_official_signatures: bool = False
 
     # -- (de)serialisation ----------------------------------------------------------------
     def to_dict(self) -> ProfileDict:
@@ -177,6 +182,10 @@ class AgencyProfile:
             email_domains=tuple(d.lower().lstrip("@") for d in strings("email_domains")),
             officials=officials,
         )
+
+    def with_signatures(self, *, redact_officials: bool) -> AgencyProfile:
+        """This profile with :attr:`redact_official_signatures` set."""
+        return dataclasses.replace(self, redact_official_signatures=redact_officials)
 
     @property
     def empty(self) -> bool:

@@ -22,6 +22,7 @@ import pymupdf
 
 from redactor.model import Box, PageInfo, Span
 from redactor.pdf.pdf_pages import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_coverage, page_area
+from redactor.read.handwriting import InkMark, explained, ink_marks
 from redactor.read.layout import (
     Tables,
     form_lines,
@@ -86,6 +87,9 @@ class TextLayer:
     #: page number -> span of the words OCR read in the pictures of a text page (they follow the
     #: page's own text): burn-in writes them into the published text layer
     picture_spans: dict[int, Span] = field(default_factory=dict)
+    #: page number -> ink on a scanned page that no word explains (signatures, stamps;
+    #: :func:`scan_ink`), for :mod:`redactor.decide.signatures`
+    ink_marks: dict[int, list[InkMark]] = field(default_factory=dict)
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -326,6 +330,26 @@ def extract_text_layer(
         if ahead is not None:
             ahead.close()
         tables.close()
+
+
+def scan_ink(doc: pymupdf.Document, layer: TextLayer) -> dict[int, list[InkMark]]:
+    """The ink no word explains (:func:`~redactor.read.handwriting.ink_marks`) on each page of
+    ``doc`` that is a scan (images cover at least :data:`SCAN_MIN_IMAGE_COVERAGE` of it), by page
+    number (from 1). The words that explain ink are those OCR read there with confidence
+    (:func:`~redactor.read.handwriting.explained`), or the page's kept text layer."""
+    out: dict[int, list[InkMark]] = {}
+    for info in layer.pages:
+        if info.image_coverage < SCAN_MIN_IMAGE_COVERAGE:
+            continue
+        read = layer.ocr_pages.get(info.number)
+        if read is not None and read.clip is None:
+            boxes = explained((w.text, w.x0, w.y0, w.x1, w.y1, w.confidence) for w in read.words)
+        else:
+            boxes = [(w.x0, w.y0, w.x1, w.y1) for _span, w in layer.layer_words(info.number)]
+        marks = ink_marks(doc[info.number - 1], boxes)
+        if marks:
+            out[info.number] = marks
+    return out
 
 
 def _bare_scan(page: pymupdf.Page) -> bool:

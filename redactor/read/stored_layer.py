@@ -5,7 +5,7 @@ are exactly those of the analysis).
 
 Format (:data:`LAYER_FORMAT`): the magic ``b"RDLAYER"`` and the format's number, the length of
 the header (8 bytes, big-endian), the zlib-compressed JSON header (the text, the pages, the OCR
-pages, the unread layers and the picture spans), then the zlib-compressed character boxes as
+pages, the unread layers, the picture spans and the ink marks), then the zlib-compressed character boxes as
 float64 rows ``(page, x0, y0, x1, y1)`` in PDF points, ``NaN`` for a character without a box.
 """
 
@@ -19,10 +19,11 @@ import numpy as np
 
 from redactor.model import PageInfo, Span
 from redactor.read.extraction import TextLayer
+from redactor.read.handwriting import marks_dict, marks_from_dict
 from redactor.read.ocr import OcrPage
 
 #: The format written; a stored layer of another format is read again from the original.
-LAYER_FORMAT = 1
+LAYER_FORMAT = 2
 _MAGIC = b"RDLAYER"
 
 
@@ -38,6 +39,7 @@ def layer_to_bytes(layer: TextLayer) -> bytes:
         "ocr_pages": {str(n): page.to_dict() for n, page in layer.ocr_pages.items()},
         "unread_layers": {str(n): [list(r) for r in rects] for n, rects in layer.unread_layers.items()},
         "picture_spans": {str(n): [s.start, s.end] for n, s in layer.picture_spans.items()},
+        "ink_marks": marks_dict(layer.ink_marks),
     }
     boxes = np.full((len(layer.boxes), 5), np.nan, dtype=np.float64)
     for i, box in enumerate(layer.boxes):
@@ -74,4 +76,5 @@ def layer_from_bytes(data: bytes) -> TextLayer:
             int(n): [(r[0], r[1], r[2], r[3]) for r in rects] for n, rects in header["unread_layers"].items()
         },
         picture_spans={int(n): Span(s[0], s[1]) for n, s in header["picture_spans"].items()},
+        ink_marks=marks_from_dict(header["ink_marks"]),
     )
