@@ -53,6 +53,14 @@ class Agency(models.Model):
         default=False,
         help_text=_("A second reviewer, who decided nothing on the contract, approves before it is published."),
     )
+    redact_official_signatures = models.BooleanField(
+        _("redact officials' signatures"),
+        default=False,
+        help_text=_(
+            "On scans, the handwritten signatures of officials and of companies' representatives are redacted "
+            "too. Otherwise they are kept like their names; a private person's signature is always redacted."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -181,7 +181,7 @@ def agency_settings(request, membership):
         services.agency_update(
             agency=agency,
             user=request.user,
-            **{k: form.cleaned_data[k] for k in ("name", "ico", "data_box_id", "second_approval")},
+            **{k: form.cleaned_data[k] for k in AgencyForm.Meta.fields},
         )
         messages.success(request, _("The settings were saved."))
         return redirect("accounts:settings", agency_id=agency.pk)

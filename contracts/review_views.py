@@ -20,7 +20,7 @@ from accounts.selectors import actor_name
 from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing, watchdog
 from contracts.services.processing import contract_text_layer
-from policy.selectors import rules_for_agency
+from policy.selectors import category_names, rules_for_agency
 from redactor import repeated_pages
 
 from . import selectors
@@ -56,8 +56,10 @@ def _category_names(contract) -> dict[int, str]:
     """Category names in the interface's language, from the map version the proposals came from."""
     if contract.map_version is None:
         return {}
-    key = "name_cs" if (get_language() or "").startswith("cs") else "name_en"
-    return {int(row["id"]): row.get(key) or row["name_en"] for row in contract.map_version.data["categories"]}
+    czech = (get_language() or "").startswith("cs")
+    return {
+        n: (cs if czech else en) or en for n, (cs, en) in category_names(version_id=contract.map_version_id).items()
+    }
 
 
 def _review_state(contract) -> dict:

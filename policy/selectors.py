@@ -8,6 +8,7 @@ from django.http import Http404
 from accounts.models import Agency, ProfileVersion
 from accounts.selectors import profile_in_force
 from redactor import AgencyProfile
+from redactor.decide.signatures import SIGNATURE, SIGNATURE_NAME
 
 from .models import AgencyRule, MapChange, MapDraft, MapVersion, RuleVote
 
@@ -84,7 +85,8 @@ def rule_votes(*, rule: AgencyRule) -> QuerySet[RuleVote]:
 def agency_profile(*, agency: Agency, version: ProfileVersion | None = None) -> AgencyProfile:
     """The engine's view of the agency's own identity (:class:`~redactor.detect.profile.AgencyProfile`):
     its current name, IČO and data box from the agency, then former names, addresses, accounts,
-    phones, e-mail domains and officials from ``version`` (default: the version in force)."""
+    phones, e-mail domains and officials from ``version`` (default: the version in force), and
+    the agency's setting on officials' signatures."""
     version = version if version is not None else profile_in_force(agency=agency)
     data = version.data if version is not None else {}
     return AgencyProfile.from_dict(
@@ -98,14 +100,17 @@ def agency_profile(*, agency: Agency, version: ProfileVersion | None = None) -> 
             "email_domains": data.get("email_domains") or [],
             "officials": data.get("officials") or [],
         }
-    )
+    ).with_signatures(redact_officials=agency.redact_official_signatures)
 
 
 def category_names(*, version_id: int | None) -> dict[int, tuple[str, str]]:
     """``{category id: (Czech name, English name)}`` of map version ``version_id`` (empty for
     None or a version that is gone): how the categories of a contract decided with that version
-    are named to its readers."""
+    are named to its readers. A map older than the engine's signature category still names it
+    (:data:`~redactor.decide.signatures.SIGNATURE_NAME`)."""
     if version_id is None:
         return {}
     data = MapVersion.objects.filter(pk=version_id).values_list("data", flat=True).first() or {}
-    return {int(r["id"]): (r.get("name_cs") or "", r.get("name_en") or "") for r in data.get("categories", [])}
+    names = {int(r["id"]): (r.get("name_cs") or "", r.get("name_en") or "") for r in data.get("categories", [])}
+    names.setdefault(SIGNATURE, (SIGNATURE_NAME["cs"], SIGNATURE_NAME["en"]))
+    return names
