@@ -9,11 +9,11 @@ from .models import Agency, Role
 
 
 class AgencyForm(forms.ModelForm):
-    """The agency's own settings (name, IČO, data box, four eyes, officials' signatures)."""
+    """The agency's own settings (name, IČO, data box, four eyes, officials' signatures, printed grounds)."""
 
     class Meta:
         model = Agency
-        fields = ["name", "ico", "data_box_id", "second_approval", "redact_official_signatures"]
+        fields = ["name", "ico", "data_box_id", "second_approval", "redact_official_signatures", "print_legal_grounds"]
 
 
 class InvitationForm(forms.Form):

@@ -61,6 +61,14 @@ class Agency(models.Model):
             "too. Otherwise they are kept like their names; a private person's signature is always redacted."
         ),
     )
+    print_legal_grounds = models.BooleanField(
+        _("print the legal ground in each box"),
+        default=False,
+        help_text=_(
+            "Each blacked-out box of a published contract shows the short code of its legal ground in white: "
+            "OÚ personal data, OT trade secret, UI classified information, JZD another statutory ground."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -52,18 +52,22 @@ def agency_update(
     user: User | None = None,
     second_approval: bool | None = None,
     redact_official_signatures: bool | None = None,
+    print_legal_grounds: bool | None = None,
 ) -> Agency:
     """Change an agency's name, IČO, data box ID and (unless None) whether publishing needs a
     second reviewer's approval (four eyes) and whether officials' signatures on scans are
-    redacted (:mod:`redactor.decide.signatures`, for contracts analysed from then on), recorded
+    redacted (:mod:`redactor.decide.signatures`, for contracts analysed from then on) and whether
+    published boxes show their legal ground's code (for contracts published from then on), recorded
     in the settings' audit trail (:class:`~accounts.models.SettingsChange`, by ``user``). Raises ``ValidationError``."""
-    keys = ("name", "ico", "data_box_id", "second_approval", "redact_official_signatures")
+    keys = ("name", "ico", "data_box_id", "second_approval", "redact_official_signatures", "print_legal_grounds")
     before = {key: getattr(agency, key) for key in keys}
     agency.name, agency.ico, agency.data_box_id = name.strip(), ico, data_box_id
     if second_approval is not None:
         agency.second_approval = second_approval
     if redact_official_signatures is not None:
         agency.redact_official_signatures = redact_official_signatures
+    if print_legal_grounds is not None:
+        agency.print_legal_grounds = print_legal_grounds
     agency.full_clean()
     agency.save(update_fields=list(keys))
     changes = [

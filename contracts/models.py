@@ -276,6 +276,18 @@ class LegalGround(models.TextChoices):
     CLASSIFIED = "classified", _("Classified information (§ 3(1) Act 340/2015 with Act 412/2005)")
     OTHER_STATUTE = "other_statute", _("Another statutory ground (§ 3 Act 340/2015)")
 
+    @property
+    def code(self) -> str:
+        """The short code printed inside a published box when the agency asks for it
+        (``Agency.print_legal_grounds``): Czech abbreviations, as the published contract is Czech
+        whatever the reviewer's language; the agency's settings page gives the legend."""
+        return LEGAL_GROUND_CODES[self.value]
+
+
+#: :attr:`LegalGround.code` by ground: osobní údaje, obchodní tajemství, utajovaná informace,
+#: jiný zákonný důvod.
+LEGAL_GROUND_CODES = {"personal_data": "OÚ", "trade_secret": "OT", "classified": "UI", "other_statute": "JZD"}
+
 
 class Proposal(models.Model):
     """A suggested or manual redaction: its boxes, text, category, reason and current decision."""
@@ -303,6 +315,9 @@ class Proposal(models.Model):
     # the agency rule that decided the suggestion, if any (the reason names it)
     rule = models.ForeignKey("policy.AgencyRule", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     legal_ground = models.CharField(max_length=16, choices=LegalGround.choices, default=LegalGround.PERSONAL_DATA)
+    # a trade secret is the counterparty's designation (§ 504 Civil Code): who designated it and when
+    trade_secret_claimant = models.CharField(max_length=200, blank=True)
+    trade_secret_claimed_on = models.DateField(null=True, blank=True)
     decision = models.CharField(max_length=8, choices=DecisionState.choices, default=DecisionState.PENDING)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

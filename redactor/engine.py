@@ -51,7 +51,7 @@ from redactor.model import (
     VerificationResult,
 )
 from redactor.pdf.rebuild import open_rebuilt, rebuilt
-from redactor.publish.burn import burn_in
+from redactor.publish.burn import burn_in, label_size
 from redactor.publish.ink import widen_to_ink
 from redactor.publish.legibility import boxes_for
 from redactor.publish.picture_check import legibility_reader, legible_in_pictures, legible_problem
@@ -384,12 +384,14 @@ class RedactionEngine:
             boxes = widen_to_ink(source, boxes, [p.number for p in text_layer.pages if p.ocr])
         pages = text_layer.written_pages() if text_layer is not None else {}
         written, covered = _written(text_layer, pages, spans, boxes) if text_layer is not None else (None, [])
+        labels = [(box, p.label) for p in proposals if p.label for box in p.boxes]
         output = burn_in(
             source,
             boxes,
             texts,
             written=written,
             unread_layers=text_layer.unread_layers if text_layer is not None else None,
+            labels=labels,
         )
         # the pixel check compares with the upload itself, so damage done by the rebuild is caught
         # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose
@@ -446,6 +448,9 @@ class RedactionEngine:
         more = {n: problems for n, problems in result.pages.items() if n not in pictured}
         if not result.ok and more and text_layer is not None and _only_page_text(result):
             result = as_pictures(more)
+        if labels:  # printed as pictures: the glyph and text checks above saw no code as text
+            printed = sum(label_size(box, code) is not None for box, code in labels)
+            result.checks["labels"] = {"printed": printed, "too_small": len(labels) - printed}
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
         return RedactionResult(output, result, boxes, pictured, text=companion)

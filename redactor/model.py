@@ -239,6 +239,9 @@ class ProposedRedaction:
     evidence: str
     span: Span
     cluster: str | None = None  # same person / same value across the document
+    #: A short code burn-in prints inside each of the boxes (the legal ground, "OÚ"), as pixels;
+    #: empty: the box is plain black (:func:`~redactor.publish.burn.label_size`).
+    label: str = ""
 
     def to_dict(self) -> ProposalDict:
         """JSON-ready dictionary (boxes as ``[x0, y0, x1, y1]`` with their page)."""

@@ -18,7 +18,7 @@ from accounts.access import require_role
 from accounts.models import Role
 from accounts.selectors import actor_name
 from contracts import selectors
-from contracts.models import AuditEvent, Contract, IdempotencyKey, Proposal, Run, Status, WebhookEvent
+from contracts.models import AuditEvent, Contract, IdempotencyKey, LegalGround, Proposal, Run, Status, WebhookEvent
 from policy.runtime import get_engine
 from redactor import (
     Action,
@@ -41,8 +41,10 @@ from .webhooks import webhooks_notify
 def decided_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
     """The proposals to burn in, as engine value objects; manual boxes get the spans they cover.
     ``layer`` is :func:`~contracts.services.processing.contract_text_layer`'s. What publishing
-    burns in and what the text exports remove are this one list."""
+    burns in and what the text exports remove are this one list. When the agency prints legal
+    grounds (``Agency.print_legal_grounds``), each carries its ground's code as its label."""
     out = []
+    printed = contract.agency.print_legal_grounds
     for p in selectors.proposals_for_contract(contract=contract):
         if not p.will_redact:
             continue
@@ -68,6 +70,7 @@ def decided_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
                     evidence="",
                     span=span or Span(0, 0),
                     cluster=p.cluster or None,
+                    label=LegalGround(p.legal_ground).code if printed else "",
                 )
             )
     return out

@@ -37,6 +37,12 @@ from redactor.model import Box
 from redactor.pdf.pdf_pages import image_boxes, open_pdf, page_area
 from redactor.publish.text_writing import IMAGE_PADDING, WrittenText, write_words
 
+#: Largest and smallest size (points) of a code printed inside a box; a box too small for the
+#: smallest stays plain black.
+LABEL_SIZES = (9.0, 4.0)
+#: Resolution (dots per inch) of the picture a code is printed as.
+LABEL_DPI = 200
+
 #: Share of the glyph box height trimmed at top and bottom of a text box, so that glyphs of
 #: the lines above and below (whose boxes may touch) are not removed with it.
 VERTICAL_TRIM = 0.15
@@ -66,6 +72,38 @@ def _redaction_rect(page: pymupdf.Page, box: Box, image_rects: list[pymupdf.Rect
 
 #: A bookmark as PyMuPDF's ``get_toc(simple=True)`` gives it: ``[level, title, page]`` (page from 1).
 TocEntry = list[Any]
+
+
+def label_size(box: Box, code: str) -> float | None:
+    """The font size (points) at which ``code`` fits inside ``box`` (points) with a margin, at
+    most :data:`LABEL_SIZES` [0]; None when it would be smaller than :data:`LABEL_SIZES` [1]."""
+    inner = _text_rect(box) + (1, 0.5, -1, -0.5)  # within the black the box leaves (trimmed)
+    if inner.is_empty or not code:
+        return None
+    size = min(LABEL_SIZES[0], inner.height * 0.9)
+    width = pymupdf.get_text_length(code, fontname="helv", fontsize=size)
+    if width > inner.width:
+        size *= inner.width / width
+    return size if size >= LABEL_SIZES[1] else None
+
+
+def _print_label(page: pymupdf.Page, box: Box, code: str) -> bool:
+    """Print ``code`` white on black inside ``box``, as a picture (never as text: the published
+    text layer holds the contract's words only, and no glyph may lie under a box). Returns
+    whether it fitted (:func:`label_size`)."""
+    size = label_size(box, code)
+    if size is None:
+        return False
+    inner = _text_rect(box) + (1, 0.5, -1, -0.5)
+    with pymupdf.open() as scratch:
+        sheet = scratch.new_page(width=inner.width, height=inner.height)
+        sheet.draw_rect(sheet.rect, color=None, fill=(0, 0, 0))
+        width = pymupdf.get_text_length(code, fontname="helv", fontsize=size)
+        baseline = (inner.height + size * 0.7) / 2
+        sheet.insert_text(((inner.width - width) / 2, baseline), code, fontsize=size, fontname="helv", color=(1, 1, 1))
+        pix = sheet.get_pixmap(dpi=LABEL_DPI, colorspace=pymupdf.csGRAY, alpha=False)
+    page.insert_image(inner, pixmap=pix)
+    return True
 
 
 def _filter_toc(toc: list[TocEntry], redacted: list[str]) -> list[TocEntry]:
@@ -183,6 +221,7 @@ def burn_in(
     redacted_texts: list[str],
     written: dict[int, WrittenText] | None = None,
     unread_layers: dict[int, list[tuple[float, float, float, float]]] | None = None,
+    labels: list[tuple[Box, str]] | None = None,
 ) -> bytes:
     """Return a new PDF with ``boxes`` burned in and every hidden layer cleaned.
 
@@ -194,7 +233,8 @@ def burn_in(
     ``unread_layers`` (``{page number: [(x0, y0, x1, y1)]}``,
     :attr:`TextLayer.unread_layers`) are pictures whose invisible text was not analysed (OCR
     read their pixels instead): that invisible text is removed. Image pixels under the boxes are
-    set to black. The input
+    set to black. ``labels`` (a box, points, and a short code) are printed white inside their
+    boxes as pictures (:func:`label_size`; a box too small stays plain). The input
     bytes are not modified. Raises :class:`~redactor.errors.InvalidPdfError` for input
     that cannot be opened.
     """
@@ -254,6 +294,9 @@ def burn_in(
                     text=pymupdf.PDF_REDACT_TEXT_REMOVE,
                 )
             write_words(page, text.words, font, rects, text.turn)
+        for box, code in labels or ():
+            if box.page == page.number + 1:
+                _print_label(page, box, code)
         for widget in list(page.widgets() or []):
             page.delete_widget(widget)
         for annot in list(page.annots() or []):
