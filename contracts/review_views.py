@@ -3,6 +3,7 @@ like any form): proposals with reasons, decisions, manual redactions, undo, appr
 
 from __future__ import annotations
 
+import datetime
 import json
 import uuid
 
@@ -272,6 +273,16 @@ def review_undo(request, membership, contract_id: int):
     return JsonResponse({"restored": restored, **_review_state(contract)})
 
 
+def _day(value) -> datetime.date | None:
+    """An ISO date posted by the review page (empty: None). Raises ``ValidationError``."""
+    if not value:
+        return None
+    try:
+        return datetime.date.fromisoformat(str(value))
+    except ValueError:
+        raise ValidationError(_("Give the day as a date."), code="invalid") from None
+
+
 @require_POST
 @member_required(Role.REVIEWER)
 def review_manual(request, membership, contract_id: int):
@@ -287,6 +298,8 @@ def review_manual(request, membership, contract_id: int):
             from_selection=bool(body.get("selection")),
             learn=bool(body.get("learn", True)),
             legal_ground=str(body.get("ground") or LegalGround.PERSONAL_DATA),
+            claimant=str(body.get("claimant") or ""),
+            claimed_on=_day(body.get("claimed_on")),
         ),
     )
     if refused:

@@ -206,6 +206,8 @@ def contract_report(*, contract: Contract) -> dict:
                 "category_name": p.category_name,
                 "source": p.source,
                 "legal_ground": p.legal_ground,
+                "trade_secret_claimant": p.trade_secret_claimant,
+                "trade_secret_claimed_on": p.trade_secret_claimed_on,
                 "decided": "suggestion" if p.decision == DecisionState.PENDING else "reviewer",
                 "decided_by": actor_name(p.decided_by),
                 "decided_at": p.decided_at,

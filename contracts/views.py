@@ -113,6 +113,14 @@ def contract_detail(request, membership, contract_id: int):
                     if p.will_redact and p.legal_ground != "personal_data"
                 ).items()
             ),
+            # who designated the trade secrets, and when (§ 504 Civil Code: the counterparty's claim)
+            "trade_secret_claims": sorted(
+                {
+                    (p.trade_secret_claimant, p.trade_secret_claimed_on)
+                    for p in proposals
+                    if p.will_redact and p.legal_ground == "trade_secret" and p.trade_secret_claimant
+                }
+            ),
             "proposal_count": len(proposals),
             "coverage": coverage,
             "coverage_warn": [r for r in coverage if r["level"] != "ok"],

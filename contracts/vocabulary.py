@@ -9,7 +9,7 @@ import re
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import RegistrySettings
-from contracts.models import RegistrySubmission, Run
+from contracts.models import LegalGround, RegistrySubmission, Run
 
 AUDIT_ACTIONS = {
     "uploaded": _("Uploaded"),
@@ -137,6 +137,9 @@ AUDIT_DETAILS = {
     "link": _("link"),
     "sha256_checked": _("files whose SHA-256 was checked"),
     "hash_mismatch": _("files whose SHA-256 differs"),
+    "legal_ground": _("legal ground"),
+    "claimant": _("trade secret designated by"),
+    "claimed_on": _("designated on"),
 }
 #: Keys of an audit event's detail that mean nothing to a person: the batch that ties one
 #: reviewer action's decisions together for undo (the CSV export keeps it).
@@ -167,6 +170,8 @@ def audit_detail_items(detail: dict[str, object]) -> list[tuple[str, str]]:
             text = ", ".join(registry_field_label(str(f)) for f in value)
         elif key == "channel" and value in RegistrySettings.Channel.values:
             text = str(RegistrySettings.Channel(value).label)
+        elif key == "legal_ground" and value in LegalGround.values:
+            text = str(LegalGround(value).label)
         else:
             text = _value_text(value)
         items.append((str(AUDIT_DETAILS.get(key, key)), text))

@@ -132,6 +132,8 @@ class ManualRedactionView(AgencyAPIView):
             boxes=boxes,
             text=form.validated_data["text"],
             legal_ground=form.validated_data["legal_ground"],
+            claimant=form.validated_data["trade_secret_claimant"],
+            claimed_on=form.validated_data["trade_secret_claimed_on"],
         ).proposal
         return Response(s.ProposalSerializer(proposal).data, status=status.HTTP_201_CREATED)
 

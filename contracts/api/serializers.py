@@ -236,6 +236,12 @@ class ProposalSerializer(serializers.ModelSerializer):
         help_text="Why the box is blacked out (§ 3(1) Act 340/2015): `personal_data` for the engine's proposals; "
         "a reviewer's own box says which.",
     )
+    trade_secret_claimant = serializers.CharField(
+        help_text="For a trade secret: the counterparty that designated it (empty otherwise).", read_only=True
+    )
+    trade_secret_claimed_on = serializers.DateField(
+        help_text="For a trade secret: the day it was designated (null otherwise).", read_only=True
+    )
     reason = serializers.CharField(
         source="reason_display",
         help_text="Why the engine suggests this, as a sentence in the language of Accept-Language (Czech by default).",
@@ -262,6 +268,8 @@ class ProposalSerializer(serializers.ModelSerializer):
             "category_name",
             "category_type",
             "legal_ground",
+            "trade_secret_claimant",
+            "trade_secret_claimed_on",
             "suggestion",
             "score",
             "reason",
@@ -347,6 +355,14 @@ class ManualRedactionSerializer(serializers.Serializer):
     legal_ground = serializers.ChoiceField(
         choices=LegalGround.choices, default=LegalGround.PERSONAL_DATA, help_text="Why the box is blacked out."
     )
+    trade_secret_claimant = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=200,
+        help_text="Required for `trade_secret`: the counterparty that designated the passage a trade secret.",
+    )  # fmt: skip
+    trade_secret_claimed_on = serializers.DateField(
+        required=False, allow_null=True, default=None,
+        help_text="Required for `trade_secret`: the day the counterparty designated it (ISO 8601 date).",
+    )  # fmt: skip
 
 
 class ApproveSerializer(serializers.Serializer):
@@ -373,6 +389,8 @@ class ReportRedactionSerializer(serializers.Serializer):
     category_name = serializers.CharField()
     source = serializers.ChoiceField(choices=Source.choices)  # type: ignore[assignment]  # as ProposalSerializer.source
     legal_ground = serializers.ChoiceField(choices=LegalGround.choices)
+    trade_secret_claimant = serializers.CharField(help_text="For a trade secret: who designated it.")
+    trade_secret_claimed_on = serializers.DateField(allow_null=True, help_text="For a trade secret: when.")
     decided = serializers.ChoiceField(
         choices=[("reviewer", "reviewer"), ("suggestion", "engine suggestion, not changed by a reviewer")]
     )

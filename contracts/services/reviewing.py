@@ -3,6 +3,7 @@ undo, manual boxes, and the agency rules they teach."""
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from dataclasses import dataclass, field
 
@@ -396,11 +397,16 @@ def proposal_add_manual(
     propagate: bool = True,
     learn: bool = True,
     legal_ground: str = LegalGround.PERSONAL_DATA,
+    claimant: str = "",
+    claimed_on: datetime.date | None = None,
 ) -> ManualOutcome:
     """Add a reviewer's own redaction (drawn box or selected text), accepted at once.
 
     ``boxes`` are in points on pages from 1; ``legal_ground`` is why (:class:`LegalGround`, its
-    occurrences get the same; only personal data teaches the agency a rule). A text selection
+    occurrences get the same; only personal data teaches the agency a rule). A trade secret is the
+    counterparty's designation (§ 9 Act 106/1999 with § 504 Civil Code): ``claimant`` (who
+    designated it, as the counterparty's name) and ``claimed_on`` (when, not in the future) are
+    then required and kept with every box, in the audit trail, the report and the API. A text selection
     with ``propagate`` also redacts every other occurrence of the selected words in the contract,
     inflected forms included, and with ``learn`` votes −1 (redact) on the agency's rule for the
     words. Raises
@@ -410,6 +416,15 @@ def proposal_add_manual(
     require_status(contract, Status.NEEDS_REVIEW)
     if legal_ground not in LegalGround.values:
         raise ValidationError(_("Choose the legal ground of the redaction from the list."), code="invalid")
+    claimant = " ".join(claimant.split())[:200] if legal_ground == LegalGround.TRADE_SECRET else ""
+    claimed_on = claimed_on if legal_ground == LegalGround.TRADE_SECRET else None
+    if legal_ground == LegalGround.TRADE_SECRET and (not claimant or claimed_on is None):
+        raise ValidationError(
+            _("A trade secret is the counterparty's designation: say who designated it and on which day."),
+            code="trade_secret_claim",
+        )
+    if claimed_on is not None and claimed_on > timezone.localdate():
+        raise ValidationError(_("The day the trade secret was designated cannot be in the future."), code="invalid")
     clean = _clean_boxes(contract, boxes)
     source = Source.MANUAL_TEXT if from_selection else Source.MANUAL_BOX
     batch = uuid.uuid4()
@@ -425,6 +440,8 @@ def proposal_add_manual(
             text=snippet[:2000],
             category_name=_("Manual redaction"),
             legal_ground=legal_ground,
+            trade_secret_claimant=claimant,
+            trade_secret_claimed_on=claimed_on,
             suggestion=Suggestion.REDACT,
             **reason_fields(Reason(reason)),
             span_start=span.start if span else None,
@@ -465,6 +482,7 @@ def proposal_add_manual(
             batch=batch,
         )
         rules = [rule.pk] if rule else []
+    claim = {"claimant": claimant, "claimed_on": claimed_on.isoformat()} if claimed_on else {}
     audit(contract, user, source, proposal=proposal.pk, boxes=clean, text=text[:200], also=added, batch=str(batch),
-          legal_ground=legal_ground)  # fmt: skip
+          legal_ground=legal_ground, **claim)  # fmt: skip
     return ManualOutcome(proposal, batch, added, rules)

@@ -201,6 +201,16 @@
 
   // the legal ground a reviewer's own box is drawn on (personal data unless chosen otherwise)
   const ground = () => document.getElementById("ground")?.value || "personal_data";
+  // a trade secret is the counterparty's designation: who designated it and when go with the box
+  const claim = () => ({
+    claimant: document.getElementById("claimant")?.value || "",
+    claimed_on: document.getElementById("claimed-on")?.value || "",
+  });
+  document.getElementById("ground")?.addEventListener("change", (e) => {
+    const shown = e.target.value === "trade_secret";
+    const fields = document.getElementById("trade-secret-claim");
+    if (fields) fields.hidden = !shown;
+  });
   const learn = () => document.getElementById("learn")?.checked !== false;
 
   function decide(ids, decision, sameCluster) {
@@ -274,7 +284,7 @@
       const [x, y] = pointFromEvent(e, sheet, pg);
       const box = [parseInt(num, 10), Math.min(x, start[0]), Math.min(y, start[1]), Math.max(x, start[0]), Math.max(y, start[1])];
       start = null; ghost.remove();
-      if (box[3] - box[1] >= 2 && box[4] - box[2] >= 2) post("review/manual/", { boxes: [box], ground: ground() });
+      if (box[3] - box[1] >= 2 && box[4] - box[2] >= 2) post("review/manual/", { boxes: [box], ground: ground(), ...claim() });
     });
   });
 
@@ -310,7 +320,7 @@
     const boxes = words.map((s) => JSON.parse(s.dataset.box));
     const text = words.map((s) => s.textContent.trim()).join(" ");
     sel.removeAllRanges();
-    post("review/manual/", { boxes, text, selection: true, learn: learn(), ground: ground() }).then((data) => {
+    post("review/manual/", { boxes, text, selection: true, learn: learn(), ground: ground(), ...claim() }).then((data) => {
       if (data) report({ ...data, forms: [text] }, "accept");
     });
   });

@@ -153,8 +153,13 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     assert set(occurrences.values_list("decision", flat=True)) == {"accepted"}
     assert not AgencyRule.objects.filter(agency=contract.agency).exists()
 
-    # one manual box, drawn with the mouse in the top margin of page 1 (scrolled clear of the sticky toolbar)
+    # one manual box, drawn with the mouse in the top margin of page 1 (scrolled clear of the sticky
+    # toolbar), on a trade secret the counterparty designated: who and when are asked for
     page.check("#mode-box")
+    assert not page.is_visible("#claimant")
+    page.select_option("#ground", "trade_secret")
+    page.fill("#claimant", "AUTO KOVÁŘ s.r.o.")
+    page.fill("#claimed-on", "2026-11-02")
     sheet = page.locator("#page-1 .sheet")
     sheet.evaluate("e => { e.scrollIntoView({block: 'start'}); window.scrollBy(0, -300); }")
     box = sheet.bounding_box()
@@ -166,6 +171,8 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
         page.mouse.up()
     manual = Proposal.objects.get(contract=contract, source=Source.MANUAL_BOX)
     assert manual.decision == "accepted" and manual.boxes[0][0] == 1
+    assert (manual.legal_ground, manual.trade_secret_claimant) == ("trade_secret", "AUTO KOVÁŘ s.r.o.")
+    assert str(manual.trade_secret_claimed_on) == "2026-11-02"
 
     page.click("#approve")
     page.wait_for_selector("#published", timeout=120_000)
@@ -189,6 +196,8 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     page.screenshot(path=str(SCREENSHOTS / "10-audit.png"), full_page=True)
     trail = page.inner_text("table.list")
     assert "Zveřejněno" in trail and "rámečky:" in trail and "{" not in trail
+    assert "Obchodní tajemství označené smluvní stranou" in trail and "AUTO KOVÁŘ s.r.o." in trail
+    assert "trade_secret" not in trail and "legal_ground" not in trail
 
     # 1. the engine's verifier: no accepted text readable, nothing under the boxes
     data = redacted.read_bytes()
