@@ -139,6 +139,9 @@ class Contract(models.Model):
     #: text readable): [[page, x0, y0, x1, y1], ...] in points; the text under them is proposed
     #: for redaction, the copy circulating elsewhere still leaks it
     earlier_redactions = models.JSONField(default=list, blank=True)
+    #: {page: MinHash of its words} (:func:`redactor.page_signatures`): a later contract's pages
+    #: that repeat this one's are found without reading its text again
+    page_signatures = models.JSONField(default=dict, blank=True)
 
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -105,6 +105,11 @@ def review(request, membership, contract_id: int):
                 "state": _review_state(contract),
                 # {page: the earlier page it repeats}: the caption says so and offers its decisions
                 "repeated": _repeated(layer) if layer is not None and contract.status == Status.NEEDS_REVIEW else {},
+                # {page: the page of an earlier published contract it repeats, and what its
+                # decisions would decide here}
+                "repeated_elsewhere": _repeated_elsewhere(membership, contract)
+                if contract.status == Status.NEEDS_REVIEW
+                else {},
             },
         },
     )
@@ -113,6 +118,42 @@ def review(request, membership, contract_id: int):
 def _repeated(layer) -> dict[str, int]:
     """The repeated pages (:func:`redactor.repeated_pages`) of the contract's analysed ``layer``."""
     return {str(page): earlier for page, earlier in repeated_pages(layer).items()}
+
+
+def _repeated_elsewhere(membership, contract) -> dict[str, dict]:
+    """The pages that repeat a page of the agency's earlier published contracts
+    (:func:`~contracts.selectors.contract_repeats_elsewhere`): that contract's title, a link to
+    its review page at that page, and how many of this page's undecided proposals its decisions
+    would decide."""
+    out = {}
+    for page in selectors.contract_repeats_elsewhere(contract=contract):
+        earlier, accept, keep = selectors.proposals_like_earlier(contract=contract, page=page)
+        if earlier is None:
+            continue
+        url = reverse(
+            "contracts:review", kwargs={"agency_id": membership.agency_id, "contract_id": earlier.contract_id}
+        )
+        out[str(page)] = {"title": earlier.title, "page": earlier.page, "url": f"{url}#page-{earlier.page}",
+                          "count": len(accept) + len(keep)}  # fmt: skip
+    return out
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def review_like_earlier(request, membership, contract_id: int):
+    """``{"page": n}`` → decide that page's undecided proposals as on the earlier contract's page
+    it repeats (:func:`~contracts.services.reviewing.proposals_decide_like_earlier`); new state."""
+    contract = contract_of(membership, contract_id)
+    answer, refused = _posted(
+        request,
+        lambda body: reviewing.proposals_decide_like_earlier(
+            contract=contract, user=request.user, page=int(body.get("page") or 0)
+        ),
+    )
+    if refused:
+        return refused
+    _earlier, outcome = answer
+    return _action_answer(membership, contract, outcome.changed, outcome.affected, outcome.batch, [])
 
 
 def _second_approval(contract, user) -> dict:
@@ -163,6 +204,9 @@ def _review_words() -> dict[str, str | dict[str, str]]:
         "groupKeep": _("Keep the group's open items"),
         "ground": _("Ground"),
         "repeats": _("repeats page"),
+        "repeatsElsewhere": _("repeats page %(page)s of the earlier contract"),
+        "likeEarlier": _("Decide as there"),
+        "likeDone": _("Decided as on the earlier contract's page"),
         "likePage": _("Decide as on page"),
         "pageRedact": _("Redact the page's open items"),
         "pageKeep": _("Keep the page's open items"),

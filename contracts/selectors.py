@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -15,7 +16,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from accounts.selectors import actor_name
-from redactor import InvalidPdfError, render_page
+from redactor import InvalidPdfError, render_page, signature_similarity
+from redactor.read.review import REPEAT_SIMILARITY
 
 from .models import (
     AuditEvent,
@@ -226,3 +228,77 @@ def contract_report(*, contract: Contract) -> dict:
         "redacted_sha256": sha,
     }
     return report
+
+
+#: How many of an agency's latest decided contracts a contract's pages are compared with.
+REPEAT_LOOKBACK = 300
+#: Contracts whose decisions are final: a page repeated from one of them is decided as there.
+DECIDED = (Status.PUBLISHED, Status.REGISTERED)
+
+
+@dataclass(frozen=True)
+class EarlierPage:
+    """A page of an earlier contract of the same agency that a page repeats: the contract, its
+    title, the page (from 1), the estimated share of shared words, and what was decided there,
+    ``{text (folded): "accepted" | "rejected"}`` (burned in or kept)."""
+
+    contract_id: int
+    title: str
+    page: int
+    similarity: float
+    decisions: dict[str, str]
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def contract_repeats_elsewhere(*, contract: Contract) -> dict[int, EarlierPage]:
+    """The pages of ``contract`` that repeat a page of one of the agency's :data:`REPEAT_LOOKBACK`
+    latest published contracts (a price list, general terms, a plan attached to every contract):
+    ``{page: EarlierPage}``, the most similar earlier page (at least
+    :data:`redactor.read.review.REPEAT_SIMILARITY` of the words shared, estimated from the pages'
+    :func:`redactor.page_signatures`), the latest contract on a tie. Contracts processed before
+    signatures were kept have none and are not compared."""
+    mine = {int(n): sig for n, sig in (contract.page_signatures or {}).items()}
+    if not mine:
+        return {}
+    earlier = (
+        Contract.objects.filter(agency=contract.agency, status__in=DECIDED, created_at__lt=contract.created_at)
+        .exclude(pk=contract.pk)
+        .exclude(page_signatures={})
+        .order_by("-created_at")
+        .values_list("pk", "title", "page_signatures")[:REPEAT_LOOKBACK]
+    )
+    best: dict[int, tuple[float, int, str, int]] = {}
+    for pk, title, signatures in earlier:
+        for n, theirs in (signatures or {}).items():
+            for page, sig in mine.items():
+                similarity = signature_similarity(sig, theirs)
+                if similarity >= REPEAT_SIMILARITY and similarity > best.get(page, (0.0,))[0]:
+                    best[page] = (similarity, pk, title, int(n))
+    out: dict[int, EarlierPage] = {}
+    for page, (similarity, pk, title, n) in sorted(best.items()):
+        decisions: dict[str, str] = {}
+        for p in Proposal.objects.filter(contract_id=pk, page=n).exclude(text=""):
+            decisions[_folded(p.text)] = "accepted" if p.will_redact else "rejected"
+        out[page] = EarlierPage(pk, title, n, round(similarity, 3), decisions)
+    return out
+
+
+def proposals_like_earlier(*, contract: Contract, page: int) -> tuple[EarlierPage | None, list[int], list[int]]:
+    """The earlier page ``page`` repeats (:func:`contract_repeats_elsewhere`) and the undecided
+    proposals of ``page`` whose text was decided there: ``(earlier, to accept, to keep)`` (ids);
+    ``(None, [], [])`` when the page repeats no earlier contract's page."""
+    earlier = contract_repeats_elsewhere(contract=contract).get(page)
+    if earlier is None:
+        return None, [], []
+    accept, keep = [], []
+    pending = proposals_for_contract(contract=contract).filter(decision=DecisionState.PENDING, page=page)
+    for p in pending.exclude(text=""):
+        decided = earlier.decisions.get(_folded(p.text))
+        if decided == "accepted":
+            accept.append(p.pk)
+        elif decided == "rejected":
+            keep.append(p.pk)
+    return earlier, accept, keep

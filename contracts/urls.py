@@ -18,6 +18,7 @@ urlpatterns = [
     path("<id:contract_id>/review/decide/", review_views.review_decide, name="review_decide"),
     path("<id:contract_id>/review/manual/", review_views.review_manual, name="review_manual"),
     path("<id:contract_id>/review/undo/", review_views.review_undo, name="review_undo"),
+    path("<id:contract_id>/review/like-earlier/", review_views.review_like_earlier, name="review_like_earlier"),
     path("<id:contract_id>/approve/", review_views.contract_approve, name="approve"),
     path("<id:contract_id>/return/", review_views.contract_return, name="return"),
     path("<id:contract_id>/pages/<id:page>.png", views.page_image, name="page_image"),

@@ -39,6 +39,7 @@ AUDIT_ACTIONS = {
     "registry_metadata_edited": _("Registry metadata edited"),
     "registry_package_downloaded": _("Registry package downloaded"),
     "earlier_redaction_found": _("Text readable under an earlier redaction found"),
+    "decided_like_earlier": _("A page decided as the page of an earlier contract it repeats"),
     "registry_package_sent": _("Registry package sent from the records system"),
     "registry_reply_recorded": _("The registry's reply recorded by hand"),
 }
@@ -138,6 +139,9 @@ AUDIT_DETAILS = {
     "sha256_checked": _("files whose SHA-256 was checked"),
     "hash_mismatch": _("files whose SHA-256 differs"),
     "legal_ground": _("legal ground"),
+    "page": _("page"),
+    "earlier_contract": _("earlier contract"),
+    "earlier_page": _("its page"),
     "claimant": _("trade secret designated by"),
     "claimed_on": _("designated on"),
 }

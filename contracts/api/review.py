@@ -14,6 +14,8 @@ from accounts.models import Role
 from contracts import selectors
 from contracts.models import box_from_list
 from contracts.services import publishing, reviewing
+from contracts.services.processing import contract_text_layer
+from redactor import repeated_pages
 
 from . import serializers as s
 from .base import AgencyAPIView
@@ -185,3 +187,67 @@ class ReturnView(AgencyAPIView):
             contract=contract, user=request.user, reason=form.validated_data["reason"]
         )
         return Response(s.ContractSerializer(contract).data)
+
+
+PAGE = OpenApiParameter("page", OpenApiTypes.INT, OpenApiParameter.PATH, description="Page number, from 1.")
+
+
+class RepeatedPagesView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_repeated_pages_list",
+        summary="Pages that repeat another page, in this contract or in an earlier one (reviewer)",
+        description="A page repeats another when 90 % of their words are shared: an annex's price list, general "
+        "terms attached to every contract. `earlier` is the page of the agency's earlier published contract it "
+        "repeats; `decide-like-earlier` applies that page's decisions to the same texts here.",
+        parameters=[CONTRACT_ID],
+        responses={200: s.RepeatedPageSerializer(many=True), **errors(404)},
+    )
+    def get(self, request, contract_id: int):
+        contract = self.get_contract(contract_id)
+        inside = repeated_pages(contract_text_layer(contract))
+        elsewhere = selectors.contract_repeats_elsewhere(contract=contract)
+        rows = []
+        for page in sorted(set(inside) | set(elsewhere)):
+            _earlier, accept, keep = selectors.proposals_like_earlier(contract=contract, page=page)
+            rows.append(
+                {
+                    "page": page,
+                    "repeats_page": inside.get(page),
+                    "earlier": elsewhere.get(page),
+                    "decidable": len(accept) + len(keep),
+                }
+            )
+        return Response(s.RepeatedPageSerializer(rows, many=True).data)
+
+
+class DecideLikeEarlierView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="contracts_pages_decide_like_earlier",
+        summary="Decide a page as on the earlier contract's page it repeats (reviewer)",
+        description="The page's undecided proposals whose text was decided on the repeated page of the agency's "
+        "earlier published contract are redacted or kept as there, as one action (undo with its `batch`); "
+        "nothing is learned. 400 `no_repeat` when the page repeats no earlier contract's page.",
+        parameters=[CONTRACT_ID, PAGE],
+        request=None,
+        responses={200: s.LikeEarlierResultSerializer, **errors(400, 404, 409)},
+    )
+    def post(self, request, contract_id: int, page: int):
+        contract = self.get_contract(contract_id)
+        earlier, outcome = reviewing.proposals_decide_like_earlier(contract=contract, user=request.user, page=page)
+        pending = selectors.proposals_open(contract=contract).count()
+        return Response(
+            s.LikeEarlierResultSerializer(
+                {
+                    "changed": outcome.changed,
+                    "affected": outcome.affected,
+                    "pending": pending,
+                    "batch": outcome.batch,
+                    "rules": [],
+                    "earlier": earlier,
+                }
+            ).data
+        )

@@ -464,3 +464,27 @@ class TextExportJobSerializer(serializers.Serializer):
     failed = serializers.ListField(
         child=serializers.IntegerField(), help_text="Contracts left out (unreadable original)."
     )
+
+
+class EarlierPageSerializer(serializers.Serializer):
+    contract = serializers.IntegerField(source="contract_id", help_text="The earlier published contract's id.")
+    title = serializers.CharField()
+    page = serializers.IntegerField(help_text="Its page (from 1) that this page repeats.")
+    similarity = serializers.FloatField(help_text="Estimated share of the two pages' words in common, 0–1.")
+
+
+class RepeatedPageSerializer(serializers.Serializer):
+    page = serializers.IntegerField(help_text="A page of this contract (from 1).")
+    repeats_page = serializers.IntegerField(
+        allow_null=True, help_text="An earlier page of the same contract it repeats (90 % of its words), or null."
+    )
+    earlier = EarlierPageSerializer(
+        allow_null=True, help_text="The page of the agency's earlier published contract it repeats, or null."
+    )
+    decidable = serializers.IntegerField(
+        help_text="Undecided proposals of this page whose text was decided on the earlier contract's page."
+    )
+
+
+class LikeEarlierResultSerializer(DecisionsResultSerializer):
+    earlier = EarlierPageSerializer()

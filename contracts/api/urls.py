@@ -37,6 +37,12 @@ urlpatterns = [
         name="decisions_undo",
     ),
     path("contracts/<id:contract_id>/manual-redactions/", review.ManualRedactionView.as_view(), name="manual"),
+    path("contracts/<id:contract_id>/repeated-pages/", review.RepeatedPagesView.as_view(), name="repeated_pages"),
+    path(
+        "contracts/<id:contract_id>/pages/<int:page>/decide-like-earlier/",
+        review.DecideLikeEarlierView.as_view(),
+        name="decide_like_earlier",
+    ),
     path("contracts/<id:contract_id>/approve/", review.ApproveView.as_view(), name="approve"),
     path("contracts/<id:contract_id>/return/", review.ReturnView.as_view(), name="return"),
     path("contracts/<id:contract_id>/retry/", contracts.RetryView.as_view(), name="retry"),

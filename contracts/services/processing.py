@@ -35,6 +35,7 @@ from redactor import (
     layer_from_bytes,
     layer_to_bytes,
     open_rebuilt,
+    page_signatures,
 )
 
 from .common import audit
@@ -228,6 +229,7 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
     contract.ocr_pages = {str(n): page.to_dict() for n, page in analysis.text_layer.ocr_pages.items()}
     contract.parties, contract.persons = summary["parties"], summary["persons"]
     contract.earlier_redactions = summary["covered"]
+    contract.page_signatures = {str(n): sig for n, sig in page_signatures(analysis.text_layer).items()}
     contract.category_map, contract.map_version = analysis.category_map, inputs.version
     contract.profile_version = inputs.profile_version
     contract.status, contract.error_message = Status.NEEDS_REVIEW, ""
@@ -241,6 +243,7 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
             "parties",
             "persons",
             "earlier_redactions",
+            "page_signatures",
             "category_map",
             "map_version",
             "profile_version",

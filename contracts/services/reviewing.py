@@ -29,6 +29,7 @@ from contracts.models import (
     box_from_list,
     box_to_list,
 )
+from contracts.selectors import EarlierPage
 from policy.i18n import reason_fields
 from policy.services.rules import rule_vote, rule_votes_undo, rule_votes_withdraw
 from redactor import (
@@ -268,6 +269,38 @@ def proposals_decide(
         )
     forms = sorted({" ".join(p.text.split()) for p in targets if p.text})
     return DecisionOutcome(batch, ids, [p.pk for p in targets], forms, rules)
+
+
+@transaction.atomic
+def proposals_decide_like_earlier(*, contract: Contract, user: User, page: int) -> tuple[EarlierPage, DecisionOutcome]:
+    """Decide the undecided proposals of ``page`` (from 1) as they were decided on the page of
+    the agency's earlier published contract that it repeats
+    (:func:`~contracts.selectors.contract_repeats_elsewhere`: a price list or general terms
+    attached to every contract): the same texts redacted or kept, as one reviewer action (one
+    undo batch) on these occurrences only, so nothing is learned. Returns the earlier page and
+    the outcome. Raises ``ValidationError`` (code ``no_repeat``) when the page repeats no earlier
+    contract's page, and as :func:`proposals_decide` does."""
+    require_role(user, contract.agency, Role.REVIEWER)
+    earlier, accept, keep = selectors.proposals_like_earlier(contract=contract, page=page)
+    if earlier is None:
+        raise ValidationError(
+            _("Page %(page)d repeats no page of the agency's earlier published contracts.") % {"page": page},
+            code="no_repeat",
+        )
+    batch = uuid.uuid4()
+    changed: list[int] = []
+    affected: list[int] = []
+    for ids, decision in ((accept, Decision.Kind.ACCEPT), (keep, Decision.Kind.REJECT)):
+        if ids:
+            outcome = proposals_decide(
+                contract=contract, user=user, proposal_ids=ids, decision=decision, learn=False, batch=batch
+            )
+            changed += outcome.changed
+            affected += outcome.affected
+    if changed:
+        audit(contract, user, "decided_like_earlier", page=page, earlier_contract=earlier.contract_id,
+              earlier_page=earlier.page, proposals=sorted(changed), batch=str(batch))  # fmt: skip
+    return earlier, DecisionOutcome(batch, sorted(changed), sorted(affected))
 
 
 @transaction.atomic

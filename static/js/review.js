@@ -155,6 +155,27 @@
           slot.append(b, " ");
         }
       }
+      // a page repeating a page of the agency's earlier published contract: its decisions, here
+      const elsewhere = (cfg.repeated_elsewhere || {})[num];
+      if (elsewhere) {
+        slot.append(
+          el("span", { class: "repeat-note" }, `${T.repeatsElsewhere.replace("%(page)s", elsewhere.page)} `),
+          el("a", { href: elsewhere.url, class: "repeat-elsewhere" }, `„${elsewhere.title}“`), " ",
+        );
+        if (cfg.editable && elsewhere.count) {
+          const b = el("button", { type: "button", class: "page-action page-like-earlier" }, `${T.likeEarlier} (${elsewhere.count})`);
+          b.addEventListener("click", (e) => {
+            e.stopPropagation();
+            post("review/like-earlier/", { page: Number(num) }).then((data) => {
+              if (!data) return;
+              elsewhere.count = 0;
+              render();
+              report(data, "like");
+            });
+          });
+          slot.append(b, " ");
+        }
+      }
       if (!cfg.editable || open.length < 2) return;
       const bulk = (label, decision, cls) => {
         const b = el("button", { type: "button", class: `page-action ${cls}` }, `${label} (${open.length})`);
@@ -223,7 +244,7 @@
   function report(data, decision) {
     const box = document.getElementById("last-action");
     if (!box) return;
-    const verb = decision === "accept" ? T.redacted : decision === "reject" ? T.kept : T.reset;
+    const verb = decision === "accept" ? T.redacted : decision === "reject" ? T.kept : decision === "like" ? T.likeDone : T.reset;
     const forms = (data.forms || []).slice(0, 6).join(", ") + ((data.forms || []).length > 6 ? ", …" : "");
     box.innerHTML = "";
     box.append(el("span", { id: "last-count" }, `${verb}: ${counted(T.occurrences, data.affected.length)}`));
