@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 import pymupdf  # noqa: E402
 
 from redactor import RedactionEngine  # noqa: E402
-from redactor.decide.signatures import SIGNATURE  # noqa: E402
+from redactor.categories import SIGNATURE  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "real"
 COLOURS = {"redact": (1, 0, 0), "keep": (0, 0.6, 0), "review": (1, 0.55, 0)}

@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from accounts.selectors import actor_name
-from redactor import InvalidPdfError, render_page, signature_similarity
-from redactor.read.review import REPEAT_SIMILARITY
+from redactor import REPEAT_SIMILARITY, InvalidPdfError, render_page, signature_similarity
 
 from .models import (
     AuditEvent,

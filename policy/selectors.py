@@ -7,8 +7,8 @@ from django.http import Http404
 
 from accounts.models import Agency, ProfileVersion
 from accounts.selectors import profile_in_force
-from redactor import AgencyProfile
-from redactor.decide.signatures import SIGNATURE, SIGNATURE_NAME
+from redactor import SIGNATURE_NAME, AgencyProfile
+from redactor.categories import SIGNATURE
 
 from .models import AgencyRule, MapChange, MapDraft, MapVersion, RuleVote
 

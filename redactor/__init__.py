@@ -32,6 +32,7 @@ from redactor.decide.rules import (
     phrase_match,
     tokens,
 )
+from redactor.decide.signatures import SIGNATURE_NAME
 from redactor.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
 from redactor.detect.profile import AgencyProfile
 from redactor.engine import Analysis, RedactionEngine
@@ -57,6 +58,7 @@ from redactor.read.ocr import OcrPage, StoredOcr, TesseractOcr
 from redactor.read.review import (
     COVERAGE_ALERT,
     COVERAGE_WARN,
+    REPEAT_SIMILARITY,
     WATCHDOG_HEAVY,
     WATCHDOG_REDACTED,
     WatchdogPage,
@@ -99,8 +101,10 @@ __all__ = [
     "NOT_PUBLIC",
     "PERSON",
     "PHRASE",
+    "REPEAT_SIMILARITY",
     "ROLES",
     "SCOPES",
+    "SIGNATURE_NAME",
     "TYPES",
     "WATCHDOG_HEAVY",
     "WATCHDOG_REDACTED",

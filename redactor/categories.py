@@ -33,6 +33,8 @@ ACADEMIC_TITLE = 52
 JOB_POSITION = 53
 DATE_OF_BIRTH = 56
 LEGAL_ENTITY = 59
+#: A handwritten signature or a stamp on a scan (:mod:`redactor.decide.signatures`)
+SIGNATURE = 60
 ICO = 100
 DATA_BOX = 101
 

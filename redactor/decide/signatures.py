@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from redactor.categories import NAME_CATEGORIES
+from redactor.categories import NAME_CATEGORIES, SIGNATURE
 from redactor.decide.category_map import CategoryMap
 from redactor.detect.linking import Person
 from redactor.detect.profile import AgencyProfile
@@ -40,8 +40,6 @@ from redactor.read.extraction import TextLayer
 from redactor.read.handwriting import InkMark
 from redactor.reasons import Params, Reason, TermParam
 
-#: The category of a signature or stamp in the category map.
-SIGNATURE = 60
 #: Its names when an agency's map predates the category.
 SIGNATURE_NAME = {"cs": "Podpis nebo razítko", "en": "Signature or stamp"}
 #: How far (points) a signature block reaches below its label, above it, and to its left.
@@ -60,6 +58,10 @@ LABEL_WORDS = 4
 MIN_SIGNATURE = (18.0, 10.0, 60)
 #: Share of coloured ink (0..1) from which a mark over a value is a pen's or a stamp's.
 PEN_COLOURED = 0.3
+#: A black mark with this many of the page's words inside is print, not a signature.
+PRINT_WORDS = 4
+#: A black mark this much (0..1) under words' boxes is print, not a signature.
+PRINT_COVER = 0.5
 #: Margin (points) around the strokes of a box.
 PAD = 5.0
 #: Holders whose signature is personal data (the map's ``personal_holders`` default).
@@ -95,7 +97,8 @@ def signature_proposals(
     rule = cmap.rule(SIGNATURE)
     names = {"cs": rule.name_cs, "en": rule.name_en} if rule is not None else dict(SIGNATURE_NAME)
     redact_officials = bool(profile and profile.redact_official_signatures)
-    for number, marks in sorted(layer.ink_marks.items()):
+    for number, found in sorted(layer.ink_marks.items()):
+        marks = _not_print(found, layer, number)
         used: set[int] = set()
         page_proposals = [p for p in proposals if any(b.page == number for b in p.boxes)]
         # ink over a private person's redacted value is that person's
@@ -122,7 +125,7 @@ def signature_proposals(
                 over = [
                     i
                     for i, m in enumerate(marks)
-                    if i not in used and _handwritten(m, rows[:1]) and any(_touches(m.box, b) for b in rows)
+                    if i not in used and _handwritten(m, rows[:1]) and any(_centred_in(m.box, b) for b in rows)
                 ]
                 if not over:
                     continue
@@ -364,6 +367,38 @@ def _union(items: list[InkMark] | list[Box]) -> Box:
     )
 
 
+def _not_print(marks: list[InkMark], layer: TextLayer, number: int) -> list[InkMark]:
+    """``marks`` without those that are print OCR read unsurely: black ink holding
+    :data:`PRINT_WORDS` or more of the page's words (a typescript paragraph read with low
+    confidence, its lines grouped into one mark) or lying mostly (:data:`PRINT_COVER`) under the
+    words' boxes (a label read unsurely, "r.č."). A pen's or a stamp's coloured ink stays, words
+    and all (a stamp's text is read too)."""
+    words = [Box(number, w.x0, w.y0, w.x1, w.y1) for _span, w in layer.layer_words(number)]
+    centres = [((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2) for w in words]
+    return [
+        m
+        for m in marks
+        if m.coloured >= PEN_COLOURED
+        or (
+            sum(m.x0 <= x <= m.x1 and m.y0 <= y <= m.y1 for x, y in centres) < PRINT_WORDS
+            and _covered_share(m.box, words) < PRINT_COVER
+        )
+    ]
+
+
+def _covered_share(mark: Box, words: list[Box]) -> float:
+    """The share (0..1) of ``mark``'s area under the boxes of ``words`` (overlaps counted once,
+    on a 1-point grid)."""
+    width, height = max(1, round(mark.x1 - mark.x0)), max(1, round(mark.y1 - mark.y0))
+    grid = [[False] * width for _ in range(height)]
+    for w in words:
+        x0, x1 = max(0, round(w.x0 - mark.x0)), min(width, round(w.x1 - mark.x0))
+        y0, y1 = max(0, round(w.y0 - mark.y0)), min(height, round(w.y1 - mark.y0))
+        for row in grid[y0:y1]:
+            row[x0:x1] = [True] * max(0, x1 - x0)
+    return sum(map(sum, grid)) / (width * height)
+
+
 def _signature_sized(marks: list[InkMark]) -> bool:
     """Whether the strokes together are as large as a signature or initials
     (:data:`MIN_SIGNATURE`), not a tick, a dot or a stray letter."""
@@ -374,9 +409,24 @@ def _signature_sized(marks: list[InkMark]) -> bool:
 
 def _handwritten(mark: InkMark, boxes: list[Box]) -> bool:
     """Whether ``mark`` over a value is a pen's or a stamp's, not the value's own print that OCR
-    read unsurely: in colour (:data:`PEN_COLOURED`), or taller than two and a half of the value's lines."""
-    line = max((b.y1 - b.y0 for b in boxes), default=0.0)
-    return mark.coloured >= PEN_COLOURED or (mark.y1 - mark.y0) > 2.5 * line
+    read unsurely: in colour (:data:`PEN_COLOURED`), or across more than two and a half of the
+    value's lines (measured across the lines: a page scanned on its side runs them down the
+    unrotated page)."""
+    if mark.coloured >= PEN_COLOURED:
+        return True
+    if not boxes:
+        return False
+    # across the lines: down a page read upright, along the x axis of one scanned on its side
+    sideways = sum(b.y1 - b.y0 > b.x1 - b.x0 for b in boxes) > len(boxes) / 2
+    line = max((b.x1 - b.x0) if sideways else (b.y1 - b.y0) for b in boxes)
+    return ((mark.x1 - mark.x0) if sideways else (mark.y1 - mark.y0)) > 2.5 * line
+
+
+def _centred_in(mark: Box, row: Box) -> bool:
+    """Whether ``mark``'s centre lies in ``row`` (a line of an entry): the strokes cross the line,
+    not a note in the margin beside it."""
+    x, y = (mark.x0 + mark.x1) / 2, (mark.y0 + mark.y1) / 2
+    return mark.page == row.page and row.x0 <= x <= row.x1 and row.y0 <= y <= row.y1
 
 
 def _touches(a: Box, b: Box) -> bool:

@@ -38,6 +38,9 @@ RULED_SHARE = 0.5
 STROKE_GAP = (10.0, 6.0)
 #: The smallest mark kept: width, height (points) and inked pixels at :data:`INK_DPI`.
 MIN_MARK = (8.0, 5.0, 15)
+#: A mark's longest connected stroke has at least this many inked pixels at :data:`INK_DPI`
+#: (a pen's stroke; scattered dust has none).
+MIN_STROKE = 12
 #: The largest: a mark wider or taller (points) is not a signature or a stamp.
 MAX_MARK = (320.0, 180.0)
 
@@ -128,6 +131,9 @@ def ink_marks(page: pymupdf.Page, text_boxes: Iterable[tuple[float, ...]]) -> li
         ruled = int((inked & (rules[y : y + h, x : x + w] > 0)).sum())
         if pixels - ruled < MIN_MARK[2] or ruled > RULED_SHARE * pixels:
             continue  # a ruled line, a table's frame (a pen's long tail stays with its signature)
+        strokes, _labels, sizes, _centres = cv2.connectedComponentsWithStats(inked.astype(np.uint8))
+        if strokes < 2 or int(sizes[1:, cv2.CC_STAT_AREA].max()) < MIN_STROKE:
+            continue  # scanner dust grouped by the gap: no stroke of a pen in it
         share = float(coloured[y : y + h, x : x + w][inked].mean())
         ys, xs = np.nonzero(inked)  # the strokes' own extent, without the grouping's margin
         drawn = pymupdf.Rect(x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)

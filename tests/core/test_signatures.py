@@ -11,7 +11,7 @@ import numpy as np
 import pymupdf
 import pytest
 
-from redactor.decide.signatures import SIGNATURE
+from redactor.categories import SIGNATURE
 from redactor.detect.nlp import RuleOnlyNlpEngine
 from redactor.detect.profile import AgencyProfile
 from redactor.engine import RedactionEngine
