@@ -32,6 +32,8 @@ COLOURED_SATURATION = 30
 EXPLAINED_CONFIDENCE = 60
 #: A straight run of ink at least this long (points) is a ruled line (a signature line, a table), not a mark.
 RULE_LENGTH = 36.0
+#: A straight run this long (points) or longer is a line of the form, never part of a mark.
+TAIL_LENGTH = 100.0
 #: A group more than this share (0..1) of whose ink lies on ruled lines is a line, not a mark.
 RULED_SHARE = 0.5
 #: Strokes closer than this (points, across × down) belong to one mark.
@@ -117,6 +119,13 @@ def ink_marks(page: pymupdf.Page, text_boxes: Iterable[tuple[float, ...]]) -> li
     for kernel in ((run, 1), (1, run)):
         opened = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
         rules = np.maximum(rules, opened.astype(np.uint8))
+    # a long straight run (a signature line, a stamp's or a table's frame) joins no strokes into a
+    # mark: two signatures and a stamp between them stay three marks; a pen's tail stays with its
+    # signature
+    runs, run_labels, run_stats, _ = cv2.connectedComponentsWithStats(rules)
+    long_runs = [j for j in range(1, runs) if max(run_stats[j, 2], run_stats[j, 3]) >= TAIL_LENGTH * scale]
+    if long_runs:
+        ink = ink & ~np.isin(run_labels, long_runs)
     gap = cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (max(1, int(STROKE_GAP[0] * scale)), max(1, int(STROKE_GAP[1] * scale)))
     )

@@ -46,7 +46,21 @@ def _scrawl(page: pymupdf.Page, rect: pymupdf.Rect, loops: int = 3) -> None:
     page.draw_polyline(points, color=BLUE, width=1.3)
 
 
-def _scan(*, signature_over_name: bool = False) -> bytes:
+#: A sole trader's rubber stamp in the landlord's signature block: its text lines (points).
+STAMP_TEXT = pymupdf.Rect(200, 648, 330, 676)
+
+
+def _stamp(page: pymupdf.Page) -> None:
+    """A rectangular rubber stamp in blue: a frame and the sole trader's name and home address."""
+    page.draw_rect(STAMP_TEXT + (-4, -4, 4, 4), color=BLUE, width=1.2)
+    page.insert_htmlbox(
+        STAMP_TEXT,
+        "<p>Jan Novák – truhlářství<br>Lipová 12, 602 00 Brno</p>",
+        css="* {font-family: sans-serif; font-size: 8pt; color: #1a33bf; margin: 0}",
+    )
+
+
+def _scan(*, signature_over_name: bool = False, stamp: bool = False) -> bytes:
     """A one-page lease as a colour scan (150 dpi picture, no text layer) with the landlord's and
     the mayor's signatures, a handwritten date and a tick."""
     doc = pymupdf.open()
@@ -63,6 +77,8 @@ def _scan(*, signature_over_name: bool = False) -> bytes:
     else:
         _scrawl(page, PRIVATE_SIGNATURE)
     _scrawl(page, OFFICIAL_SIGNATURE)
+    if stamp:
+        _stamp(page)
     page.draw_polyline([(DATE.x0, DATE.y1), (DATE.x0 + 20, DATE.y0), (DATE.x0 + 40, DATE.y1)], color=BLUE, width=1.2)
     page.draw_polyline([(40, 300), (44, 306), (52, 294)], color=BLUE, width=1.2)  # a reader's tick in the margin
     pix = page.get_pixmap(dpi=150)
@@ -152,6 +168,18 @@ def test_strokes_across_a_private_persons_entry_go_with_that_person(engine):
     over = [p for p in _signatures(analysis) if p.reason.code in ("ink_over_value", "ink_in_entry")]
     assert len(over) == 1 and over[0].action == Action.REDACT
     assert _covers(over[0].boxes[0], OVER_ENTRY, slack=6)
+
+
+def test_a_sole_traders_stamp_in_the_landlords_block_is_made_illegible(engine):
+    scan = _scan(stamp=True)
+    assert _blue_pixels(scan, STAMP_TEXT) > 100
+    analysis = engine.analyze(scan)
+    result = engine.redact(scan, analysis.to_redact(), analysis.text_layer)
+    assert result.verification.ok
+    assert _blue_pixels(result.pdf, STAMP_TEXT) == 0  # read as text and redacted, or boxed as the signer's ink
+    # the stamp's frame joins neither signature to the other: the landlord's goes, the mayor's stays
+    assert _blue_pixels(result.pdf, PRIVATE_SIGNATURE) == 0
+    assert _blue_pixels(result.pdf, OFFICIAL_SIGNATURE) > 100
 
 
 def test_the_ink_marks_are_kept_with_the_stored_layer(analysis):
