@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,7 @@ def redact_file(
     category_map: CategoryMap | None = None,
     profile: AgencyProfile | None = None,
     max_bytes: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> FileOutcome:
     """Analyse ``source`` (with the publishing agency's ``profile``, when given), accept every
     proposal whose action is redact, burn in, verify, and
@@ -75,7 +76,8 @@ def redact_file(
 
     Never raises for a bad input: the outcome says why it failed. The JSON is written even
     when verification fails (it lists the problems); the PDF only when it passed. An output
-    path that is the input itself is refused.
+    path that is the input itself is refused. ``progress(done, total)`` is called after each
+    page is read (pages from 1).
     """
     pdf_path = out_dir / f"{source.stem}.pdf"
     json_path = out_dir / f"{source.stem}.json"
@@ -86,7 +88,7 @@ def redact_file(
     if data is None:
         return FileOutcome(source, False, problem)
     try:
-        analysis = engine.analyze(data, category_map=category_map, profile=profile)
+        analysis = engine.analyze(data, category_map=category_map, profile=profile, progress=progress)
     except RedactionError as exc:
         return FileOutcome(source, False, str(exc))
     accepted = analysis.to_redact()

@@ -157,3 +157,42 @@ def test_registry_xml_writes_a_package_per_contract_or_says_what_is_missing(tmp_
         if item["expected"] == "redact":
             assert item["text"].encode() not in xml
     assert json.loads((tmp_path / "pacht_1" / "metadata.json").read_text(encoding="utf-8"))["parties"]
+
+
+def test_several_processes_give_the_same_lines_and_reports_in_the_same_order(tmp_path, capsys, data_dir):
+    sources = [data_dir / "dev" / name for name in ("pacht_1.pdf", "kupni_auto_2.pdf", "dilo_firma_1.pdf")]
+    outputs = {}
+    for jobs in ("1", "3"):
+        code, out = _run(capsys, "redact", *map(str, sources), "--out-dir", str(tmp_path / jobs), "--jobs", jobs)
+        assert code == 0
+        reports = [json.loads((tmp_path / jobs / f"{s.stem}.json").read_text(encoding="utf-8")) for s in sources]
+        outputs[jobs] = (out.replace(str(tmp_path / jobs), "OUT").splitlines(), [r["proposals"] for r in reports])
+    assert outputs["1"] == outputs["3"]
+    assert [line.split(":")[0] for line in outputs["3"][0]] == list(map(str, sources))
+
+
+def test_jobs_below_one_are_refused(tmp_path, data_dir):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="--jobs"):
+        call_command("redact", str(data_dir / "dev" / "pacht_1.pdf"), "--out-dir", str(tmp_path), "--jobs", "0")
+
+
+def test_the_cores_are_divided_between_files_and_each_files_ocr():
+    from policy.cli_batch import plan
+
+    assert plan(5, None, cores=4) == (4, 1)  # one file per core
+    assert plan(1, None, cores=4) == (1, 4)  # one long scan: its pages four at a time
+    assert plan(3, 2, cores=4) == (2, 2)
+    assert plan(2, 8, cores=2) == (2, 1)  # never more processes than files
+
+
+def test_the_batch_shows_its_files_and_pages_on_standard_error(tmp_path, capsys, data_dir):
+    from policy.cli_batch import redact_batch
+
+    sources = [str(data_dir / "dev" / "pacht_1.pdf"), str(data_dir / "dev" / "kupni_auto_2.pdf")]
+    lines = list(redact_batch(sources, tmp_path, category_map=None, profile=None, max_bytes=None, report=False,
+                              jobs=2, bars=True))  # fmt: skip
+    assert [line.ok for line in lines] == [True, True]
+    bars = capsys.readouterr().err
+    assert "files: 100%" in bars and "2/2" in bars and "pages: 100%" in bars, bars[-400:]

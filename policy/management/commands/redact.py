@@ -1,16 +1,15 @@
 """``manage.py redact FILE [FILE ...] --out-dir DIR [--policy MAP.json] [--profile PROFILE.json | --agency ICO]
-[--report]``"""
+[--report] [--jobs N]``"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from policy.batch import redact_file
+from policy.cli_batch import redact_batch
 from policy.management.policy import load_policy, load_profile
-from policy.runtime import get_engine
 
 
 class Command(BaseCommand):
@@ -34,36 +33,36 @@ class Command(BaseCommand):
         parser.add_argument(
             "--report", action="store_true", help="also print every proposal (action, category, page, text, reason)"
         )
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            metavar="N",
+            help="files redacted at once, one process each (default: the cores this process may use); the cores "
+            "left over read a scan's pages at once",
+        )
 
     def handle(self, *args, **options):
         out_dir = Path(options["out_dir"])
         category_map = load_policy(options["policy"])
         profile = load_profile(options["profile"], options["agency"])
-        engine = get_engine()
+        if options["jobs"] is not None and options["jobs"] < 1:
+            raise CommandError("--jobs must be 1 or more")
         failed = 0
-        for name in options["files"]:
-            outcome = redact_file(
-                engine,
-                Path(name),
-                out_dir,
-                category_map=category_map,
-                profile=profile,
-                max_bytes=settings.REDACTOR_MAX_UPLOAD_BYTES,
-            )
-            if outcome.ok:
-                self.stdout.write(f"{name}: ok, {outcome.message} -> {outcome.pdf_path}")
+        for line in redact_batch(
+            options["files"],
+            out_dir,
+            category_map=category_map,
+            profile=profile,
+            max_bytes=settings.REDACTOR_MAX_UPLOAD_BYTES,
+            report=options["report"],
+            jobs=options["jobs"],
+        ):
+            if line.ok:
+                self.stdout.write(f"{line.name}: ok, {line.message} -> {line.pdf_path}")
             else:
                 failed += 1
-                self.stdout.write(f"{name}: error: {outcome.message}")
-            if options["report"] and outcome.analysis is not None:
-                self._report(outcome.analysis)
+                self.stdout.write(f"{line.name}: error: {line.message}")
+            for text in line.report:
+                self.stdout.write(text)
         if failed:
             raise SystemExit(1)
-
-    def _report(self, analysis):
-        for party in analysis.parties:
-            self.stdout.write(f"    party {party.index}: {party.kind.value} {party.label!r} {party.name!r}")
-        for p in analysis.proposals:
-            self.stdout.write(
-                f"    {p.action.value:<6} p.{p.page} [{p.category} {p.category_name}] {p.text!r}: {p.reason}"
-            )
