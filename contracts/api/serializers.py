@@ -240,7 +240,7 @@ class ProposalSerializer(serializers.ModelSerializer):
         help_text="For a trade secret: the counterparty that designated it (empty otherwise).", read_only=True
     )
     trade_secret_claimed_on = serializers.DateField(
-        help_text="For a trade secret: the day it was designated (null otherwise).", read_only=True
+        help_text="For a trade secret: the day it was designated (null otherwise).", read_only=True, allow_null=True
     )
     reason = serializers.CharField(
         source="reason_display",
