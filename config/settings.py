@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env, env_bool, env_int, env_list
+from .env import env, env_bool, env_int, env_list, usable_cores
 from .storage import default_storage_from_env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -264,8 +264,10 @@ REDACTOR_PAGE_CACHE_SECONDS = env_int("REDACTOR_PAGE_CACHE_SECONDS", 3600)
 # items for unconfirmed NER names.
 REDACTOR_NLP = env("REDACTOR_NLP", "rules")
 REDACTOR_SPACY_MODEL = env("REDACTOR_SPACY_MODEL", "cs_core_news_sm")
-# Pages of one scanned document read by Tesseract at once (one core each); 1 where a worker runs per core.
-REDACTOR_OCR_PARALLEL = env_int("REDACTOR_OCR_PARALLEL", 1)
+# Pages of one scanned document read by Tesseract at once, one single-threaded Tesseract per core
+# (and the bands that check another tool's OCR layer): by default the cores this process may use,
+# so that one long scan on the ocr queue takes minutes / cores.
+REDACTOR_OCR_PARALLEL = env_int("REDACTOR_OCR_PARALLEL", usable_cores())
 # PDFs the platform default map can be previewed on (the development set next to the checkout)
 REDACTOR_PREVIEW_DIR = env("REDACTOR_PREVIEW_DIR", str(BASE_DIR.parent / "shared" / "data" / "dev"))
 # Jobs: rq kills a job after REDACTOR_JOB_TIMEOUT seconds; a running job that has not reported

@@ -61,7 +61,8 @@ from redactor.publish.verify import verify
 from redactor.read.columns import ColumnCells
 from redactor.read.covered import covered_text
 from redactor.read.extraction import TextLayer, extract_text_layer, scan_ink
-from redactor.read.ocr import OcrWord, TesseractOcr, layers_off
+from redactor.read.ocr import OcrPage, OcrWord, TesseractOcr, layers_off
+from redactor.read.ocr.stored import ReadAgain
 from redactor.text import blank_spans, sentence_spans
 
 #: Default upper bound on pages per document (a registry contract rarely exceeds 300 pages).
@@ -201,13 +202,17 @@ class RedactionEngine:
         doc, prepared = open_rebuilt(pdf, max_pages=self.max_pages)  # refuses active content too
         timings["rebuild"] = time.perf_counter() - t0
         distrust: set[int] = set()
+        earlier: dict[int, OcrPage] = {}  # what the first extraction read by OCR
         try:
             covered = covered_text(doc)
             while True:
                 t1 = time.perf_counter()
+                # a second pass reads only the distrusted pages again; the rest replay the first
+                ocr = ReadAgain(self.ocr, earlier, distrust) if distrust and self.ocr is not None else self.ocr
                 layer = extract_text_layer(
-                    doc, prepared.pdf, progress, ocr=self.ocr, regions=prepared.regions, distrust=distrust
+                    doc, prepared.pdf, progress, ocr=ocr, regions=prepared.regions, distrust=distrust
                 )
+                earlier = layer.ocr_pages
                 timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
                 analysis = self._decide(layer, cmap, timings, profile, covered)
                 # the boxes of a kept layer must lie on the pixels of what they redact: a layer a

@@ -179,7 +179,7 @@ def test_jobs_below_one_are_refused(tmp_path, data_dir):
 
 
 def test_the_cores_are_divided_between_files_and_each_files_ocr():
-    from policy.cli_batch import plan
+    from policy.management.cli_batch import plan
 
     assert plan(5, None, cores=4) == (4, 1)  # one file per core
     assert plan(1, None, cores=4) == (1, 4)  # one long scan: its pages four at a time
@@ -188,7 +188,7 @@ def test_the_cores_are_divided_between_files_and_each_files_ocr():
 
 
 def test_the_batch_shows_its_files_and_pages_on_standard_error(tmp_path, capsys, data_dir):
-    from policy.cli_batch import redact_batch
+    from policy.management.cli_batch import redact_batch
 
     sources = [str(data_dir / "dev" / "pacht_1.pdf"), str(data_dir / "dev" / "kupni_auto_2.pdf")]
     lines = list(redact_batch(sources, tmp_path, category_map=None, profile=None, max_bytes=None, report=False,

@@ -322,8 +322,11 @@ def extract_text_layer(
     tables = Tables(pdf)
     use_ocr = ocr is not None and ocr.available()
     ahead = None
-    if ocr is not None and use_ocr and ocr.parallel > 1:  # pages without text under a page-sized image: read ahead
-        ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)])
+    if ocr is not None and use_ocr and ocr.parallel > 1:
+        # pages without text under a page-sized image, and the bands that check another tool's
+        # layer on a scan, are read ahead on the cores the job may use
+        bands = {p.number + 1: b for p in doc if (b := _likely_band(p, distrust)) is not None}
+        ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)], bands)
     try:
         return _extract(doc, tables, ocr if use_ocr else None, ahead, progress, regions or {}, distrust)
     finally:
@@ -350,6 +353,19 @@ def scan_ink(doc: pymupdf.Document, layer: TextLayer) -> dict[int, list[InkMark]
         if marks:
             out[info.number] = marks
     return out
+
+
+def _likely_band(page: pymupdf.Page, distrust: set[int] | frozenset[int]) -> pymupdf.Rect | None:
+    """The band :func:`_extract` will most likely read to check the other tool's layer of
+    scanned ``page`` (:func:`layer_sample`), to read it ahead; None for a page that will not be so
+    checked. A wrong guess costs a read that is not used: extraction takes a band read ahead
+    only when it is the one it asks for."""
+    if page.rotation or page.number + 1 in distrust or _bare_scan(page):
+        return None
+    text = page.get_text()
+    if not _scan_with_text_layer(page, image_coverage(page), text) or text_quality(text) < GARBAGE_MAX_QUALITY:
+        return None
+    return layer_sample([w[:5] for w in page.get_text("words")], page.rect)
 
 
 def _bare_scan(page: pymupdf.Page) -> bool:
@@ -402,7 +418,9 @@ def _extract(
             existing = [w[:5] for w in page.get_text("words")]
             if text_quality(" ".join(w[4] for w in existing)) >= GARBAGE_MAX_QUALITY:
                 band = layer_sample(existing, page.rect) if not page.rotation and number not in distrust else None
-                sample = ocr.check_layer(page, band) if band is not None else None
+                sample = None
+                if band is not None:
+                    sample = (ahead.take(number, band) if ahead is not None else None) or ocr.check_layer(page, band)
                 if sample is not None and layer_agrees(existing, sample) >= SAMPLE_MIN_AGREEMENT:
                     result, kept_layer, replaced = sample, True, False
                 else:

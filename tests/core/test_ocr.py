@@ -239,3 +239,54 @@ def test_a_layer_that_says_roughly_what_tesseract_reads_at_the_same_places_sits_
     assert layer_similarity(layer, page) >= LAYER_MIN_SIMILARITY  # alike at the same places: it is kept
     shifted = [(x0, y0 + 28, x1, y1 + 28, text) for x0, y0, x1, y1, text in layer]
     assert layer_similarity(shifted, page) == 0.0
+
+
+def test_a_second_extraction_reads_only_the_distrusted_pages_again():
+    """After a kept layer was found off on some pages, the document is extracted again: the other
+    pages replay their first reads (the same band, the same page), only the distrusted ones and
+    pages never read go to Tesseract."""
+    from redactor.read.ocr.stored import ReadAgain
+
+    class Counting:
+        parallel = 1
+
+        def __init__(self):
+            self.calls = []
+
+        def available(self):
+            return True
+
+        def read_ahead(self, doc, numbers, bands=None):
+            self.calls.append(("ahead", tuple(numbers)))
+            return None
+
+        def recognize(self, page, clip=None):
+            self.calls.append(("page", page.number + 1, clip is not None))
+            return OcrPage(page.number + 1)
+
+        def check_layer(self, page, band):
+            self.calls.append(("band", page.number + 1))
+            return OcrPage(page.number + 1, clip=tuple(round(v, 2) for v in band))
+
+        def read_pictures(self, page, regions):
+            self.calls.append(("pictures", page.number + 1))
+            return None
+
+    doc = pymupdf.open()
+    for _ in range(4):
+        doc.new_page()
+    band = pymupdf.Rect(0, 100, 595, 200)
+    first = {
+        1: OcrPage(1, clip=(0.0, 100.0, 595.0, 200.0)),  # a layer kept on its band sample
+        2: OcrPage(2, clip=(0.0, 100.0, 595.0, 200.0)),  # the one found off where a name is
+        3: OcrPage(3),  # a bare scan read in full
+    }
+    live = Counting()
+    again = ReadAgain(live, first, distrust={2})
+    assert again.check_layer(doc[0], band) is first[1]
+    assert again.recognize(doc[2]) is first[3]
+    assert again.read_ahead(doc, [3, 4]) is None and live.calls == [("ahead", (4,))]
+    assert again.recognize(doc[1]).number == 2 and live.calls[-1] == ("page", 2, False)  # read again in full
+    assert again.check_layer(doc[0], pymupdf.Rect(0, 300, 595, 400)).clip == (0.0, 300.0, 595.0, 400.0)
+    assert live.calls[-1] == ("band", 1)  # another band than the first read: read live
+    assert again.recognize(doc[3]).number == 4 and live.calls[-1] == ("page", 4, False)

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from policy.cli_batch import redact_batch
+from policy.management.cli_batch import redact_batch
 from policy.management.policy import load_policy, load_profile
 
 

@@ -35,6 +35,9 @@ class Ocr(Protocol):
         """The words of the pictures ``regions`` of a text page, or None."""
         ...
 
-    def read_ahead(self, doc: pymupdf.Document, numbers: list[int]) -> ReadAhead | None:
-        """Pages ``numbers`` of ``doc`` read ahead in parallel, or None (nothing to gain)."""
+    def read_ahead(
+        self, doc: pymupdf.Document, numbers: list[int], bands: dict[int, pymupdf.Rect] | None = None
+    ) -> ReadAhead | None:
+        """Pages ``numbers`` of ``doc`` (and the ``bands`` of others, ``{page: band}``) read ahead
+        in parallel, or None (nothing to gain)."""
         ...

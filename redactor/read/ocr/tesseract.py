@@ -191,13 +191,18 @@ class TesseractOcr:
 
         return read
 
-    def read_ahead(self, doc: pymupdf.Document, numbers: list[int]) -> ReadAhead | None:
+    def read_ahead(
+        self, doc: pymupdf.Document, numbers: list[int], bands: dict[int, pymupdf.Rect] | None = None
+    ) -> ReadAhead | None:
         """Pages ``numbers`` (from 1) of ``doc`` read :attr:`parallel` at a time in threads (each
         thread waits on its own Tesseract process), in order, at most :attr:`parallel` rendered
-        pages held ahead; None when :attr:`parallel` is 1 or fewer than two pages are to be read."""
-        if self.parallel <= 1 or len(numbers) < 2 or not self.available():
+        pages held ahead, and the ``bands`` (``{page: band}``, :meth:`check_layer`'s samples of
+        pages whose other tool's layer is checked) with them; None when :attr:`parallel` is 1 or
+        fewer than two reads are to be made."""
+        bands = {n: b for n, b in (bands or {}).items() if n not in numbers}
+        if self.parallel <= 1 or len(numbers) + len(bands) < 2 or not self.available():
             return None
-        return ReadAhead(self, doc, numbers)
+        return ReadAhead(self, doc, numbers, bands)
 
     def _tesseract(self, call: Callable[..., Any], image: Image.Image, **kwargs: object) -> Any:
         """Run one pytesseract ``call`` on ``image`` (``kwargs`` passed on) with Tesseract capped at
@@ -383,10 +388,18 @@ class ReadAhead:
     rendered in the caller's thread (MuPDF is not thread-safe), :attr:`~TesseractOcr.parallel`
     at most ahead. :meth:`close` ends it (also after an error)."""
 
-    def __init__(self, ocr: TesseractOcr, doc: pymupdf.Document, numbers: list[int]):
+    def __init__(
+        self,
+        ocr: TesseractOcr,
+        doc: pymupdf.Document,
+        numbers: list[int],
+        bands: dict[int, pymupdf.Rect] | None = None,
+    ):
         from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - only with parallel OCR
 
-        self.ocr, self.doc, self.waiting = ocr, doc, sorted(numbers)
+        self.ocr, self.doc = ocr, doc
+        self.bands = dict(bands or {})
+        self.waiting = sorted({*numbers, *self.bands})
         self.pool = ThreadPoolExecutor(ocr.parallel, thread_name_prefix="ocr")
         self.pending: dict[int, Future[OcrPage]] = {}
         self.env = os.environ.get("OMP_THREAD_LIMIT")
@@ -395,17 +408,23 @@ class ReadAhead:
     def _fill(self) -> None:
         while self.waiting and len(self.pending) < self.ocr.parallel:
             number = self.waiting.pop(0)
-            self.pending[number] = self.pool.submit(self.ocr.start(self.doc[number - 1]))
+            self.pending[number] = self.pool.submit(self.ocr.start(self.doc[number - 1], self.bands.get(number)))
 
-    def take(self, number: int) -> OcrPage | None:
-        """The read of page ``number``, or None when it was not among the pages read ahead."""
-        for skipped in [k for k in self.pending if k < number]:  # extraction found text there after all
+    def take(self, number: int, band: pymupdf.Rect | None = None) -> OcrPage | None:
+        """The read of page ``number`` (of its ``band``, as :meth:`TesseractOcr.check_layer` reads
+        it), or None when it was not read ahead so (then the caller reads it itself)."""
+        for skipped in [k for k in self.pending if k < number]:  # extraction took another way there
             self.pending.pop(skipped).cancel()
         self._fill()
+        ahead_band = self.bands.get(number)
+        if (band is None) != (ahead_band is None) or (band is not None and pymupdf.Rect(band) != ahead_band):
+            return None  # read ahead otherwise (or not at all): left to finish, unused
         future = self.pending.pop(number, None)
         if future is None:
             return None
         result = future.result()
+        if band is not None:
+            result.clip = tuple(round(v, 2) for v in band)
         self._fill()
         return result
 

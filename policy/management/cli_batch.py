@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from redactor import AgencyProfile, CategoryMap
 
@@ -39,11 +40,12 @@ class FileLine:
 
 
 def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity; the machine's count elsewhere)."""
-    try:
+    """The cores this process may run on (its CPU affinity; the machine's count elsewhere). The
+    settings' default of ``REDACTOR_OCR_PARALLEL`` counts them the same way (``config.env``, which
+    the apps do not import)."""
+    if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return max(1, os.cpu_count() or 1)
 
 
 def plan(files: int, jobs: int | None, cores: int | None = None) -> tuple[int, int]:
@@ -57,10 +59,16 @@ def plan(files: int, jobs: int | None, cores: int | None = None) -> tuple[int, i
     return processes, max(1, cores // processes)
 
 
-_progress: multiprocessing.Queue | None = None  # the worker's channel to the progress bars
+class Channel(Protocol):
+    """Where a worker reports its progress (a multiprocessing queue, or the bars themselves)."""
+
+    def put(self, item: Progress) -> None: ...
 
 
-def _start_worker(ocr_parallel: int, progress: multiprocessing.Queue | None) -> None:
+_progress: Channel | None = None  # the worker's channel to the progress bars
+
+
+def _start_worker(ocr_parallel: int, progress: Channel | None) -> None:
     """A worker process's set-up: its engine reads ``ocr_parallel`` OCR pages at once."""
     global _progress
     from django.conf import settings  # noqa: PLC0415 - in the worker, after Django's set-up
@@ -194,7 +202,7 @@ def _in_process(
         def put(self, item: Progress) -> None:
             count(item[1], item[2])
 
-    _progress = _Direct()  # type: ignore[assignment]
+    _progress = _Direct()
     try:
         return redact_one(index, name, out_dir, category_map, profile, max_bytes, report)
     finally:
