@@ -85,13 +85,15 @@ def redact_one(
     profile: AgencyProfile | None,
     max_bytes: int | None,
     report: bool,
+    channel: Channel | None = None,
 ) -> FileLine:
     """Redact one file as :func:`~policy.batch.redact_file` does (in this process), telling the
-    progress bars after each page; the lines the command prints for it."""
+    progress bars after each page (through ``channel``, by default the worker's); the lines the
+    command prints for it."""
     from policy.batch import redact_file  # noqa: PLC0415 - Django is set up by then
     from policy.runtime import get_engine  # noqa: PLC0415
 
-    channel = _progress
+    channel = channel or _progress
 
     def progress(done: int, total: int) -> None:
         if channel is not None:
@@ -143,7 +145,7 @@ def redact_batch(
             def count(done: int, total: int, seen: list[int] = seen) -> None:
                 _advance(pages_bar, seen, done, total)
 
-            line = _in_process(index, name, out_dir, category_map, profile, max_bytes, report, count)
+            line = redact_one(index, name, out_dir, category_map, profile, max_bytes, report, _Direct(count))
             files_bar.update(1)
             yield line
         files_bar.close()
@@ -185,28 +187,14 @@ def redact_batch(
         pages_bar.close()
 
 
-def _in_process(
-    index: int,
-    name: str,
-    out_dir: Path,
-    category_map: CategoryMap | None,
-    profile: AgencyProfile | None,
-    max_bytes: int | None,
-    report: bool,
-    count: Callable[[int, int], None],
-) -> FileLine:
-    """:func:`redact_one` in this process, its progress straight to ``count``."""
-    global _progress
+class _Direct:
+    """A channel straight to the bars, for a batch in this process."""
 
-    class _Direct:
-        def put(self, item: Progress) -> None:
-            count(item[1], item[2])
+    def __init__(self, count: Callable[[int, int], None]):
+        self.count = count
 
-    _progress = _Direct()
-    try:
-        return redact_one(index, name, out_dir, category_map, profile, max_bytes, report)
-    finally:
-        _progress = None
+    def put(self, item: Progress) -> None:
+        self.count(item[1], item[2])
 
 
 def _advance(bar, seen: list[int], done: int, total: int) -> None:

@@ -56,6 +56,13 @@ def test_the_second_copy_of_an_annex_repeats_the_first(engine):
     assert repeated_pages(analysis.text_layer) == {3: 2}
 
 
+def _demo_reviewer(live_server):
+    """The demo agency (``manage.py demo``) and its reviewer."""
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico=DEMO_AGENCY["ico"])
+    return agency, Membership.objects.get(agency=agency, role=Role.REVIEWER).user
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_repeated_page_is_decided_as_its_first_copy_in_the_browser(live_server, browser_page):  # noqa: F811
@@ -64,9 +71,7 @@ def test_a_repeated_page_is_decided_as_its_first_copy_in_the_browser(live_server
 
     from .conftest import run_latest_job
 
-    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
-    agency = Agency.objects.get(ico=DEMO_AGENCY["ico"])
-    reviewer = Membership.objects.get(agency=agency, role=Role.REVIEWER).user
+    agency, reviewer = _demo_reviewer(live_server)
     contract = uploads.contract_upload(agency=agency, user=reviewer, data=_contract_with_a_repeated_annex(),
                                        filename="servis.pdf", title="Smlouva o servisu")  # fmt: skip
     run_latest_job(contract)
@@ -162,9 +167,7 @@ def test_a_contract_of_another_agency_is_never_compared(agency, reviewer):
 def test_a_page_repeating_an_earlier_contract_is_decided_as_there_in_the_browser(live_server, browser_page):  # noqa: F811
     from contracts.models import Proposal
 
-    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
-    agency = Agency.objects.get(ico=DEMO_AGENCY["ico"])
-    reviewer = Membership.objects.get(agency=agency, role=Role.REVIEWER).user
+    agency, reviewer = _demo_reviewer(live_server)
     _first, second = _published_then_repeated(agency, reviewer)
     phone = Proposal.objects.get(contract=second, text="777 123 456", page=2)
     page = browser_page
