@@ -126,8 +126,8 @@ def _repeated_elsewhere(membership, contract) -> dict[str, dict]:
     its review page at that page, and how many of this page's undecided proposals its decisions
     would decide."""
     out = {}
-    for page in selectors.contract_repeats_elsewhere(contract=contract):
-        earlier, accept, keep = selectors.proposals_like_earlier(contract=contract, page=page)
+    for page, found in selectors.contract_repeats_elsewhere(contract=contract).items():
+        earlier, accept, keep = selectors.proposals_like_earlier(contract=contract, page=page, earlier=found)
         if earlier is None:
             continue
         url = reverse(

@@ -285,11 +285,15 @@ def contract_repeats_elsewhere(*, contract: Contract) -> dict[int, EarlierPage]:
     return out
 
 
-def proposals_like_earlier(*, contract: Contract, page: int) -> tuple[EarlierPage | None, list[int], list[int]]:
+def proposals_like_earlier(
+    *, contract: Contract, page: int, earlier: EarlierPage | None = None
+) -> tuple[EarlierPage | None, list[int], list[int]]:
     """The earlier page ``page`` repeats (:func:`contract_repeats_elsewhere`) and the undecided
     proposals of ``page`` whose text was decided there: ``(earlier, to accept, to keep)`` (ids);
-    ``(None, [], [])`` when the page repeats no earlier contract's page."""
-    earlier = contract_repeats_elsewhere(contract=contract).get(page)
+    ``(None, [], [])`` when the page repeats no earlier contract's page. ``earlier``: the page
+    :func:`contract_repeats_elsewhere` already found, so a caller that lists every page compares
+    the contracts once."""
+    earlier = earlier or contract_repeats_elsewhere(contract=contract).get(page)
     if earlier is None:
         return None, [], []
     accept, keep = [], []

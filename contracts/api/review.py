@@ -210,7 +210,12 @@ class RepeatedPagesView(AgencyAPIView):
         elsewhere = selectors.contract_repeats_elsewhere(contract=contract)
         rows = []
         for page in sorted(set(inside) | set(elsewhere)):
-            _earlier, accept, keep = selectors.proposals_like_earlier(contract=contract, page=page)
+            accept: list[int] = []
+            keep: list[int] = []
+            if page in elsewhere:
+                _earlier, accept, keep = selectors.proposals_like_earlier(
+                    contract=contract, page=page, earlier=elsewhere[page]
+                )
             rows.append(
                 {
                     "page": page,
