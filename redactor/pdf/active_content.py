@@ -107,35 +107,43 @@ def _ending(name: str) -> str:
     return name.rsplit(".", 1)[1] if "." in name else ""
 
 
-def find_active_content(data: bytes, _depth: int = 0) -> list[str]:
+def find_active_content(data: bytes, _depth: int = 0, *, opened: pikepdf.Pdf | None = None) -> list[str]:
     """The kinds of active content in the PDF ``data`` (see the module's description), sorted;
-    empty for a file a contract may be. Raises ``pikepdf.PdfError`` for a file qpdf cannot open
-    (the caller has opened it with PyMuPDF first, which reports damage in the clerk's words)."""
+    empty for a file a contract may be. ``opened``: ``data`` already opened by qpdf (read only,
+    left open). Raises ``pikepdf.PdfError`` for a file qpdf cannot open (the caller has opened it
+    with PyMuPDF first, which reports damage in the clerk's words)."""
+    if opened is None:
+        with pikepdf.open(io.BytesIO(data)) as pdf:
+            return _find(pdf, _depth)
+    return _find(opened, _depth)
+
+
+def _find(pdf: pikepdf.Pdf, _depth: int) -> list[str]:
+    """:func:`find_active_content` of an open document."""
     found: set[str] = set()
-    with pikepdf.open(io.BytesIO(data)) as pdf:
-        root = pdf.Root
-        names = root.get("/Names")
-        if isinstance(names, pikepdf.Dictionary):
-            for key in names.keys():
-                if key not in ALLOWED_NAME_TREES:
-                    found.add("JavaScript" if key == "/JavaScript" else f"name tree {key[1:]}")
-            if not _well_formed_tree(names.get("/EmbeddedFiles")):
-                found.add("damaged attachment")
-        triggers: list[object] = []
-        files: dict[tuple[int, int], set[str]] = {}  # embedded file streams and the names they are saved under
-        for obj in pdf.objects:
-            for item in _inside(obj):
-                _look(item, found, triggers, files)
-        for item in _inside(root):  # the catalog's direct objects (its /OpenAction, /AA)
+    root = pdf.Root
+    names = root.get("/Names")
+    if isinstance(names, pikepdf.Dictionary):
+        for key in names.keys():
+            if key not in ALLOWED_NAME_TREES:
+                found.add("JavaScript" if key == "/JavaScript" else f"name tree {key[1:]}")
+        if not _well_formed_tree(names.get("/EmbeddedFiles")):
+            found.add("damaged attachment")
+    triggers: list[object] = []
+    files: dict[tuple[int, int], set[str]] = {}  # embedded file streams and the names they are saved under
+    for obj in pdf.objects:
+        for item in _inside(obj):
             _look(item, found, triggers, files)
-        _automatic(triggers, found)
-        for obj in pdf.objects:  # embedded files reached by no file specification (a bare stream)
-            if isinstance(obj, pikepdf.Stream) and obj.get("/Type") == "/EmbeddedFile":
-                files.setdefault(obj.objgen, set())
-        for objgen, saved_as in sorted(files.items()):
-            stream = pdf.get_object(objgen)
-            if isinstance(stream, pikepdf.Stream):
-                _attachment(saved_as, stream, found, _depth)
+    for item in _inside(root):  # the catalog's direct objects (its /OpenAction, /AA)
+        _look(item, found, triggers, files)
+    _automatic(triggers, found)
+    for obj in pdf.objects:  # embedded files reached by no file specification (a bare stream)
+        if isinstance(obj, pikepdf.Stream) and obj.get("/Type") == "/EmbeddedFile":
+            files.setdefault(obj.objgen, set())
+    for objgen, saved_as in sorted(files.items()):
+        stream = pdf.get_object(objgen)
+        if isinstance(stream, pikepdf.Stream):
+            _attachment(saved_as, stream, found, _depth)
     return sorted(found)
 
 
@@ -306,13 +314,14 @@ def _package(data: bytes, endings: set[str], found: set[str]) -> None:
         found.add("embedded document with macros")
 
 
-def refuse_active_content(data: bytes) -> None:
+def refuse_active_content(data: bytes, *, opened: pikepdf.Pdf | None = None) -> None:
     """Raise :class:`~redactor.errors.ActiveContentError` (its ``kinds`` from
     :func:`find_active_content`) when the PDF ``data`` carries anything outside the allowlist:
     the one check that uploads (web and API), jobs and the CLI apply, before anything is stored.
-    A file qpdf cannot open at all raises :class:`~redactor.errors.InvalidPdfError`."""
+    ``opened``: ``data`` already opened by qpdf. A file qpdf cannot open at all raises
+    :class:`~redactor.errors.InvalidPdfError`."""
     try:
-        kinds = find_active_content(data)
+        kinds = find_active_content(data, opened=opened)
     except (pikepdf.PdfError, pikepdf.PasswordError) as exc:
         raise InvalidPdfError("the PDF is damaged and cannot be checked for active content") from exc
     if kinds:

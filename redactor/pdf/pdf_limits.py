@@ -130,43 +130,50 @@ def _pixels(stream: pikepdf.Stream) -> int:
         return 0
 
 
-def check_pdf_limits(data: bytes, limits: PdfLimits | None = None) -> None:
+def check_pdf_limits(data: bytes, limits: PdfLimits | None = None, *, opened: pikepdf.Pdf | None = None) -> None:
     """Raise :class:`PdfBombError` when the PDF ``data`` passes one of ``limits`` (see the module);
     a file qpdf cannot open raises ``pikepdf.PdfError`` or ``pikepdf.PasswordError`` (the caller
-    reports damage or the password). Memory: the file and one chunk of inflated bytes at a time."""
-    limits = limits or PdfLimits()
+    reports damage or the password). ``opened``: ``data`` already opened by qpdf (read only, left
+    open), when the caller runs other checks on it too. Memory: the file and one chunk of
+    inflated bytes at a time."""
+    if opened is None:
+        with pikepdf.open(io.BytesIO(data)) as pdf:
+            _check_limits(pdf, limits or PdfLimits())
+    else:
+        _check_limits(opened, limits or PdfLimits())
+
+
+def _check_limits(pdf: pikepdf.Pdf, limits: PdfLimits) -> None:
+    """:func:`check_pdf_limits` of an open document."""
     sizes: dict[tuple[int, int], int] = {}
     total = 0
-    with pikepdf.open(io.BytesIO(data)) as pdf:
-        embedded = set()
-        for _name, spec in pdf.attachments.items():
-            try:
-                embedded.add(spec.get_file().obj.objgen)
-            except (pikepdf.PdfError, AttributeError, KeyError, TypeError):
-                continue
-        for obj in pdf.objects:
-            if not isinstance(obj, pikepdf.Stream):
-                continue
-            what = f"object {obj.objgen[0]}"
-            if obj.get("/Subtype") == "/Image" and _pixels(obj) > limits.image_pixels:
-                raise PdfBombError("image", f"an image of {_pixels(obj)} pixels")
-            attachment = obj.objgen in embedded or obj.get("/Type") == "/EmbeddedFile"
-            limit = limits.attachment_bytes if attachment else limits.stream_bytes
-            try:
-                size = _stream_size(obj, limit, what)
-            except PdfBombError as exc:
-                raise PdfBombError("attachment", str(exc)) if attachment else exc from None
-            sizes[obj.objgen] = size
-            total += size
-            if total > limits.document_bytes:
-                raise PdfBombError("document", f"the streams inflate to more than {limits.document_bytes} bytes")
-        drawn = 0
-        for number, page in enumerate(pdf.pages, start=1):
-            drawn += _page_drawing(page.obj, sizes)
-            if drawn > limits.drawn_bytes:
-                raise PdfBombError(
-                    "drawn", f"the pages draw more than {limits.drawn_bytes} bytes of content", page=number
-                )
+    embedded = set()
+    for _name, spec in pdf.attachments.items():
+        try:
+            embedded.add(spec.get_file().obj.objgen)
+        except (pikepdf.PdfError, AttributeError, KeyError, TypeError):
+            continue
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Stream):
+            continue
+        what = f"object {obj.objgen[0]}"
+        if obj.get("/Subtype") == "/Image" and _pixels(obj) > limits.image_pixels:
+            raise PdfBombError("image", f"an image of {_pixels(obj)} pixels")
+        attachment = obj.objgen in embedded or obj.get("/Type") == "/EmbeddedFile"
+        limit = limits.attachment_bytes if attachment else limits.stream_bytes
+        try:
+            size = _stream_size(obj, limit, what)
+        except PdfBombError as exc:
+            raise PdfBombError("attachment", str(exc)) if attachment else exc from None
+        sizes[obj.objgen] = size
+        total += size
+        if total > limits.document_bytes:
+            raise PdfBombError("document", f"the streams inflate to more than {limits.document_bytes} bytes")
+    drawn = 0
+    for number, page in enumerate(pdf.pages, start=1):
+        drawn += _page_drawing(page.obj, sizes)
+        if drawn > limits.drawn_bytes:
+            raise PdfBombError("drawn", f"the pages draw more than {limits.drawn_bytes} bytes of content", page=number)
 
 
 def _page_drawing(page: pikepdf.Dictionary, sizes: dict[tuple[int, int], int]) -> int:

@@ -434,11 +434,20 @@ def _check(data: bytes, max_pages: int | None) -> None:
     what the file inflates to (:func:`~redactor.pdf.pdf_limits.check_pdf_limits`) come first, so
     no renderer meets a bomb."""
     try:
-        check_pdf_limits(data)
+        opened = pikepdf.open(io.BytesIO(data))  # one reading for both checks
     except (pikepdf.PdfError, pikepdf.PasswordError):
-        pass  # qpdf cannot read it: open_pdf reports the damage
-    open_pdf(data, max_pages=max_pages).close()
-    refuse_active_content(data)
+        opened = None  # qpdf cannot read it: open_pdf reports the damage
+    try:
+        if opened is not None:
+            try:
+                check_pdf_limits(data, opened=opened)
+            except pikepdf.PdfError:
+                pass  # an object qpdf cannot read: open_pdf or the active-content check reports it
+        open_pdf(data, max_pages=max_pages).close()
+        refuse_active_content(data, opened=opened)
+    finally:
+        if opened is not None:
+            opened.close()
 
 
 def open_rebuilt(data: bytes, *, max_pages: int | None = None) -> tuple[pymupdf.Document, Rebuilt]:
