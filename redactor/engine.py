@@ -204,15 +204,23 @@ class RedactionEngine:
         distrust: set[int] = set()
         earlier: dict[int, OcrPage] = {}  # what the first extraction read by OCR
         try:
-            covered = covered_text(doc)
+            covered: list[Box] | None = None
             while True:
                 t1 = time.perf_counter()
                 # a second pass reads only the distrusted pages again; the rest replay the first
                 ocr = ReadAgain(self.ocr, earlier, distrust) if distrust and self.ocr is not None else self.ocr
                 layer = extract_text_layer(
-                    doc, prepared.pdf, progress, ocr=ocr, regions=prepared.regions, distrust=distrust
+                    doc,
+                    prepared.pdf,
+                    progress,
+                    ocr=ocr,
+                    regions=prepared.regions,
+                    distrust=distrust,
+                    images=prepared.images,
                 )
                 earlier = layer.ocr_pages
+                if covered is None:  # the black boxes already in the file, read once
+                    covered = covered_text(doc, layer)
                 timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
                 analysis = self._decide(layer, cmap, timings, profile, covered)
                 # the boxes of a kept layer must lie on the pixels of what they redact: a layer a
@@ -241,7 +249,7 @@ class RedactionEngine:
             f"{cmap.name} v{cmap.version}",
             timings,
             prepared.removed,
-            covered,
+            covered or [],
         )
 
     def decide_layer(
@@ -397,6 +405,7 @@ class RedactionEngine:
             written=written,
             unread_layers=text_layer.unread_layers if text_layer is not None else None,
             labels=labels,
+            known_images=prepared.images,
         )
         # the pixel check compares with the upload itself, so damage done by the rebuild is caught
         # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose

@@ -66,7 +66,9 @@ def contract_text_layer(contract: Contract, data: bytes | None = None, progress=
     stored = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
     doc, rebuilt = open_rebuilt(data)
     try:
-        return extract_text_layer(doc, rebuilt.pdf, progress=progress, ocr=stored, regions=rebuilt.regions)
+        return extract_text_layer(
+            doc, rebuilt.pdf, progress=progress, ocr=stored, regions=rebuilt.regions, images=rebuilt.images
+        )
     finally:
         doc.close()
 

@@ -44,15 +44,16 @@ UNMAPPED_MIN_SHARE = 0.05
 OUTLINE_MIN_GLYPHS = 100
 
 
-def unreadable_text(page: pymupdf.Page, log: BboxLog) -> str | None:
+def unreadable_text(page: pymupdf.Page, log: BboxLog, read: str | None = None) -> str | None:
     """Why the visible text of ``page`` cannot be read from its text layer, or None: glyphs
     whose font maps them to no or to meaningless characters (no ToUnicode, Type3 with opaque
-    names), or text drawn as vector outlines. ``log`` is the page's ``get_bboxlog()``. A
-    scanned page (mostly image) is left to extraction, which replaces a garbled OCR layer
-    itself."""
+    names), or text drawn as vector outlines. ``log`` is the page's ``get_bboxlog()``, ``read``
+    its ``get_text("text")`` when the caller has it. A scanned page (mostly image) is left to
+    extraction, which replaces a garbled OCR layer itself."""
     if image_coverage(page, image_boxes(page, log)) >= OCR_MIN_IMAGE_COVERAGE:
         return None
-    read = page.get_text("text")
+    if read is None:
+        read = page.get_text("text")
     text = "".join(read.split())
     if len(text) >= 20:
         unmapped = sum(1 for c in text if c == "\ufffd" or unicodedata.category(c) in ("Cc", "Co"))
@@ -209,9 +210,9 @@ def finish_pages(data: bytes, result: Rebuilt, *, keep_open: bool = False) -> tu
         for number in range(doc.page_count):
             page = doc[number]
             log = page.get_bboxlog()
-            if (
-                image_coverage(page, image_boxes(page, log)) < OCR_MIN_IMAGE_COVERAGE
-                and len(page.get_text().strip()) >= 100
+            read: str | None = None
+            if image_coverage(page, image_boxes(page, log)) < OCR_MIN_IMAGE_COVERAGE and (
+                len((read := page.get_text("text")).strip()) >= 100
             ):
                 regions, share = meaningless_regions(doc, page, log)
                 if share >= REGION_MAX_SHARE:
@@ -223,8 +224,9 @@ def finish_pages(data: bytes, result: Rebuilt, *, keep_open: bool = False) -> tu
                     result.regions[number + 1] = [tuple(r) for r in regions]
                     page = doc.reload_page(page)
                     log = page.get_bboxlog()
+                    read = None  # the regions' text is gone
                     changed = True
-            reason = unreadable_text(page, log)
+            reason = unreadable_text(page, log, read)
             if reason:
                 as_picture(doc, page)
                 result.note(reason)
@@ -240,6 +242,8 @@ def finish_pages(data: bytes, result: Rebuilt, *, keep_open: bool = False) -> tu
                 and ((bx0 + bx1) / 2 < x0 or (bx0 + bx1) / 2 > x1 or (by0 + by1) / 2 < y0 or (by0 + by1) / 2 > y1)
             )
             if not outside:
+                if number + 1 not in result.regions:  # the page as it is published: its images are known
+                    result.images[number + 1] = [tuple(r) for r in image_boxes(page, log)]
                 continue
             far = 1e5
             for band in (

@@ -21,6 +21,10 @@ class Rebuilt:
     #: meaning (vector outlines, a Type3 font without a Unicode map) that became pictures of
     #: themselves; extraction reads them by OCR whatever their size.
     regions: dict[int, list[tuple[float, float, float, float]]] = field(default_factory=dict)
+    #: ``{page number: [(x0, y0, x1, y1)]}`` (points, unrotated): the images each page of ``pdf``
+    #: draws, for the pages the rebuild measured and left as they were (MuPDF's bbox log runs the
+    #: whole page: extraction and burn-in take these instead of running it again).
+    images: dict[int, list[tuple[float, float, float, float]]] = field(default_factory=dict)
 
     def note(self, kind: str, count: int = 1) -> None:
         """Count ``count`` more removals of ``kind``."""

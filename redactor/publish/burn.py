@@ -222,6 +222,7 @@ def burn_in(
     written: dict[int, WrittenText] | None = None,
     unread_layers: dict[int, list[tuple[float, float, float, float]]] | None = None,
     labels: list[tuple[Box, str]] | None = None,
+    known_images: dict[int, list[tuple[float, float, float, float]]] | None = None,
 ) -> bytes:
     """Return a new PDF with ``boxes`` burned in and every hidden layer cleaned.
 
@@ -234,8 +235,10 @@ def burn_in(
     :attr:`TextLayer.unread_layers`) are pictures whose invisible text was not analysed (OCR
     read their pixels instead): that invisible text is removed. Image pixels under the boxes are
     set to black. ``labels`` (a box, points, and a short code) are printed white inside their
-    boxes as pictures (:func:`label_size`; a box too small stays plain). The input
-    bytes are not modified. Raises :class:`~redactor.errors.InvalidPdfError` for input
+    boxes as pictures (:func:`label_size`; a box too small stays plain). ``known_images``
+    (``{page number: [(x0, y0, x1, y1)]}``, points) are the images pages of ``pdf`` draw where the caller
+    knows them (:attr:`~redactor.pdf.rebuild.Rebuilt.images`); the others are measured here. The
+    input bytes are not modified. Raises :class:`~redactor.errors.InvalidPdfError` for input
     that cannot be opened.
     """
     doc = open_pdf(pdf)
@@ -248,7 +251,13 @@ def burn_in(
     toc = doc.get_toc(simple=False)
     for page in doc:
         here = by_page.get(page.number + 1, [])
-        image_rects = image_boxes(page) if here and not _draws_no_image(doc, page) else []
+        known = (known_images or {}).get(page.number + 1)
+        if not here:
+            image_rects = []
+        elif known is not None:
+            image_rects = [pymupdf.Rect(r) for r in known]
+        else:
+            image_rects = image_boxes(page) if not _draws_no_image(doc, page) else []
         rects = [_redaction_rect(page, box, image_rects) for box in here]
         over_images = any(r.intersects(i) for r in rects for i in image_rects)
         masked = over_images and _has_masked_image(doc, page, rects)

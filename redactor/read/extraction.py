@@ -90,6 +90,12 @@ class TextLayer:
     #: page number -> ink on a scanned page that no word explains (signatures, stamps;
     #: :func:`scan_ink`), for :mod:`redactor.decide.signatures`
     ink_marks: dict[int, list[InkMark]] = field(default_factory=dict)
+    #: page number -> its :meth:`layer_words` (whole page, nothing redacted), asked for by several
+    #: decisions and checks, with the text and boxes they were read from (kept only while those
+    #: are the layer's own)
+    _page_words: dict[int, tuple[str, list[CharBox | None], list[tuple[Span, OcrWord]]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -167,6 +173,16 @@ class TextLayer:
         number broken at "-"): what burn-in writes as an invisible text layer. Characters of the
         ``redacted`` spans are left out, so a word is cut where a redaction ends ("Novákovi,"
         keeps its comma)."""
+        if span is None and not redacted:
+            known = self._page_words.get(number)
+            if known is None or known[0] is not self.text or known[1] is not self.boxes:
+                known = (self.text, self.boxes, self._layer_words(number, None, None))
+                self._page_words[number] = known
+            return list(known[2])
+        return self._layer_words(number, span, redacted)
+
+    def _layer_words(self, number: int, span: Span | None, redacted: list[Span] | None) -> list[tuple[Span, OcrWord]]:
+        """:meth:`layer_words`, computed."""
         info = self.pages[number - 1]
         start, end = (info.start, info.end) if span is None else (span.start, span.end)
         chars = list(self.text[start:end])
@@ -179,10 +195,11 @@ class TextLayer:
             line_start, offset = offset, offset + len(line) + 1
             for m in re.finditer(r"\S+", line):
                 here = Span(line_start + m.start(), line_start + m.end())
-                boxes = [b for b in self.span_boxes(here) if b.page == number]
+                # the union of the word's line boxes on this page is that of its characters there
+                boxes = [b for b in self.boxes[here.start : here.end] if b is not None and b[0] == number]
                 if boxes:
-                    x0, y0 = min(b.x0 for b in boxes), min(b.y0 for b in boxes)
-                    x1, y1 = max(b.x1 for b in boxes), max(b.y1 for b in boxes)
+                    x0, y0 = min(b[1] for b in boxes), min(b[2] for b in boxes)
+                    x1, y1 = max(b[3] for b in boxes), max(b[4] for b in boxes)
                     angle = self._direction(here)
                     word = OcrWord(m.group(), x0, y0, x1, y1, 100.0, (line_no, 0, 0), angle)
                     words.append((here, word))
@@ -301,6 +318,7 @@ def extract_text_layer(
     ocr: Ocr | None = None,
     regions: dict[int, list[tuple[float, float, float, float]]] | None = None,
     distrust: set[int] | frozenset[int] = frozenset(),
+    images: dict[int, list[tuple[float, float, float, float]]] | None = None,
 ) -> TextLayer:
     """Extract every page's characters with boxes into a :class:`TextLayer`.
 
@@ -316,8 +334,10 @@ def extract_text_layer(
     :attr:`~redactor.pdf.rebuild.Rebuilt.regions`) are pictures the rebuild made of glyphs
     without meaning: they are read by OCR whatever their size. ``distrust``: pages whose other
     tool's OCR layer is replaced by OCR even where it agrees with the page (it was found off the
-    pixels where a redaction falls). ``progress(done, total)`` is called after each page (pages
-    from 1).
+    pixels where a redaction falls). ``images`` (``{page number: [(x0, y0, x1, y1)]}``,
+    :attr:`~redactor.pdf.rebuild.Rebuilt.images`) are the images of the pages the rebuild
+    measured; the others are measured here. ``progress(done, total)`` is called after each page
+    (pages from 1).
     """
     tables = Tables(pdf)
     use_ocr = ocr is not None and ocr.available()
@@ -328,7 +348,7 @@ def extract_text_layer(
         bands = {p.number + 1: b for p in doc if (b := _likely_band(p, distrust)) is not None}
         ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)], bands)
     try:
-        return _extract(doc, tables, ocr if use_ocr else None, ahead, progress, regions or {}, distrust)
+        return _extract(doc, tables, ocr if use_ocr else None, ahead, progress, regions or {}, distrust, images or {})
     finally:
         if ahead is not None:
             ahead.close()
@@ -381,10 +401,12 @@ def _extract(
     progress: Callable[[int, int], None] | None,
     drawn: dict[int, list[tuple[float, float, float, float]]],
     distrust: set[int] | frozenset[int],
+    known: dict[int, list[tuple[float, float, float, float]]],
 ) -> TextLayer:
     """:func:`extract_text_layer`'s page loop; ``ocr`` is None when no OCR is available, ``ahead``
     the pages read ahead (:class:`~redactor.read.ocr.ReadAhead`) or None, ``drawn`` the regions
-    to read by OCR whatever their size, ``distrust`` the pages whose foreign layer is replaced."""
+    to read by OCR whatever their size, ``distrust`` the pages whose foreign layer is replaced,
+    ``known`` the images of the pages the rebuild measured."""
     builder = _Builder()
     pages: list[PageInfo] = []
     ocr_pages: dict[int, OcrPage] = {}
@@ -400,7 +422,7 @@ def _extract(
             lines = form_lines(lines, page)
         readable = sum(1 for _b, chars in lines for c in chars if c["c"] != "\ufffd" and not c["c"].isspace())
         unreadable = sum(1 for _b, chars in lines for c in chars if c["c"] == "\ufffd")
-        images = image_boxes(page)
+        images = [pymupdf.Rect(r) for r in known[number]] if number in known else image_boxes(page)
         coverage = image_coverage(page, images)
         needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
         replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(line_text(ln) for ln in lines))

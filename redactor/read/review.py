@@ -113,6 +113,8 @@ def spans_in_boxes(layer: TextLayer, boxes: list[Box]) -> list[Span]:
     Used for manual boxes: their text must be verified as unreadable after burn-in just like a
     detected value. Adjacent characters form one span; a box over an image gives no span.
     """
+    if not boxes:
+        return []
     by_page: dict[int, list[Box]] = defaultdict(list)
     for b in boxes:
         by_page[b.page].append(b)

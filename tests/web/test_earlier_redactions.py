@@ -86,3 +86,20 @@ def test_processing_reports_it_to_clerk_reviewer_audit_and_api(agency, clerk, re
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
     assert api.get(f"/api/v1/contracts/{contract.pk}/").json()["earlier_redactions"] == [[1, x0, 150, x1, 164]]
+
+
+def test_with_the_text_layer_the_same_bars_are_found(engine):
+    """The text layer only spares reading the drawing order of pages where no character of the
+    page touches a dark rectangle: the bars found are the same, a bar over live text included."""
+    margin = pymupdf.open(stream=_contract(), filetype="pdf")
+    margin[0].draw_rect(pymupdf.Rect(500, 700, 560, 760), color=(0, 0, 0), fill=(0, 0, 0))  # over no text
+    cases = [_contract(), _contract(bar_after_text=False), _contract(heading_on_band=True), margin.tobytes()]
+    for data in cases:
+        layer = engine.analyze(data).text_layer
+        doc = pymupdf.open(stream=data, filetype="pdf")
+        try:
+            assert covered_text(doc, layer) == covered_text(doc)
+        finally:
+            doc.close()
+    doc = pymupdf.open(stream=cases[-1], filetype="pdf")
+    assert len(covered_text(doc, engine.analyze(cases[-1]).text_layer)) == 1  # the bar over the password only
