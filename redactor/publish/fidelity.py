@@ -16,6 +16,7 @@ read at all.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import unicodedata
 from collections import Counter
@@ -34,6 +35,20 @@ _DROP: dict[int, None] = {}
 def compact(text: str) -> str:
     """``text`` for comparing what two extractors read: NFKC, case folded, without whitespace,
     hyphens, soft hyphens and characters that map to nothing (U+FFFD, private use, controls)."""
+    return _compact_word(text) if len(text) <= _WORD_CHARS else _compact(text)
+
+
+#: Strings up to this long (words) are compacted once and remembered: verification compacts
+#: every word of a page for each extractor and each check.
+_WORD_CHARS = 40
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _compact_word(text: str) -> str:
+    return _compact(text)
+
+
+def _compact(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     for c in set(text) - _SEEN:
         keep = c.isalnum() or (not c.isspace() and c not in _NOT_TEXT and unicodedata.category(c)[0] in "PS")

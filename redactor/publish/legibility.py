@@ -116,7 +116,12 @@ def allowances(values: Iterable[str], residual_lines: Iterable[str]) -> dict[str
     private person and kept for an official who shares it. A near match there does not count:
     it is the misreading this check exists to find."""
     lines = [[fold(w) for w in line.split()] for line in residual_lines]
-    return {value: sum(len(_whole_words(fold(value), folded)) for folded in lines) for value in values}
+    joined = [("".join(folded), folded) for folded in lines]
+    counts = {}
+    for value in values:
+        target = fold(value)  # a run of whole words equal to it is a substring of the joined line
+        counts[value] = sum(len(_whole_words(target, folded)) for line, folded in joined if target in line)
+    return counts
 
 
 def _whole_words(target: str, folded: Sequence[str]) -> list[tuple[int, int]]:

@@ -82,8 +82,6 @@ def legible_in_pictures(
     pages = picture_pages(text_layer, pictured)
     values = checked_values(proposals)
     spans = [p.span for p in proposals if p.span.end > p.span.start]
-    residual = blank_spans(text_layer.text, spans)
-    allowed = allowances(values, residual.split("\n"))
     regions: dict[int, list[tuple[float, float, float, float]]] = {}
     for number in pages:
         # each redacted line with the line above and below it: a block's other values (an
@@ -100,7 +98,8 @@ def legible_in_pictures(
         if rects:
             regions[number] = rects
     found: list[Legible] = []
-    if regions:
+    if regions:  # the whole text's allowances only for pages that are read: most have no picture
+        allowed = allowances(values, blank_spans(text_layer.text, spans).split("\n"))
         with pymupdf.open(stream=pdf, filetype="pdf") as doc:
             found = legible_values(doc, regions, values, allowed, reader)
     checked = {

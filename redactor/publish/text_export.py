@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, get_args
 
+import numpy as np
+
 from redactor import categories as cat
 from redactor.czech import nominative_candidates
 from redactor.model import Box, Span
@@ -270,25 +272,26 @@ def published_text(layer: TextLayer, redacted: list[Span], boxes: list[Box], lef
     hidden = bytearray(len(text))
     for span in [*redacted, *left_out]:
         hidden[span.start : span.end] = b"\x01" * (span.end - span.start)
-    by_page: dict[int, list[Box]] = {}
-    for box in boxes:
-        by_page.setdefault(box.page, []).append(box)
-    for i, char_box in enumerate(layer.boxes):
-        if char_box is None or hidden[i] or text[i].isspace():
-            continue
-        page, x0, y0, x1, y1 = char_box
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        if any(b.x0 <= cx <= b.x1 and b.y0 <= cy <= b.y1 for b in by_page.get(page, ())):
-            hidden[i] = 1
-    spans, start = [], None
-    for i, flag in enumerate(hidden):
-        if flag and start is None:
-            start = i
-        elif not flag and start is not None:
-            spans.append(DecidedSpan(start, i, 0, "published"))
-            start = None
-    if start is not None:
-        spans.append(DecidedSpan(start, len(text), 0, "published"))
+    if boxes:  # character centres in a box, all characters of the document at once
+        centres = np.array(
+            [(b[0], (b[1] + b[3]) / 2, (b[2] + b[4]) / 2) if b is not None else (0, 0.0, 0.0) for b in layer.boxes],
+            dtype=float,
+        ).reshape(-1, 3)
+        inside = np.zeros(len(centres), dtype=bool)
+        for box in boxes:
+            inside |= (
+                (centres[:, 0] == box.page)
+                & (centres[:, 1] >= box.x0)
+                & (centres[:, 1] <= box.x1)
+                & (centres[:, 2] >= box.y0)
+                & (centres[:, 2] <= box.y1)
+            )
+        for i in np.flatnonzero(inside).tolist():
+            if not text[i].isspace():
+                hidden[i] = 1
+    spans = [DecidedSpan(m.start(), m.end(), 0, "published") for m in re.finditer(rb"\x01+", bytes(hidden))]
     spans = [s for s in spans if text[s.start : s.end].strip()]
     out = export_text(text, [(p.start, p.end) for p in layer.pages], spans, "removed").text
+    if out.replace("\n", "").replace("\f", "").isprintable():
+        return out
     return "".join(c if c.isprintable() or c in _KEPT_CONTROLS else " " for c in out)

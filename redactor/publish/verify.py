@@ -203,7 +203,66 @@ def _text_kept(
     problems: dict[int, list[str]] = {}
     totals: dict[str, Any] = {}
     by_page: dict[str, dict[str, list[int]]] = {}
-    before: dict[str, list[str]] | None = None
+    before = _Earlier(source) if source is not None else None
+    try:
+        _judge_pages(texts, analysed_pages, written_pages, before, upside_down, problems, totals, by_page)
+    finally:
+        if before is not None:
+            before.close()
+    totals["by_page"] = by_page
+    return problems, totals
+
+
+class _Earlier:
+    """What PDFium and poppler read on single pages of the document the boxes were burned into,
+    read only for the pages asked for: a page whose published text reads every kept word never
+    needs it."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self._pdfium: pypdfium2.PdfDocument | None = None
+        self._poppler: pdftotext.PDF | None = None
+
+    def text(self, name: str, number: int) -> str:
+        """Extractor ``name``'s (``"pdfium"`` or ``"poppler"``) text of page ``number`` (from 1);
+        empty for a page it does not have. Raises ``RuntimeError`` when poppler cannot read it."""
+        if name == "pdfium":
+            if self._pdfium is None:
+                self._pdfium = pypdfium2.PdfDocument(self.data)
+            if number > len(self._pdfium):
+                return ""
+            page = self._pdfium[number - 1]
+            textpage = page.get_textpage()
+            try:
+                return str(textpage.get_text_range())
+            finally:
+                textpage.close()
+                page.close()
+        if self._poppler is None:
+            try:
+                self._poppler = pdftotext.PDF(io.BytesIO(self.data))
+            except pdftotext.Error as exc:
+                raise RuntimeError(f"poppler cannot read the redacted PDF ({exc})") from exc
+        return str(self._poppler[number - 1]) if number <= len(self._poppler) else ""
+
+    def close(self) -> None:
+        """Close what was opened."""
+        if self._pdfium is not None:
+            self._pdfium.close()
+
+
+def _judge_pages(
+    texts: dict[str, list[str]],
+    analysed_pages: dict[int, str],
+    written_pages: frozenset[int] | set[int],
+    before: _Earlier | None,
+    upside_down: frozenset[int],
+    problems: dict[int, list[str]],
+    totals: dict[str, Any],
+    by_page: dict[str, dict[str, list[int]]],
+) -> None:
+    """:func:`_text_kept`'s comparison of every analysed page, into ``problems``, ``totals`` and
+    ``by_page``."""
     for name, pages in texts.items():
         total = totals.setdefault(name, {"pages": 0, "words": 0, "lost": 0, "glued": 0, "disordered": 0})
         for number, text in enumerate(pages, start=1):
@@ -219,10 +278,8 @@ def _text_kept(
                 failed = found.lost + found.glued + found.disordered > max(
                     WRITTEN_MAX_MISSES, WRITTEN_MAX_SHARE * found.words
                 )
-            elif failed and source is not None:
-                if before is None:
-                    before = page_texts(source)
-                was = page_fidelity(analysed_pages[number], before[name][number - 1])
+            elif failed and before is not None:
+                was = page_fidelity(analysed_pages[number], before.text(name, number))
                 found = PageFidelity(found.words, max(0, found.lost - was.lost), max(0, found.glued - was.glued))
                 failed = not found.ok
             by_page.setdefault(str(number), {})[name] = [found.words, found.lost, found.glued, found.disordered]
@@ -236,8 +293,6 @@ def _text_kept(
                     f"page {number}: {name} does not read every kept word as a word in its place "
                     f"({found.lost} lost, {found.glued} glued to a neighbour, {found.disordered} lines out of order)"
                 )
-    totals["by_page"] = by_page
-    return problems, totals
 
 
 def render_changes(
@@ -344,6 +399,11 @@ def _raw_objects(doc: pymupdf.Document) -> str:
     return "\n".join(chunks)
 
 
+#: What the glyphs-under-boxes check reads: every character as MuPDF's raw dictionary gives it,
+#: without copying the page's pictures into it (they hold no characters).
+_GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+
+
 def _glyphs_under_boxes(doc: pymupdf.Document, boxes: Iterable[Box]) -> list[str]:
     by_page: dict[int, list[Box]] = {}
     for box in boxes:
@@ -356,7 +416,7 @@ def _glyphs_under_boxes(doc: pymupdf.Document, boxes: Iterable[Box]) -> list[str
         near = pymupdf.Rect()
         for b in page_boxes:
             near |= pymupdf.Rect(b.x0, b.y0, b.x1, b.y1)
-        raw = page.get_text("rawdict", clip=near)  # only characters near the boxes become Python objects
+        raw = page.get_text("rawdict", clip=near, flags=_GLYPH_FLAGS)  # only characters near the boxes
         for block in raw["blocks"]:
             for line in block.get("lines", []):
                 for span in line["spans"]:
