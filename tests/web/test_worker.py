@@ -106,3 +106,19 @@ def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk
         Run.State.FAILED,
         Run.State.SUCCEEDED,
     ]
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_warm_up_contract_meets_what_a_processing_job_meets(engine):
+    """The worker's warm-up (before the first fork) runs each recognizer a contract's job needs and
+    the registry's reading, so the horses inherit them built (libphonenumber's Czech metadata among
+    them) instead of building them again for every job."""
+    from contracts.worker import warm_up_pdf
+    from redactor import prefill
+
+    data = warm_up_pdf()
+    analysis = engine.analyze(data)
+    found = {p.recognizer for p in analysis.proposals}
+    assert {"person", "birth_number", "address", "bank_account", "phone", "ico"} <= found
+    assert engine.redact(data, analysis.to_redact(), analysis.text_layer).verification.ok
+    assert prefill(analysis).parties  # the registry's reading names the public body
