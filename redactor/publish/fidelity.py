@@ -99,8 +99,7 @@ def page_fidelity(expected: str, read: str, *, order: bool = False) -> PageFidel
     ``order``, each expected line must also be read in its order: a line three of whose neighbouring
     words are read next to each other the other way round ("K E DAT O D") is *disordered*.
     Whole-page reading order (columns, tables) is the extractor's own and is not judged."""
-    lines = [tokens(line) for line in expected.split("\n")]
-    want = [t for line in lines for t in line]
+    lines, want = _expected(expected)
     got = tokens(read)
     available = Counter(got)
     missing = []
@@ -126,6 +125,14 @@ def page_fidelity(expected: str, read: str, *, order: bool = False) -> PageFidel
         pairs = set(itertools.pairwise(got))
         disordered = sum(1 for line in lines if _reversed(line, pairs))
     return PageFidelity(len(want), lost, glued, disordered)
+
+
+@functools.lru_cache(maxsize=64)
+def _expected(expected: str) -> tuple[list[list[str]], list[str]]:
+    """The tokens of each line of ``expected`` and all of them in order: computed once for the
+    extractors that are compared with the same page (the caller never changes them)."""
+    lines = [tokens(line) for line in expected.split("\n")]
+    return lines, [t for line in lines for t in line]
 
 
 def _runs(got: list[str]) -> set[str]:

@@ -133,9 +133,7 @@ def unseen_words(read: str, analysed: str) -> list[str]:
     read in another order). Words with fewer than ``UNSEEN_MIN_CHARS`` letters and digits are
     ignored: stray glyphs that two extractors assign to different words ("ia", "TWí") are not
     text that the analysis missed, and what it could miss (a name, a number) is longer."""
-    target = compact(analysed)
-    pieces = {compact(w) for w in analysed.split()} - {""}
-    longest = max((len(p) for p in pieces), default=0)
+    target, pieces, longest = _analysed_words(analysed)
     out = []
     for word in read.split():
         token = compact(word)
@@ -146,7 +144,15 @@ def unseen_words(read: str, analysed: str) -> list[str]:
     return out
 
 
-def _segments(token: str, pieces: set[str], longest: int) -> bool:
+@functools.lru_cache(maxsize=64)
+def _analysed_words(analysed: str) -> tuple[str, frozenset[str], int]:
+    """``analysed`` compacted whole, its words compacted, and the longest of those: computed once
+    for the extractors that are compared with the same page."""
+    pieces = frozenset(compact(w) for w in analysed.split()) - {""}
+    return compact(analysed), pieces, max((len(p) for p in pieces), default=0)
+
+
+def _segments(token: str, pieces: frozenset[str] | set[str], longest: int) -> bool:
     """Whether ``token`` is a concatenation of ``pieces`` (punctuation between them allowed)."""
     reach = [True] + [False] * len(token)
     for i in range(1, len(token) + 1):
