@@ -227,6 +227,25 @@ def _scan_with_one_line_off(pdf: bytes, line_start: str, shift: float = 14.0) ->
 
 
 @needs_tesseract
+def test_the_boxes_of_a_kept_layer_are_checked_the_same_a_band_at_a_time_or_in_parallel(engine):
+    """The check of a kept layer under each proposal reads one band per box; reading them two at
+    once (a job's cores) finds the same page off as reading them one after another."""
+    from redactor.read.ocr import layers_off
+
+    clauses = [f"Článek {i}. Smluvní strany se dohodly na podmínkách uvedených v této smlouvě." for i in range(1, 12)]
+    scan = _scan_with_one_line_off(pdf_from_paragraphs(PARAGRAPHS[1:] + clauses), "Prodávající:")
+    doc, prepared = open_rebuilt(scan)
+    with doc:
+        layer = extract_text_layer(doc, prepared.pdf, ocr=TesseractOcr(parallel=1))
+        assert layer.pages[0].scan_layer  # the whole page's band check keeps the layer
+        proposals = [p for p in engine.decide_layer(layer).proposals if p.action.value != "keep"]
+        assert proposals
+        one = layers_off(TesseractOcr(parallel=1), doc, layer.pages, proposals)
+        two = layers_off(TesseractOcr(parallel=2), doc, layer.pages, proposals)
+    assert one == two == {1}
+
+
+@needs_tesseract
 def test_a_kept_layer_that_is_a_line_off_where_a_name_is_gives_way_to_the_pixels(engine):
     """Another tool's layer that sits on the scan everywhere but on the seller's line (a line
     lower there) passes the band check of the whole page; where a redaction falls, its boxes are

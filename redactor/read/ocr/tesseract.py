@@ -4,14 +4,15 @@ another tool's layer under proposals (:func:`layers_off`)."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
 import shutil
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 import numpy as np
 import pymupdf
@@ -208,15 +209,8 @@ class TesseractOcr:
         """Run one pytesseract ``call`` on ``image`` (``kwargs`` passed on) with Tesseract capped at
         ``threads`` threads. Under :class:`ReadAhead` the limit is already this value, so what each
         thread puts back is the same and threads cannot undo one another's setting."""
-        env = os.environ.get("OMP_THREAD_LIMIT")
-        os.environ["OMP_THREAD_LIMIT"] = str(self.threads)
-        try:
+        with _thread_limit(self.threads):
             return call(image, **kwargs)
-        finally:
-            if env is None:
-                os.environ.pop("OMP_THREAD_LIMIT", None)
-            else:
-                os.environ["OMP_THREAD_LIMIT"] = env
 
     def read_image(self, image: Image.Image) -> list[Found]:
         """Tesseract's words of a picture made elsewhere (``image``, grey): as :meth:`_read`, with
@@ -402,8 +396,8 @@ class ReadAhead:
         self.waiting = sorted({*numbers, *self.bands})
         self.pool = ThreadPoolExecutor(ocr.parallel, thread_name_prefix="ocr")
         self.pending: dict[int, Future[OcrPage]] = {}
-        self.env = os.environ.get("OMP_THREAD_LIMIT")
-        os.environ["OMP_THREAD_LIMIT"] = str(ocr.threads)  # once for every thread's Tesseract
+        self.limit = _thread_limit(ocr.threads)  # once for every thread's Tesseract
+        self.limit.__enter__()
 
     def _fill(self) -> None:
         while self.waiting and len(self.pending) < self.ocr.parallel:
@@ -431,10 +425,7 @@ class ReadAhead:
     def close(self) -> None:
         """Stop reading ahead and put the thread limit back."""
         self.pool.shutdown(wait=True, cancel_futures=True)
-        if self.env is None:
-            os.environ.pop("OMP_THREAD_LIMIT", None)
-        else:
-            os.environ["OMP_THREAD_LIMIT"] = self.env
+        self.limit.__exit__(None, None, None)
 
 
 #: Share of a proposal's words that OCR must read inside its boxes for another tool's layer to be
@@ -453,24 +444,36 @@ def layers_off(
     (:func:`layer_sample`) would miss a block that alone sits a line off; a box placed by such a
     layer would black out the wrong line and leave the name readable in the picture. ``layer``
     are the :class:`~redactor.read.extraction.TextLayer`'s pages, ``proposals`` its proposals;
-    unrotated pages only."""
+    unrotated pages only. Tesseract reads :attr:`~TesseractOcr.parallel` bands at once."""
 
     kept = {p.number for p in pages if p.scan_layer}
-    off: set[int] = set()
+    checks: list[tuple[int, list[str], list[pymupdf.Rect]]] = []  # page, words wanted, rectangles
     for proposal in proposals:
-        if proposal.action.value == "keep" or proposal.page not in kept or proposal.page in off:
+        if proposal.action.value == "keep" or proposal.page not in kept:
             continue
-        page = doc[proposal.page - 1]
         want = [w for w in (re.sub(r"\W", "", t).lower() for t in proposal.text.split()) if len(w) >= 3]
-        if page.rotation or not want:
+        if doc[proposal.page - 1].rotation or not want:
+            continue
+        checks.append((proposal.page, want, [pymupdf.Rect(b.x0, b.y0, b.x1, b.y1) for b in proposal.boxes]))
+    bands = [
+        (number, (rect + (-10, -1.5 * rect.height, 10, 1.5 * rect.height)) & doc[number - 1].rect)
+        for number, _want, rects in checks
+        for rect in rects
+    ]
+    # in parallel every band is read at once; one at a time, a page found off is not read further
+    ahead = _read_bands(ocr, doc, bands) if _in_parallel(ocr, len(bands)) else None
+    off: set[int] = set()  # a page is off when one proposal on it is: the order of the checks does not matter
+    at = 0
+    for number, want, rects in checks:
+        at += len(rects)
+        if number in off:
             continue
         read: list[str] = []
         looked = False
-        for box in proposal.boxes:
-            rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)
-            band = pymupdf.Rect(rect.x0 - 10, rect.y0 - 1.5 * rect.height, rect.x1 + 10, rect.y1 + 1.5 * rect.height)
+        for k, rect in enumerate(rects):
             inside = rect + (-2, -0.25 * rect.height, 2, 0.25 * rect.height)
-            reading = ocr.recognize(page, clip=band & page.rect)
+            index = at - len(rects) + k
+            reading = ahead[index] if ahead is not None else ocr.recognize(doc[number - 1], clip=bands[index][1])
             if reading is None:
                 continue  # a replay reads nothing new
             looked = True
@@ -481,5 +484,36 @@ def layers_off(
             1 for w in want if any(difflib.SequenceMatcher(None, w, r).ratio() >= BOX_WORD_SIMILARITY for r in read)
         )
         if looked and found < BOX_MIN_AGREEMENT * len(want):
-            off.add(proposal.page)
+            off.add(number)
     return off
+
+
+def _in_parallel(ocr: PageReader, reads: int) -> TypeGuard[TesseractOcr]:
+    """Whether ``reads`` bands are read by Tesseract :attr:`TesseractOcr.parallel` at a time."""
+    return isinstance(ocr, TesseractOcr) and ocr.parallel > 1 and reads > 1 and ocr.available()
+
+
+def _read_bands(ocr: TesseractOcr, doc: pymupdf.Document, bands: list[tuple[int, pymupdf.Rect]]) -> list[OcrPage]:
+    """What Tesseract reads in each ``(page number, band)``, in order, :attr:`TesseractOcr.parallel`
+    at once (rendered in this thread, MuPDF being single-threaded; each read by its own Tesseract
+    process)."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - only with parallel OCR
+
+    with _thread_limit(ocr.threads), ThreadPoolExecutor(ocr.parallel, thread_name_prefix="ocr") as pool:
+        futures = [pool.submit(ocr.start(doc[number - 1], band)) for number, band in bands]
+        return [future.result() for future in futures]
+
+
+@contextlib.contextmanager
+def _thread_limit(threads: int) -> Iterator[None]:
+    """Tesseract's OpenMP threads set to ``threads`` for the reads made inside (one setting for all
+    the threads that run them, put back after)."""
+    env = os.environ.get("OMP_THREAD_LIMIT")
+    os.environ["OMP_THREAD_LIMIT"] = str(threads)
+    try:
+        yield
+    finally:
+        if env is None:
+            os.environ.pop("OMP_THREAD_LIMIT", None)
+        else:
+            os.environ["OMP_THREAD_LIMIT"] = env
