@@ -135,7 +135,10 @@ def test_web_and_worker_without_a_shared_folder_take_contracts_from_upload_to_pu
 
 
 def _answers(url: str, auth: dict[str, str]) -> bool:
+    """Whether the web process serves ``url`` yet: gunicorn listens before its workers have
+    loaded Django, so a refused connection or a read that outlasts the probe means "not yet"
+    (a booting worker beside the RQ worker's warm-up took 2.4 s alone, more on a loaded machine)."""
     try:
-        return requests.get(url, headers=auth, timeout=5).status_code == 200
-    except requests.ConnectionError:
+        return requests.get(url, headers=auth, timeout=10).status_code == 200
+    except (requests.ConnectionError, requests.Timeout):
         return False
