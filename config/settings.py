@@ -180,6 +180,9 @@ REST_FRAMEWORK = {
 }
 # Requests per token, "<n>/<second|minute|hour|day>"; read on every request (tests change it).
 REDACTOR_API_RATE = env("REDACTOR_API_RATE", "300/minute")
+# Seconds a client is asked to wait (Retry-After) before asking again about a contract whose
+# processing or publishing is under way; webhooks tell the same without asking.
+REDACTOR_API_POLL_SECONDS = env_int("REDACTOR_API_POLL_SECONDS", 2)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Redactor API",
     "VERSION": "1.0.0",

@@ -10,11 +10,15 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from rest_framework import generics, pagination, permissions
 from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import ApiToken, Role
 from contracts import selectors
 from contracts.models import Contract
+from contracts.services.runs import poll_after
+
+from . import serializers as s
 
 
 class TokenRolePermission(permissions.BasePermission):
@@ -86,3 +90,14 @@ class ContractPagination(pagination.LimitOffsetPagination):
         for p in params:
             p["schema"]["minimum"] = 1 if p["name"] == self.limit_query_param else 0
         return params
+
+
+def contract_response(contract: Contract, status: int = 200) -> Response:
+    """``contract`` as :class:`~contracts.api.serializers.ContractSerializer` shows it, with
+    ``Retry-After`` (whole seconds) while a run of it is queued or running
+    (:func:`contracts.services.runs.poll_after`)."""
+    response = Response(s.ContractSerializer(contract).data, status=status)
+    seconds = poll_after(contract)
+    if seconds is not None:
+        response["Retry-After"] = str(seconds)
+    return response

@@ -22,8 +22,8 @@ from contracts.services import publishing, runs, uploads
 from contracts.services.common import require_published
 
 from . import serializers as s
-from .base import AgencyAPIView, AgencyListAPIView, ContractPagination
-from .openapi import CONTRACT_ID, ERROR_EXAMPLE, errors
+from .base import AgencyAPIView, AgencyListAPIView, ContractPagination, contract_response
+from .openapi import CONTRACT_ID, ERROR_EXAMPLE, RETRY_AFTER, errors
 
 
 class ContractListCreateView(AgencyListAPIView):
@@ -64,8 +64,8 @@ class ContractListCreateView(AgencyListAPIView):
     @extend_schema(
         operation_id="contracts_upload",
         summary="Upload a contract",
-        description="Stores the PDF and queues its processing; poll the contract or wait for the "
-        "`contract.needs_review` webhook.",
+        description="Stores the PDF and queues its processing; poll the contract (no more often than "
+        "`Retry-After` says) or wait for the `contract.needs_review` webhook.",
         request={"multipart/form-data": s.ContractUploadSerializer},
         parameters=[
             OpenApiParameter(
@@ -74,7 +74,8 @@ class ContractListCreateView(AgencyListAPIView):
                 OpenApiParameter.HEADER,
                 description="Your unique id of this upload (at most 255 characters); "
                 "a repeat returns the first result.",
-            )
+            ),
+            RETRY_AFTER,
         ],
         responses={
             201: OpenApiResponse(s.ContractSerializer, description="Created; processing is queued."),
@@ -112,12 +113,12 @@ class ContractListCreateView(AgencyListAPIView):
         )
         if not created:
             return self._replay(contract)
-        response = Response(s.ContractSerializer(contract).data, status=status.HTTP_201_CREATED)
+        response = contract_response(contract, status.HTTP_201_CREATED)
         response["Location"] = f"/api/v1/contracts/{contract.pk}/"
         return response
 
     def _replay(self, contract) -> Response:
-        response = Response(s.ContractSerializer(contract).data, status=status.HTTP_200_OK)
+        response = contract_response(contract)
         response["Idempotent-Replayed"] = "true"
         response["Location"] = f"/api/v1/contracts/{contract.pk}/"
         return response
@@ -133,11 +134,11 @@ class ContractDetailView(AgencyAPIView):
     @extend_schema(
         operation_id="contracts_retrieve",
         summary="Contract status and progress",
-        parameters=[CONTRACT_ID],
+        parameters=[CONTRACT_ID, RETRY_AFTER],
         responses={200: s.ContractSerializer, **errors(404)},
     )
     def get(self, request, contract_id: int):
-        return Response(s.ContractSerializer(self.get_contract(contract_id)).data)
+        return contract_response(self.get_contract(contract_id))
 
     @extend_schema(
         operation_id="contracts_destroy",
@@ -159,7 +160,7 @@ class RetryView(AgencyAPIView):
     @extend_schema(
         operation_id="contracts_retry",
         summary="Retry a failed contract",
-        parameters=[CONTRACT_ID],
+        parameters=[CONTRACT_ID, RETRY_AFTER],
         request=None,
         responses={202: s.ContractSerializer, **errors(404, 409)},
     )
@@ -167,7 +168,7 @@ class RetryView(AgencyAPIView):
         contract = self.get_contract(contract_id)
         runs.contract_retry(contract=contract, user=request.user)
         contract.refresh_from_db()
-        return Response(s.ContractSerializer(contract).data, status=status.HTTP_202_ACCEPTED)
+        return contract_response(contract, status.HTTP_202_ACCEPTED)
 
 
 class DownloadView(AgencyAPIView):

@@ -26,6 +26,15 @@ def errors(*codes: int) -> dict:
 
 
 CONTRACT_ID = OpenApiParameter("contract_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="Contract id.")
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    OpenApiTypes.INT,
+    OpenApiParameter.HEADER,
+    response=True,
+    description="While the contract's processing or publishing is queued or running: seconds to wait "
+    "before asking about it again (absent once the status waits for a person). Webhooks tell the "
+    "same without asking.",
+)
 ERROR_EXAMPLE = OpenApiExample(
     "Wrong state",
     value={"message": "This is not possible while the contract is “Published”.", "extra": {"code": "wrong_status"}},

@@ -18,8 +18,8 @@ from contracts.services.processing import contract_text_layer
 from redactor import repeated_pages
 
 from . import serializers as s
-from .base import AgencyAPIView
-from .openapi import CONTRACT_ID, ERROR_EXAMPLE, errors
+from .base import AgencyAPIView, contract_response
+from .openapi import CONTRACT_ID, ERROR_EXAMPLE, RETRY_AFTER, errors
 
 
 class ProposalListView(AgencyAPIView):
@@ -151,7 +151,7 @@ class ApproveView(AgencyAPIView):
         "agency requires four eyes, the first approval leaves the contract in `second_approval` (webhook "
         "`contract.second_approval`) and publishing waits for another reviewer's approval through this "
         "endpoint (400 `same_reviewer` for the first approver or a reviewer who decided on it).",
-        parameters=[CONTRACT_ID],
+        parameters=[CONTRACT_ID, RETRY_AFTER],
         request=s.ApproveSerializer,
         responses={202: s.ContractSerializer, **errors(400, 404, 409)},
         examples=[ERROR_EXAMPLE],
@@ -164,7 +164,7 @@ class ApproveView(AgencyAPIView):
             contract=contract, user=request.user, ocr_pages_checked=form.validated_data["ocr_pages_checked"]
         )
         contract.refresh_from_db()
-        return Response(s.ContractSerializer(contract).data, status=status.HTTP_202_ACCEPTED)
+        return contract_response(contract, status.HTTP_202_ACCEPTED)
 
 
 class ReturnView(AgencyAPIView):

@@ -68,6 +68,22 @@ def run_start(contract: Contract, kind: str) -> Run:
     return run
 
 
+#: The statuses in which a run of the contract is queued or running (processing, publishing).
+WORK_UNDER_WAY = (Status.UPLOADED, Status.PROCESSING, Status.APPROVED)
+
+
+def poll_after(contract: Contract) -> int | None:
+    """Seconds a client should wait before it asks about ``contract`` again while a run of it is
+    queued or running (``REDACTOR_API_POLL_SECONDS``, at least 1); None when nothing is under way
+    and the status stays until someone acts. The API sends it as ``Retry-After`` (RFC 9110
+    § 10.2.3: delay-seconds), the convention for the status of long-running operations (Microsoft
+    REST API Guidelines, "Long-running operations"), so that a client polling many contracts
+    leaves the cores to the work it waits for."""
+    if contract.status not in WORK_UNDER_WAY:
+        return None
+    return max(1, settings.REDACTOR_API_POLL_SECONDS)
+
+
 def run_claim(run_id: int) -> Run | None:
     """Mark a queued run as running; None when another execution already took it (a job may run twice)."""
     now = timezone.now()

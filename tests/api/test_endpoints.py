@@ -230,6 +230,22 @@ def test_detail_shows_status_and_progress(processed, clerk_token):
     assert body["progress"] == {**body["progress"], "kind": "processing", "state": "succeeded", "percent": 100}
 
 
+def test_a_contract_under_way_says_when_to_ask_again_and_a_waiting_one_does_not(
+    settings, processed, clerk_token, contract_pdf
+):
+    settings.REDACTOR_API_POLL_SECONDS = 3
+    client = api(clerk_token)
+    created = upload(client, contract_pdf)
+    assert created.status_code == 201 and created.json()["status"] == "uploaded"
+    assert created["Retry-After"] == "3"
+    queued = client.get(f"/api/v1/contracts/{created.json()['id']}/")
+    assert queued["Retry-After"] == "3"
+    waiting = client.get(f"/api/v1/contracts/{processed.pk}/")  # needs review: nothing under way
+    assert waiting.json()["status"] == "needs_review" and "Retry-After" not in waiting
+    settings.REDACTOR_API_POLL_SECONDS = 0  # never "ask again at once"
+    assert client.get(f"/api/v1/contracts/{created.json()['id']}/")["Retry-After"] == "1"
+
+
 def test_unknown_contract_is_404(clerk_token):
     assert_error(api(clerk_token).get("/api/v1/contracts/999999/"), 404, "not_found")
 
@@ -359,9 +375,10 @@ def test_approve_publish_download_and_report(processed, reviewer_token, clerk_to
     assert_error(api(clerk_token).get(f"{url}/report/"), 409, "not_published")
     response = client.post(f"{url}/approve/", {}, format="json")
     assert response.status_code == 202 and response.json()["status"] == "approved"
-    assert response.json()["progress"]["kind"] == "publishing"
+    assert response.json()["progress"]["kind"] == "publishing" and int(response["Retry-After"]) >= 1
     assert_error(client.post(f"{url}/approve/", {}, format="json"), 409, "wrong_status")
     run_latest_job(processed)
+    assert "Retry-After" not in api(clerk_token).get(f"{url}/")  # published: nothing left to wait for
     download = api(clerk_token).get(f"{url}/download/")
     assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
     pdf = b"".join(download.streaming_content)
@@ -407,6 +424,7 @@ def test_retry(processed, clerk_token):
     Run.objects.filter(contract=processed).update(state=Run.State.FAILED)
     response = api(clerk_token).post(url)
     assert response.status_code == 202 and response.json()["status"] == "processing"
+    assert int(response["Retry-After"]) >= 1
 
 
 # -- delete ---------------------------------------------------------------------------------------
