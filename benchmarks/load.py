@@ -2,17 +2,18 @@
 """Concurrent API uploads against a running service: upload → needs_review latency and failures.
 
 usage: python3 benchmarks/load.py --url http://127.0.0.1:8000 --token rdk_… [--uploads 10]
-                                  [--dir ../shared/data/dev] [--workers 2] [--timeout 600]
+                                  [--dir ../shared/data/dev] [--workers 2] [--timeout 600] [--poll 0.5]
 
 Starts nothing itself: point it at ``./bin/start`` (which prints a demo token; start it with
 ``REDACTOR_API_RATE=100000/minute``, as the polling of many contracts by one token would otherwise
 be throttled) or any deployment.
 Sends ``--uploads`` uploads of the PDFs in ``--dir`` (round robin) through
 ``POST /api/v1/contracts/`` all at once, one thread each, then polls each contract until it is
-``needs_review`` or ``failed``. Reports failed requests (any answer but 201), failed jobs,
-timeouts, the upload → needs_review time (p50, p95, max, seconds) and pages per second per worker
-(``--workers``: how many RQ workers the service runs). Standard library only, so it runs
-anywhere ``python3`` does. Timing lives here, never in a test.
+``needs_review`` or ``failed``, waiting between two polls as long as the service's ``Retry-After``
+says (as a client should; ``--poll`` seconds where it says nothing). Reports failed requests
+(any answer but 201), failed jobs, timeouts, the upload → needs_review time (p50, p95, max,
+seconds) and pages per second per worker (``--workers``: how many RQ workers the service runs).
+Standard library only, so it runs anywhere ``python3`` does. Timing lives here, never in a test.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def _multipart(fields: dict[str, str], filename: str, data: bytes) -> tuple[byte
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
-def _call(url: str, token: str, *, body: bytes | None = None, content_type: str = "") -> tuple[int, dict]:
+def _call(url: str, token: str, *, body: bytes | None = None, content_type: str = "") -> tuple[int, dict, float | None]:
+    """One request: the HTTP status (0 when none came), the JSON answer and ``Retry-After`` in seconds (or None)."""
     request = urllib.request.Request(url, data=body, method="POST" if body is not None else "GET")
     request.add_header("Authorization", f"Bearer {token}")
     request.add_header("Accept", "application/json")
@@ -54,29 +56,40 @@ def _call(url: str, token: str, *, body: bytes | None = None, content_type: str 
         request.add_header("Content-Type", content_type)
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
-            return response.status, json.loads(response.read() or b"{}")
+            return response.status, json.loads(response.read() or b"{}"), _seconds(response.headers.get("Retry-After"))
     except urllib.error.HTTPError as exc:
         text = exc.read()
+        wait = _seconds(exc.headers.get("Retry-After"))
         try:
-            return exc.code, json.loads(text)
+            return exc.code, json.loads(text), wait
         except ValueError:
-            return exc.code, {"message": text[:200].decode(errors="replace")}
+            return exc.code, {"message": text[:200].decode(errors="replace")}, wait
     except OSError as exc:
-        return 0, {"message": str(exc)}
+        return 0, {"message": str(exc)}, None
 
 
-def one_upload(base: str, token: str, pdf: Path, timeout: float, out: dict) -> None:
-    """Upload ``pdf`` and wait for its outcome; fills ``out`` with status, seconds and pages."""
+def _seconds(value: str | None) -> float | None:
+    """``Retry-After`` as delay-seconds (RFC 9110 § 10.2.3); None when absent or an HTTP date."""
+    try:
+        return float(value) if value else None
+    except ValueError:
+        return None
+
+
+def one_upload(base: str, token: str, pdf: Path, timeout: float, poll: float, out: dict) -> None:
+    """Upload ``pdf`` and wait for its outcome, ``Retry-After`` (or ``poll``) seconds between two
+    questions; fills ``out`` with status, seconds and pages."""
     body, content_type = _multipart({"title": f"load {pdf.stem}"}, pdf.name, pdf.read_bytes())
     start = time.monotonic()
-    status, answer = _call(f"{base}/api/v1/contracts/", token, body=body, content_type=content_type)
+    status, answer, wait = _call(f"{base}/api/v1/contracts/", token, body=body, content_type=content_type)
     out.update(http=status, answer=answer if status != 201 else None)
     if status != 201:
         return
     out["id"] = answer["id"]
     url = f"{base}/api/v1/contracts/{answer['id']}/"
     while time.monotonic() - start < timeout:
-        status, contract = _call(url, token)
+        time.sleep(poll if wait is None else wait)
+        status, contract, wait = _call(url, token)
         if status == 200 and contract["status"] in ("needs_review", "failed"):
             out.update(
                 outcome=contract["status"],
@@ -85,7 +98,6 @@ def one_upload(base: str, token: str, pdf: Path, timeout: float, out: dict) -> N
                 error=contract.get("error_message", ""),
             )
             return
-        time.sleep(0.5)
     out.update(outcome="timeout", seconds=time.monotonic() - start)
 
 
@@ -97,6 +109,7 @@ def main() -> int:
     parser.add_argument("--dir", default=str(ROOT.parent / "shared" / "data" / "dev"))
     parser.add_argument("--workers", type=int, default=2, help="RQ workers the service runs (for pages/s per worker)")
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--poll", type=float, default=0.5, help="seconds between polls where no Retry-After is sent")
     args = parser.parse_args()
     pdfs = sorted(Path(args.dir).glob("*.pdf"))
     if not pdfs:
@@ -104,7 +117,8 @@ def main() -> int:
     results = [{} for _ in range(args.uploads)]
     threads = [
         threading.Thread(
-            target=one_upload, args=(args.url.rstrip("/"), args.token, pdfs[i % len(pdfs)], args.timeout, results[i])
+            target=one_upload,
+            args=(args.url.rstrip("/"), args.token, pdfs[i % len(pdfs)], args.timeout, args.poll, results[i]),
         )
         for i in range(args.uploads)
     ]
