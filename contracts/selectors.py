@@ -70,6 +70,7 @@ def contract_get(*, agency: Agency, contract_id: int) -> Contract:
     contract = contracts_for_agency(agency=agency).filter(pk=contract_id).first()
     if contract is None:
         raise Http404("no such contract")
+    contract.agency = agency  # the same row, already read: not read again for each use
     return contract
 
 
