@@ -4,6 +4,8 @@ in PDF points; page numbers from 1."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pymupdf
 
 from redactor.errors import EncryptedPdfError, InvalidPdfError, PdfTooLargeError
@@ -73,10 +75,18 @@ def page_area(page: pymupdf.Page) -> pymupdf.Rect:
 BboxLog = list[tuple[str, tuple[float, float, float, float]]]
 
 
-def image_boxes(page: pymupdf.Page, log: BboxLog | None = None) -> list[pymupdf.Rect]:
+def image_boxes(
+    page: pymupdf.Page,
+    log: BboxLog | None = None,
+    known: Sequence[tuple[float, float, float, float]] | None = None,
+) -> list[pymupdf.Rect]:
     """Boxes (points, unrotated page coordinates) of every image drawn on ``page``, stencil
     masks included, one per drawing, from MuPDF's bbox log (``log``, ``page.get_bboxlog()``,
-    when the caller already has it): cheaper than ``get_image_info``, which builds a text page."""
+    when the caller already has it): cheaper than ``get_image_info``, which builds a text page.
+    ``known``: the same boxes measured earlier on this page (the rebuild's
+    :attr:`~redactor.pdf.rebuild.Rebuilt.images`), returned as they are without measuring."""
+    if known is not None:
+        return [pymupdf.Rect(box) for box in known]
     if log is None:
         log = page.get_bboxlog()
     return [pymupdf.Rect(bbox) for kind, bbox in log if kind in ("fill-image", "fill-imgmask")]

@@ -252,12 +252,10 @@ def burn_in(
     for page in doc:
         here = by_page.get(page.number + 1, [])
         known = (known_images or {}).get(page.number + 1)
-        if not here:
+        if not here or (known is None and _draws_no_image(doc, page)):
             image_rects = []
-        elif known is not None:
-            image_rects = [pymupdf.Rect(r) for r in known]
         else:
-            image_rects = image_boxes(page) if not _draws_no_image(doc, page) else []
+            image_rects = image_boxes(page, known=known)
         rects = [_redaction_rect(page, box, image_rects) for box in here]
         over_images = any(r.intersects(i) for r in rects for i in image_rects)
         masked = over_images and _has_masked_image(doc, page, rects)

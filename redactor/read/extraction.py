@@ -422,7 +422,7 @@ def _extract(
             lines = form_lines(lines, page)
         readable = sum(1 for _b, chars in lines for c in chars if c["c"] != "\ufffd" and not c["c"].isspace())
         unreadable = sum(1 for _b, chars in lines for c in chars if c["c"] == "\ufffd")
-        images = [pymupdf.Rect(r) for r in known[number]] if number in known else image_boxes(page)
+        images = image_boxes(page, known=known.get(number))
         coverage = image_coverage(page, images)
         needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
         replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(line_text(ln) for ln in lines))
