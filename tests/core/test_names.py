@@ -272,3 +272,30 @@ def test_a_word_the_document_writes_as_a_noun_is_no_surname():
     # a surname the gazetteer knows stays a surname wherever the text uses the word
     found = [f.text for f in _persons("Nájemce: Ing. Petr Zima. V zimě topí nájemce; Zima zaplatí zálohu.")]
     assert found == ["Petr Zima", "Zima"]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "e-mail: petr.kolbaba12@seznam.cz",  # the surname inside the party's own e-mail address
+        "e-mail: kolbaba@email.cz",
+        "web: www.kolbaba.cz",
+        "web: https://kolbaba-truhlarstvi.cz/kontakt",
+        "ID datové schránky: kolba4a",  # letters and digits: an identifier, not a written word
+    ],
+)
+def test_a_surname_in_an_address_or_identifier_is_still_propagated(written):
+    """Letters inside an e-mail address, a web address or a data-box ID are not the document's
+    lower-case writing of a word: a surname in no gazetteer ("Kolbaba") that the party's e-mail
+    address also spells stays a surname, and its later mentions alone are redacted. (The rule
+    that a word the document writes in lower case is a common word took the e-mail's letters for
+    such a writing, and "Pan Kolbaba souhlasí" stayed readable.)"""
+    assert GAZ.surname_of("Kolbaba") is None
+    text = (
+        f"Pronajímatel: Petr Kolbaba, bytem Lipová 12, 602 00 Brno, {written}\n"
+        "Pan Kolbaba souhlasí s podmínkami. Nájemné se platí panu Kolbabovi."
+    )
+    found = [f.text for f in _persons(text)]
+    assert found == ["Petr Kolbaba", "Kolbaba", "Kolbabovi"]
+    # a word the document does write in lower case is still a common word there
+    assert [f.text for f in _persons("Přípojky: vodovod.\nKanal. příp. Dr.Hála\nVodovod oP: Kounicova 36")] == []

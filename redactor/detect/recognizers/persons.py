@@ -442,13 +442,26 @@ class PersonRecognizer(Recognizer):
         return out
 
 
+#: A run of non-space characters that is an address or an identifier, not words: an e-mail
+#: address, a web address, a domain, or letters mixed with digits (a data-box ID "g8eb3gc", a
+#: login "novak12"). The letters inside such a token are no writing of a word of the document.
+_NOT_WORDS = re.compile(
+    r"@|://|^www\.|\w\.(?:cz|sk|eu|com|org|net|info|gov|biz)\b|[^\W\d_]\d|\d[^\W\d_]", re.IGNORECASE
+)
+
+
 def _lower_case_words(text: str) -> dict[str, frozenset[str]]:
     """The words ``text`` writes in lower case (its common words, in the forms written), by their
-    first three letters."""
+    first three letters. Letters inside an e-mail address, a web address, a domain or a data-box
+    ID (:data:`_NOT_WORDS`) are not written words: "jan.kolbaba12@seznam.cz" does not write
+    "kolbaba" in lower case, so the surname Kolbaba is not taken for a common word."""
     by_start: dict[str, set[str]] = {}
-    for m in _WORD.finditer(text):
-        if m.group().islower():
-            by_start.setdefault(m.group()[:3], set()).add(m.group())
+    for token in re.finditer(r"\S+", text):
+        if _NOT_WORDS.search(token.group()):
+            continue
+        for m in _WORD.finditer(token.group()):
+            if m.group().islower():
+                by_start.setdefault(m.group()[:3], set()).add(m.group())
     return {start: frozenset(words) for start, words in by_start.items()}
 
 
