@@ -474,7 +474,8 @@ NOT_NAMES = frozenset(
     Ledna Února Března Dubna Května Června Července Srpna Září Října Listopadu Prosince
     Pondělí Úterý Středa Čtvrtek Pátek Sobota Neděle Evropská Unie Státní Národní Nadace Spolek Sbor
     Pro Při Po Na Od Pod Nad Před Mezi Bez Dle Podle Ke Ze Proti Kromě Během Vůči Ale Nebo Než Aby
-    Pokud Tento Tato Toto Tyto Této Tohoto""".split()
+    Pokud Tento Tato Toto Tyto Této Tohoto Narozen Narozena Narozený Narozená Nar Bytem Trvale Bydlištěm
+    Náměstí Nábřeží Třída Ulice Sídliště""".split()
 )
 
 

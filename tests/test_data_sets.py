@@ -99,6 +99,22 @@ def test_every_real_contract_is_processed(tmp_path, shared_data, capsys):
     assert all(p["ocr"] for p in reports["pdfs_577"]["pages"])
 
 
+def test_a_third_of_the_synthetic_people_have_a_surname_in_no_gazetteer():
+    """The synthetic set must not draw only the names the product's gazetteer loads: real people's
+    surnames are often common words, rare or foreign, and their given names old or foreign."""
+    from redactor.czech import NameGazetteer
+    from tests.synthetic.generator import UNLISTED_GIVEN, UNLISTED_SURNAMES, Generator
+
+    gazetteer = NameGazetteer.default()
+    listed = [n for names in UNLISTED_SURNAMES.values() for n in names if gazetteer.surname_of(n)]
+    listed += [n for names in UNLISTED_GIVEN.values() for n in names if gazetteer.given_name_of(n)]
+    assert listed == []
+    people = [gen.person() for gen in map(Generator, range(3)) for _ in range(300)]
+    unknown = sum(1 for p in people if not gazetteer.surname_of(p.surname)) / len(people)
+    unknown_given = sum(1 for p in people if not gazetteer.given_name_of(p.given)) / len(people)
+    assert 0.28 <= unknown <= 0.40 and 0.10 <= unknown_given <= 0.20, (unknown, unknown_given)
+
+
 @pytest.mark.slow
 def test_synthetic_contracts_of_nine_kinds_in_six_layouts_meet_the_targets(tmp_path, capsys):
     """Random people and identifiers in nine contract kinds (three never seen in development),

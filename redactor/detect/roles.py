@@ -238,7 +238,7 @@ CONTACT = re.compile(
     r"(?:[ \n]+(?:(?:objednatel|zhotovitel|dodavatel|prodavajic|kupujic|pronajimatel|najemc|poskytovatel|prijemc|"
     r"zadavatel|uchazec|odberatel|smluvni\w*[ \n]+stran)\w*|za[ \n]+[^\W\d_]+|je|jsou|jedna|jednat|jednaji|"
     r"opravnen[aiy]?|opravnen\w*|zmocnen\w*|pover\w*|(?:pan[aiue]?|pani)|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?))*"
-    r"[ \n]*[:\-–]?[ \n]*(?:(?:pan[aiue]?|pani|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?)[ \n]*)*$"
+    r"[ \n]*[:\-–]?[ \n]*(?:(?:pan[aiue]?|pani|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|et(?=[ \n]+[a-z]{2,6}\.))[ \n]*)*$"
 )
 
 

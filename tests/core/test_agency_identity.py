@@ -276,6 +276,7 @@ CONTACT_CUES = [
     "ve věcech smluvních: Lukáš Pokorný",
     "Osoba oprávněná jednat ve věcech technických: Lukáš Pokorný",
     "Technický zástupce: Lukáš Pokorný",
+    "Technický zástupce: Mgr. et Mgr. Lukáš Pokorný, telefon: 608460908",  # "et" joins two titles
     "Pověřený pracovník: Lukáš Pokorný",
 ]
 SUPPLIER = [

@@ -114,6 +114,18 @@ def test_email_personal_or_generic(email, category):
             45,
             "residence",
         ),
+        (  # a PSČ broken across lines: a street named after a person is still a street
+            "IČO 09064702, Josefa Šimůnka 1792/4, 411\n12 Bystré\nPříjemce:",
+            "Josefa Šimůnka 1792/4, 411\n12 Bystré",
+            45,
+            None,
+        ),
+        (  # an embankment's name broken after its first words
+            "sídlo Nábřeží Ludvíka\nSvobody 2499/35, 655 20 Lázně Bělohrad, bankovní účet",
+            "Nábřeží Ludvíka\nSvobody 2499/35, 655 20 Lázně Bělohrad",
+            46,
+            "seat",
+        ),
     ],
 )
 def test_addresses_and_their_cues(text, expected, category, context):

@@ -299,3 +299,31 @@ def test_a_surname_in_an_address_or_identifier_is_still_propagated(written):
     assert found == ["Petr Kolbaba", "Kolbaba", "Kolbabovi"]
     # a word the document does write in lower case is still a common word there
     assert [f.text for f in _persons("Přípojky: vodovod.\nKanal. příp. Dr.Hála\nVodovod oP: Kounicova 36")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a given name in no list before a surname the gazetteer knows
+        ("Komunikaci vyřizuje Vladivoj Matoušek, tel. 602 123 456.", ["Vladivoj Matoušek"]),
+        ("Kazimíra Pospíšilová, narozená 1. 3. 1972, utrpěla úraz. Kazimíře Pospíšilové se uhradí škoda.",
+         ["Kazimíra Pospíšilová", "Kazimíře Pospíšilové"]),
+        # both unlisted: a woman's surname, or a person's datum right after the two words
+        ("Stavbyvedoucím je Oksana Mrkourková, e-mail o.m@seznam.cz. Deník povede Mrkourková.",
+         ["Oksana Mrkourková", "Mrkourková"]),
+        ("Služby bude vykonávat Cyprián Rampas, narozen 1. 2. 1980. Rampas je zaměstnanec.",
+         ["Cyprián Rampas", "Rampas"]),
+        # a village's name as a given name only with a person's datum after it
+        ("Služby bude osobně vykonávat Budislav\nŘíha, narozen 11. 10. 1962.", ["Budislav\nŘíha"]),
+        # no person: a cue before a surname, a street, a place, two words without any evidence
+        ("Panem Novákem podepsaný předávací protokol je přílohou.", []),
+        ("Sídlo: Nábřeží Ludvíka Svobody 871, 288 60 Vítkov", []),
+        ("Předání proběhne ve Velké Bíteši u Brna.", []),
+        ("Technické Služby zajistí odvoz.", []),
+    ],
+)  # fmt: skip
+def test_names_outside_the_gazetteers(text, expected):
+    """Real people's given names and surnames are often in no list (old Czech, Slavic, foreign,
+    rare): two capitalised words are a name when the second is a surname the gazetteer knows,
+    has the shape of a woman's surname (-ová), or is followed by a person's datum."""
+    assert [f.text for f in _persons(text) if f.category in cat.NAME_CATEGORIES] == expected

@@ -11,7 +11,7 @@ SOFT = set("šžčřcjťďň")
 _SOFTEN = {"n": "ň", "t": "ť", "d": "ď"}
 
 
-def _fleeting_stem(word: str) -> str | None:
+def fleeting_stem(word: str) -> str | None:
     """Hájek -> Hájk, Vaněk -> Vaňk, Němec -> Němc, Karel -> Karl (the fleeting e)."""
     if len(word) >= 4 and word[-2] in "eě" and word[-1] in "kcl" and word[-3] not in "aeiouyáéěíóúůý":
         before = word[-3]
@@ -34,7 +34,7 @@ def masculine(word: str, fleeting: bool = True) -> list[str]:
     if word.endswith("a"):
         stem = word[:-1]
         return [stem + "y", stem + "ovi", stem + "ou"]
-    stem = (_fleeting_stem(word) if fleeting else None) or word
+    stem = (fleeting_stem(word) if fleeting else None) or word
     if stem[-1] in SOFT:
         return [stem + "e", stem + "ovi", stem + "em"]
     return [stem + "a", stem + "ovi", stem + "em"]

@@ -22,10 +22,11 @@ from faker.providers.person.cs_CZ import Provider as Names
 from stdnum import iban as std_iban
 from stdnum.cz import bankaccount, dic, rc
 
+from redactor.czech import NameGazetteer
 from redactor.publish.verify import count_word, normalize
 from tests.pdfs import Layout, pdf_from_paragraphs
 
-from .declension import feminine, masculine
+from .declension import feminine, fleeting_stem, masculine
 
 BANKS = ["0100", "0300", "0600", "0800", "2010", "2700", "3030", "5500", "6100"]
 TITLES = ["", "", "", "Ing. ", "Mgr. ", "Bc. ", "MUDr. ", "PhDr. ", "JUDr. ", "RNDr. ", "Ing. arch. ", "Mgr. et Mgr. "]
@@ -147,6 +148,64 @@ FOREIGN_NAMES = [
     ("Lan", "Tran", True),
     ("Duc", "Pham", False),
 ]
+#: Share of the generated people whose surname is in no list the product's gazetteer loads
+#: (Hlídač státu's top surnames, Faker's cs_CZ): real contracts are full of them.
+UNLISTED_SURNAME_SHARE = 1 / 3
+#: Share of the generated people whose given name is in no such list.
+UNLISTED_GIVEN_SHARE = 0.15
+#: Surnames (masculine forms) in none of those lists, checked by a test: ordinary Czech surnames
+#: that are also common words (a dish, an animal, a tool, a landform), rare family names, and
+#: foreign surnames common among Czech residents. Feminine forms are derived (:func:`feminine_surname`).
+UNLISTED_SURNAMES = {
+    "common_word": """Rohlík Koláč Strom Lípa Dub Brouk Kapr Štika Okoun Pstruh Kaňka Škvor Pšenička Jablko
+        Hrouda Kobliha Vidlička Hrnec Kotel Louka Potok Oblak Kolébka Medvěd Jezevec Krtek Mlynář Zedník Husa
+        Kachna Ovečka Bečka Sud Kopec Makovec Kmín Pepř Orel Jestřáb Kavka Konipas Datel Vydra Bobr Tchoř Kuna
+        Hranol Válec""".split(),
+    "rare": """Hronek Kosek Lustig Ruml Kyncl Kolbaba Drbohlav Pěchouček Vopálecký Čtvrtníček Klusáček Hemerka
+        Bohušík Lustyk Habrman Žďárský Vondrouš Krupka Pitr Rampas Kutnar Hrudka Broukal Hrabák Podzimek Kratina
+        Chalupníček Pazourek Kubias Brablec Netušil Wenzl Šrajer Jirouš Klepáček Cvrček Bican Ulrych Soumar
+        Pinkava Hanzal Vrtiška Kořán Šorm""".split(),
+    "foreign": "Nowak Lehmann Schulz Meyer Kovalenko Bondarenko Tkachenko Petrenko Ivanov Smirnov".split(),
+}
+#: Invented Czech-sounding surnames are made of these (those the gazetteer knows are skipped).
+_INVENTED_STEMS = """Hrab Kub Pech Vrb Zlat Mrk Bast Chod Kval Lib Pal Rež Sem Tuč Vaš Žel Brod Hlad Kras Pleš Rouš
+    Sklen Trn Vald Zvon""".split()
+_INVENTED_ENDINGS = "ánek íček ota ík ál ouš ař ina ula ourek ecký ný ovský áček ata oun".split()
+#: Given names in no list the gazetteer loads (old Czech, Slavic, Ukrainian), by ``female``.
+UNLISTED_GIVEN = {
+    False: """Radhost Kvido Budislav Velen Hostivít Vladivoj Soběslav Bohuš Kazimír Ratibor Bonifác Cyprián
+        Erazim Vendelín Metoděj""".split(),
+    True: "Kazimíra Ctislava Mečislava Kunhuta Oksana Halyna Ljuba Dobrava Doubravka Xenie Ofélie".split(),
+}
+
+
+def feminine_surname(masculine_form: str) -> str:
+    """The feminine form of a masculine surname as Czech forms it: Vopálecký → Vopálecká,
+    Kolbaba → Kolbabová, Hronek → Hronková (the fleeting e), Ruml → Rumlová."""
+    if masculine_form.endswith("ý"):
+        return masculine_form[:-1] + "á"
+    if masculine_form.endswith("í"):
+        return masculine_form
+    if masculine_form.endswith(("a", "o")):
+        return masculine_form[:-1] + "ová"
+    return (fleeting_stem(masculine_form) or masculine_form) + "ová"
+
+
+def unlisted_surname(r: random.Random, female: bool) -> str:
+    """A surname in no list the product's gazetteer loads: a common word, a rare or a foreign
+    surname (:data:`UNLISTED_SURNAMES`), or an invented Czech-sounding one."""
+    gazetteer = NameGazetteer.default()
+    kind = r.choice([*UNLISTED_SURNAMES, "invented"])
+    while True:
+        if kind == "invented":
+            name = r.choice(_INVENTED_STEMS) + r.choice(_INVENTED_ENDINGS)
+        else:
+            name = r.choice(UNLISTED_SURNAMES[kind])
+        form = feminine_surname(name) if female else name
+        if not (gazetteer.surname_of(form) or gazetteer.given_name_of(form)):
+            return form
+
+
 LAYOUTS = [
     Layout(),
     Layout("serif", 10, 40, "a4"),
@@ -215,9 +274,17 @@ class Generator:
         return self.r.choice(CUES[field])
 
     def person(self, female: bool | None = None, titled: bool = True) -> Person:
+        """A person with a Czech name; :data:`UNLISTED_SURNAME_SHARE` of the surnames and
+        :data:`UNLISTED_GIVEN_SHARE` of the given names come from outside every list the
+        product's gazetteer loads (:func:`unlisted_surname`, :data:`UNLISTED_GIVEN`), as real
+        people's names often do."""
         female = self.r.random() < 0.5 if female is None else female
         given = self.r.choice(Names.first_names_female if female else Names.first_names_male)
         surname = self.r.choice(Names.last_names_female if female else Names.last_names_male)
+        if self.r.random() < UNLISTED_SURNAME_SHARE:
+            surname = unlisted_surname(self.r, female)
+        if self.r.random() < UNLISTED_GIVEN_SHARE:
+            given = self.r.choice(UNLISTED_GIVEN[female])
         return Person(given, surname, female, self.r.choice(TITLES) if titled else "")
 
     def birth(self, female: bool) -> tuple[str, str]:
@@ -866,8 +933,13 @@ def gold_items(contract: Contract, text: str, names: set[str], officials: set[st
     the shared format counts them): the ``names`` words and its ``redact`` values to redact, the
     ``officials`` words and its ``keep`` values to keep (unless also redacted)."""
     items: list[dict[str, object]] = []
+    # a name word inside a kept value is not the person's ("Svobody" in the seat "Nábřeží Ludvíka
+    # Svobody 871" of a town whose contractor is a private Svoboda)
+    names_text = text
+    for value, _category in contract.keep:
+        names_text = names_text.replace(normalize(value), " ")
     for word in sorted(names):
-        n = count_word(text, word)
+        n = count_word(names_text, word)
         if n:
             items.append({"text": word, "category": "PERSON_NAME", "expected": "redact", "occurrences": n})
     for value, category in contract.redact:

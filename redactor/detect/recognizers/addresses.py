@@ -26,14 +26,14 @@ _W = rf"[{UPPER}][{LOWER}]+"
 #: A house number (číslo popisné, at most four digits) and its orientation number; five digits
 #: after a street name are an inventory or a postcode ("Švestková 12903").
 _NUMBER = r"(?:č\.[ ]?p\.[ ]?)?\d{1,4}[a-zA-Z]?(?:[ ]?/[ ]?\d{1,4}[a-zA-Z]?)?"
-_PSC_TOWN = (
-    rf"\d{{3}}[ ]?\d{{2}}[ \n]+{_W}(?:[ \n](?:nad|pod|u|v|na)[ \n]{_W}|[ \n]{_W}|[ ]?-[ ]?{_W}){{0,3}}"
+_PSC_TOWN = (  # a PSČ whose two parts a line break splits ("411⏎12 Bystré") is one PSČ
+    rf"\d{{3}}[ \n]?\d{{2}}[ \n]+{_W}(?:[ \n](?:nad|pod|u|v|na)[ \n]{_W}|[ \n]{_W}|[ ]?-[ ]?{_W}){{0,3}}"
     rf"(?:[ ]\d{{1,2}}(?![\d.]))?"
 )
 _STREET = (
     rf"(?:(?:Na|V|Ve|Za|Pod|Nad|U|K|Ke|Před|Mezi|Při|Do|Od|Po|Nad)[ ]{_W}(?:[ ]{_W})?"
-    rf"|(?:[Nn]áměstí|[Nn]ám\.|[Tt]řída|[Tt]ř\.|[Nn]ábřeží|[Nn]ábř\.|[Uu]l\.|[Uu]lice)[ ]"
-    rf"(?:[{UPPER}]\.[ ]?){{0,3}}{_W}(?:[ ]{_W})?"
+    rf"|(?:[Nn]áměstí|[Nn]ám\.|[Tt]řída|[Tt]ř\.|[Nn]ábřeží|[Nn]ábř\.|[Uu]l\.|[Uu]lice)[ \n]"  # may wrap
+    rf"(?:[{UPPER}]\.[ \n]?){{0,3}}{_W}(?:[ \n]{_W})?"
     rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n](?:[Nn]ám\.|[Nn]áměstí|[Nn]ábř\.|[Tt]řída))?)"  # "Hostivařské⏎Nám. 165"
     r"(?:[ \n](?:I|II|III|IV|V|VI)(?=[ \n]\d))?"  # numbered streets: "Boční I", "Pod Lipami II"
 )

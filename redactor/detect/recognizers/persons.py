@@ -56,6 +56,20 @@ _LABEL_CUE = re.compile(
 )
 
 
+#: A woman's surname in any case: the -ová of "Nováková", "Novákové", "Novákovou" (Czech forms
+#: the feminine surname so; Pravidla českého pravopisu), at least three letters before it.
+_FEMININE_SURNAME = re.compile(r"\w{3,}ov(?:á|é|ou)$")
+#: Words ending so that are no surname.
+_NOT_FEMININE_SURNAMES = frozenset("nová nové novou hotová hotové hotovou".split())
+#: What follows a person's name and no organisation's: a date of birth, a birth number, a home
+#: address, a phone or e-mail ("Cyprián Rampas, narozen 1. 2. 1980", "…, bytem", "…, tel.").
+_PERSON_DATUM_AFTER = re.compile(
+    r"[ ]*,?[ \n]*(?:nar\.|narozen|dat\.[ ]?nar|datum narození|r\.[ ]?č\.|rč|rodné číslo|trvale bytem|bytem"
+    r"|bydliště|trvalý pobyt|tel\.|telefon|kontaktní telefon|mobil|e-mail)",
+    re.IGNORECASE,
+)
+
+
 #: A form's two name fields, on one line or on consecutive lines, in either order ("Jméno: Jan⏎
 #: Příjmení: Novák", "Příjmení: NOVÁK Jméno: Jan"), their labels also as OCR misreads them
 #: ("Jména", "Jměno", "Prijmeni"): the pair is one person's full name, however far apart the
@@ -264,21 +278,59 @@ class PersonRecognizer(Recognizer):
                 continue
             if titled or cued:
                 # "Ing. Xaver Qwerty": a title or cue makes two capitalised words a name; a third
-                # right after them belongs to it ("Nguyen Van Thanh", "Hariet Mona Qwertzová")
+                # right after them belongs to it ("Nguyen Van Thanh", "Hariet Mona Qwertzová"),
+                # unless it opens the next line as a label ("Narozen/a 14. 7. 1997")
                 toks = [a, b]
                 if (
                     third is not None
                     and self._capitalised(third[2])
                     and self._adjacent(text, b, third)
                     and not places.is_place_word(_norm(third[2]))
+                    and ("\n" not in text[b[1] : third[0]] or gaz.surname_of(_norm(third[2])))
                 ):
                     toks.append(third)
                 given, surname = [na] + [_norm(t[2]) for t in toks[1:-1]], [_norm(toks[-1][2])]
                 mentions.append(_Mention(toks, given, surname, "title or cue before two capitalised words", 0.85))
                 i += len(toks)
                 continue
+            unlisted = self._unlisted_given(a, b, text, nouns)
+            if unlisted:
+                mentions.append(_Mention([a, b], [na], [nb], unlisted, 0.85))
+                i += 2
+                continue
             i += 1
         return mentions
+
+    def _unlisted_given(
+        self, a: tuple[int, int, str], b: tuple[int, int, str], text: str, nouns: dict[str, frozenset[str]]
+    ) -> str:
+        """Why two adjacent capitalised words ``a`` ``b`` whose first is no given name the
+        gazetteer knows are still a person's name (the evidence), or "" when they are not:
+        ``b`` is a surname the gazetteer knows ("Kazimír Havel", "Vladivoj Matoušek"), ``b`` has
+        the shape of a woman's surname ("Oksana Mrkourková", "Oksanou Mrkourkovou"), or what
+        follows the pair is a person's datum ("Cyprián Rampas, narozen", "…, bytem", "…, tel.").
+        Real people's given names are often in no list (old Czech, Slavic, foreign); the words
+        must not be a place, a word the document writes in lower case, or a surname pair."""
+        gaz, places = self._gazetteers()
+        na, nb = _norm(a[2]), _norm(b[2])
+        if (
+            gaz.surname_of(na)
+            or na.lower() in PERSON_CUES  # "Panem Novákem": the cue, not a given name
+            or places.is_place_pair(na, nb)
+            or self._document_noun(a[2], nouns)
+            or self._document_noun(b[2], nouns)
+        ):
+            return ""
+        datum = bool(_PERSON_DATUM_AFTER.match(text[b[1] : b[1] + 40]))
+        if places.is_place_word(na) and not datum:
+            return ""  # "Budislav" is a village too: a name when a person's datum follows
+        if gaz.surname_of(nb):
+            return "capitalised word + surname (gazetteer)"
+        if _FEMININE_SURNAME.search(nb) and nb.lower() not in _NOT_FEMININE_SURNAMES and not places.is_place_word(nb):
+            return "capitalised word + a woman's surname (ending -ová)"
+        if datum:
+            return "two capitalised words before a person's datum (birth, residence, phone)"
+        return ""
 
     def _ner_mentions(
         self, context: AnalysisContext, words: list[tuple[int, int, str]], taken: list[Span]
