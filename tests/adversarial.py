@@ -372,6 +372,157 @@ def outline_party_block() -> Adversarial:
     return Adversarial("outline_party_block", doc.tobytes(), [HIDDEN, HIDDEN_NUMBER], pictured=True)
 
 
+def _glyph_paths(paragraphs: list[str]) -> tuple[list[list[tuple[str, list[float]]]], tuple[float, float]]:
+    """The glyphs of ``paragraphs`` set as a page (:func:`~tests.pdfs.pdf_from_paragraphs`) as
+    vector outlines, each glyph a list of path operators with their points in the page's own
+    coordinates (PDF user space, no ``cm`` left), and the page's size."""
+    page_pdf = pdf_from_paragraphs(paragraphs)
+    src = pymupdf.open(stream=page_pdf, filetype="pdf")
+    size = (src[0].rect.width, src[0].rect.height)
+    svg = src[0].get_svg_image(text_as_path=True)
+    art = pymupdf.open(stream=svg.encode(), filetype="svg").convert_to_pdf()
+    glyphs: list[list[tuple[str, list[float]]]] = []
+    with pikepdf.open(io.BytesIO(art)) as pdf:
+        ctm, stack, current = pymupdf.Matrix(1, 1), [], []
+        for operands, op in pikepdf.parse_content_stream(pdf.pages[0]):
+            name = str(op)
+            values = [float(v) for v in operands] if name in ("cm", "m", "l", "c", "v", "y") else []
+            if name == "q":
+                stack.append(ctm)
+            elif name == "Q":
+                ctm = stack.pop()
+            elif name == "cm":
+                ctm = pymupdf.Matrix(*values) * ctm
+            elif name in ("m", "l", "c", "v", "y"):
+                points = []
+                for i in range(0, len(values), 2):
+                    point = pymupdf.Point(values[i], values[i + 1]) * ctm
+                    points += [point.x, size[1] - point.y]  # the drawing's y runs down the page
+                current.append((name, points))
+            elif name == "h":
+                current.append(("h", []))
+            elif name in ("f", "f*", "S", "B"):
+                glyphs.append(current)
+                current = []
+    return glyphs, size
+
+
+def _path_ops(glyph: list[tuple[str, list[float]]]) -> bytes:
+    return b" ".join(b" ".join(f"{v:.3f}".encode() for v in points) + b" " + op.encode() for op, points in glyph)
+
+
+def _outlined(paragraphs: list[str], outlined: str, how: str) -> bytes:
+    """A contract page whose paragraphs are ordinary text except ``outlined`` (one of them),
+    drawn as vector outlines ``how``: ``"one path"`` (the whole line one filled path of many
+    subpaths, no glyph-sized path on the page), ``"stroked"`` (each glyph's outline stroked, not
+    filled) or ``"page one path"`` (every line of the page so, and no text at all)."""
+    doc = pymupdf.open(
+        stream=_base([p for p in paragraphs if p != outlined and how != "page one path"]), filetype="pdf"
+    )
+    if how == "page one path":
+        glyphs, size = _glyph_paths(paragraphs)
+        lines: dict[int, list] = {}
+        for glyph in glyphs:
+            baseline = round(min(pt for op, pts in glyph for pt in pts[1::2]) / 8) if glyph else 0
+            lines.setdefault(baseline, []).extend(glyph)
+        content = b"0 0 0 rg " + b" ".join(_path_ops(g) + b" f" for g in lines.values())
+        doc[0].set_mediabox(pymupdf.Rect(0, 0, *size))
+    else:
+        glyphs, size = _glyph_paths([outlined])
+        # the line lies at the top of its own page: moved down to where the party entry stands
+        # (its top 420 points from the top of the page)
+        top = max(v for g in glyphs for _op, pts in g for v in pts[1::2])
+        shift = (size[1] - 420.0) - top
+        moved = [[(op, [v + (shift if k % 2 else 0) for k, v in enumerate(pts)]) for op, pts in g] for g in glyphs]
+        if how == "one path":
+            content = b"0 0 0 rg " + b" ".join(_path_ops(g) for g in moved) + b" f"
+        else:
+            content = b"0 0 0 RG 0.6 w " + b" ".join(_path_ops(g) + b" S" for g in moved)
+    data = doc.tobytes()
+
+    def change(pdf):
+        pdf.pages[0].contents_add(pdf.make_stream(b"q " + content + b" Q"), prepend=False)
+
+    return _edit(data, change)
+
+
+def outline_line_one_path() -> Adversarial:
+    """The contractor's line drawn as one filled vector path with a subpath per glyph outline (no
+    glyph-sized path to count), on a page whose other text is ordinary text."""
+    line = f"Zhotovitel: {HIDDEN}, rodne cislo {HIDDEN_NUMBER}"
+    pdf = _outlined([*[p for p in BODY if not p.startswith("Zhotovitel")], line], line, "one path")
+    return Adversarial("outline_line_one_path", pdf, [HIDDEN, HIDDEN_NUMBER], pictured=True)
+
+
+def outline_glyphs_stroked() -> Adversarial:
+    """The contractor's line drawn as stroked glyph outlines (hollow letters, no filled path)."""
+    line = f"Zhotovitel: {HIDDEN}, rodne cislo {HIDDEN_NUMBER}"
+    pdf = _outlined([*[p for p in BODY if not p.startswith("Zhotovitel")], line], line, "stroked")
+    return Adversarial("outline_glyphs_stroked", pdf, [HIDDEN, HIDDEN_NUMBER], pictured=True)
+
+
+def outline_page_one_path_per_line() -> Adversarial:
+    """The whole contract drawn as vector outlines, each line one filled path: no text and no
+    glyph-sized path on the page."""
+    pdf = _outlined(BODY, "", "page one path")
+    return Adversarial("outline_page_one_path_per_line", pdf, BODY_SECRETS, pictured=True)
+
+
+def _soft_masked(base: tuple[int, int] | None) -> bytes:
+    """The contract as a page-sized black image whose letters exist only in its /SMask (200 dpi):
+    the base image is ``base`` pixels (one black pixel stretched over the page, say) or, with
+    None, as large as the mask."""
+    import zlib
+
+    src = pymupdf.open(stream=_base(), filetype="pdf")
+    pix = src[0].get_pixmap(dpi=200, colorspace=pymupdf.csGRAY)
+    alpha = bytes(255 - b for b in pix.samples)  # ink is opaque, paper transparent
+    width, height = base or (pix.width, pix.height)
+    doc = pymupdf.open()
+    doc.new_page(width=src[0].rect.width, height=src[0].rect.height)
+
+    def image(pdf: pikepdf.Pdf, data: bytes, w: int, h: int) -> pikepdf.Stream:
+        stream = pikepdf.Stream(pdf, zlib.compress(data))
+        stream.Type, stream.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
+        stream.Width, stream.Height, stream.BitsPerComponent = w, h, 8
+        stream.ColorSpace, stream.Filter = pikepdf.Name.DeviceGray, pikepdf.Name.FlateDecode
+        return stream
+
+    def change(pdf):
+        picture = image(pdf, bytes(width * height), width, height)
+        picture.SMask = image(pdf, alpha, pix.width, pix.height)
+        page = pdf.pages[0]
+        page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=picture))
+        w, h = float(page.mediabox[2]), float(page.mediabox[3])
+        page.obj.Contents = pdf.make_stream(f"q {w} 0 0 {h} 0 0 cm /Im0 Do Q".encode())
+
+    return _edit(doc.tobytes(), change)
+
+
+def soft_mask_scan() -> Adversarial:
+    """A scan whose letters exist only through an image's soft mask: a one-pixel black image
+    stretched over the page, the contract's glyphs in its full-resolution /SMask. Every viewer
+    shows a clean contract."""
+    return Adversarial("soft_mask_scan", _soft_masked((1, 1)), BODY_SECRETS, pictured=True)
+
+
+def soft_mask_scan_full() -> Adversarial:
+    """The same with a black base image as large as its /SMask."""
+    return Adversarial("soft_mask_scan_full", _soft_masked(None), BODY_SECRETS, pictured=True)
+
+
+def surname_in_own_email() -> Adversarial:
+    """A private party whose surname is in no gazetteer and also stands, without diacritics, in
+    the party's own e-mail address; a later sentence names the party by the surname alone."""
+    body = [
+        "SMLOUVA O NÁJMU",
+        "Pronajímatel: Petr Kolbaba, nar. 12. 3. 1980, bytem Lipová 12, 602 00 Brno, e-mail: petr.kolbaba12@seznam.cz",
+        "Nájemce: Město Kyjov, IČO: 00285030, zastoupené starostou Mgr. Františkem Lukáškem",
+        "Pan Kolbaba souhlasí s podmínkami nájmu. Nájemné se platí panu Kolbabovi měsíčně.",
+    ]
+    return Adversarial("surname_in_own_email", _base(body), ["Kolbaba", "Kolbabovi", "kolbaba12"])
+
+
 def font_without_unicode() -> Adversarial:
     """The contract's fonts stripped of their ToUnicode maps: glyphs without meaning."""
 
@@ -464,6 +615,12 @@ BUILDERS: list[Callable[[], Adversarial]] = [
     outline_party_block,
     font_without_unicode,
     type3_opaque_names,
+    outline_line_one_path,
+    outline_glyphs_stroked,
+    outline_page_one_path_per_line,
+    soft_mask_scan,
+    soft_mask_scan_full,
+    surname_in_own_email,
 ]
 
 

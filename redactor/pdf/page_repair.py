@@ -171,9 +171,9 @@ def meaningless_regions(doc: pymupdf.Document, page: pymupdf.Page, log: BboxLog)
                     meaningless += chars
     merged: list[pymupdf.Rect] = []
     for rect in sorted((r + (-2, -2, 2, 2) for r in rects), key=lambda r: (r.y0, r.x0)):
-        for other in merged:
+        for k, other in enumerate(merged):
             if other.intersects(rect):
-                other |= rect
+                merged[k] = other | rect  # (a Rect's |= rebinds the loop's name, not the list's entry)
                 break
         else:
             merged.append(pymupdf.Rect(rect))

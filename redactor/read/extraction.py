@@ -42,6 +42,7 @@ from redactor.read.ocr import (
     OcrPage,
     OcrWord,
     ReadAhead,
+    described_pictures,
     layer_agrees,
     layer_area,
     layer_sample,
@@ -52,6 +53,7 @@ from redactor.read.ocr import (
     text_quality,
 )
 from redactor.read.ocr.protocol import Ocr
+from redactor.read.unexplained import ink_regions
 
 CharBox = tuple[int, float, float, float, float]  # page (from 1), x0, y0, x1, y1 in points
 
@@ -483,6 +485,11 @@ def _extract(
                 forced = [pymupdf.Rect(r) for r in drawn.get(number, [])]
                 found = picture_regions(page, visible, images, hidden)
                 regions = forced + [r for r in found if not any(r in f for f in forced)]
+                # ink the page shows that no character with a meaning explains (a small picture of
+                # text, a masked image, outlines the rebuild did not turn into a picture), outside
+                # the pictures read anyway and those a visible text layer describes
+                described = described_pictures(page, visible, images)
+                regions += ink_regions(page, [tuple(r) for r in regions + described])
                 pictures = ocr.read_pictures(page, regions) if regions else None
                 if pictures is not None:
                     areas = [layer_area(r) for r in regions]

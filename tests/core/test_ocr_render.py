@@ -65,3 +65,19 @@ def test_a_72_dpi_scan_is_read_with_its_digits_and_diacritics():
     with pymupdf.open(stream=_scanned_at(72), filetype="pdf") as doc:
         lines = [" ".join(w.text for w in line) for line in ocr.recognize(doc[0]).lines()]
     assert lines == LINES
+
+
+def test_a_page_drawn_through_a_soft_mask_has_the_masks_resolution():
+    """A one-pixel black image stretched over the page, the letters in its 200-dpi /SMask: every
+    viewer shows sharp text, and OCR reads the page so, not as one pixel enlarged."""
+    from tests.adversarial import BODY_SECRETS, soft_mask_scan
+
+    case = soft_mask_scan()
+    with pymupdf.open(stream=case.pdf, filetype="pdf") as doc:
+        page = doc[0]
+        (info,) = page.get_image_info()
+        assert (info["width"], info["height"]) == (1, 1)
+        assert round(picture_dpi(page, page.rect)) == 200
+        if TesseractOcr().available():
+            words = " ".join(w.text for w in TesseractOcr().recognize(page).words)
+            assert all(secret in words for secret in BODY_SECRETS), words

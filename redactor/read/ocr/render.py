@@ -30,10 +30,11 @@ _MIN_SHARE = 0.25
 
 def picture_dpi(page: pymupdf.Page, area: pymupdf.Rect) -> float | None:
     """The resolution (dots per inch, the lower of the two axes) of the largest image drawn over
-    at least a quarter of ``area`` (points, unrotated page) of ``page``; None when no image covers
-    that much (a text page: its glyphs are drawn at any resolution)."""
+    at least a quarter of ``area`` (points, unrotated page) of ``page``, its masks included
+    (:func:`_finest`); None when no image covers that much (a text page: its glyphs are drawn at
+    any resolution)."""
     best: tuple[float, float] | None = None
-    for info in page.get_image_info():
+    for info in page.get_image_info(xrefs=True):
         bbox = pymupdf.Rect(info["bbox"]) & area
         if bbox.is_empty or bbox.get_area() < _MIN_SHARE * area.get_area():
             continue
@@ -41,13 +42,30 @@ def picture_dpi(page: pymupdf.Page, area: pymupdf.Rect) -> float | None:
         if drawn.width <= 0 or drawn.height <= 0 or not info.get("width") or not info.get("height"):
             continue
         # an image turned by its matrix: its pixel columns may run along the page's height
-        across, down = (info["width"], info["height"])
+        across, down = _finest(page.parent, info.get("xref") or 0, info["width"], info["height"])
         if abs(info["transform"][1]) > abs(info["transform"][0]):
             across, down = down, across
         dpi = min(across / (drawn.width / 72), down / (drawn.height / 72))
         if best is None or bbox.get_area() > best[0]:
             best = (bbox.get_area(), dpi)
     return None if best is None else best[1]
+
+
+def _finest(doc: pymupdf.Document, xref: int, width: int, height: int) -> tuple[int, int]:
+    """The pixel size of image ``xref`` (``width`` × ``height``) or of its soft mask or stencil
+    mask, whichever is finer: what the page shows is drawn at that resolution (a black image of
+    one pixel whose letters are in a full-resolution /SMask is a page of sharp text)."""
+    if not xref:
+        return width, height
+    for key in ("SMask", "Mask"):
+        kind, value = doc.xref_get_key(xref, key)
+        if kind != "xref":
+            continue
+        mask = int(value.split()[0])
+        sizes = [doc.xref_get_key(mask, side) for side in ("Width", "Height")]
+        if all(k == "int" for k, _v in sizes):
+            width, height = max(width, int(sizes[0][1])), max(height, int(sizes[1][1]))
+    return width, height
 
 
 def render_gray(page: pymupdf.Page, dpi: int, clip: pymupdf.Rect | None = None) -> Image.Image:

@@ -209,7 +209,7 @@ class TesseractOcr:
         """Run one pytesseract ``call`` on ``image`` (``kwargs`` passed on) with Tesseract capped at
         ``threads`` threads. Under :class:`ReadAhead` the limit is already this value, so what each
         thread puts back is the same and threads cannot undo one another's setting."""
-        with _thread_limit(self.threads):
+        with thread_limit(self.threads):
             return call(image, **kwargs)
 
     def read_image(self, image: Image.Image) -> list[Found]:
@@ -352,6 +352,21 @@ def picture_regions(
     return out
 
 
+def described_pictures(
+    page: pymupdf.Page, visible: list[tuple[float, float, float, float]], images: list[pymupdf.Rect]
+) -> list[pymupdf.Rect]:
+    """The pictures of ``page`` (``images``, points) that the text layer describes: at least
+    :data:`PICTURE_MAX_CHARS_OVER` of its ``visible`` character boxes lie on them (a scan under its
+    own visible text). Their ink is the text's, not text of their own to read."""
+    out = []
+    for image in images:
+        x0, y0, x1, y1 = image & page.rect
+        over = sum(1 for a, b, c, d in visible if x0 <= (a + c) / 2 <= x1 and y0 <= (b + d) / 2 <= y1)
+        if over >= PICTURE_MAX_CHARS_OVER:
+            out.append(pymupdf.Rect(x0, y0, x1, y1))
+    return out
+
+
 def layer_area(picture: pymupdf.Rect) -> pymupdf.Rect:
     """Where another tool's invisible OCR layer of ``picture`` (points) may lie: the picture and a
     line above and below it (its height, at least 14 points), since such a layer may be a line
@@ -396,7 +411,7 @@ class ReadAhead:
         self.waiting = sorted({*numbers, *self.bands})
         self.pool = ThreadPoolExecutor(ocr.parallel, thread_name_prefix="ocr")
         self.pending: dict[int, Future[OcrPage]] = {}
-        self.limit = _thread_limit(ocr.threads)  # once for every thread's Tesseract
+        self.limit = thread_limit(ocr.threads)  # once for every thread's Tesseract
         self.limit.__enter__()
 
     def _fill(self) -> None:
@@ -499,13 +514,13 @@ def _read_bands(ocr: TesseractOcr, doc: pymupdf.Document, bands: list[tuple[int,
     process)."""
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - only with parallel OCR
 
-    with _thread_limit(ocr.threads), ThreadPoolExecutor(ocr.parallel, thread_name_prefix="ocr") as pool:
+    with thread_limit(ocr.threads), ThreadPoolExecutor(ocr.parallel, thread_name_prefix="ocr") as pool:
         futures = [pool.submit(ocr.start(doc[number - 1], band)) for number, band in bands]
         return [future.result() for future in futures]
 
 
 @contextlib.contextmanager
-def _thread_limit(threads: int) -> Iterator[None]:
+def thread_limit(threads: int) -> Iterator[None]:
     """Tesseract's OpenMP threads set to ``threads`` for the reads made inside (one setting for all
     the threads that run them, put back after)."""
     env = os.environ.get("OMP_THREAD_LIMIT")
