@@ -249,6 +249,8 @@ class Source(models.TextChoices):
     ENGINE = "engine", _("Detected")
     MANUAL_BOX = "manual_box", _("Manual box")
     MANUAL_TEXT = "manual_text", _("Manual text selection")
+    #: found by the reader's check of the published pages (redactor.publish.reader_check)
+    READER_CHECK = "reader_check", _("Still legible in the published page")
 
 
 class Suggestion(models.TextChoices):

@@ -27,6 +27,7 @@ AUDIT_ACTIONS = {
     "second_approval_returned": _("Returned to review by the second reviewer"),
     "published": _("Published"),
     "verification_failed": _("Verification failed"),
+    "still_legible": _("Not published: the published pages still show values nobody decided"),
     "downloaded_redacted": _("Redacted PDF downloaded"),
     "downloaded_text": _("Published text downloaded"),
     "downloaded_original": _("Original downloaded"),

@@ -13,15 +13,18 @@ from typing import Any
 
 from policy.i18n import reason_texts
 from redactor import (
+    Action,
     AgencyProfile,
     Analysis,
     CategoryMap,
     ExportMode,
+    ProposedRedaction,
     RedactionEngine,
     RedactionError,
     TextExport,
     VerificationError,
     export_layer,
+    review_items,
 )
 
 
@@ -38,6 +41,9 @@ class FileOutcome:
     counts: Counter = field(default_factory=Counter)
     #: The companion text written beside the PDF (``NAME.txt``).
     text_path: Path | None = None
+    #: Values the reader's check still read in the written PDF that nobody decided, as review
+    #: items (also in the JSON report): the file needs review before it is published.
+    review_needed: list[ProposedRedaction] = field(default_factory=list)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -75,7 +81,11 @@ def redact_file(
     ``out_dir/<name>.json``.
 
     Never raises for a bad input: the outcome says why it failed. The JSON is written even
-    when verification fails (it lists the problems); the PDF only when it passed. An output
+    when verification fails (it lists the problems); the PDF only when it passed. What the
+    reader's check (:func:`~redactor.publish.reader_check.reader_check`) still reads in the
+    written PDF that nobody decided is listed among the JSON's proposals as review items (action
+    review) and in ``FileOutcome.review_needed``: the PDF is what would be published, and it
+    needs review first. An output
     path that is the input itself is refused. ``progress(done, total)`` is called after each
     page is read (pages from 1).
     """
@@ -98,8 +108,9 @@ def redact_file(
     for entry, proposal in zip(report["proposals"], analysis.proposals, strict=True):
         entry["reason"]["text"] = reason_texts(proposal.reason)  # {"cs": …, "en": …}
     out_dir.mkdir(parents=True, exist_ok=True)
+    others = [p for p in analysis.proposals if p.action != Action.REDACT]
     try:
-        result = engine.redact(data, accepted, analysis.text_layer)
+        result = engine.redact(data, accepted, analysis.text_layer, others=others, category_map=category_map)
     except VerificationError as exc:
         report["verification"] = exc.result.to_dict() if exc.result else {"ok": False, "problems": [str(exc)]}
         json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -109,6 +120,11 @@ def redact_file(
     except RedactionError as exc:
         return FileOutcome(source, False, str(exc), analysis=analysis, counts=counts)
     report["verification"] = result.verification.to_dict()
+    # what a reader still reads that nobody decided: review items beside the analysis' own
+    items = review_items(result.findings, category_map or engine.category_map, len(analysis.proposals) + 1)
+    for item in items:
+        report["proposals"].append(item.to_dict())
+        report["proposals"][-1]["reason"]["text"] = reason_texts(item.reason)  # {"cs": …, "en": …}
     for path, data in ((pdf_path, result.pdf), (text_path, (result.text or "").encode("utf-8"))):
         tmp = path.with_name(path.name + ".part")
         tmp.write_bytes(data)
@@ -132,12 +148,17 @@ def redact_file(
             f"; page(s) {', '.join(map(str, result.pictured))} published as pictures with the analysed words as"
             " their text layer (an extractor read their text other than it was analysed)"
         )
+    if items:
+        note += (
+            f"; review needed: {len(items)} value(s) still legible in the published pages that nobody decided"
+            f" (page(s) {', '.join(sorted({str(i.page) for i in items}, key=int))}; review items in {json_path.name})"
+        )
     extractors = result.verification.checks.get("extractors")
     read_by = ", ".join(map(str, extractors)) if isinstance(extractors, list) else ""
     message = (
         f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified ({read_by}){note}"
     )
-    return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts, text_path)
+    return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts, text_path, items)
 
 
 def export_file(

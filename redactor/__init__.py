@@ -51,6 +51,7 @@ from redactor.pdf.active_content import refuse_active_content
 from redactor.pdf.pdf_limits import PdfBombError, PdfLimits, check_pdf_limits
 from redactor.pdf.pdf_pages import open_pdf, page_size_check
 from redactor.pdf.rebuild import open_rebuilt
+from redactor.publish.reader_check import ReaderFinding, review_items
 from redactor.publish.text_export import MODES, ExportMode, TextExport, export_layer
 from redactor.publish.verify import count_word, extract_texts, normalize
 from redactor.read.extraction import TextLayer, extract_text_layer, scan_pages
@@ -128,6 +129,7 @@ __all__ = [
     "PdfTooLargeError",
     "ProposedRedaction",
     "PublishingBody",
+    "ReaderFinding",
     "Reason",
     "RedactionEngine",
     "RedactionError",
@@ -175,6 +177,7 @@ __all__ = [
     "refuse_active_content",
     "render_page",
     "repeated_pages",
+    "review_items",
     "scan_pages",
     "signature_similarity",
     "spans_in_boxes",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -55,6 +55,7 @@ from redactor.publish.burn import burn_in, label_size
 from redactor.publish.ink import widen_to_ink
 from redactor.publish.legibility import boxes_for
 from redactor.publish.picture_check import legibility_reader, legible_in_pictures, legible_problem
+from redactor.publish.reader_check import PAGE_DPI, ReaderFinding, reader_check
 from redactor.publish.text_export import published_text
 from redactor.publish.text_writing import WrittenText, publish_as_pictures
 from redactor.publish.verify import verify
@@ -143,6 +144,10 @@ class RedactionResult:
     #: :func:`~redactor.publish.text_export.published_text`), verified like the PDF's text; None
     #: when ``redact`` was given no text layer.
     text: str | None = None
+    #: Personal data a reader can still read in the published pages that the analysis did not
+    #: decide (:func:`~redactor.publish.reader_check.reader_check`): when not empty, the result
+    #: must not be published as it is; each is a review item with a box proposed on it.
+    findings: list[ReaderFinding] = field(default_factory=list)
 
 
 class RedactionEngine:
@@ -327,9 +332,16 @@ class RedactionEngine:
 
     # -- redaction --------------------------------------------------------------------------
     def redact(
-        self, pdf: bytes, proposals: list[ProposedRedaction], text_layer: TextLayer | None = None
+        self,
+        pdf: bytes,
+        proposals: list[ProposedRedaction],
+        text_layer: TextLayer | None = None,
+        *,
+        others: Sequence[ProposedRedaction] = (),
+        category_map: CategoryMap | None = None,
     ) -> RedactionResult:
-        """Burn the boxes of ``proposals`` into ``pdf``, verify the result and judge its pictures.
+        """Burn the boxes of ``proposals`` into ``pdf``, verify the result, judge its pictures and
+        check it as a reader sees it.
 
         After :meth:`burn_and_verify`, the pictures of the pages whose text OCR read (scans,
         pictures on text pages, pages published as pictures) are read again, independently, where
@@ -338,12 +350,35 @@ class RedactionEngine:
         is covered by a box over the words that read it and the document is burned and verified
         again (``RedactionResult.covered``); a value legible after that fails verification, naming
         the page. Raises :class:`VerificationError` as :meth:`burn_and_verify` does.
+
+        Then the reader's check (:func:`~redactor.publish.reader_check.reader_check`) reads every
+        published page as a reader sees it and looks for personal data that the analysis did not
+        decide: ``others`` are the proposals kept (by the analysis or a reviewer) or left for
+        review, ``category_map`` (default: the engine's) the categories not redacted at
+        all. What it finds is in ``RedactionResult.findings``: nothing of it was decided, so the
+        caller must not publish the result as it is (the web app sends the contract back to
+        review, the command line lists review items).
         """
         result = self.burn_and_verify(pdf, proposals, text_layer)
         reader = legibility_reader(self.ocr)
         if text_layer is None or reader is None:
             result.verification.checks["legible_in_pictures"] = "not read: no OCR engine"
-            return result
+        else:
+            result = self._cover_legible(pdf, proposals, text_layer, reader, result)
+        self._check_as_reader(result, proposals, others, category_map or self.category_map, reader)
+        return result
+
+    def _cover_legible(
+        self,
+        pdf: bytes,
+        proposals: list[ProposedRedaction],
+        text_layer: TextLayer,
+        reader: TesseractOcr,
+        result: RedactionResult,
+    ) -> RedactionResult:
+        """:meth:`redact`'s rounds of covering redacted values still legible in a page's picture;
+        returns the final result. Raises :class:`VerificationError` when a value is still legible
+        after :data:`COVER_ROUNDS`."""
         covered: list[Box] = []
         for attempt in range(COVER_ROUNDS + 1):
             found, checked = legible_in_pictures(
@@ -362,6 +397,32 @@ class RedactionEngine:
         result.verification.problems += problems
         result.verification.ok = False
         raise VerificationError("verification failed: " + "; ".join(problems[:5]), result.verification)
+
+    def _check_as_reader(
+        self,
+        result: RedactionResult,
+        proposals: list[ProposedRedaction],
+        others: Sequence[ProposedRedaction],
+        category_map: CategoryMap,
+        band_reader: TesseractOcr | None,
+    ) -> None:
+        """Run the reader's check on ``result`` and keep its findings and figures there."""
+        page_reader = None
+        if band_reader is not None and isinstance(self.ocr, TesseractOcr):
+            page_reader = TesseractOcr(
+                language=self.ocr.language, dpi=PAGE_DPI, threads=self.ocr.threads, parallel=self.ocr.parallel, psm=3
+            )
+        checked = reader_check(
+            result.pdf,
+            boxes=result.boxes,
+            redacted=proposals,
+            others=others,
+            category_map=category_map,
+            ocr=page_reader,
+            band_reader=band_reader,
+        )
+        result.findings = checked.findings
+        result.verification.checks["reader_check"] = checked.checked
 
     def burn_and_verify(
         self,

@@ -152,6 +152,15 @@ TEMPLATES: dict[str, str] = {
         "determined – a private person's signature over the printed name?"
     ),
     "ink_over_value": gettext_noop("Redact: a signature or stamp drawn over a redacted value (%(reason)s)"),
+    # the reader's check of the published pages (redactor.publish.reader_check)
+    "still_legible": gettext_noop(
+        "Needs review: %(category)s still legible %(where)s of the published page, and nobody decided it – "
+        "redact it, or keep it if it is not personal data."
+    ),
+    "still_legible_name": gettext_noop(
+        "Needs review: a form of a name redacted elsewhere in the contract is still legible %(where)s of the "
+        "published page – redact it, or keep it if it is somebody else's."
+    ),
     # agency rules
     "agency_rule": gettext_noop("%(action)s: %(rule)s."),
     "agency_rule_overruled": gettext_noop("%(action)s: %(rule)s (the engine said: %(reason)s)"),
@@ -194,6 +203,8 @@ TERMS: dict[str, str] = {
     "keep": gettext_noop("Keep"),
     "review": gettext_noop("Needs review"),
     "possessive": gettext_noop("named as its owner"),
+    "in_text_layer": gettext_noop("in the text layer"),
+    "in_picture": gettext_noop("in the picture"),
     "block": gettext_noop("in whose entry it stands"),
     "sentence": gettext_noop("named in the same sentence"),
     "entry": gettext_noop("in whose entry it is listed"),

@@ -22,11 +22,22 @@ def _score(gold_dir, out_dir) -> tuple[dict[str, str], str]:
     return dict(re.findall(r"(\w+)=([\d.]+)", summary)), run.stdout
 
 
+def _redact(*args: str) -> int:
+    """``manage.py redact``'s exit status: 0 when every file can be published as written, 3 when
+    some still show personal data nobody decided (review items in their reports), 1 on an error."""
+    try:
+        call_command("redact", *args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
 @pytest.mark.slow
 def test_dev_set_meets_the_registry_targets(tmp_path, shared_data):
-    """manage.py redact on ../shared/data/dev, scored by the independent shared scorer."""
+    """manage.py redact on ../shared/data/dev, scored by the independent shared scorer; the
+    reader's check of the published pages finds nothing undecided."""
     sources = sorted((shared_data / "dev").glob("*.pdf"))
-    call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
+    assert _redact(*map(str, sources), "--out-dir", str(tmp_path)) == 0
     values, out = _score(shared_data / "dev", tmp_path)
     assert values["missing"] == "0", out
     assert float(values["leak_rate"]) == 0.0, out
@@ -38,7 +49,7 @@ def test_dev_set_meets_the_registry_targets(tmp_path, shared_data):
 def test_scanned_dev_set_meets_the_scan_targets(tmp_path, shared_data):
     """The dev set as image-only scans: OCR, pixel redaction, an invisible text layer."""
     sources = sorted((shared_data / "dev" / "scanned").glob("*.pdf"))
-    call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
+    assert _redact(*map(str, sources), "--out-dir", str(tmp_path)) == 0
     values, out = _score(shared_data / "dev" / "scanned", tmp_path)
     assert values["missing"] == "0", out
     assert float(values["leak_rate"]) <= 1.0, out
@@ -53,8 +64,10 @@ def test_every_real_contract_is_processed(tmp_path, shared_data, capsys):
     # stored with /Rotate 270) included, is published and verified
     sources = sorted((shared_data / "real").glob("*.pdf"))
     more = sorted((shared_data / "real" / "more").glob("*.pdf"))
-    call_command("redact", *map(str, sources), "--out-dir", str(tmp_path))
-    call_command("redact", *map(str, more), "--out-dir", str(tmp_path / "more"))
+    # every file is written; some need review first (3): the reader's check still reads values
+    # nobody decided, listed as review items
+    assert _redact(*map(str, sources), "--out-dir", str(tmp_path)) in (0, 3)
+    assert _redact(*map(str, more), "--out-dir", str(tmp_path / "more")) in (0, 3)
     out = capsys.readouterr().out
     assert out.count(": ok, ") == len(sources) + len(more), out
     # the published text layers keep the words: the shared gold-free comparison (input layer
@@ -90,6 +103,9 @@ def test_every_real_contract_is_processed(tmp_path, shared_data, capsys):
     scored = [reports[p.stem] for p in sorted((shared_data / "real").glob("*.json")) if p.stem in reports]
     review = sum(1 for r in scored for p in r["proposals"] if p["action"] == "review")
     assert review / len(scored) <= 3.0, review
+    # of which the reader's check of the published pages asks at most one per contract
+    checked = [p["text"] for r in scored for p in r["proposals"] if p["recognizer"] == "reader_check"]
+    assert len(checked) <= len(scored), checked
     # the address in a table row belongs to a company owner named only in the page image: no
     # person or organisation is linked to it in the text, and the contract names no private person
     obranska = [p for p in reports["TestData_1306"]["proposals"] if p["text"] == "Obřanská 101a"]

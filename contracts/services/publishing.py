@@ -18,16 +18,31 @@ from accounts.access import require_role
 from accounts.models import Role
 from accounts.selectors import actor_name
 from contracts import selectors
-from contracts.models import AuditEvent, Contract, IdempotencyKey, LegalGround, Proposal, Run, Status, WebhookEvent
+from contracts.models import (
+    AuditEvent,
+    Contract,
+    IdempotencyKey,
+    LegalGround,
+    Proposal,
+    Run,
+    Source,
+    Status,
+    Suggestion,
+    WebhookEvent,
+    box_to_list,
+)
+from policy.i18n import reason_fields
 from policy.runtime import get_engine
 from redactor import (
     Action,
+    CategoryMap,
     ProposedRedaction,
     Reason,
     Span,
     VerificationError,
     normalize,
     page_coverage,
+    review_items,
     spans_in_boxes,
 )
 
@@ -43,37 +58,54 @@ def decided_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
     ``layer`` is :func:`~contracts.services.processing.contract_text_layer`'s. What publishing
     burns in and what the text exports remove are this one list. When the agency prints legal
     grounds (``Agency.print_legal_grounds``), each carries its ground's code as its label."""
-    out = []
     printed = contract.agency.print_legal_grounds
+    out = []
     for p in selectors.proposals_for_contract(contract=contract):
-        if not p.will_redact:
-            continue
-        boxes = p.box_list()
-        if p.span_start is not None and p.span_end is not None:
-            spans = [Span(p.span_start, p.span_end)]
-        else:
-            spans = spans_in_boxes(layer, boxes)
-        for i, span in enumerate(spans or [None]):
-            out.append(
-                ProposedRedaction(
-                    id=p.pk,
-                    page=p.page,
-                    boxes=boxes if i == 0 else [],
-                    text=layer.text[span.start : span.end].replace("\n", " ") if span else "",
-                    category=p.category or 0,
-                    category_name=p.category_name,
-                    category_type=p.category_type,
-                    action=Action.REDACT,
-                    score=p.score,
-                    reason=Reason(p.reason_code, p.reason_params) if p.reason_code else Reason("manual"),
-                    recognizer=p.recognizer or p.source,
-                    evidence="",
-                    span=span or Span(0, 0),
-                    cluster=p.cluster or None,
-                    label=LegalGround(p.legal_ground).code if printed else "",
-                )
-            )
+        if p.will_redact:
+            out += _engine_values(p, layer, Action.REDACT, LegalGround(p.legal_ground).code if printed else "")
     return out
+
+
+def kept_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
+    """The proposals that are not burned in (kept by the engine's suggestion or by a reviewer), as
+    engine value objects: what the reader's check of the published pages
+    (:func:`redactor.publish.reader_check.reader_check`) takes as decided."""
+    return [
+        value
+        for p in selectors.proposals_for_contract(contract=contract)
+        if not p.will_redact
+        for value in _engine_values(p, layer, Action.KEEP, "")
+    ]
+
+
+def _engine_values(p: Proposal, layer, action: Action, label: str) -> list[ProposedRedaction]:
+    """Proposal ``p`` as engine value objects with ``action``: one per span it covers (a manual
+    box gets the spans of the text under it; the boxes go with the first)."""
+    boxes = p.box_list()
+    if p.span_start is not None and p.span_end is not None:
+        spans = [Span(p.span_start, p.span_end)]
+    else:
+        spans = spans_in_boxes(layer, boxes)
+    return [
+        ProposedRedaction(
+            id=p.pk,
+            page=p.page,
+            boxes=boxes if i == 0 else [],
+            text=layer.text[span.start : span.end].replace("\n", " ") if span else p.text,
+            category=p.category or 0,
+            category_name=p.category_name,
+            category_type=p.category_type,
+            action=action,
+            score=p.score,
+            reason=Reason(p.reason_code, p.reason_params) if p.reason_code else Reason("manual"),
+            recognizer=p.recognizer or p.source,
+            evidence="",
+            span=span or Span(0, 0),
+            cluster=p.cluster or None,
+            label=label,
+        )
+        for i, span in enumerate(spans or [None])
+    ]
 
 
 def _leaking_proposals(proposals: list[ProposedRedaction], leaked: list[str]) -> list[str]:
@@ -100,7 +132,13 @@ def contract_publish(*, run_id: int) -> None:
     proposals = decided_proposals(contract, layer)
     run_progress(run, "burning", len(layer.pages), len(layer.pages))
     try:
-        result = get_engine().redact(data, proposals, layer)
+        result = get_engine().redact(
+            data,
+            proposals,
+            layer,
+            others=kept_proposals(contract, layer),
+            category_map=CategoryMap.from_dict(contract.map_version.data) if contract.map_version else None,
+        )
     except VerificationError as exc:
         problems = exc.result.problems if exc.result else [str(exc)]
         message = _("Verification failed, nothing was published: %(problems)s") % {"problems": "; ".join(problems[:5])}
@@ -114,6 +152,9 @@ def contract_publish(*, run_id: int) -> None:
             contract.save(update_fields=["status", "error_message", "verification"])
             audit(contract, None, "verification_failed", problems=problems[:20])
             webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
+        return
+    if result.findings:
+        _back_to_review(run, contract, result)
         return
     sizes = {p.number: (p.width, p.height) for p in layer.pages}
     coverage = page_coverage(result.boxes, sizes)
@@ -153,6 +194,53 @@ def contract_publish(*, run_id: int) -> None:
             **covered,
         )
         webhooks_notify(contract=contract, event=WebhookEvent.PUBLISHED)
+
+
+def _back_to_review(run: Run, contract: Contract, result) -> None:
+    """Nothing is published: the reader's check still reads personal data nobody decided in the
+    published pages (``result.findings``). Each becomes a proposal for review (source
+    ``reader_check``, a box on the value, its reason in the reviewer's language), the contract goes
+    back to review, and the run fails with a sentence saying so."""
+    cmap = CategoryMap.from_dict(contract.map_version.data) if contract.map_version else get_engine().category_map
+    items = review_items(result.findings, cmap)
+    pages = sorted({i.page for i in items})
+    message = ngettext(
+        "Nothing was published: the published pages still show %(n)d value nobody decided (pages %(pages)s). "
+        "Decide it and approve again.",
+        "Nothing was published: the published pages still show %(n)d values nobody decided (pages %(pages)s). "
+        "Decide them and approve again.",
+        len(items),
+    ) % {"n": len(items), "pages": ", ".join(map(str, pages))}
+    with transaction.atomic():
+        locked = Run.objects.select_for_update().get(pk=run.pk)
+        if locked.state != Run.State.RUNNING:
+            return
+        Proposal.objects.bulk_create(
+            [
+                Proposal(
+                    agency=contract.agency,
+                    contract=contract,
+                    source=Source.READER_CHECK,
+                    page=item.page,
+                    boxes=[box_to_list(b) for b in item.boxes],
+                    text=item.text,
+                    category=item.category,
+                    category_name=item.category_name,
+                    category_type=item.category_type,
+                    suggestion=Suggestion.REVIEW,
+                    score=item.score,
+                    **reason_fields(item.reason),
+                    recognizer=item.recognizer,
+                )
+                for item in items
+            ]
+        )
+        Run.objects.filter(pk=run.pk).update(state=Run.State.FAILED, error=message, finished_at=timezone.now())
+        contract.status, contract.error_message = Status.NEEDS_REVIEW, message
+        contract.verification = result.verification.to_dict()
+        contract.save(update_fields=["status", "error_message", "verification"])
+        audit(contract, None, "still_legible", values=len(items), pages=pages)
+        webhooks_notify(contract=contract, event=WebhookEvent.NEEDS_REVIEW)
 
 
 @transaction.atomic

@@ -37,6 +37,8 @@ class FileLine:
     message: str
     pdf_path: Path | None = None
     report: list[str] = field(default_factory=list)
+    #: Values still legible in the written PDF that nobody decided (review items of its report).
+    review_needed: int = 0
 
 
 def usable_cores() -> int:
@@ -112,9 +114,9 @@ def redact_one(
     if report and outcome.analysis is not None:
         for party in outcome.analysis.parties:
             lines.append(f"    party {party.index}: {party.kind.value} {party.label!r} {party.name!r}")
-        for p in outcome.analysis.proposals:
+        for p in [*outcome.analysis.proposals, *outcome.review_needed]:
             lines.append(f"    {p.action.value:<6} p.{p.page} [{p.category} {p.category_name}] {p.text!r}: {p.reason}")
-    return FileLine(index, name, outcome.ok, outcome.message, outcome.pdf_path, lines)
+    return FileLine(index, name, outcome.ok, outcome.message, outcome.pdf_path, lines, len(outcome.review_needed))
 
 
 def redact_batch(

@@ -89,6 +89,15 @@ def explaining_boxes(page: pymupdf.Page) -> list[tuple[float, float, float, floa
     return out
 
 
+#: Less ink than this (square points, apart from text, rules and redaction boxes) is no text worth
+#: reading: an icon, a bullet, a tick; a word of five 10-point glyphs covers about 300.
+INK_MIN_AREA = 300.0
+#: A page with more drawings than this (apart from text, rules and redaction boxes) is rendered
+#: without measuring them.
+MANY_DRAWINGS = 50
+#: A path made only of rectangles this large (points, both sides) is boxes, not glyphs; glyphs drawn
+#: as pixels of rectangles are smaller.
+BOX_MIN_SIDE = 3.0
 #: A path this thin (points) across is a ruled line or a cell border: it shows no text.
 RULE_WIDTH = 1.5
 
@@ -104,13 +113,60 @@ def _rules(log: BboxLog) -> list[tuple[float, float, float, float]]:
     ]
 
 
-def ink_drawn(page: pymupdf.Page, log: BboxLog | None = None) -> bool:
-    """Whether ``page`` draws anything but text (a picture, a path, a shading) inside its area."""
-    area = page_area(page)
-    for kind, rect in log if log is not None else page.get_bboxlog():
-        if kind in INK_KINDS and not (pymupdf.Rect(rect) & area).is_empty:
+def _sides(rect: tuple[float, float, float, float]) -> tuple[float, float]:
+    return rect[2] - rect[0], rect[3] - rect[1]
+
+
+def _dark_paths(page: pymupdf.Page) -> list[tuple[float, float, float, float]]:
+    """Boxes (points) of the vector paths of ``page`` that paint dark: a fill or a stroke darker
+    than :data:`DARK_BELOW`, or a fill MuPDF gives no colour (a pattern, a shading: it may paint
+    anything). White and light cell backgrounds, and paths made only of rectangles of
+    :data:`BOX_MIN_SIDE` or more (filled cells, black bars), are left out."""
+    dark = DARK_BELOW / 255
+    out = []
+    for path in page.get_cdrawings():
+        items = path.get("items") or ()
+        if items and all(i[0] == "re" and min(_sides(tuple(i[1]))) >= BOX_MIN_SIDE for i in items):
+            continue  # boxes (a filled cell, an earlier black bar) paint no glyph
+        kind, fill, stroke = path.get("type", ""), path.get("fill"), path.get("color")
+        paints = "f" in kind and (fill is None or (_luminance(fill) < dark and path.get("fill_opacity", 1) > 0))
+        strokes = "s" in kind and stroke is not None and _luminance(stroke) < dark
+        if paints or strokes:
+            out.append(tuple(path["rect"]))
+    return out
+
+
+def ink_drawn(
+    page: pymupdf.Page, log: BboxLog | None = None, covered: Iterable[tuple[float, float, float, float]] = ()
+) -> bool:
+    """Whether ``page`` draws anything but text (a picture, a path, a shading) inside its area,
+    besides thin rules and what lies inside a ``covered`` box (points: a redaction box drawn
+    over its own area is no ink to read), on :data:`INK_MIN_AREA` or more."""
+    ax0, ay0, ax1, ay1 = page_area(page)
+    m = EXPLAIN_MARGIN
+    boxes = [(c[0] - m, c[1] - m, c[2] + m, c[3] + m) for c in covered]
+    drawn: set[tuple[float, float, float, float]] = set()
+    kinds = ("fill-path", "stroke-path")
+    ops = [(kind, rect) for kind, rect in (log if log is not None else page.get_bboxlog()) if kind in INK_KINDS]
+    rects = [rect for kind, rect in ops if kind not in kinds]
+    if any(kind in kinds and min(_sides(rect)) > RULE_WIDTH for kind, rect in ops):
+        rects += _dark_paths(page)  # a page of tables: its cells' white fills show no text
+    for x0, y0, x1, y1 in rects:
+        if min(x1 - x0, y1 - y0) <= RULE_WIDTH:
+            continue
+        x0, y0, x1, y1 = max(x0, ax0), max(y0, ay0), min(x1, ax1), min(y1, ay1)
+        if x1 <= x0 or y1 <= y0 or any(b[0] <= x0 and b[1] <= y0 and x1 <= b[2] and y1 <= b[3] for b in boxes):
+            continue
+        drawn.add((x0, y0, x1, y1))
+        if len(drawn) > MANY_DRAWINGS:
             return True
-    return False
+    # an icon's frame and its fill are one drawing: what lies inside another drawing counts once
+    outer = [
+        r
+        for r in drawn
+        if not any(o != r and o[0] <= r[0] and o[1] <= r[1] and r[2] <= o[2] and r[3] <= o[3] for o in drawn)
+    ]
+    return sum((r[2] - r[0]) * (r[3] - r[1]) for r in outer) >= INK_MIN_AREA
 
 
 def unexplained_ink(
@@ -125,7 +181,10 @@ def unexplained_ink(
     or a word's size that neither a visible character with a meaning (``explained``, by default
     :func:`explaining_boxes`) nor a ``covered`` box (a redaction, points) accounts for, in
     reading order. A page that draws nothing but text has none (its picture is not rendered)."""
-    if not ink_drawn(page, log):
+    covered = list(covered)
+    if log is None:
+        log = page.get_bboxlog()
+    if not ink_drawn(page, log, covered):
         return []
     import cv2  # noqa: PLC0415 - OpenCV only where a page has more than text
 
@@ -135,15 +194,9 @@ def unexplained_ink(
     shown = page.rotation_matrix * pymupdf.Matrix(pix.width / page.rect.width, pix.height / page.rect.height)
     scale = dpi / 72.0
     boxes = list(explaining_boxes(page) if explained is None else explained)
-    for x0, y0, x1, y1 in [*boxes, *covered, *_rules(log if log is not None else page.get_bboxlog())]:
-        if not all(abs(v) < 1e5 for v in (x0, y0, x1, y1)):
-            continue  # a box MuPDF could not measure explains nothing
-        r = (pymupdf.Rect(x0, y0, x1, y1) * shown).normalize()
-        pad = EXPLAIN_MARGIN * scale
-        dark[
-            max(0, int(r.y0 - pad)) : max(0, int(r.y1 + pad + 1)),
-            max(0, int(r.x0 - pad)) : max(0, int(r.x1 + pad + 1)),
-        ] = 0
+    pad = EXPLAIN_MARGIN * scale
+    for x0, y0, x1, y1 in _pixel_boxes([*boxes, *covered, *_rules(log)], shown):
+        dark[max(0, int(y0 - pad)) : max(0, int(y1 + pad + 1)), max(0, int(x0 - pad)) : max(0, int(x1 + pad + 1))] = 0
     count, _labels, stats, _centroids = cv2.connectedComponentsWithStats(dark, connectivity=8)
     shapes = []
     low, high = GLYPH_HEIGHT[0] * scale, GLYPH_HEIGHT[1] * scale
@@ -159,6 +212,17 @@ def unexplained_ink(
         (pymupdf.Rect(r) * back).normalize() + (-REGION_MARGIN, -REGION_MARGIN, REGION_MARGIN, REGION_MARGIN)
         for r in _regions(shapes, dark.shape)
     ]
+
+
+def _pixel_boxes(boxes: Sequence[tuple[float, float, float, float]], matrix: pymupdf.Matrix) -> np.ndarray:
+    """``boxes`` (points) through ``matrix`` onto a picture's pixels, as rows ``x0, y0, x1, y1``
+    (all four corners transformed at once; a box MuPDF could not measure is left out)."""
+    rows = np.array([b for b in boxes if all(abs(v) < 1e5 for v in b)], dtype=float).reshape(-1, 4)
+    a, b, c, d, e, f = matrix
+    xs = np.stack([rows[:, 0], rows[:, 2], rows[:, 0], rows[:, 2]], axis=1)
+    ys = np.stack([rows[:, 1], rows[:, 1], rows[:, 3], rows[:, 3]], axis=1)
+    px, py = a * xs + c * ys + e, b * xs + d * ys + f
+    return np.stack([px.min(axis=1), py.min(axis=1), px.max(axis=1), py.max(axis=1)], axis=1)
 
 
 def _regions(shapes: list[list[float]], size: tuple[int, int]) -> list[list[float]]:

@@ -115,7 +115,7 @@
             mk(T.reject, "reject", true, "reject");
             mk(`${T.accept}: ${T.onlyHere}`, "accept", false, "accept-one");
             mk(`${T.reject}: ${T.onlyHere}`, "reject", false, "reject-one");
-            if (p.decision !== "pending" && p.source === "engine") mk(T.undo, "reset", false, "reset");
+            if (p.decision !== "pending" && (p.source === "engine" || p.source === "reader_check")) mk(T.undo, "reset", false, "reset");
             li.append(btns);
           }
           li.addEventListener("click", () => select(p.id, true));

@@ -11,12 +11,17 @@ from django.core.management.base import BaseCommand, CommandError
 from policy.management.cli_batch import redact_batch
 from policy.management.policy import load_policy, load_profile
 
+#: Exit status when every file was written but some still show personal data nobody decided.
+REVIEW_NEEDED = 3
+
 
 class Command(BaseCommand):
     help = (
         "Redact PDF contracts: accept every proposal whose action is 'redact', burn it in, verify the "
         "result and write DIR/<name>.pdf, its companion text DIR/<name>.txt (the published text without the "
-        "redacted data, UTF-8) and DIR/<name>.json. One line per file; exit status 1 if any failed."
+        "redacted data, UTF-8) and DIR/<name>.json. One line per file; exit status 1 if any failed, 3 if none "
+        "failed but a written PDF still shows personal data that nobody decided (listed as review items in its "
+        "JSON: review it before publishing)."
     )
 
     def add_arguments(self, parser):
@@ -47,7 +52,7 @@ class Command(BaseCommand):
         profile = load_profile(options["profile"], options["agency"])
         if options["jobs"] is not None and options["jobs"] < 1:
             raise CommandError("--jobs must be 1 or more")
-        failed = 0
+        failed = review = 0
         for line in redact_batch(
             options["files"],
             out_dir,
@@ -62,7 +67,10 @@ class Command(BaseCommand):
             else:
                 failed += 1
                 self.stdout.write(f"{line.name}: error: {line.message}")
+            review += line.review_needed > 0
             for text in line.report:
                 self.stdout.write(text)
         if failed:
             raise SystemExit(1)
+        if review:
+            raise SystemExit(REVIEW_NEEDED)
