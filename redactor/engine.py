@@ -409,9 +409,7 @@ class RedactionEngine:
         """Run the reader's check on ``result`` and keep its findings and figures there."""
         page_reader = None
         if band_reader is not None and isinstance(self.ocr, TesseractOcr):
-            page_reader = TesseractOcr(
-                language=self.ocr.language, dpi=PAGE_DPI, threads=self.ocr.threads, parallel=self.ocr.parallel, psm=3
-            )
+            page_reader = self.ocr.reading(dpi=PAGE_DPI, psm=3, parallel=self.ocr.parallel)
         checked = reader_check(
             result.pdf,
             boxes=result.boxes,

@@ -41,7 +41,7 @@ def legibility_reader(ocr: object) -> TesseractOcr | None:
     otherwise (an engine without OCR publishes no page it could not read)."""
     if not isinstance(ocr, TesseractOcr) or not ocr.available():
         return None
-    return TesseractOcr(language=ocr.language, dpi=LEGIBILITY_DPI, threads=ocr.threads, psm=LEGIBILITY_PSM)
+    return ocr.reading(dpi=LEGIBILITY_DPI, psm=LEGIBILITY_PSM)
 
 
 #: How far above and below a redaction box its line's neighbours are read, in box heights.

@@ -320,6 +320,9 @@ def test_a_surname_in_an_address_or_identifier_is_still_propagated(written):
         ("Sídlo: Nábřeží Ludvíka Svobody 871, 288 60 Vítkov", []),
         ("Předání proběhne ve Velké Bíteši u Brna.", []),
         ("Technické Služby zajistí odvoz.", []),
+        # an inventory's streets in capitals, a square named after somebody
+        ("VP-J MASAROVA NOSKOVÁ 12\nNAVRŠÍ SVOBODY 4\nTALICHOVA KOHOUT 7", []),
+        ("Přípojka Masarova Kursová, vodovod.", []),
     ],
 )  # fmt: skip
 def test_names_outside_the_gazetteers(text, expected):

@@ -56,6 +56,16 @@ _LABEL_CUE = re.compile(
 )
 
 
+#: A possessive adjective ("Masarykova", "Smetanovo", "Palackého" is another form): a street's or a
+#: square's first word, never a given name.
+_POSSESSIVE = re.compile(r"ov[aoy]$")
+
+
+def _title_case(word: str) -> bool:
+    """Whether ``word`` is written with a capital and then small letters (not in capitals)."""
+    return word[:1].isupper() and word[1:].replace("-", "").islower()
+
+
 #: A woman's surname in any case: the -ová of "Nováková", "Novákové", "Novákovou" (Czech forms
 #: the feminine surname so; Pravidla českého pravopisu), at least three letters before it.
 _FEMININE_SURNAME = re.compile(r"\w{3,}ov(?:á|é|ou)$")
@@ -310,9 +320,13 @@ class PersonRecognizer(Recognizer):
         the shape of a woman's surname ("Oksana Mrkourková", "Oksanou Mrkourkovou"), or what
         follows the pair is a person's datum ("Cyprián Rampas, narozen", "…, bytem", "…, tel.").
         Real people's given names are often in no list (old Czech, Slavic, foreign); the words
-        must not be a place, a word the document writes in lower case, or a surname pair."""
+        must be written in title case (a list in capitals names streets and items as often as
+        people), and must not be a possessive adjective ("Masarova Kursová" is a street), a place,
+        a word the document writes in lower case, or a surname pair."""
         gaz, places = self._gazetteers()
         na, nb = _norm(a[2]), _norm(b[2])
+        if not (_title_case(a[2]) and _title_case(b[2])) or _POSSESSIVE.search(na):
+            return ""  # capitals (an inventory's streets, a heading) or "Masarykova …": no unlisted name
         if (
             gaz.surname_of(na)
             or na.lower() in PERSON_CUES  # "Panem Novákem": the cue, not a given name

@@ -122,6 +122,14 @@ class TesseractOcr:
         self.parallel = max(1, parallel)
         self._available: bool | None = None
 
+    def reading(self, *, dpi: int, psm: int, parallel: int = 1) -> TesseractOcr:
+        """Another reader with this one's language and threads at ``dpi`` and ``psm`` (a second,
+        independent reading), which knows already whether Tesseract is installed: asking
+        Tesseract again for its models under load can fail and make a working OCR look absent."""
+        other = TesseractOcr(language=self.language, dpi=dpi, threads=self.threads, parallel=parallel, psm=psm)
+        other._available = self._available
+        return other
+
     def available(self) -> bool:
         """True when the ``tesseract`` program and every model of ``language`` are installed."""
         if self._available is None:
@@ -129,10 +137,13 @@ class TesseractOcr:
             if shutil.which("tesseract"):
                 import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
 
-                try:
-                    langs = set(pytesseract.get_languages(config=""))
-                except Exception:  # a broken installation is "not available"
-                    langs = set()
+                langs: set[str] = set()
+                for _attempt in range(3):  # a busy machine may fail to start it once: asked again
+                    try:
+                        langs = set(pytesseract.get_languages(config=""))
+                        break
+                    except Exception:  # a broken installation is "not available"
+                        continue
                 self._available = all(part in langs for part in self.language.split("+"))
         return self._available
 
