@@ -120,6 +120,13 @@ def test_email_personal_or_generic(email, category):
             45,
             None,
         ),
+        (  # a street whose kind follows its name in small letters
+            "Odpověď zašlete na adresu Lipová alej 27/3, 170 00 Praha 7, děkuji.",
+            "Lipová alej 27/3, 170 00 Praha 7",
+            45,
+            None,
+        ),
+        ("bytem Husovy sady 12, 586 01 Jihlava", "Husovy sady 12, 586 01 Jihlava", 45, "residence"),
         (  # an embankment's name broken after its first words
             "sídlo Nábřeží Ludvíka\nSvobody 2499/35, 655 20 Lázně Bělohrad, bankovní účet",
             "Nábřeží Ludvíka\nSvobody 2499/35, 655 20 Lázně Bělohrad",

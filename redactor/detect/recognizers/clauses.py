@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+import regex
+
 from redactor import categories as cat
 from redactor.czech import NameGazetteer
 from redactor.detect.recognizers.base import AnalysisContext, Recognizer
@@ -51,15 +53,37 @@ _SIGNER = re.compile(
 _TITLE = re.compile(r"^(?:[^\W\d_]+\.\s*)+")
 
 
+#: The labels a legalisation record prints under the values it names (the certification of a
+#: signature in the certification book, decree 36/2006 Sb., § 11: the signer's name, date of birth,
+#: address of permanent residence and the kind and number of the identity document shown), folded
+#: (no diacritics, lower case), with the OCR errors allowed in each ("acresa mista Irvajoho pobytu").
+_RECORD_LABELS: tuple[tuple[int, str, int], ...] = (
+    (cat.DATE_OF_BIRTH, r"datum\s+(?:a\s+misto\s+)?narozeni", 3),
+    (cat.ADDRESS_RESIDENCE, r"adresa\s+(?:mista\s+)?trvaleho\s+pobytu", 4),
+    (cat.ID_CARD, r"(?:druh\s+a\s+)?cislo\s+(?:a\s+druh\s+)?(?:predlozeneho\s+)?dokladu\s+totoznosti", 3),
+)
+#: A label line holds little more than its labels (characters).
+RECORD_LABEL_MAX_CHARS = 60
+#: A record's labels stand within this many characters after a word of legalisation.
+RECORD_REACH = 900
+_RECORD_CONTEXT = re.compile(r"(?i)legaliz|ov[eěé][rř]ovac[ií]\s+kni|ov[eěé][rř]uj|vidima")
+#: A date in a record's value line, digits also as OCR reads them ("4.11.1979", "4. 11. 1979").
+_RECORD_DATE = re.compile(rf"{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{4}}")
+#: An identity document's number in a record's value line: six or more digits (OCR's too).
+_RECORD_NUMBER = re.compile(rf"(?<![\w]){_DIGIT}{{6,10}}(?![\w])")
+
+
 class CertificationClauseRecognizer(Recognizer):
-    """The signer's name, date of birth and home address in a signature certification clause;
-    each finding carries ``attributes["clause"] = "certification"``, by which the policy redacts
-    the date of birth and the address whatever the signer's role
+    """The signer's name, date of birth and home address in a signature certification clause,
+    and the date of birth, home address and identity document's number of a legalisation record
+    whose labels stand under its values (:data:`_RECORD_LABELS`); each finding carries
+    ``attributes["clause"] = "certification"``, by which the policy redacts the date of birth and
+    the address whatever the signer's role
     (:func:`~redactor.decide.decision_rules.certification_clause`). The name is reported with a
     lower score than the person recognizer's, which wins where it reads the name too."""
 
     name = "certification_clause"
-    categories = (cat.FULL_NAME, cat.DATE_OF_BIRTH, cat.ADDRESS_RESIDENCE)
+    categories = (cat.FULL_NAME, cat.DATE_OF_BIRTH, cat.ADDRESS_RESIDENCE, cat.ID_CARD)
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         text = context.text
@@ -72,7 +96,53 @@ class CertificationClauseRecognizer(Recognizer):
                 continue
             out += self._clause(text, start.start(), end.start())
             position = end.end()
+        return out + self._record(text, context.folded)
+
+    def _record(self, text: str, folded: str) -> list[Finding]:
+        """The values of a legalisation record: for each of its labels (:data:`_RECORD_LABELS`,
+        a few OCR errors allowed) on a line of its own after a word of legalisation, the value on
+        the line above it (or the one above that, for a date or a number)."""
+        out: list[Finding] = []
+        lines, offset = [], 0
+        for line in text.split("\n"):
+            lines.append((offset, line))
+            offset += len(line) + 1
+        for k, (start, line) in enumerate(lines):
+            if k == 0 or not _RECORD_CONTEXT.search(text, max(0, start - RECORD_REACH), start):
+                continue
+            low = folded[start : start + len(line)].lower()
+            if len(line.strip()) > RECORD_LABEL_MAX_CHARS:
+                continue
+            for category, label, errors in _RECORD_LABELS:
+                if not regex.search(f"(?:{label}){{e<={errors}}}", low, flags=regex.BESTMATCH):
+                    continue
+                for above in (lines[k - 1], lines[k - 2]) if k >= 2 else (lines[k - 1],):
+                    found = self._record_value(text, category, *above)
+                    if found is not None:
+                        out.append(found)
+                        break
         return out
+
+    def _record_value(self, text: str, category: int, start: int, line: str) -> Finding | None:
+        """The value of ``category`` in a record's value ``line`` (starting at ``start``), or None."""
+        if category == cat.ADDRESS_RESIDENCE:
+            value = line.strip(" ,.;")
+            if len(value) < 6 or not re.search(r"\d", value) or _RECORD_DATE.search(value):
+                return None  # a date is the line of the date of birth, read out of order
+            begin = start + line.index(value)
+            match_start, match_end = begin, begin + len(value)
+        else:
+            m = (_RECORD_DATE if category == cat.DATE_OF_BIRTH else _RECORD_NUMBER).search(line)
+            if m is None:
+                return None
+            match_start, match_end = start + m.start(), start + m.end()
+        attributes = FindingAttributes(clause="certification")
+        if category == cat.ADDRESS_RESIDENCE:
+            attributes = FindingAttributes(context="residence", clause="certification")
+        return self.finding(
+            category, match_start, match_end, text, 0.95, "a value above its label in a legalisation record",
+            attributes=attributes,
+        )  # fmt: skip
 
     def _clause(self, text: str, start: int, end: int) -> list[Finding]:
         """The findings of the clause ``text[start:end]``."""
