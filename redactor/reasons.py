@@ -101,6 +101,10 @@ TEMPLATES: dict[str, str] = {
         "Redact: %(category)s – %(name)s is named as a party's contact person (“%(cue)s”), an employee "
         "who is not a statutory representative."
     ),
+    "attorney_person": gettext_noop(
+        "Redact: %(category)s – %(name)s acts for a company on a power of attorney (“%(cue)s”), not as its "
+        "statutory representative."
+    ),
     "repeated_value": gettext_noop("Redact: the same value is redacted elsewhere in the contract (%(reason)s)"),
     "low_score": gettext_noop("Needs review: the recognizer is not sure of this value (%(reason)s)"),
     # suspicious spans

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from redactor import categories as cat
 from redactor.decide.category_map import CategoryMap, CategoryRule
-from redactor.detect.linking import Holder, Linker, Person
+from redactor.detect.linking import ATTORNEY, Holder, Linker, Person
 from redactor.model import Action, Finding, PartyKind
 from redactor.reasons import LocalisedName, Param, Params, Reason, ReasonDict, localised, term
 
@@ -186,7 +186,8 @@ def holder_override(case: Case) -> Assessment | None:
 
 def contact_person(case: Case) -> Assessment | None:
     """A party's contact person ("kontaktní osoba", "vyřizuje") is an employee, not a statutory
-    body: their name is redacted unless the map says names are not subject to redaction.
+    body, and so is a company's attorney ("zastoupena: X" where X acts "na základě plné moci"):
+    their name is redacted unless the map says names are not subject to redaction.
 
     Source: the Ministry of the Interior's methodology on the registry of contracts (employees
     of a supplier who are not its statutory representatives)."""
@@ -196,7 +197,8 @@ def contact_person(case: Case) -> Assessment | None:
     if case.category not in cat.NAME_CATEGORIES or case.rule is None or case.rule.type == "not_subject":
         return None
     params: Params = {"category": case.label, "name": person.name, "cue": person.contact}
-    return case.assess(Action.REDACT, Reason("contact_person", params))
+    code = "attorney_person" if ATTORNEY.fullmatch(person.contact) else "contact_person"
+    return case.assess(Action.REDACT, Reason(code, params))
 
 
 def primary(case: Case) -> Assessment | None:

@@ -32,6 +32,9 @@ from redactor.model import Finding, Party, PartyKind, Span
 from redactor.reasons import Params, ReasonDict
 from redactor.text import SpanIndex
 
+#: Representation on a power of attorney (Civil Code § 441): "na základě plné moci", "dle plné
+#: moci", "zmocněnec", "zmocněná"; diacritics as OCR may lose them.
+ATTORNEY = re.compile(r"(?i)(?:na\s+z[aá]klad[eě]\s+|dle\s+|podle\s+)?pln[eé]\s+moc[ií]|plnou\s+moc[ií]|zmocn[eě]n\w*")
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
 ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
 #: A bank's name: the bank an account is held at, never the account's owner.
@@ -165,6 +168,7 @@ class Linker:
             name = (full or mentions)[0].text.replace("\n", " ")
             principal_of = None
             role, role_party, evidence, cue, contact = None, None, "", "", ""
+            statutory_function = False
             for m in mentions:
                 party = self.party_at(m.span)
                 tail = strip_diacritics(m.attributes.get("before", ""))
@@ -189,6 +193,7 @@ class Linker:
                 if here:
                     contact = contact or here
                     continue  # named for communication: neither "oprávněn jednat" nor a unit's head is a statutory body
+                statutory_function = statutory_function or (fn is not None and fn.kind == STATUTORY)
                 if role is None and (rep or fn):
                     cue = (fn.cue if fn is not None else rep.group().strip() if rep else "").rstrip(" :")
                     if party is not None and party.kind == PartyKind.PUBLIC_BODY:
@@ -203,6 +208,11 @@ class Linker:
                             f" in {role_party.describe()}" if role_party else ""
                         )
             own = self._own_data(mentions)
+            attorney = self._attorney(mentions) if role == STATUTORY and not statutory_function else ""
+            if attorney and (role_party is None or role_party.kind == PartyKind.LEGAL_PERSON):
+                # "zastoupena: X" where X acts on a power of attorney: a company's employee or
+                # attorney, not its statutory body (the methodology redacts them)
+                role, role_party, contact = None, None, contact or attorney
             if principal_of is not None:
                 role, role_party = None, principal_of
                 evidence = f"is {principal_of.describe()}"
@@ -225,6 +235,19 @@ class Linker:
                 cue if role else "",
                 contact if role is None else "",
             )
+
+    def _attorney(self, mentions: list[Finding]) -> str:
+        """The power-of-attorney words next to one of ``mentions`` in its sentence ("na základě plné
+        moci", "dle plné moci", "zmocněnec"), as written, or "": the person represents a party as
+        its attorney, not as its statutory body."""
+        for m in mentions:
+            before = self.text[max(0, m.span.start - 40) : m.span.start]
+            after = self.text[m.span.end : m.span.end + 60]
+            for window in (re.split(r"[.;]\s", before)[-1], re.split(r"[.;]\s", after)[0]):
+                found = ATTORNEY.search(window)
+                if found:
+                    return " ".join(found.group().split())
+        return ""
 
     def _contact(self, mention: Finding, party: Party | None, fn: Function | None) -> str:
         """The contact cue before ``mention`` when it names a party's contact person outside a

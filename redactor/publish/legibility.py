@@ -23,6 +23,7 @@ confusions Tesseract makes on Czech scans (0/O, 1/l/I, 5/S, 8/B), so "87O312/l23
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -108,6 +109,33 @@ def find(value: str, words: Sequence[str]) -> list[tuple[int, int]]:
         if m.end() > m.start():
             found.append((owner[m.start()], owner[m.end() - 1]))
     return found
+
+
+def street_of(address: str) -> str:
+    """The street and house number of ``address`` ("Lipová alej 27/3, 170 00 Praha 7" ->
+    "Lipová alej 27/3", "Praha 2, Budečská 918/6" -> "Budečská 918/6"): of its parts (between
+    commas, or before the postcode) that start with a word and end in a number, the one with the
+    longest number, the last of equals; the first part when none does."""
+    parts = [p.strip() for p in re.split(r",|\s(?=\d{3}\s?\d{2}(?:\s|$))", address) if p.strip()]
+    numbered = [
+        (len(re.sub(r"\D", "", m.group())), k, p)
+        for k, p in enumerate(parts)
+        if (m := re.search(r"^[^\W\d_].*\s(\d{1,4}[^\W\d_]?(?:/\d{1,4}[^\W\d_]?)?)$", p))
+    ]
+    if numbered:  # a town's district ("Praha 2") has one or two digits, a house number mostly more
+        return max(numbered)[2]
+    return parts[0] if parts else ""
+
+
+def street_value(address: str) -> str:
+    """The street and number of ``address`` worth looking for on their own (:func:`street_of`),
+    or "": a house number of two digits or more, and not the whole address. "Praha 6, 169 00" has
+    no street: "Praha 6" alone would be read in every "Praha 1"."""
+    street = street_of(address)
+    number = re.search(r"(\d+)(?:[^\W\d_])?(?:/\d+[^\W\d_]?)?$", street)
+    if street == address.strip() or number is None or len(re.sub(r"\D", "", number.group())) < 2:
+        return ""
+    return street
 
 
 def allowances(values: Iterable[str], residual_lines: Iterable[str]) -> dict[str, int]:

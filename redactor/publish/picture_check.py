@@ -25,6 +25,7 @@ from redactor.publish.legibility import (
     fold,
     legible_values,
     near_lines,
+    street_value,
 )
 from redactor.read.ocr.tesseract import TesseractOcr
 from redactor.text import blank_spans
@@ -49,12 +50,15 @@ NEIGHBOUR_REACH = 1.0
 
 
 def checked_values(proposals: Sequence[ProposedRedaction]) -> list[str]:
-    """The values looked for: every redacted proposal's text, and each word of four or more
-    letters of a redacted name (a surname read alone elsewhere is the same person's)."""
+    """The values looked for: every redacted proposal's text, each word of four or more letters
+    of a redacted name (a surname read alone elsewhere is the same person's), and the street and
+    number of a redacted address (a letter repeats them without the postcode)."""
     values = {p.text for p in proposals}
     for p in proposals:
         if p.category in cat.NAME_CATEGORIES:
             values.update(w for w in p.text.split() if len(fold(w)) >= 4)
+        if p.category in cat.ADDRESS_CATEGORIES and street_value(p.text):
+            values.add(street_value(p.text))
     return sorted(v for v in values if len(fold(v)) >= MIN_VALUE_CHARS)
 
 

@@ -54,7 +54,7 @@ from redactor.detect.recognizers.persons import NEAR_NAME_MIN_CHARS
 from redactor.detect.recognizers.registry import DEFAULT_RECOGNIZERS, build_recognizer
 from redactor.model import Action, Box, Finding, ProposedRedaction, Span
 from redactor.pdf.pdf_pages import page_area
-from redactor.publish.legibility import fold, read_bands
+from redactor.publish.legibility import find, fold, read_bands, street_value
 from redactor.read.ocr.tesseract import thread_limit
 from redactor.read.unexplained import unexplained_ink
 from redactor.reasons import Reason, term
@@ -98,6 +98,8 @@ WHOLE_PAGE_SHARE = 0.25
 COVERED_SHARE = 0.5
 #: A kept proposal's box overlapping a found value's by this share (0..1) of the smaller one is at its place.
 SAME_PLACE_SHARE = 0.3
+#: Shortest redacted value (folded characters) looked for whole in a page's picture.
+VALUE_MIN_CHARS = 6
 #: Shortest name part (letters) looked for: two letters are read everywhere.
 NAME_PART_MIN_CHARS = 3
 
@@ -105,6 +107,8 @@ NAME_PART_MIN_CHARS = 3
 PHONE_CUED_SCORE = 0.95
 #: A phone number as people write one without a cue: nine digits, in threes or not, maybe after +420.
 _PHONE_SHAPE = re.compile(r"(?:\+420[ ]?)?\d{3}[ ]?\d{3}[ ]?\d{3}")
+#: A date inside what a recognizer took for a phone number.
+_DATE = re.compile(r"\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}")
 #: Digits as OCR misreads them in a number (O and o for 0; l, I, |, ! for 1; S for 5; B for 8).
 _DIGIT_CONFUSIONS = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "!": "1", "S": "5", "B": "8"})
 
@@ -348,6 +352,8 @@ def _sure(f: Finding) -> bool:
     if f.category == cat.BIRTH_NUMBER:
         return f.score >= 0.5
     if f.category == cat.PHONE:  # digits of a table read by OCR make numbers libphonenumber accepts
+        if _DATE.search(f.text):
+            return False  # "28. 3. 2022 23": a date and a number beside it
         return f.score >= PHONE_CUED_SCORE or _mobile_as_written(f.text)
     return f.category in PERSONAL_FOR_ANYONE or f.category in CONTACT_CATEGORIES
 
@@ -365,11 +371,15 @@ def _mobile_as_written(text: str) -> bool:
     return phonenumbers.number_type(number) == phonenumbers.PhoneNumberType.MOBILE
 
 
-def look(reading: PageReading, name_parts: dict[str, frozenset[str]]) -> list[ReaderFinding]:
+def look(
+    reading: PageReading, name_parts: dict[str, frozenset[str]], values: Sequence[tuple[str, int]] = ()
+) -> list[ReaderFinding]:
     """The personal data a reader finds in one page's ``reading``: what the check's recognizers
-    are sure of (:func:`_sure`), and the words that are a part of a redacted name
-    (``name_parts``: folded nominatives by part, :func:`redacted_name_parts`), capitalised or in
-    capitals, in any inflected form or one OCR error apart."""
+    are sure of (:func:`_sure`), the words that are a part of a redacted name (``name_parts``:
+    folded nominatives by part, :func:`redacted_name_parts`), capitalised or in capitals, in any
+    inflected form or one OCR error apart, and, in what OCR read in the page's picture, the
+    redacted ``values`` (:func:`redacted_values`: text and category) as the pictures' second
+    reading matches them (:func:`~redactor.publish.legibility.find`: a few OCR errors allowed)."""
     text = _page_text(reading.lines)
     out: list[ReaderFinding] = []
     if text.text.strip():
@@ -396,7 +406,36 @@ def look(reading: PageReading, name_parts: dict[str, frozenset[str]]) -> list[Re
                 form = token.capitalize() if token.isupper() else token
                 if _part_of(folded_nominative_candidates(form), parts):
                     out.append(ReaderFinding(reading.number, box, token, cat.SURNAME, "name part", line.read_in))
+    for line in reading.lines if values else ():
+        if line.read_in != "page picture":
+            continue  # the text layer holds no redacted value: verification proved it
+        for value, category in values:
+            for i, j in find(value, line.words):
+                box = _union(line.boxes[i : j + 1])
+                words = " ".join(line.words[i : j + 1])
+                out.append(ReaderFinding(reading.number, box, words, category, "redacted value", line.read_in))
     return out
+
+
+def _union(rects: Sequence[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    """The box (points) around ``rects``."""
+    return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
+
+
+def redacted_values(proposals: Iterable[ProposedRedaction]) -> list[tuple[str, int]]:
+    """The redacted values looked for whole in the pictures: every redacted proposal's text of
+    :data:`VALUE_MIN_CHARS` folded characters or more (names go by their parts, titles and
+    signatures not at all), and of an address also its street and number alone, which a letter
+    repeats without the postcode ("Lipová alej 27/3")."""
+    out: dict[str, int] = {}
+    for p in proposals:
+        if p.category in cat.NAME_CATEGORIES or p.category in (cat.ACADEMIC_TITLE, cat.SIGNATURE) or not p.text:
+            continue
+        street = street_value(p.text) if p.category in cat.ADDRESS_CATEGORIES else ""
+        for value in (p.text, street):
+            if len(fold(value)) >= VALUE_MIN_CHARS:
+                out.setdefault(value.strip(), p.category)
+    return sorted(out.items())
 
 
 def _part_of(candidates: frozenset[str], parts: frozenset[str]) -> bool:
@@ -538,12 +577,12 @@ def reader_check(
     finally:
         if isinstance(pdf, bytes):
             doc.close()
-    parts = redacted_name_parts(redacted)
+    parts, values = redacted_name_parts(redacted), redacted_values(redacted)
     decided = _Decided.of(boxes, others)
     found: list[ReaderFinding] = []
     seen = 0
     for reading in readings:
-        for f in look(reading, parts):
+        for f in look(reading, parts, values):
             seen += 1
             if decided.covered(f) or _not_subject(f.category, category_map):
                 continue

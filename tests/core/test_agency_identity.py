@@ -335,3 +335,23 @@ def test_profile_round_trips_and_drops_blanks():
     assert AgencyProfile.from_dict(data) == PROFILE
     assert AgencyProfile.from_dict({"names": [" ", "Obec"], "officials": [{"name": ""}]}).to_dict()["names"] == ["Obec"]
     assert AgencyProfile.from_dict(None).empty
+
+
+def test_a_company_represented_on_a_power_of_attorney_is_represented_by_a_private_person(rules_engine):
+    """ "zastoupena: X" is a company's statutory body unless X acts on a power of attorney (Civil
+    Code § 441): an employee or an attorney, whom the methodology redacts; the company's jednatel
+    beside them stays, and so does a public body's official acting on a power of attorney."""
+    supplier = [
+        "Smlouva o dílo",
+        "Objednatel: Obec Lhota, IČO 00231231, se sídlem Lhota 1, 500 01 Lhota, zastoupená tajemníkem "
+        "Ing. Janem Veselým na základě plné moci",
+        "Zhotovitel: Stavby Morava s.r.o., se sídlem Hlavní 5, 602 00 Brno, IČO 25596641",
+        "zastoupená: Zdeňkou Kreuzmannovou",
+        "Cena díla činí 120 000 Kč bez DPH.",
+        "Zhotovitel prohlašuje, že Zdeňka Kreuzmannová je oprávněna jej zastupovat na základě plné moci "
+        "udělené jednatelem společnosti Ing. Pavlem Kubátem.",
+    ]
+    found = actions(rules_engine, supplier, None)
+    assert found["Zdeňkou Kreuzmannovou"] == ("redact", "attorney_person"), found
+    assert found["Zdeňka Kreuzmannová"][0] == "redact"
+    assert found["Pavlem Kubátem"][0] == "keep" and found["Janem Veselým"][0] == "keep"

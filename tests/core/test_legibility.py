@@ -14,7 +14,7 @@ from redactor.detect.nlp import RuleOnlyNlpEngine
 from redactor.engine import RedactionEngine
 from redactor.errors import VerificationError
 from redactor.model import Box
-from redactor.publish.legibility import allowances, edits_allowed, find, fold
+from redactor.publish.legibility import allowances, edits_allowed, find, fold, street_of, street_value
 from redactor.publish.picture_check import legibility_reader, legible_in_pictures
 from redactor.read.ocr import OcrPage, StoredOcr, TesseractOcr
 from tests.pdfs import pdf_from_paragraphs, scan_of
@@ -208,3 +208,28 @@ def test_a_misread_address_ocr_was_unsure_of_beside_a_redacted_name_is_a_doubt_w
     box = doubts[0].boxes[0]
     assert box.x1 - box.x0 > 100  # the whole word, in points
     assert not [p for p in analysed(90).proposals if p.reason.code == "ocr_doubt"]
+
+
+@pytest.mark.parametrize(
+    ("address", "street"),
+    [
+        ("Lipová alej 27/3, 170 00 Praha 7", "Lipová alej 27/3"),
+        ("Praha 2, Budečská 918/6", "Budečská 918/6"),  # town first
+        ("Olomouc 9, Na Vyhlídce 318/14, PSČ: 779 00", "Na Vyhlídce 318/14"),
+        ("Kamenická 1120/36 170 00 Praha 7", "Kamenická 1120/36"),
+        ("Praha 7, Lipová 5", "Lipová 5"),
+        ("Lhota č. p. 12, 387 01 Volyně", "Lhota č. p. 12"),
+    ],
+)
+def test_the_street_and_number_of_an_address(address, street):
+    """A letter repeats a home's street and number without its postcode and town: that part is
+    looked for too, whichever order the address was written in."""
+    assert street_of(address) == street
+
+
+def test_a_town_alone_is_no_street_to_look_for():
+    """ "Praha 6, 169 00" names a district, not a home: "Praha 6" is not looked for alone (it would
+    be read in every "Praha 1" of a public body's seat), while a street with its number is."""
+    assert street_value("Praha 6, 169 00") == ""
+    assert street_value("Lipová alej 27/3, 170 00 Praha 7") == "Lipová alej 27/3"
+    assert street_value("Lipová alej 27/3") == ""  # the value itself is looked for already

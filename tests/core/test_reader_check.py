@@ -198,3 +198,10 @@ def test_an_account_whose_number_looks_like_a_mobile_is_an_account():
     (account,) = _check(pdf).findings
     assert account.category == cat.BANK_ACCOUNT and account.text == "604524761/0800"
     assert _check(pdf, [_proposal("604524761/0800", cat.BANK_ACCOUNT, account.box)]).findings == []
+
+
+def test_a_date_beside_a_number_is_no_phone():
+    """A line of the published layer "V Praze dne 28. 3. 2022 … 23" (a stamp between): a date and
+    a number, whatever libphonenumber makes of them after a cue."""
+    pdf = pdf_from_paragraphs(["Kontakt: V Praze dne 28. 3. 2022 23", "tel. 602 123 456"])
+    assert [f.text for f in _check(pdf).findings] == ["602 123 456"]

@@ -275,6 +275,7 @@ def test_an_at_sign_misread_by_ocr_is_put_right():
             ["E-mail:", "blesno©Axaverov.cz", "tender.ec(Aqwertz.cz,", "jan.qwertz", "©Aih21.org", "©2020"]
             + ["x.qwertz(©volny.cz.", "q.wertz(Yatlas.cz.", "jan.qwertz(dqwertz.cz", "jan.qwertzGiseznam.cz"]
             + ["e-mail", "xaver.qwertz", "atlas.cz.", "x.qwertz©", "seznam.cz", "www.Gisat.cz", "Firma©", "ABC"]
+            + ["jqwertzAvolny.cz", "CeskaAsmlouva.cz", "VODAvolny.cz"]
         )
     ]
     assert [w.text for w in repair_emails(words)] == [
@@ -293,6 +294,9 @@ def test_an_at_sign_misread_by_ocr_is_put_right():
         "www.Gisat.cz",  # a web address is no e-mail
         "Firma©",
         "ABC",
+        "jqwertz@volny.cz",  # an "@" read as a capital A in a word otherwise in small letters
+        "CeskaAsmlouva.cz",  # a capital elsewhere: no e-mail
+        "VODAvolny.cz",
     ]
     turned = [
         OcrWord("jan.qwertz", 0, 0, 5, 40, 90, (1, 1, 1), 90),

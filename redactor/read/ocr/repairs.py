@@ -18,6 +18,11 @@ _AT = r"(?:\(?[©®][Aa]?|\([A-Za-z]\)?|G[il1])"
 _LOCAL = r"[\w.+-]*[^\W\d_][\w.+-]*"
 _DOMAIN = r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"
 _EMAIL_IN_WORD = re.compile(rf"^(?P<local>{_LOCAL}){_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
+#: An "@" read as a capital "A" inside a word that is otherwise in small letters and then reads as
+#: an address ("jtrncakAvolny.cz"): a capital has no other place in such a word.
+_EMAIL_CAPITAL_A = re.compile(
+    r"^(?P<local>[a-z0-9._+-]*[a-z][a-z0-9._+-]*)A(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})(?P<tail>[.,;:)]*)$"
+)
 _AT_DOMAIN = re.compile(rf"^{_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
 _LOCAL_WORD = re.compile(rf"^{_LOCAL}$")
 _LOCAL_AT = re.compile(rf"^(?P<local>{_LOCAL}){_AT}$")
@@ -42,15 +47,15 @@ def _joined(first: OcrWord, second: OcrWord, text: str) -> OcrWord:
 
 def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
     """``words`` with e-mail addresses whose "@" OCR misread (:data:`_AT`) put right: within a word
-    ("blesno©Ablesno.cz" -> "blesno@blesno.cz"), across a space ("jan.oresky" + "©Aih21.org"
-    -> one word "jan.oresky@ih21.org" with the union of both boxes; "jan.novak©" + "seznam.cz"),
-    and read as a space right
+    ("blesno©Ablesno.cz" -> "blesno@blesno.cz", "jtrncakAvolny.cz" -> "jtrncak@volny.cz"), across
+    a space ("jan.oresky" + "©Aih21.org" -> one word "jan.oresky@ih21.org" with the union of both
+    boxes; "jan.novak©" + "seznam.cz"), and read as a space right
     after the cue word "e-mail" ("e-mail" "jan.novak" "seznam.cz"). Only a token that then reads
     as an address (a local part, a domain with a dot and a top-level domain) is changed; a web
     address ("www.…") is not an e-mail."""
     out: list[OcrWord] = []
     for w in words:
-        m = _EMAIL_IN_WORD.match(w.text)
+        m = _EMAIL_IN_WORD.match(w.text) or _EMAIL_CAPITAL_A.match(w.text)
         if m and not m["local"].lower().startswith("www."):
             w = replace(w, text=f"{m['local']}@{m['domain']}{m['tail']}")
         else:
