@@ -27,6 +27,7 @@ from redactor import (
     Analysis,
     CategoryMap,
     OcrPage,
+    ProposedRedaction,
     RuleOutcome,
     StoredLayerError,
     StoredOcr,
@@ -185,24 +186,35 @@ def _with_agency_rules(contract: Contract, analysis: Analysis, cmap: CategoryMap
     return learned
 
 
+def proposal_row(contract: Contract, p: ProposedRedaction, *, source: str, **fields: object) -> Proposal:
+    """An engine proposal ``p`` as a row of ``contract`` (not saved), from ``source``, its
+    suggestion the proposal's action; ``fields`` add or override the row's fields."""
+    row: dict[str, object] = {
+        "agency": contract.agency,
+        "contract": contract,
+        "source": source,
+        "page": p.page,
+        "boxes": [box_to_list(b) for b in p.boxes],
+        "text": p.text,
+        "category": p.category,
+        "category_name": p.category_name,
+        "category_type": p.category_type,
+        "suggestion": Suggestion(p.action.value),
+        "score": p.score,
+        **reason_fields(p.reason),
+        "recognizer": p.recognizer,
+    }
+    return Proposal(**{**row, **fields})
+
+
 def _proposal_rows(contract: Contract, analysis: Analysis, learned: RuleOutcome) -> list[Proposal]:
     """The engine's proposals as rows, each with the party whose block it stands in."""
     party_of = {(block.start, block.end): party for party in analysis.parties for block in party.blocks}
     return [
-        Proposal(
-            agency=contract.agency,
-            contract=contract,
+        proposal_row(
+            contract,
+            p,
             source=Source.ENGINE,
-            page=p.page,
-            boxes=[box_to_list(b) for b in p.boxes],
-            text=p.text,
-            category=p.category,
-            category_name=p.category_name,
-            category_type=p.category_type,
-            suggestion=Suggestion(p.action.value),
-            score=p.score,
-            **reason_fields(p.reason),
-            recognizer=p.recognizer,
             span_start=p.span.start,
             span_end=p.span.end,
             cluster=p.cluster or "",

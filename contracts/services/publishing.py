@@ -27,11 +27,8 @@ from contracts.models import (
     Run,
     Source,
     Status,
-    Suggestion,
     WebhookEvent,
-    box_to_list,
 )
-from policy.i18n import reason_fields
 from policy.runtime import get_engine
 from redactor import (
     Action,
@@ -47,7 +44,7 @@ from redactor import (
 )
 
 from .common import Download, audit, require_published, require_status
-from .processing import contract_text_layer
+from .processing import contract_text_layer, proposal_row
 from .runs import run_claim, run_progress, run_start
 from .watchdog import watchdog_published
 from .webhooks import webhooks_notify
@@ -215,26 +212,7 @@ def _back_to_review(run: Run, contract: Contract, result) -> None:
         locked = Run.objects.select_for_update().get(pk=run.pk)
         if locked.state != Run.State.RUNNING:
             return
-        Proposal.objects.bulk_create(
-            [
-                Proposal(
-                    agency=contract.agency,
-                    contract=contract,
-                    source=Source.READER_CHECK,
-                    page=item.page,
-                    boxes=[box_to_list(b) for b in item.boxes],
-                    text=item.text,
-                    category=item.category,
-                    category_name=item.category_name,
-                    category_type=item.category_type,
-                    suggestion=Suggestion.REVIEW,
-                    score=item.score,
-                    **reason_fields(item.reason),
-                    recognizer=item.recognizer,
-                )
-                for item in items
-            ]
-        )
+        Proposal.objects.bulk_create([proposal_row(contract, item, source=Source.READER_CHECK) for item in items])
         Run.objects.filter(pk=run.pk).update(state=Run.State.FAILED, error=message, finished_at=timezone.now())
         contract.status, contract.error_message = Status.NEEDS_REVIEW, message
         contract.verification = result.verification.to_dict()
