@@ -283,7 +283,7 @@ class RedactionEngine:
         t1 = time.perf_counter()
         text = layer.text
         sentences = sentence_spans(text)
-        context = AnalysisContext(text, self.nlp.process(text), sentences)
+        context = AnalysisContext(text, self.nlp.process(text), sentences, from_pixels=layer.pixel_spans())
         timings["nlp"] = timings.get("nlp", 0.0) + time.perf_counter() - t1
         t2 = time.perf_counter()
         findings = mark_agency_names(text, resolve_overlaps(self.registry.analyze(context)), profile)

@@ -37,6 +37,14 @@ from redactor.text import SpanIndex
 ATTORNEY = re.compile(r"(?i)(?:na\s+z[aá]klad[eě]\s+|dle\s+|podle\s+)?pln[eé]\s+moc[ií]|plnou\s+moc[ií]|zmocn[eě]n\w*")
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
 ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
+#: An account noun with a public body in the genitive right before the account ("na účet města
+#: č.", "účtu městské části"): the possessive names a public body, whoever else the sentence names.
+PUBLIC_ACCOUNT = re.compile(
+    r"\búč(?:et|tu|tem|ty|tech)[ \n]+"
+    r"(?:města|obce|městyse|městské[ \n]+části|kraje|státu|magistrátu|úřadu|ministerstva)"
+    r"\b(?:[ \n]+(?:č\.|číslo))?[ \n:]*$",
+    re.I,
+)
 #: A bank's name: the bank an account is held at, never the account's owner.
 BANK = re.compile(r"bank|spořiteln|sporiteln|ČSOB|CSOB|Fio\b|Raiffeisen|UniCredit|Moneta|Equa|Creditas|Sberbank", re.I)
 #: Values an organisation holds in its own entry (its account, IBAN, DIČ), whoever else the
@@ -362,6 +370,10 @@ class Linker:
                         kind, who = self._describe(entity, "possessive")
                         return Holder(kind, "holder", who)
         sentence = self.sentences.find(f.span.start)
+        if "holder" in scopes and f.category in cat.ACCOUNT_CATEGORIES:
+            if PUBLIC_ACCOUNT.search(self.text[max(0, f.span.start - 40) : f.span.start]):
+                kind, who = self._describe(PartyKind.PUBLIC_BODY.value, "possessive")
+                return Holder(kind, "holder", who)
         if "holder" in scopes and sentence is not None and f.category in cat.ACCOUNT_CATEGORIES:
             # "na účet pronajímatele vedený u Komerční banky a.s., číslo účtu …": the possessive
             # names the owner even when the bank stands between

@@ -307,13 +307,18 @@ class _Text:
     text: str
     boxes: list[tuple[tuple[float, float, float, float], str] | None]
     lines: list[int]
+    #: The lines read by OCR in the page's picture (spans of ``text``).
+    from_pixels: list[Span] = field(default_factory=list)
 
 
 def _page_text(lines: Iterable[_Line]) -> _Text:
     chars: list[str] = []
     boxes: list[tuple[tuple[float, float, float, float], str] | None] = []
     numbers: list[int] = []
+    pixels: list[Span] = []
     for n, line in enumerate(lines):
+        if line.read_in == "page picture":
+            pixels.append(Span(len(chars), len(chars) + sum(map(len, line.words)) + len(line.words)))
         for k, (word, box) in enumerate(zip(line.words, line.boxes, strict=True)):
             if k:
                 chars.append(" ")
@@ -326,7 +331,7 @@ def _page_text(lines: Iterable[_Line]) -> _Text:
         chars.append("\n")
         boxes.append(None)
         numbers.append(n)
-    return _Text("".join(chars), boxes, numbers)
+    return _Text("".join(chars), boxes, numbers, pixels)
 
 
 def _span_place(text: _Text, start: int, end: int) -> tuple[tuple[float, float, float, float], str] | None:
@@ -383,7 +388,7 @@ def look(
     text = _page_text(reading.lines)
     out: list[ReaderFinding] = []
     if text.text.strip():
-        context = AnalysisContext(text.text, NlpArtifacts(), sentence_spans(text.text))
+        context = AnalysisContext(text.text, NlpArtifacts(), sentence_spans(text.text), from_pixels=text.from_pixels)
         # of overlapping findings the analysis' own choice: "604524761/0800" is an account, not a phone
         for f in resolve_overlaps(_registry().analyze(context)):
             if not _sure(f):

@@ -29,6 +29,7 @@ from redactor.read.layout import (
     form_rows,
     letter_spaced,
     line_text,
+    ocr_party_columns,
     page_lines,
     party_columns,
     without_invisible,
@@ -166,6 +167,13 @@ class TextLayer:
                 out[info.number] = self.picture_spans[info.number]
         return out
 
+    def pixel_spans(self) -> list[Span]:
+        """Where :attr:`text` was read from pixels by an OCR (ours or another tool's kept layer),
+        where a digit may be misread: the pages read as scans or pictures whole, and the words
+        read in a text page's pictures."""
+        out = [Span(p.start, p.end) for p in self.pages if p.ocr or p.scan_layer or p.pictured]
+        return out + [s for n, s in self.picture_spans.items() if not any(p.number == n and p.ocr for p in self.pages)]
+
     def layer_words(
         self, number: int, span: Span | None = None, redacted: list[Span] | None = None
     ) -> list[tuple[Span, OcrWord]]:
@@ -285,10 +293,14 @@ def _invisible_share(page: pymupdf.Page) -> float:
 
 
 def _add_ocr_words(builder: _Builder, number: int, result: OcrPage, page: pymupdf.Page) -> int:
-    """Feed OCR words into ``builder`` line by line (a two-column form read row by row, see
-    :func:`form_rows`); each character gets an equal share of its word's box. Returns the number
-    of characters added."""
+    """Feed OCR words into ``builder`` line by line (a party table read column by column, see
+    :func:`ocr_party_columns`; else a two-column form read row by row, see :func:`form_rows`);
+    each character gets an equal share of its word's box. Returns the number of characters added."""
     lines = result.lines()
+    upright = not any(w.angle for w in result.words)  # a page scanned on its side has no form columns
+    columns = ocr_party_columns(lines) if upright and not page.rotation else None
+    if columns is not None:
+        lines = columns
     shown = page.rotation_matrix
     rects = []
     for line in lines:
@@ -296,8 +308,8 @@ def _add_ocr_words(builder: _Builder, number: int, result: OcrPage, page: pymupd
         for w in line[1:]:
             box |= pymupdf.Rect(w.x0, w.y0, w.x1, w.y1)
         rects.append((box * shown).normalize())
-    upright = not any(w.angle for w in result.words)  # a page scanned on its side has no form columns
-    groups = (upright and form_rows(rects, [" ".join(w.text for w in line) for line in lines])) or [
+    # a party table read column by column is not also read as a form
+    groups = (upright and columns is None and form_rows(rects, [" ".join(w.text for w in line) for line in lines])) or [
         [i] for i in range(len(lines))
     ]
     count = 0

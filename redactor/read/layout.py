@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
 
 import pdfplumber
 import pymupdf
@@ -178,6 +178,81 @@ def form_lines(lines: list[Line], page: pymupdf.Page) -> list[Line]:
             box |= pymupdf.Rect(lines[i][0])
         out.append((tuple(box), chars))
     return out
+
+
+class _Word(Protocol):
+    """A word read by OCR as :func:`ocr_party_columns` reads it: its text and box (points)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def x0(self) -> float: ...
+    @property
+    def y0(self) -> float: ...
+    @property
+    def x1(self) -> float: ...
+    @property
+    def y1(self) -> float: ...
+
+
+_W = TypeVar("_W", bound=_Word)
+
+#: Words on one OCR line further apart than this (points) stand in separate columns.
+COLUMN_GAP = 24.0
+
+
+def _segments(words: list[_W]) -> list[list[_W]]:
+    """``words`` (one line, left to right) cut where two words are more than :data:`COLUMN_GAP` apart."""
+    out: list[list[_W]] = []
+    for w in words:
+        if out and w.x0 - out[-1][-1].x1 <= COLUMN_GAP:
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return out
+
+
+def ocr_party_columns(lines: list[list[_W]]) -> list[list[_W]] | None:
+    """Read an OCR'd party table column by column.
+
+    An order's or a form's header sets its parties side by side ("Dodavatel:" | "Místo dodání:"
+    or "Pronajímatel:" | "Nájemce:") with each party's name, address and numbers in a column
+    under its label. OCR reads such a table row by row, into lines that run across both columns
+    ("Korunní 1702/44   Úřad městské části"), so a supplier's address lands in a sentence with
+    the other party's name. When a line (``lines``: words in Tesseract's reading order, boxes in
+    points of an upright page) is a row of label cells, the first a party role
+    (:func:`redactor.czech.role_of`) and each cell a label of one or two words ending with a colon,
+    the lines after it, down to the first whose words cross a column's edge (full-width text), are
+    cut at the columns' edges and read column by column, each under its label. Returns the lines in
+    that order, or None when no line opens such a table.
+    """
+    for at, line in enumerate(lines):
+        cells = _segments(sorted(line, key=lambda w: w.x0))
+        if len(cells) < 2:
+            continue
+        labels = [_LABEL_CELL.match(" ".join(w.text for w in cell)) for cell in cells]
+        first = labels[0]
+        if not all(labels) or first is None or not role_of(first.group(1)):
+            continue
+        edges = [cell[0].x0 - 2 for cell in cells[1:]]
+        region = []
+        for below in lines[at + 1 :]:
+            if any(w.x0 < edge < w.x1 - 2 for w in below for edge in edges):
+                break  # full-width text: the table has ended
+            region.append(below)
+        if len(region) < 2:
+            continue
+        columns: list[list[list[_W]]] = [[cell] for cell in cells]
+        for below in region:
+            parts: list[list[_W]] = [[] for _ in cells]
+            for w in sorted(below, key=lambda w: w.x0):
+                parts[sum(w.x0 >= edge for edge in edges)].append(w)
+            for column, part in zip(columns, parts, strict=True):
+                if part:
+                    column.append(part)
+        ordered = [part for column in columns for part in column]
+        return lines[:at] + ordered + lines[at + 1 + len(region) :]
+    return None
 
 
 def party_columns(lines: list[Line], tables: Tables, page: pymupdf.Page) -> list[Line]:

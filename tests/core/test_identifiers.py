@@ -7,9 +7,13 @@ import csv
 import pytest
 
 from redactor import categories as cat
+from redactor.detect.nlp import NlpArtifacts
+from redactor.detect.recognizers.base import AnalysisContext
+from redactor.model import Span
+from redactor.text import sentence_spans
 from tests.conftest import DATA
 
-from .helpers import run, texts
+from .helpers import default_recognizer, run, texts
 
 #: Vectors on which the TSV's source libraries disagree with python-stdnum, our validator.
 #: The TSV's ``note`` column names the policy difference; we follow stdnum.
@@ -86,6 +90,31 @@ def test_birth_number_formats(text, expected):
 
 def test_bank_account_split_across_a_line_after_its_hyphen_is_one_account():
     assert texts(run("bank_account", "na účet č. 77243-1231372578/2700.")) == ["77243-1231372578/2700"]
+
+
+def _scanned(text: str) -> AnalysisContext:
+    """``text`` as OCR read it from a scan's pixels."""
+    return AnalysisContext(text, NlpArtifacts(), sentence_spans(text), from_pixels=[Span(0, len(text))])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Číslo účtu: 218640571/2010", "218640571/2010"),  # check digit fails, cue, Fio banka
+        ("č. ú. 218640571/0800", "218640571/0800"),
+        ("Číslo účtu: 218640571/9999", None),  # no such bank
+        ("Číslo účtu: 86458/0800", None),  # too short to be taken without its check digit
+        ("Smlouva 218640571/2010 ze dne", None),  # no cue
+        ("Bankovní spojení: Komerční banka, a.s., pobočka Nymburk 218640571/2010", None),  # cue too far
+    ],
+)
+def test_an_account_read_by_ocr_after_its_cue_is_one_though_its_check_digit_fails(text, expected):
+    recognizer = default_recognizer("bank_account")
+    recognizer.load()
+    found = texts(recognizer.analyze(_scanned(text)), cat.BANK_ACCOUNT)
+    assert found == ([expected] if expected else [])
+    # typed text is what its author wrote: there the check digit decides
+    assert texts(run(recognizer, text), cat.BANK_ACCOUNT) == []
 
 
 def test_statute_references_are_not_accounts():

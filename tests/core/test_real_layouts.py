@@ -4,6 +4,8 @@ confusions. Every case here is invented; each stands for a class of real failure
 
 from __future__ import annotations
 
+import random
+
 import pymupdf
 import pytest
 
@@ -14,11 +16,12 @@ from redactor.detect.roles import OFFICIAL, STATUTORY, function_near
 from redactor.model import Action, Finding, PartyKind, Span
 from redactor.pdf.pdf_pages import open_pdf
 from redactor.read.extraction import extract_text_layer
-from redactor.read.layout import form_rows
+from redactor.read.layout import form_rows, ocr_party_columns
 from redactor.read.ocr import OcrWord, repair_emails, repair_numbers
 from redactor.reasons import Reason
 from tests.core.helpers import run, texts
-from tests.pdfs import Layout, pdf_from_paragraphs
+from tests.pdfs import Layout, pdf_from_html, pdf_from_paragraphs, scan_of
+from tests.synthetic.scan_classes import scan
 
 
 def _analyse(engine, paragraphs, layout=None):
@@ -191,9 +194,41 @@ def test_an_account_belongs_to_the_party_its_possessive_names_not_to_its_bank(ru
     assert d["5622001/0710"].action == Action.KEEP  # an account at the Czech National Bank is a public body's
 
 
+def test_an_account_the_sentence_calls_the_towns_is_the_towns_in_a_persons_entry(rules_engine):
+    """An internal paper of a town office: a clerk's entry, then "na účet města č. …" – the
+    possessive names the town, not the clerk whose entry the sentence stands in."""
+    _, d = _analyse(
+        rules_engine,
+        [
+            "Pronajímatel: Petr Qwertz, bytem Lipová 12, 602 00 Brno",
+            "Nájemné bude připsáno na účet města č. 19-2000145399/0800 do 15. dne měsíce.",
+            "Vratná kauce bude připsána na účet pronajímatele č. 6842591/0100.",
+        ],
+    )
+    assert d["19-2000145399/0800"].action == Action.KEEP
+    assert d["6842591/0100"].action == Action.REDACT
+
+
 def test_an_account_at_a_merged_bank_is_still_an_account():
     assert texts(run("bank_account", "číslo účtu: 1019345548/6100")) == ["1019345548/6100"]
     assert texts(run("bank_account", "číslo účtu: 1019345548/0000")) == []
+
+
+def test_an_account_on_a_scan_whose_check_digit_fails_is_redacted_after_its_cue(rules_engine):
+    """A private landlord's account on a scanned lease fails its check digit (mistyped, or a digit
+    misread): after "Číslo účtu:" it is still the account a reader sees, not a phone of the bank
+    named before it. Typed in a born-digital file, the check digit decides."""
+    paragraphs = [
+        "Pronajímatel: Blanka Vodrážková, Palackého 512, Nymburk",
+        "Bankovní spojení: Fio banka, a.s.",
+        "Číslo účtu: 218640571/2010",
+        "Nájemce: Česká republika - Kancelář Senátu",
+    ]
+    scanned = rules_engine.analyze(scan_of(pdf_from_paragraphs(paragraphs), dpi=200))
+    account = [p for p in scanned.proposals if "218640571" in p.text]
+    assert [(p.text, p.category, p.action) for p in account] == [("218640571/2010", cat.BANK_ACCOUNT, Action.REDACT)]
+    typed = rules_engine.analyze(pdf_from_paragraphs(paragraphs))
+    assert not [p for p in typed.proposals if p.category == cat.BANK_ACCOUNT]
 
 
 # -- form layouts -------------------------------------------------------------------------------
@@ -249,6 +284,84 @@ def test_a_two_column_form_is_read_label_by_label(rules_engine):
     assert d["Xaver Qwertz"].action == Action.REDACT
     assert d["275956642/0300"].action == Action.REDACT  # the sole trader's, not the town's
     assert d["Jana Nová"].action == Action.KEEP
+
+
+def _ocr_line(number: int, *words: tuple[float, str]) -> list[OcrWord]:
+    """One OCR line at row ``number`` (14 points apart) of ``(x0, text)`` words, 5 points a letter."""
+    y = 200.0 + 14 * number
+    return [OcrWord(text, x0, y, x0 + 5 * len(text), y + 10, 90.0, (1, number, 0)) for x0, text in words]
+
+
+def test_an_order_header_read_across_its_columns_is_read_column_by_column():
+    """Tesseract read a city district's order row by row: the supplier's address and the place of
+    delivery in one line ("Korunní 1702/44   Úřad městské části"); each column comes under its label."""
+    lines = [
+        _ocr_line(0, (60, "Objednávka"), (120, "č."), (135, "12/2023")),
+        _ocr_line(1, (60, "Dodavatel:"), (300, "Místo"), (332, "dodání:")),
+        _ocr_line(2, (84, "Radek"), (118, "Qwertz"), (316, "Městská"), (357, "část"), (380, "Praha"), (410, "7")),
+        _ocr_line(3, (84, "Korunní"), (123, "1702/44"), (206, ":"), (319, "Úřad"), (343, "městské"), (380, "části")),
+        _ocr_line(4, (86, "12000"), (116, "Praha"), (320, "Kamenická"), (376, "1120/36")),
+        _ocr_line(5, (85, "IČ:"), (111, "73542113"), (321, "170"), (338, "00"), (351, "PRAHA"), (389, "7")),
+        _ocr_line(6, (60, "Úklid"), (87, "a"), (95, "drobná"), (131, "údržba"), (165, "zasedacích"), (220, "radnice")),
+    ]
+    lines[6] += _ocr_line(6, (260, "dle"), (280, "nabídky"))  # full-width text ends the table
+    order = [" ".join(w.text for w in line) for line in ocr_party_columns(lines) or []]
+    assert order == [
+        "Objednávka č. 12/2023",
+        "Dodavatel:",
+        "Radek Qwertz",
+        "Korunní 1702/44 :",
+        "12000 Praha",
+        "IČ: 73542113",
+        "Místo dodání:",
+        "Městská část Praha 7",
+        "Úřad městské části",
+        "Kamenická 1120/36",
+        "170 00 PRAHA 7",
+        "Úklid a drobná údržba zasedacích radnice dle nabídky",
+    ]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        ((60, "Sídlo:"), (300, "Korunní"), (340, "1702/44")),  # a label and its value: a form row
+        ((60, "Dodavatel:"), (300, "Radek"), (340, "Qwertz")),  # a party and its name on one line
+        ((60, "Vyřizuje:"), (300, "Telefon:")),  # labels, but neither a party's
+    ],
+)
+def test_lines_that_open_no_party_table_keep_their_order(header):
+    lines = [_ocr_line(0, *header)] + [_ocr_line(k, (84, "Qwertz"), (320, "Lipová")) for k in (1, 2, 3)]
+    assert ocr_party_columns(lines) is None
+
+
+def test_a_sole_traders_address_in_a_scanned_orders_supplier_box_is_redacted_and_the_place_of_delivery_kept(
+    rules_engine,
+):
+    """A purchase order scanned: the supplier box and the place of delivery side by side. Read row
+    by row, the supplier's address shared a sentence with the city district and was kept as its
+    seat; read column by column it is the sole trader's."""
+    cell = "<td style='width: 50%; vertical-align: top'>{}</td>"
+    body = (
+        "<p>Městská část Praha 7, Úřad městské části, IČO: 00063754</p>"
+        "<p>Objednávka č. OSM/0417/2023</p><table style='width: 100%'><tr>"
+        + cell.format(
+            "Dodavatel:<br>Radek Novotný<br>Korunní 1702/44<br>120 00 Praha 2<br>IČ: 73542113<br>DIČ: CZ8556174517"
+        )
+        + cell.format(
+            "Místo dodání:<br>„Městská část Praha 7<br>Úřad městské části<br>Kamenická 1120/36<br>170 00 Praha 7"
+        )
+        + "</tr></table><p>Úklid a drobná údržba zasedacích místností radnice dle cenové nabídky dodavatele.</p>"
+        "<p>Celková cena objednávky 148 500,00 Kč včetně DPH.</p>"
+    )
+    # 72 dpi, skewed and noisy: Tesseract reads the two columns as one
+    pdf, _how = scan(pdf_from_html(body), random.Random(2))
+    analysis = rules_engine.analyze(pdf)
+    assert all(page.ocr for page in analysis.pages)
+    actions = {p.text: p.action for p in analysis.proposals}
+    supplier = [a for text, a in actions.items() if "Korunní" in text]
+    assert supplier and set(supplier) == {Action.REDACT}, actions
+    assert Action.REDACT not in {a for text, a in actions.items() if "Kamenická" in text}, actions
 
 
 @pytest.mark.parametrize("layout", [Layout(), Layout("serif", 9, 30, "a5"), Layout("monospace", 13, 110, "a4")])

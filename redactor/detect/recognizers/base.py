@@ -26,6 +26,12 @@ class AnalysisContext:
     nlp: NlpArtifacts
     sentences: list[Span] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    #: Where the text was read from pixels by OCR, where a digit may be misread (spans of ``text``).
+    from_pixels: list[Span] = field(default_factory=list)
+
+    def read_from_pixels(self, start: int, end: int) -> bool:
+        """Whether ``text[start:end]`` lies in what OCR read from pixels (:attr:`from_pixels`)."""
+        return any(s.start <= start and end <= s.end for s in self.from_pixels)
 
     @property
     def folded(self) -> str:

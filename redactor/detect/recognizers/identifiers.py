@@ -14,7 +14,7 @@ import phonenumbers
 from stdnum import iban as std_iban
 from stdnum import luhn
 from stdnum.cz import bankaccount, dic, rc
-from stdnum.exceptions import InvalidComponent, ValidationError
+from stdnum.exceptions import InvalidChecksum, InvalidComponent, ValidationError
 
 from redactor import categories as cat
 from redactor.czech import UPPER
@@ -58,7 +58,11 @@ class BankAccountRecognizer(PatternRecognizer):
     """Czech account ``[prefix-]number/bank``: prefix ≤ 6 and number ≤ 10 digits, each with the
     weighted mod-11 check and a bank code from the ČNB list (``stdnum.cz.bankaccount``) or of a
     bank that merged or closed since (:attr:`_FORMER_BANKS`, e.g. 6100 Equa bank), whose
-    accounts older contracts still carry. Score 0.95 after a context word, else 0.8."""
+    accounts older contracts still carry. On a scan (text read by OCR,
+    :meth:`AnalysisContext.read_from_pixels`) a number whose check digit fails is still an account
+    right after its cue ("Číslo účtu:", :attr:`CUE_CHARS`) at a bank of the ČNB list: a misread or
+    mistyped digit does not make the account the reader sees public. Score 0.95 after a context
+    word, else 0.8."""
 
     name = "bank_account"
     category = cat.BANK_ACCOUNT
@@ -72,6 +76,11 @@ class BankAccountRecognizer(PatternRecognizer):
     #: Bank code of the Czech National Bank: it runs accounts for the state, its organisational
     #: units and other public bodies, not for private persons (Act 6/1993 Sb., § 34 and § 35).
     _CNB = "0710"
+    #: An account read by OCR whose check digit fails is taken only after its cue this close before it
+    #: (characters: "Číslo účtu: ", "č. ú. ") ...
+    CUE_CHARS = 16
+    #: ... and with at least this many digits in its number.
+    UNCHECKED_MIN_DIGITS = 6
 
     def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         prefix, number, bank = match.groups()
@@ -85,6 +94,21 @@ class BankAccountRecognizer(PatternRecognizer):
             # the checksums hold and the code belonged to a bank that merged or closed: older
             # contracts keep such accounts
             evidence = "valid account number at a former bank (code no longer in the ČNB list)"
+        except InvalidChecksum:
+            # on a scan a digit may be misread (or the print mistyped) while the reader still
+            # sees the holder's account: after its cue, at a bank of the ČNB list, it is one
+            cue = self.context_word(context, match.start(), self.CUE_CHARS)
+            if (
+                cue is None
+                or not context.read_from_pixels(match.start(), match.end())
+                or len(number) < self.UNCHECKED_MIN_DIGITS
+                or not bankaccount.info(value)
+            ):
+                return None
+            evidence = (
+                f"account number read by OCR after “{cue}” at a bank of the ČNB list;"
+                " its check digit fails (a misread or mistyped digit)"
+            )
         except ValidationError:
             return None
         if bank == self._CNB:
