@@ -498,9 +498,9 @@ def _folded(text: str) -> str:
     return fold(unicodedata.normalize("NFKC", text))
 
 
-#: A decided proposal's page, boxes (points), folded text and category (None: a review item,
-#: which a person will look at whatever it is).
-_Place = tuple[int, list[tuple[float, float, float, float]], str, int | None]
+#: A decided proposal's page, boxes (points), folded text, category (None: a review item, which a
+#: person will look at whatever it is) and its words folded.
+_Place = tuple[int, list[tuple[float, float, float, float]], str, int | None, frozenset[str]]
 
 
 def _same_kind(found: int, decided: int | None) -> bool:
@@ -530,6 +530,7 @@ class _Decided:
                 [(b.x0, b.y0, b.x1, b.y1) for b in p.boxes],
                 _folded(p.text),
                 None if p.action == Action.REVIEW else p.category,
+                frozenset(_folded(w) for w in p.text.split()),
             )
             for p in others
         ]
@@ -543,17 +544,21 @@ class _Decided:
     def known(self, f: ReaderFinding) -> bool:
         """Whether a decision on a value of ``f``'s kind (:func:`_same_kind`) was made at its place
         or on its text (a name part: on a name that holds the word): a proposal kept or left for
-        review. A home address the analysis kept as an organisation's seat was decided as a seat,
-        not as a home, and is found."""
+        review. A name part that is a word of whatever was kept at its place (a street or an
+        organisation named after a person) was decided with it. A home address the analysis kept
+        as an organisation's seat was decided as a seat, not as a home, and is found."""
         value = _folded(f.text)
-        for page, rects, text, category in self.kept:
+        for page, rects, text, category, words in self.kept:
+            here = page == f.page and any(
+                _overlap(f.rect, r) >= SAME_PLACE_SHARE * min(_area(f.rect), _area(r)) for r in rects
+            )
+            if here and f.found_by == "name part" and value in words:
+                return True  # a word of a kept street or organisation ("Nábřeží Ludvíka Svobody 871")
             if not _same_kind(f.category, category):
                 continue
-            if page == f.page and any(
-                _overlap(f.rect, r) >= SAME_PLACE_SHARE * min(_area(f.rect), _area(r)) for r in rects
-            ):
+            if here:
                 return True
-            if value and text and (value == text or (f.found_by == "name part" and value in text.split())):
+            if value and text and (value == text or (f.found_by == "name part" and value in words)):
                 return True
         return False
 

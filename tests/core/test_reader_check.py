@@ -14,7 +14,7 @@ from redactor.decide.category_map import CategoryMap
 from redactor.detect.nlp import RuleOnlyNlpEngine
 from redactor.engine import RedactionEngine
 from redactor.model import Action, Box, ProposedRedaction
-from redactor.publish.reader_check import _layer_lines, reader_check, review_items
+from redactor.publish.reader_check import ReaderFinding, _Decided, _layer_lines, reader_check, review_items
 from redactor.read.ocr import TesseractOcr
 from tests.pdfs import pdf_from_paragraphs
 
@@ -189,6 +189,28 @@ def test_a_home_the_analysis_kept_as_a_seat_is_found(engine):
     (finding,) = result.findings
     assert finding.category == cat.ADDRESS_RESIDENCE and finding.found_by == "address"
     assert finding.rect[1] > 120  # the home after "bytem", not the seat above it
+
+
+def test_a_surname_in_a_kept_street_named_after_someone_was_decided_with_the_street(engine):
+    """A private supplier Ondřej Svoboda, and the customer's seat on "Nábřeží Ludvíka Svobody":
+    the genitive "Svobody" is a form of the redacted surname, inside the seat the analysis kept."""
+    body = [
+        "SMLOUVA O POSKYTOVÁNÍ SLUŽEB",
+        "Objednatel: Město Vítkov, IČO: 00300870, sídlo: Nábřeží Ludvíka Svobody 871, 288 60 Vítkov",
+        "Poskytovatel: Ondřej Svoboda, nar. 12. 3. 1980, bytem Lipová 12, 602 00 Brno",
+        "Ondřej Svoboda se zavazuje poskytovat úklidové služby.",
+    ]
+    analysis, result = _redact(engine, pdf_from_paragraphs(body))
+    seat = [p for p in analysis.proposals if p.text.startswith("Nábřeží Ludvíka Svobody")]
+    assert seat and all(p.action == Action.KEEP for p in seat)
+    assert "Ondřej Svoboda" in [p.text for p in analysis.to_redact()]
+    assert result.findings == []
+    # the same word elsewhere is not decided by the seat
+    (box,) = seat[0].boxes
+    decided = _Decided.of([], seat)
+    inside = ReaderFinding(1, (box.x0 + 80, box.y0, box.x0 + 120, box.y1), "Svobody", cat.SURNAME, "name part", "")
+    elsewhere = ReaderFinding(1, (56.0, 400.0, 96.0, 412.0), "Svobody", cat.SURNAME, "name part", "")
+    assert decided.known(inside) and not decided.known(elsewhere)
 
 
 def test_an_account_whose_number_looks_like_a_mobile_is_an_account():
