@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from redactor import categories as cat
 from redactor.czech import strip_diacritics
-from redactor.detect.parties import PartyReference
+from redactor.detect.parties import LETTERHEAD, PartyReference
 from redactor.detect.profile import AgencyProfile, Official
 from redactor.detect.roles import (
     EITHER,
@@ -35,6 +35,11 @@ from redactor.text import SpanIndex
 #: Representation on a power of attorney (Civil Code § 441): "na základě plné moci", "dle plné
 #: moci", "zmocněnec", "zmocněná"; diacritics as OCR may lose them.
 ATTORNEY = re.compile(r"(?i)(?:na\s+z[aá]klad[eě]\s+|dle\s+|podle\s+)?pln[eé]\s+moc[ií]|plnou\s+moc[ií]|zmocn[eě]n\w*")
+#: The cue of the clerk who handles a paper for its issuer ("Vyřizuje:"), as
+#: :func:`~redactor.detect.roles.contact_cue` gives it: on a public body's own paper the clerk acts
+#: in office (Act 340/2015 Sb., § 5; the ministry's methodology keeps a public body's staff acting
+#: in their job).
+CLERK = re.compile(r"vy[rř]izuj", re.I)
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
 ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
 #: An account noun with a public body in the genitive right before the account ("na účet města
@@ -198,6 +203,13 @@ class Linker:
                     if first == m.span.start and fn is None:
                         principal_of = party
                 here = self._contact(m, party, fn)
+                head = self._letterhead_before(m.span) if here and party is None and CLERK.match(here) else None
+                if head is not None and role is None:
+                    # "Vyřizuje: X" on a public body's own paper (below its letterhead, in no
+                    # party's entry): the clerk handling it for the body, acting in office
+                    role, role_party, cue = OFFICIAL, head, here
+                    evidence = f"{here!r} next to {m.text!r} on the paper of {head.describe()}"
+                    continue
                 if here:
                     contact = contact or here
                     continue  # named for communication: neither "oprávněn jednat" nor a unit's head is a statutory body
@@ -243,6 +255,20 @@ class Linker:
                 cue if role else "",
                 contact if role is None else "",
             )
+
+    def _letterhead_before(self, span: Span) -> Party | None:
+        """The party whose letterhead (:data:`~redactor.detect.parties.LETTERHEAD`) is the last
+        one before ``span``, when it is a public body's; else None."""
+        before = [
+            (block.start, party)
+            for party in self.parties
+            for block in party.blocks
+            if block.end <= span.start and party.label == LETTERHEAD
+        ]
+        if not before:
+            return None
+        _start, last = max(before, key=lambda b: b[0])
+        return last if last.kind == PartyKind.PUBLIC_BODY else None
 
     def _attorney(self, mentions: list[Finding]) -> str:
         """The power-of-attorney words next to one of ``mentions`` in its sentence ("na základě plné
@@ -370,6 +396,15 @@ class Linker:
                         kind, who = self._describe(entity, "possessive")
                         return Holder(kind, "holder", who)
         sentence = self.sentences.find(f.span.start)
+        head = self.party_at(f.span) if "party" in scopes else None
+        if head is not None and head.label == LETTERHEAD:
+            # an organisation's letterhead: its seat, phones, fax, account and DIČ, unless a person
+            # is named on the value's line before it
+            line_start = self.text.rfind("\n", 0, f.span.start) + 1
+            if not any(
+                isinstance(e, Person) and line_start <= start < f.span.start for start, _end, e in self.entities
+            ):
+                return Holder(head.kind.value, "party", head.who("block"))
         if "holder" in scopes and f.category in cat.ACCOUNT_CATEGORIES:
             if PUBLIC_ACCOUNT.search(self.text[max(0, f.span.start - 40) : f.span.start]):
                 kind, who = self._describe(PartyKind.PUBLIC_BODY.value, "possessive")

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from redactor import categories as cat
-from redactor.czech import LOWER, UPPER, alias_stem, role_of, strip_diacritics
+from redactor.czech import LOWER, PUBLIC_BODY_HEADS, UPPER, alias_stem, role_of, strip_diacritics
 from redactor.detect.roles import OFFICIAL, REPRESENTATION, function_near
 from redactor.model import Finding, Party, PartyKind, Span
 from redactor.text import ABBREVIATIONS, line_spans
@@ -186,6 +186,15 @@ def _aliases(raw: str) -> list[str]:
     return out
 
 
+#: The label of a party known only from its letterhead.
+LETTERHEAD = "záhlaví"
+
+
+def fold_name(name: str) -> str:
+    """An organisation's name compared across its mentions: letters and digits only, folded."""
+    return "".join(c for c in strip_diacritics(name).lower() if c.isalnum())
+
+
 def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span, list[str]]]:
     """Parties introduced by "(dále jen „X“)": the lines before the clause, back to the end of
     the previous block, sentence or numbered sub-item."""
@@ -212,6 +221,68 @@ def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span,
                 break
             start_idx -= 1
         out.append((Span(lines[start_idx].start, m.end()), aliases))
+    return out
+
+
+#: A line of an organisation's letterhead below its name (folded text): its department, seat,
+#: numbers and contacts ("Odbor správy majetku", "Havlíčkovo náměstí 710/9, 130 85 Praha 3, tel.:",
+#: "IČO:", "DIČ:", "Bankovní spojení:", "e-mail:", "ID datové schránky:").
+_HEAD_LINE = re.compile(
+    r"\b(?:ICO?|DIC|tel|fax|e-?mail|spojeni|c\.\s?u\.|ucet|uctu|ID\s?DS|datov\w+ schrank\w*|www|odbor|oddeleni|"
+    r"urad|sekretariat|\d{3}\s?\d{2}\s+[A-Z])|@",
+    re.I,
+)
+#: A public body's name opening a line, in any case ("MĚSTSKÁ ČÁST PRAHA 3", "Obecní úřad Xaverov"):
+#: the first words of :data:`redactor.czech.PUBLIC_BODY_HEADS`, folded.
+_PUBLIC_HEAD = re.compile(
+    "(?:"
+    + "|".join(re.escape(strip_diacritics(h)) for h in PUBLIC_BODY_HEADS)
+    + r")\b(?P<rest>[^\W\d_ ]*(?:[ ]+(?:[^\W\d_]+|\d{1,2}\b))*)",
+    re.I,
+)
+#: Lines a letterhead may take below the organisation's name.
+_HEAD_MAX_LINES = 7
+
+
+def _letterhead_blocks(text: str, folded: str, findings: list[Finding], taken: list[Span]) -> list[Span]:
+    """An organisation's letterhead (an order's or a letter's header): a line that opens with an
+    organisation's name, no label before it, and the lines right below it that carry its
+    department, seat, numbers and contacts (:data:`_HEAD_LINE`), among them its IČO or DIČ. The
+    values in it are the organisation's (Act 340/2015 Sb., § 5: what a public body publishes of
+    itself stays readable), as in a party's entry."""
+    lines = line_spans(folded)
+    ids = [f.span for f in findings if f.category in (cat.ICO, cat.DIC)]
+    names = [f.span.start for f in findings if f.category == cat.COMPANY_NAME]
+    out: list[Span] = []
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        head = folded[line.start : line.end].lstrip()
+        lead = line.start + len(folded[line.start : line.end]) - len(head)
+        named = any(lead <= start <= lead + 1 for start in names) or _PUBLIC_HEAD.match(head) is not None
+        if not named or any(t.start <= line.start < t.end for t in taken):
+            k += 1
+            continue
+        end = k + 1
+        while end < len(lines) and end - k <= _HEAD_MAX_LINES:
+            if any(t.start <= lines[end].start < t.end for t in taken):
+                break
+            if _HEAD_LINE.search(folded[lines[end].start : lines[end].end]):
+                end += 1
+            elif (
+                end == k + 1
+                and end + 1 < len(lines)
+                and _HEAD_LINE.search(folded[lines[end + 1].start : lines[end + 1].end])
+            ):
+                end += 1  # one line of a logo's letters between the name and the rest ("oh DUO")
+            else:
+                break
+        block = Span(line.start, lines[end - 1].end)
+        if end > k + 1 and any(block.contains(i) for i in ids):
+            out.append(block)
+            k = end
+        else:
+            k += 1
     return out
 
 
@@ -308,7 +379,27 @@ def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[
             role = alias if acronym else (role_of(alias) or alias.lower())
             if role not in owner.roles:
                 owner.roles.append(role)
-    parties.sort(key=lambda p: p.blocks[0].start)
+    heads: dict[str, Party] = {}
+    for span in _letterhead_blocks(text, folded, findings, taken):
+        kind, name, evidence = _classify(text, folded, span, findings)
+        head = _PUBLIC_HEAD.match(folded[span.start : span.end].lstrip())
+        if head is not None:  # the body's own name opens it (a bank named below is no owner)
+            lead = span.start + len(folded[span.start : span.end]) - len(folded[span.start : span.end].lstrip())
+            name = " ".join(text[lead : lead + head.end()].split())
+            kind, evidence = PartyKind.PUBLIC_BODY, f"a public body's name {name!r} opens the letterhead"
+        if kind not in (PartyKind.PUBLIC_BODY, PartyKind.LEGAL_PERSON):
+            continue
+        owner = next((p for p in parties if p.name and fold_name(p.name) == fold_name(name)), None) or heads.get(
+            fold_name(name)
+        )
+        if owner is None:
+            owner = Party(len(parties) + 1, LETTERHEAD, kind, [], [], name, f"{evidence}, in its letterhead")
+            parties.append(owner)
+            heads[fold_name(name)] = owner
+        owner.blocks.append(span)
+    parties.sort(key=lambda p: min(b.start for b in p.blocks))
+    for party in parties:
+        party.blocks.sort(key=lambda b: b.start)
     for i, party in enumerate(parties, 1):
         party.index = i
     return parties, find_references(text, parties)

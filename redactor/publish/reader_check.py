@@ -544,16 +544,17 @@ class _Decided:
     def known(self, f: ReaderFinding) -> bool:
         """Whether a decision on a value of ``f``'s kind (:func:`_same_kind`) was made at its place
         or on its text (a name part: on a name that holds the word): a proposal kept or left for
-        review. A name part that is a word of whatever was kept at its place (a street or an
-        organisation named after a person) was decided with it. A home address the analysis kept
+        review. A name part that is a word of an address kept at its place (a street named after
+        a person) was decided with it; a kept organisation's name decides none of its words (a
+        signature row misread as one name holds the signer's). A home address the analysis kept
         as an organisation's seat was decided as a seat, not as a home, and is found."""
         value = _folded(f.text)
         for page, rects, text, category, words in self.kept:
             here = page == f.page and any(
                 _overlap(f.rect, r) >= SAME_PLACE_SHARE * min(_area(f.rect), _area(r)) for r in rects
             )
-            if here and f.found_by == "name part" and value in words:
-                return True  # a word of a kept street or organisation ("Nábřeží Ludvíka Svobody 871")
+            if here and f.found_by == "name part" and category in cat.ADDRESS_CATEGORIES and value in words:
+                return True  # a word of a kept street named after someone ("Nábřeží Ludvíka Svobody 871")
             if not _same_kind(f.category, category):
                 continue
             if here:

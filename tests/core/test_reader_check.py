@@ -5,6 +5,8 @@ on scans; what a person or the analysis decided stays decided."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pymupdf
 import pytest
 
@@ -211,6 +213,10 @@ def test_a_surname_in_a_kept_street_named_after_someone_was_decided_with_the_str
     inside = ReaderFinding(1, (box.x0 + 80, box.y0, box.x0 + 120, box.y1), "Svobody", cat.SURNAME, "name part", "")
     elsewhere = ReaderFinding(1, (56.0, 400.0, 96.0, 412.0), "Svobody", cat.SURNAME, "name part", "")
     assert decided.known(inside) and not decided.known(elsewhere)
+    # a kept organisation's name decides none of its words: a signature row read as one name
+    (company,) = [p for p in analysis.proposals if p.text == "Město Vítkov"]
+    misread = replace(company, text="Město Vítkov Ondřej Svobody", boxes=seat[0].boxes)
+    assert not _Decided.of([], [misread]).known(inside)
 
 
 def test_an_account_whose_number_looks_like_a_mobile_is_an_account():

@@ -12,6 +12,7 @@ import pytest
 from redactor import categories as cat
 from redactor.decide.decision_rules import Assessment
 from redactor.decide.repeats import align_addresses, place_only
+from redactor.detect.parties import LETTERHEAD
 from redactor.detect.roles import OFFICIAL, STATUTORY, function_near
 from redactor.model import Action, Finding, PartyKind, Span
 from redactor.pdf.pdf_pages import open_pdf
@@ -146,6 +147,50 @@ def test_an_organisations_switchboard_stays_and_a_contact_persons_phone_goes(rul
     assert d["952 223 111"].action == Action.KEEP and d["952 223 042"].action == Action.KEEP
     assert d["952 223 111"].reason.code == "holder_rule"
     assert d["Na Perštýně 359/6"].action == Action.KEEP
+    assert d["602 123 456"].action == Action.REDACT
+
+
+#: A purchase order on a city district's own paper: its letterhead (name in capitals, the
+#: department, seat, switchboard and fax, IČO, DIČ, account), a sole trader's supplier box, and the
+#: clerk who handles it in the footer. Every value is invented.
+ORDER = [
+    "MĚSTSKÁ ČÁST PRAHA 12",
+    "Odbor správy majetku",
+    "Qwertzova 1250/7, 143 00 Praha 4, tel.: 244 028 111, fax: 244 028 299",
+    "IČO: 00231151",
+    "DIČ: CZ00231151",
+    "Bankovní spojení: Česká spořitelna, a.s., č.ú. 19-2000816308/0800",
+    "Objednávka č. OSM/0105/2023",
+    "Dodavatel: Xaver Qwertzal, Lipová 12, 602 00 Brno, IČ: 73542113, tel. 602 123 456",
+    "Místo dodání: Městská část Praha 12, Qwertzova 1250/7, 143 00 Praha 4",
+    "1. Objednáváme u Vás opravu oplocení školní zahrady v ceně 48 500 Kč včetně DPH.",
+    "2. Na faktuře uvádějte číslo této objednávky. Splatnost faktury je 21 dnů.",
+    "Schválil: Ing. Petr Qwertzík, vedoucí odboru správy majetku",
+    "Vyřizuje: Alena Qwertzová, tel.: 244 028 514",
+]
+
+
+def test_an_organisations_letterhead_keeps_its_numbers_and_its_clerk_acts_in_office(rules_engine):
+    analysis, d = _analyse(rules_engine, ORDER)
+    (head,) = [p for p in analysis.parties if p.label == LETTERHEAD]
+    assert head.kind == PartyKind.PUBLIC_BODY and head.name.startswith("MĚSTSKÁ ČÁST PRAHA 12")
+    for value in ("244 028 111", "244 028 299", "19-2000816308/0800", "Qwertzova 1250/7, 143 00 Praha 4"):
+        assert d[value].action == Action.KEEP, value
+    # the clerk under "Vyřizuje" on the body's own paper acts in office, with her work phone
+    assert d["Alena Qwertzová"].action == Action.KEEP and d["244 028 514"].action == Action.KEEP
+    # the sole trader's entry is his
+    assert d["Xaver Qwertzal"].action == Action.REDACT and d["602 123 456"].action == Action.REDACT
+
+
+def test_a_letterhead_needs_its_numbers_and_a_clerk_needs_a_public_bodys_paper(rules_engine):
+    # a company's order: its clerk is an employee, whose name and phone are redacted
+    company = ["QWERTZ STAVBY s.r.o.", *ORDER[1:]]
+    analysis, d = _analyse(rules_engine, company)
+    assert d["Alena Qwertzová"].action == Action.REDACT and d["244 028 514"].action == Action.REDACT
+    # a town's name over a private letter, with no IČO or DIČ below it, opens no letterhead
+    letter = ["Město Xaverov", "Jan Qwertz", "Lipová 12, 602 00 Brno", "Vyřizuje: Alena Qwertzová, tel. 602 123 456"]
+    analysis, d = _analyse(rules_engine, letter)
+    assert not [p for p in analysis.parties if p.label == LETTERHEAD]
     assert d["602 123 456"].action == Action.REDACT
 
 
