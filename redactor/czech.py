@@ -214,6 +214,10 @@ PUBLIC_BODY_HEADS = (
     "Vojenská zdravotní pojišťovna",
     "Česká průmyslová zdravotní pojišťovna",
     "Úřad",
+    # the Labour Office (Act 73/2011 Sb.) and the regional public health authorities (Act 258/2000
+    # Sb., § 82): their names are complete without a place after them
+    "Úřad práce",
+    "Krajská hygienická stanice",
     "Česká republika",
     # the offices of the Chamber and the Senate (organisational units of the state, Act 219/2000
     # Sb., § 3: "Kancelář Poslanecké sněmovny", "Kanceláři Senátu"), in the cases contracts use
@@ -475,7 +479,7 @@ NOT_NAMES = frozenset(
     Pondělí Úterý Středa Čtvrtek Pátek Sobota Neděle Evropská Unie Státní Národní Nadace Spolek Sbor
     Pro Při Po Na Od Pod Nad Před Mezi Bez Dle Podle Ke Ze Proti Kromě Během Vůči Ale Nebo Než Aby
     Pokud Tento Tato Toto Tyto Této Tohoto Narozen Narozena Narozený Narozená Nar Bytem Trvale Bydlištěm
-    Náměstí Nábřeží Třída Ulice Sídliště""".split()
+    Náměstí Nábřeží Třída Ulice Sídliště Název""".split()
 )
 
 

@@ -147,6 +147,9 @@ class Party:
     roles: list[str]
     name: str = ""
     evidence: str = ""
+    #: the blocks that are the party's own letterhead (its name over its department, seat and
+    #: numbers at the head of a page), also in ``blocks``
+    letterheads: list[Span] = field(default_factory=list)
 
     def contains(self, span: Span) -> bool:
         """True when ``span`` lies in one of the party's blocks."""

@@ -7,17 +7,21 @@ The order (:data:`RULES`): an address is first told a residence or a seat
 (:func:`address_kind`, which may settle an address nobody is linked to); then a signature
 certification clause's date of birth and address, a person's form fields, a public role's exception, the map's holder
 overrides, a party's contact person, and the category's type in the map: primary, not subject,
-secondary (linked dependency, holder, or the map's fallbacks).
+an organisation's generic mailbox, secondary (linked dependency, holder, or the map's fallbacks).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from redactor import categories as cat
+from redactor.czech import strip_diacritics
 from redactor.decide.category_map import CategoryMap, CategoryRule
 from redactor.detect.linking import ATTORNEY, Holder, Linker, Person
+from redactor.detect.parties import fold_name
 from redactor.model import Action, Finding, PartyKind
 from redactor.reasons import LocalisedName, Param, Params, Reason, ReasonDict, localised, term
 
@@ -272,6 +276,48 @@ def secondary(case: Case) -> Assessment | None:
     return case.assess(action, Reason("unlinked", {"action": term(action.value), "category": label}))
 
 
+#: Legal forms at the end of a company's name, folded to letters ("s.r.o." -> "sro").
+_LEGAL_FORM_TAIL = re.compile(r"(?:spolsro|sro|as|vos|ks|zs|ops|zu|se)$")
+
+
+def organisation_mailbox(case: Case) -> Assessment | None:
+    """A generic mailbox ("objednavky@…", "info@…") on a domain that spells a company's or a public
+    body's name among the parties is that organisation's, whoever the sentence around it names (its
+    sales agent: "objednávky lze zasílat též na objednavky@…"). One letter may differ (OCR).
+
+    Source: DOMAIN.md, "what to keep" (a legal person's own contacts, everything in its letterhead)
+    and the ministry's methodology (data of a legal person are not personal data)."""
+    if case.category != cat.EMAIL_GENERIC:
+        return None
+    domain = case.finding.text.rpartition("@")[2].lower().split(".")
+    if len(domain) < 2:
+        return None
+    spelt = "".join(c for c in strip_diacritics(domain[-2]) if c.isalnum())
+    if len(spelt) < 5:
+        return None
+    for party in case.linker.parties:
+        if party.kind not in (PartyKind.LEGAL_PERSON, PartyKind.PUBLIC_BODY) or not party.name:
+            continue
+        name = _LEGAL_FORM_TAIL.sub("", fold_name(party.name))
+        if _spells(spelt, name):
+            params: Params = {"category": case.label, "who": party.who()}
+            return case.assess(Action.KEEP, Reason("not_personal_holder", params))
+    return None
+
+
+def _spells(spelt: str, name: str) -> bool:
+    """True when ``spelt`` (a domain's letters) is a run of ``name``'s letters, one letter in ten
+    misread allowed."""
+    width = len(spelt)
+    if width > len(name) + 1:
+        return False
+    return any(
+        SequenceMatcher(None, spelt, name[i : i + size]).ratio() >= 0.9
+        for size in (width - 1, width, width + 1)
+        for i in range(max(1, len(name) - size + 1))
+    )
+
+
 #: The rules after :func:`address_kind`, in the order they are tried.
 RULES: tuple[Callable[[Case], Assessment | None], ...] = (
     certification_clause,
@@ -281,6 +327,7 @@ RULES: tuple[Callable[[Case], Assessment | None], ...] = (
     contact_person,
     primary,
     not_subject,
+    organisation_mailbox,
     secondary,
 )
 

@@ -122,6 +122,8 @@ def _seats_elsewhere(decisions: dict[int, Assessment], cmap: CategoryMap) -> Non
             continue
         if d.category != cat.ADDRESS_RESIDENCE:
             continue  # a sole trader's place of business stays what its holder rule says
+        if d.finding.attributes.get("context") == "residence":
+            continue  # "bytem …": the text says it is someone's home
         key = address_key(d.finding.text)
         seat = seats.get(key) if key is not None else None
         if seat is None:

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from redactor import categories as cat
-from redactor.czech import strip_diacritics
-from redactor.detect.parties import LETTERHEAD, PartyReference
+from redactor.czech import alias_stem, strip_diacritics
+from redactor.detect.parties import PartyReference
 from redactor.detect.profile import AgencyProfile, Official
 from redactor.detect.roles import (
     EITHER,
     OFFICIAL,
     REPRESENTATION,
+    STAFF,
     STATUTORY,
     Function,
     contact_cue,
@@ -35,11 +36,19 @@ from redactor.text import SpanIndex
 #: Representation on a power of attorney (Civil Code § 441): "na základě plné moci", "dle plné
 #: moci", "zmocněnec", "zmocněná"; diacritics as OCR may lose them.
 ATTORNEY = re.compile(r"(?i)(?:na\s+z[aá]klad[eě]\s+|dle\s+|podle\s+)?pln[eé]\s+moc[ií]|plnou\s+moc[ií]|zmocn[eě]n\w*")
-#: The cue of the clerk who handles a paper for its issuer ("Vyřizuje:"), as
+#: The cue of the clerk who handles or wrote a paper for its issuer ("Vyřizuje:", "Zpracovala:"), as
 #: :func:`~redactor.detect.roles.contact_cue` gives it: on a public body's own paper the clerk acts
 #: in office (Act 340/2015 Sb., § 5; the ministry's methodology keeps a public body's staff acting
 #: in their job).
-CLERK = re.compile(r"vy[rř]izuj", re.I)
+CLERK = re.compile(r"vy[rř]izuj|(?:vy)?zpracoval", re.I)
+#: "Za <a party's role or alias> vyřizuje/kontaktní osoba:" ending right before a name (text
+#: folded, lower case): the contact acts for that party.
+_FOR_PARTY = re.compile(
+    r"(?:^|\n|[.;:]\s)\s*za\s+(?P<who>[a-z]+(?:\s+[a-z]+){0,2})\s*[,:]?\s+"
+    r"(?:vyrizuj\w*|kontaktni\s+osob\w*|odpovedn\w*\s+osob\w*)\s*:?\s*(?:[a-z]{2,6}\.\s*)*$"
+)
+#: A unit of a public body's office opening a line of its letterhead ("Odbor finanční").
+_UNIT = re.compile(r"\s*(?:odbor|oddeleni|referat|sekretariat|kancelar)\b", re.I)
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
 ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
 #: An account noun with a public body in the genitive right before the account ("na účet města
@@ -202,8 +211,17 @@ class Linker:
                     )
                     if first == m.span.start and fn is None:
                         principal_of = party
+                staff = self._staff(m, party, fn) if role is None and not rep else None
+                if staff is not None:
+                    role, role_party, cue, evidence = OFFICIAL, party, *staff
+                    continue
                 here = self._contact(m, party, fn)
-                head = self._letterhead_before(m.span) if here and party is None and CLERK.match(here) else None
+                head = None
+                if here and party is None:
+                    # "Za úřad práce vyřizuje:", or a clerk under a public body's letterhead
+                    head = self._party_before_cue(m.span) or (
+                        self._letterhead_before(m.span) if CLERK.match(here) else None
+                    )
                 if head is not None and role is None:
                     # "Vyřizuje: X" on a public body's own paper (below its letterhead, in no
                     # party's entry): the clerk handling it for the body, acting in office
@@ -218,6 +236,9 @@ class Linker:
                     cue = (fn.cue if fn is not None else rep.group().strip() if rep else "").rstrip(" :")
                     if party is not None and party.kind == PartyKind.PUBLIC_BODY:
                         role, role_party = OFFICIAL, party
+                    elif fn is not None and fn.kind == STAFF:
+                        # an accountant is the public body's official only on its side
+                        role = OFFICIAL if party is None and self._public_before(m.span) else None
                     elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
                         role, role_party = STATUTORY, party
                     elif fn is not None:
@@ -256,14 +277,28 @@ class Linker:
                 contact if role is None else "",
             )
 
+    def _party_before_cue(self, span: Span) -> Party | None:
+        """The public body named by "Za <its role or alias>" right before the contact cue that
+        introduces the name at ``span`` ("Za úřad práce vyřizuje:⏎Martina X"), else None."""
+        before = strip_diacritics(self.text[max(0, span.start - 80) : span.start]).lower()
+        m = _FOR_PARTY.search(before)
+        if m is None:
+            return None
+        words = m.group("who").split()
+        for party in self.parties:
+            if party.kind != PartyKind.PUBLIC_BODY:
+                continue
+            for role in party.roles:
+                stems = [alias_stem(w) for w in role.split()]
+                if len(stems) == len(words) and all(w.startswith(st) for w, st in zip(words, stems, strict=True)):
+                    return party
+        return None
+
     def _letterhead_before(self, span: Span) -> Party | None:
-        """The party whose letterhead (:data:`~redactor.detect.parties.LETTERHEAD`) is the last
-        one before ``span``, when it is a public body's; else None."""
+        """The party whose letterhead (:attr:`~redactor.model.Party.letterheads`) is the last one
+        before ``span``, when it is a public body's; else None."""
         before = [
-            (block.start, party)
-            for party in self.parties
-            for block in party.blocks
-            if block.end <= span.start and party.label == LETTERHEAD
+            (block.start, party) for party in self.parties for block in party.letterheads if block.end <= span.start
         ]
         if not before:
             return None
@@ -294,6 +329,44 @@ class Linker:
             return ""
         return contact_cue(self.text, mention.span.start) or ""
 
+    def _staff(self, mention: Finding, party: Party | None, fn: Function | None) -> tuple[str, str] | None:
+        """``(cue, evidence)`` when ``mention`` names a public body's employee acting in the job
+        in that body's own entry ``party``: named at a department in its address block ("Městský
+        úřad X⏎Odbor finanční⏎Jana Y"), or after a contact cue ("Odpovědná osoba: X", "vyřizuje X");
+        else None. Source: DOMAIN.md, what to keep (the ministry's methodology keeps a public body's
+        staff acting in office)."""
+        if party is None:
+            return None
+        unit = self._unit_in_letterhead(party, mention.span) if party.letterheads else ""
+        if unit:
+            return unit, f"{mention.text!r} under {unit!r} in the address of {party.describe()}"
+        cue = self._staff_cue(mention, party, fn)
+        if cue:
+            return cue, f"{cue!r} next to {mention.text!r} in {party.describe()}"
+        return None
+
+    def _unit_in_letterhead(self, party: Party, span: Span) -> str:
+        """The unit line ("Odbor finanční") above ``span`` in the public body ``party``'s letterhead
+        block that holds it, as written, else ""."""
+        if party.kind != PartyKind.PUBLIC_BODY:
+            return ""
+        for block in party.letterheads:
+            if block.contains(span):
+                for line in self.text[block.start : span.start].split("\n"):
+                    if _UNIT.match(strip_diacritics(line)):
+                        return " ".join(line.split())
+        return ""
+
+    def _staff_cue(self, mention: Finding, party: Party | None, fn: Function | None) -> str:
+        """The contact cue before ``mention`` ("Odpovědná osoba:", "Vyřizuje:", "Kontaktní
+        osoba:") when it stands in a public body's own entry and no statutory function is next to
+        the name: the body's employee named for the job; else ""."""
+        if party is None or party.kind != PartyKind.PUBLIC_BODY:
+            return ""
+        if fn is not None and fn.kind == STATUTORY:
+            return ""
+        return (contact_cue(self.text, mention.span.start) or "").rstrip(" :")
+
     def _profile_official(self, mentions: list[Finding]) -> Official | None:
         """The agency profile's official named by ``mentions`` (a full name matches given name
         and surname; a cluster of surnames alone matches by surname), else None."""
@@ -305,6 +378,13 @@ class Linker:
             if official is not None:
                 return official
         return None
+
+    def _public_before(self, span: Span) -> bool:
+        """True when the organisation named last before ``span`` is a public body: a staff job
+        ("účetní") in no party's entry is then that body's."""
+        before = (f for f in self.findings if f.category == cat.COMPANY_NAME and f.span.end <= span.start)
+        last = max(before, key=lambda f: f.span.end, default=None)
+        return last is not None and last.attributes.get("kind") == PartyKind.PUBLIC_BODY.value
 
     def _either_kind(self, span: Span) -> str:
         """A "ředitel" or "předseda" with no party block around: a statutory representative when
@@ -397,7 +477,7 @@ class Linker:
                         return Holder(kind, "holder", who)
         sentence = self.sentences.find(f.span.start)
         head = self.party_at(f.span) if "party" in scopes else None
-        if head is not None and head.label == LETTERHEAD:
+        if head is not None and any(b.contains(f.span) for b in head.letterheads):
             # an organisation's letterhead: its seat, phones, fax, account and DIČ, unless a person
             # is named on the value's line before it
             line_start = self.text.rfind("\n", 0, f.span.start) + 1

@@ -51,7 +51,7 @@ _CLAUSE = re.compile(
     rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?[ ]+(?!\d)|\d{{1,2}}(?:\.|\))[ ]+(?!\d)|[IVX]+\.[ ]+|Clanek|Cl\.|§|"
     rf"[{UPPER}]{{4,}}\b)"
 )
-_ALIAS = re.compile(r"\(\s*dale\s*(?:jen\s+)?(?:jako\s+)?[„\"“]?(?P<alias>[^)]{2,60}?)[“\"”]?\s*\)", re.I)
+_ALIAS = re.compile(r"\(\s*dale\s*(?:jen\s*:?\s*)?(?:jako\s+)?[„\"“]?(?P<alias>[^)]{2,60}?)[“\"”]?\s*\)", re.I)
 _NOT_ALIASES = re.compile(
     r"^(?:zakon|smlouv|dodat|predmet|podmink|priloh|cen[aeyu]\b|dil[ao]?\b|zbozi|sluzb|objekt|pozem|nemovit|"
     r"vozidl|projekt|stavb|rozhodnut|narizen|vyhlask|obcansk|obchodni|dokument|protokol)",
@@ -195,6 +195,10 @@ def fold_name(name: str) -> str:
     return "".join(c for c in strip_diacritics(name).lower() if c.isalnum())
 
 
+#: A letter's subject line ("Věc: …", folded), between its header and its text.
+_SUBJECT = re.compile(r"\s*vec\s*:", re.I)
+
+
 def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span, list[str]]]:
     """Parties introduced by "(dále jen „X“)": the lines before the clause, back to the end of
     the previous block, sentence or numbered sub-item."""
@@ -217,6 +221,8 @@ def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span,
             prev = folded[lines[start_idx - 1].start : lines[start_idx - 1].end].strip()
             if not prev or prev == "a" or _ends_sentence(prev) or _ALIAS.search(prev):
                 break
+            if _SUBJECT.match(here):
+                break  # a letter's subject line: the header above it is the letter's, not the party's
             if any(t.start <= lines[start_idx - 1].start < t.end for t in taken):
                 break
             start_idx -= 1
@@ -240,6 +246,10 @@ _PUBLIC_HEAD = re.compile(
     + r")\b(?P<rest>[^\W\d_ ]*(?:[ ]+(?:[^\W\d_]+|\d{1,2}\b))*)",
     re.I,
 )
+#: A unit of an office in a letterhead ("odbor kancelář tajemníka", "Oddělení …"), folded.
+_UNIT_WORD = re.compile(r"\b(?:odbor|oddeleni)\b", re.I)
+#: A postcode before a town ("779 00 Olomouc").
+_POSTCODE = re.compile(r"\b\d{3}\s?\d{2}\s+[A-Z]")
 #: Lines a letterhead may take below the organisation's name.
 _HEAD_MAX_LINES = 7
 
@@ -247,7 +257,8 @@ _HEAD_MAX_LINES = 7
 def _letterhead_blocks(text: str, folded: str, findings: list[Finding], taken: list[Span]) -> list[Span]:
     """An organisation's letterhead (an order's or a letter's header): a line that opens with an
     organisation's name, no label before it, and the lines right below it that carry its
-    department, seat, numbers and contacts (:data:`_HEAD_LINE`), among them its IČO or DIČ. The
+    department, seat, numbers and contacts (:data:`_HEAD_LINE`), among them its IČO or DIČ (a public
+    body's office also without them when a unit of it and its postal address follow its name). The
     values in it are the organisation's (Act 340/2015 Sb., § 5: what a public body publishes of
     itself stays readable), as in a party's entry."""
     lines = line_spans(folded)
@@ -264,6 +275,7 @@ def _letterhead_blocks(text: str, folded: str, findings: list[Finding], taken: l
             k += 1
             continue
         end = k + 1
+        noise = False
         while end < len(lines) and end - k <= _HEAD_MAX_LINES:
             if any(t.start <= lines[end].start < t.end for t in taken):
                 break
@@ -275,15 +287,51 @@ def _letterhead_blocks(text: str, folded: str, findings: list[Finding], taken: l
                 and _HEAD_LINE.search(folded[lines[end + 1].start : lines[end + 1].end])
             ):
                 end += 1  # one line of a logo's letters between the name and the rest ("oh DUO")
+                noise = True
             else:
                 break
         block = Span(line.start, lines[end - 1].end)
-        if end > k + 1 and any(block.contains(i) for i in ids):
+        below = folded[lines[k + 1].start : block.end] if end > k + 1 else ""
+        # a public body's office, its unit and its postal address, with no number: its own paper too
+        office = not noise and _PUBLIC_HEAD.match(head) and _UNIT_WORD.search(below) and _POSTCODE.search(below)
+        if end > k + 1 and (office or any(block.contains(i) for i in ids)):
             out.append(block)
             k = end
+            continue
+        address = _body_address_block(folded, lines, k) if _PUBLIC_HEAD.match(head) else None
+        if address is not None:
+            out.append(address)
+            k = next(i for i, ln in enumerate(lines) if ln.end == address.end) + 1
         else:
             k += 1
     return out
+
+
+#: A unit of a public body's office ("Odbor finanční", "Oddělení správy majetku"), folded.
+_UNIT_LINE = re.compile(r"^\s*(?:odbor|oddeleni|referat|sekretariat|kancelar)\b", re.I)
+#: A line that is a person's name alone (titles allowed): two or three capitalised words.
+_NAME_LINE = re.compile(
+    rf"^\s*(?:[A-Za-z]{{2,6}}\.\s*)*[{UPPER}][{LOWER}]+(?:\s+[{UPPER}][{LOWER}]+){{1,2}}(?:,?\s*[A-Za-z]{{2,6}}\.)*\s*$"
+)
+#: A postal code and town closing an address ("391 65 Bechyně").
+_POSTCODE_LINE = re.compile(rf"^\s*\d{{3}}\s?\d{{2}}\s+[{UPPER}]")
+
+
+def _body_address_block(folded: str, lines: list[Span], k: int) -> Span | None:
+    """A public body's address block naming one of its staff: the body's name (line ``k``), a unit
+    of its office, a person's name, the street and the postal code with the town, each on its own
+    line ("Městský úřad X⏎Odbor finanční⏎Jana Y⏎Náměstí 2⏎391 65 X"), the block ending at the first
+    postal code. The person is addressed at the body's department (its employee, acting in the job)
+    and the address is the body's. Returns the block's span, else None."""
+    parts = [folded[ln.start : ln.end] for ln in lines[k + 1 : k + 6]]
+    if len(parts) < 4 or not _UNIT_LINE.match(parts[0]) or not _NAME_LINE.match(parts[1]):
+        return None
+    for n, part in enumerate(parts[2:], 2):
+        if _POSTCODE_LINE.match(part):
+            return Span(lines[k].start, lines[k + 1 + n].end) if n >= 3 else None
+        if not re.search(r"\d", part) or len(part.split()) > 6:
+            return None  # a street and its number only
+    return None
 
 
 def _classify(
@@ -335,6 +383,25 @@ def _classify(
     return PartyKind.UNKNOWN, "", "no name found"
 
 
+def _named_by_alias(
+    folded: str, span: Span, findings: list[Finding], aliases: list[str]
+) -> tuple[PartyKind, str, str] | None:
+    """A person the alias noun itself stands before in the sentence that introduces it ("…, kterou
+    podal žadatel Bc. X, nar. …, bytem … (dále jen „žadatel“)"): that person is the party, whatever
+    organisation the sentence names first. ``(kind, name, evidence)``, else None."""
+    stems = [alias_stem(a) for a in aliases if len(a.split()) == 1]
+    if not stems:
+        return None
+    for f in findings:
+        if f.category != cat.FULL_NAME or not span.contains(f.span):
+            continue
+        before = folded[max(span.start, f.span.start - 40) : f.span.start].lower()
+        m = re.search(r"([a-z]+)[ \n]+(?:[a-z]{2,6}\.[ \n]*)*$", before)
+        if m and any(m.group(1).startswith(stem) and len(m.group(1)) - len(stem) <= 4 for stem in stems):
+            return PartyKind.NATURAL_PERSON, f.text, f"{m.group(1)!r} names {f.text!r}, the alias it introduces"
+    return None
+
+
 def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[PartyReference]]:
     """Segment ``text`` into parties and find every reference to them.
 
@@ -361,7 +428,9 @@ def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[
     for span, aliases in _alias_blocks(text, folded, taken):
         owner = next((p for p in parties if span in p.blocks), None)
         if owner is None:
-            kind, name, evidence = _classify(text, folded, span, findings)
+            kind, name, evidence = _named_by_alias(folded, span, findings, aliases) or _classify(
+                text, folded, span, findings
+            )
             if kind == PartyKind.UNKNOWN:
                 continue
             roles = {role_of(a) or a.lower() for a in aliases}
@@ -397,6 +466,7 @@ def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[
             parties.append(owner)
             heads[fold_name(name)] = owner
         owner.blocks.append(span)
+        owner.letterheads.append(span)
     parties.sort(key=lambda p: min(b.start for b in p.blocks))
     for party in parties:
         party.blocks.sort(key=lambda b: b.start)

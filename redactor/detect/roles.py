@@ -10,6 +10,8 @@ in the commercial register). Sources of the vocabulary:
   (primátor, náměstek), Act 234/2014 Sb. on the civil service (ředitel/vedoucí odboru, oddělení,
   sekce; náměstek), Act 90/1995 Sb. on the rules of procedure of the Chamber of Deputies
   (poslanec) and the Senate (senátor), Act 111/1998 Sb. on universities (rektor, děkan);
+- a public body's staff by their job in its financial control (správce rozpočtu, příkazce
+  operace, hlavní účetní, účetní): Decree 416/2004 Sb., §§ 11-13, implementing Act 320/2001 Sb.;
 - statutory representatives: Act 90/2012 Sb. on business corporations (jednatel, představenstvo,
   správní rada, statutární ředitel) and the Civil Code 89/2012 Sb., § 450 (prokurista).
 
@@ -30,6 +32,9 @@ from redactor.czech import strip_diacritics
 
 OFFICIAL = "public_official"
 STATUTORY = "statutory_representative"
+#: A public body's staff by the job they do (an accountant, the budget administrator): an official
+#: when acting for a public body, a company's employee (no function of office) otherwise.
+STAFF = "staff"
 #: Either, decided by the party the person acts for (a company's "ředitel" or "předseda" is its
 #: statutory body, a school's or a region's is a public official).
 EITHER = "either"
@@ -57,6 +62,12 @@ _FUNCTIONS: tuple[tuple[str, str], ...] = (
         STATUTORY,
     ),
     (r"statutarni\w*[ \n]+(?:reditel|organ|zastup)\w*", STATUTORY),
+    # the roles of financial control in a public body (Decree 416/2004 Sb., § 11-13, implementing
+    # Act 320/2001 Sb.): the authorising officer, the budget administrator and the chief
+    # accountant; "účetní" only right before a name or its titles ("účetní paní Bc. X"), not as an
+    # adjective ("účetní doklady")
+    (r"(?:prikazc\w*[ \n]+operac\w*|spravc\w*[ \n]+rozpoct\w*)", STAFF),
+    (r"(?:hlavn\w*[ \n]+)?ucetn(?:i|a|iho|imu|im)(?=[ \n]*(?:[,:\n]|$|pan[aiue]?\b|pani\b|[a-z]{2,6}\.))", STAFF),
     (r"(?:generaln\w*[ \n]+)?reditel\w*", EITHER),
     (r"(?:mistopredsed|predsed)\w*", EITHER),
 )
@@ -122,11 +133,15 @@ def is_function_word(word: str) -> bool:
     )
 
 
+#: The spaces between two words of one phrase: three stand for the gap between two columns of an
+#: OCR line (a signature row: "…, starosta   Jan X" is two signatories), which a function is not
+#: linked across (:data:`redactor.read.extraction.COLUMN_BREAK`).
+_SP = "[ ]{1,2}"
 _BEFORE = re.compile(
     rf"(?<![^\W\d_])(?P<fn>{_ANY_FUNCTION})"
     # "poslanec/poslankyně", "(poslanec)": the other gender's form and a closing bracket of a label
     rf"(?:/[^\W\d_]+)?\)?"
-    rf"(?:[ ]+{_BETWEEN_WORD}){{0,4}}?[ ]*[,:]?[ ]*(?:(?:{_TITLE_OR_ADDRESS})[ ]*)*$"
+    rf"(?:{_SP}{_BETWEEN_WORD}){{0,4}}?[ ]{{0,2}}(?:[,:][ ]{{0,2}})?(?:(?:{_TITLE_OR_ADDRESS})[ ]{{0,2}})*$"
 )
 #: A function opening a line (a signature block's line above the name), compiled with the module:
 #: the vocabulary's alternation costs milliseconds to compile in every process that meets it.
@@ -217,15 +232,15 @@ def _strip_titles_after(after: str) -> str:
 
 
 #: Cues that name a party's contact person or its person for a kind of matters: "kontaktní
-#: osoba", "vyřizuje", "ve věcech technických/smluvních jedná", "osoba oprávněná jednat ve věcech
-#: …", "odpovědná osoba", "technický zástupce", "pověřený pracovník", "stavbyvedoucí". Such a
-#: person is an employee named for communication, not a statutory body: a supplier's contact is
-#: a private person under the ministry's methodology (employees of a supplier who are not its
-#: statutory representatives), a public body's is its employee acting in office. Matched on text
-#: without diacritics, lower case, ending right before the name (a role noun, "je", "jedná",
-#: "oprávněn(a)", titles and a colon may lie between).
+#: osoba", "vyřizuje", "Zpracoval(a):" (a paper's footer), "ve věcech technických/smluvních
+#: jedná", "osoba oprávněná jednat ve věcech …", "odpovědná osoba", "technický zástupce",
+#: "pověřený pracovník", "stavbyvedoucí". Such a person is an employee named for communication,
+#: not a statutory body: a supplier's contact is a private person under the ministry's methodology
+#: (employees of a supplier who are not its statutory representatives), a public body's is its
+#: employee acting in office. Matched on text without diacritics, lower case, ending right before
+#: the name (a role noun, "je", "jedná", "oprávněn(a)", titles and a colon may lie between).
 _CONTACT_CUE = (
-    r"kontaktn\w*[ \n]+(?:osob\w*|spojen\w*|udaj\w*)|kontakt|vyrizuj\w*|"
+    r"kontaktn\w*[ \n]+(?:osob\w*|spojen\w*|udaj\w*)|kontakt|vyrizuj\w*|(?:vy)?zpracoval[ao]?(?=[ \n]*:)|"
     r"odpovedn\w*[ \n]+(?:osob\w*|zastupc\w*|pracovni\w*)|"
     r"ve[ \n]+vecech[ \n]+(?:[^\W\d_]+[ \n]+){0,2}?(?:technick|smluvn|realizac|provozn|obchodn|fakturac|ekonomick|"
     r"organizacn|vecn|odborn|pracovn|tohoto|teto|plneni|zakazk|predmet|vyuctovan|stavebn|dodavk|servis)\w*|"

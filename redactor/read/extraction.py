@@ -24,11 +24,13 @@ from redactor.model import Box, PageInfo, Span
 from redactor.pdf.pdf_pages import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_coverage, page_area
 from redactor.read.handwriting import InkMark, explained, ink_marks
 from redactor.read.layout import (
+    COLUMN_GAP,
     Tables,
     form_lines,
     form_rows,
     letter_spaced,
     line_text,
+    ocr_address_column,
     ocr_party_columns,
     page_lines,
     party_columns,
@@ -292,13 +294,26 @@ def _invisible_share(page: pymupdf.Page) -> float:
     return invisible / total if total else 0.0
 
 
+#: A gap between two words of one OCR line wider than this (points) stands between two columns (a
+#: signature row's "…, starosta" and the other party's signatory): it is written as three spaces,
+#: which a function of office is not linked across (:mod:`redactor.detect.roles`).
+COLUMN_BREAK = 4 * COLUMN_GAP
+#: An OCR word made only of glyphs that specks, stamps' edges and table rules are read as.
+_SPECK = re.compile(r"[©®*|¦•~^`'\";]+")
+
+
 def _add_ocr_words(builder: _Builder, number: int, result: OcrPage, page: pymupdf.Page) -> int:
     """Feed OCR words into ``builder`` line by line (a party table read column by column, see
-    :func:`ocr_party_columns`; else a two-column form read row by row, see :func:`form_rows`);
+    :func:`ocr_party_columns`, or an addressee's block apart from the lines beside it, see
+    :func:`ocr_address_column`; else a two-column form read row by row, see :func:`form_rows`);
     each character gets an equal share of its word's box. Returns the number of characters added."""
-    lines = result.lines()
+    # specks OCR read as glyphs ("©", "|", "*'") stand between a label and its value ("jednatel: ©
+    # Ondřej …"): they are no text of the page
+    lines = [kept for line in result.lines() if (kept := [w for w in line if not _SPECK.fullmatch(w.text)])]
     upright = not any(w.angle for w in result.words)  # a page scanned on its side has no form columns
-    columns = ocr_party_columns(lines) if upright and not page.rotation else None
+    columns = None
+    if upright and not page.rotation:
+        columns = ocr_party_columns(lines) or ocr_address_column(lines, COLUMN_BREAK)
     if columns is not None:
         lines = columns
     shown = page.rotation_matrix
@@ -318,7 +333,10 @@ def _add_ocr_words(builder: _Builder, number: int, result: OcrPage, page: pymupd
         builder.break_line(words[0].text[:3])
         for k, w in enumerate(words):
             if k:
-                builder.add(" ", None)
+                prev = words[k - 1]
+                wide = w.x0 - prev.x1 > COLUMN_BREAK and abs(w.y0 - prev.y0) < 3
+                for _ in range(3 if wide else 1):
+                    builder.add(" ", None)
             for i, ch in enumerate(w.text):
                 builder.add(ch, (number, *w.char_box(i)))
                 count += 1

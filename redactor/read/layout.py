@@ -212,6 +212,26 @@ def _segments(words: list[_W]) -> list[list[_W]]:
     return out
 
 
+#: The widest gap (points) between two words of one line of running text; columns stand further apart.
+_WORD_SPACE = 8.0
+
+
+def _legible(word: _W) -> bool:
+    """False for a speck OCR read as a glyph ("*'", "©", "|"): no letter or digit."""
+    return any(ch.isalnum() for ch in word.text)
+
+
+def _runs_across(line: list[_W], edge: float) -> bool:
+    """True when ``line`` runs across the column edge at ``edge`` (points): a word crosses it, or
+    the words either side of it stand a word space apart (a sentence across the page)."""
+    if any(w.x0 < edge < w.x1 - 2 for w in line):
+        return True
+    words = [w for w in line if _legible(w)]
+    left = max((w.x1 for w in words if w.x1 <= edge + 2), default=None)
+    right = min((w.x0 for w in words if w.x0 >= edge - 2), default=None)
+    return left is not None and right is not None and right - left <= _WORD_SPACE
+
+
 def ocr_party_columns(lines: list[list[_W]]) -> list[list[_W]] | None:
     """Read an OCR'd party table column by column.
 
@@ -221,13 +241,15 @@ def ocr_party_columns(lines: list[list[_W]]) -> list[list[_W]] | None:
     ("Korunní 1702/44   Úřad městské části"), so a supplier's address lands in a sentence with
     the other party's name. When a line (``lines``: words in Tesseract's reading order, boxes in
     points of an upright page) is a row of label cells, the first a party role
-    (:func:`redactor.czech.role_of`) and each cell a label of one or two words ending with a colon,
-    the lines after it, down to the first whose words cross a column's edge (full-width text), are
+    (:func:`redactor.czech.role_of`) and each cell a label of one or two words ending with a colon
+    (specks with no letter or digit between them ignored), the lines after it, down to the first
+    that runs across a column's edge (full-width text), are
     cut at the columns' edges and read column by column, each under its label. Returns the lines in
     that order, or None when no line opens such a table.
     """
     for at, line in enumerate(lines):
-        cells = _segments(sorted(line, key=lambda w: w.x0))
+        # a speck read as a glyph ("*'", "©") between the label cells is no cell of the row
+        cells = _segments(sorted((w for w in line if _legible(w)), key=lambda w: w.x0))
         if len(cells) < 2:
             continue
         labels = [_LABEL_CELL.match(" ".join(w.text for w in cell)) for cell in cells]
@@ -237,7 +259,7 @@ def ocr_party_columns(lines: list[list[_W]]) -> list[list[_W]] | None:
         edges = [cell[0].x0 - 2 for cell in cells[1:]]
         region = []
         for below in lines[at + 1 :]:
-            if any(w.x0 < edge < w.x1 - 2 for w in below for edge in edges):
+            if any(_runs_across(below, edge) for edge in edges):
                 break  # full-width text: the table has ended
             region.append(below)
         if len(region) < 2:
@@ -252,6 +274,51 @@ def ocr_party_columns(lines: list[list[_W]]) -> list[list[_W]] | None:
                     column.append(part)
         ordered = [part for column in columns for part in column]
         return lines[:at] + ordered + lines[at + 1 + len(region) :]
+    return None
+
+
+#: A postcode and a town opening a line ("779 00 Olomouc 9"): the last line of a postal address.
+_POSTCODE_TOWN = re.compile(r"^\d{3}\s?\d{2}\s+[^\W\d_]")
+
+
+def ocr_address_column(lines: list[list[_W]], gap: float) -> list[list[_W]] | None:
+    """Read an addressee's block set beside a letter's reference lines apart from them.
+
+    A reply's header sets the office's lines ("Vyřizuje: Mgr. X", "Tel.: …", "Datum: …") on the
+    left and the addressee's name and postal address on the right; OCR reads each row across both
+    ("Vyřizuje: Mgr. X   Bc. Y"), so the clerk's name runs into the addressee's. When three or more
+    consecutive lines (``lines``: words in Tesseract's reading order, boxes in points of an upright
+    page) each have a gap wider than ``gap`` points before words that start at one edge (within 8
+    points), and the last of those right-hand parts opens with a postcode and a town, the left
+    parts are read first, then the right ones. Returns the lines in that order, or None.
+    """
+    cuts = [_wide_cut(line, gap) for line in lines]
+    at = 0
+    while at < len(lines):
+        first = cuts[at]
+        if first is None:
+            at += 1
+            continue
+        edge = first[1][0].x0
+        block: list[tuple[list[_W], list[_W]]] = []
+        for cut in cuts[at:]:
+            if cut is None or abs(cut[1][0].x0 - edge) > 8:
+                break
+            block.append(cut)
+        ends = [k for k, (_left, right) in enumerate(block) if _POSTCODE_TOWN.match(" ".join(w.text for w in right))]
+        if ends and ends[-1] >= 2:
+            block = block[: ends[-1] + 1]
+            return lines[:at] + [left for left, _ in block] + [right for _, right in block] + lines[at + len(block) :]
+        at += len(block)
+    return None
+
+
+def _wide_cut(line: list[_W], gap: float) -> tuple[list[_W], list[_W]] | None:
+    """``line``'s legible words cut at the first gap wider than ``gap`` points, else None."""
+    words = sorted((w for w in line if _legible(w)), key=lambda w: w.x0)
+    for k in range(1, len(words)):
+        if words[k].x0 - words[k - 1].x1 > gap:
+            return words[:k], words[k:]
     return None
 
 

@@ -13,11 +13,11 @@ from redactor import categories as cat
 from redactor.decide.decision_rules import Assessment
 from redactor.decide.repeats import align_addresses, place_only
 from redactor.detect.parties import LETTERHEAD
-from redactor.detect.roles import OFFICIAL, STATUTORY, function_near
+from redactor.detect.roles import OFFICIAL, STAFF, STATUTORY, function_near
 from redactor.model import Action, Finding, PartyKind, Span
 from redactor.pdf.pdf_pages import open_pdf
 from redactor.read.extraction import extract_text_layer
-from redactor.read.layout import form_rows, ocr_party_columns
+from redactor.read.layout import form_rows, ocr_address_column, ocr_party_columns
 from redactor.read.ocr import OcrWord, repair_emails, repair_numbers
 from redactor.reasons import Reason
 from tests.core.helpers import run, texts
@@ -182,6 +182,14 @@ def test_an_organisations_letterhead_keeps_its_numbers_and_its_clerk_acts_in_off
     assert d["Xaver Qwertzal"].action == Action.REDACT and d["602 123 456"].action == Action.REDACT
 
 
+def test_the_clerk_who_wrote_a_public_bodys_paper_acts_in_office(rules_engine):
+    order = [*ORDER[:-1], "Zpracovala: Alena Qwertzová, tel.: 244 028 514"]
+    _, d = _analyse(rules_engine, order)
+    assert d["Alena Qwertzová"].action == Action.KEEP and d["244 028 514"].action == Action.KEEP
+    _, d = _analyse(rules_engine, ["QWERTZ STAVBY s.r.o.", *order[1:]])
+    assert d["Alena Qwertzová"].action == Action.REDACT and d["244 028 514"].action == Action.REDACT
+
+
 def test_a_letterhead_needs_its_numbers_and_a_clerk_needs_a_public_bodys_paper(rules_engine):
     # a company's order: its clerk is an employee, whose name and phone are redacted
     company = ["QWERTZ STAVBY s.r.o.", *ORDER[1:]]
@@ -192,6 +200,171 @@ def test_a_letterhead_needs_its_numbers_and_a_clerk_needs_a_public_bodys_paper(r
     analysis, d = _analyse(rules_engine, letter)
     assert not [p for p in analysis.parties if p.label == LETTERHEAD]
     assert d["602 123 456"].action == Action.REDACT
+
+
+def test_a_public_bodys_responsible_person_in_its_entry_is_its_staff(rules_engine):
+    """A lease form names the public lessee's clerk under "Odpovědná osoba" with her work phone:
+    the body's employee acting in her job (kept); the company's contact person stays an employee
+    whose name and phone are redacted."""
+    analysis, d = _analyse(
+        rules_engine,
+        [
+            "Pronajímatel: Qwertz Servis s.r.o., IČO: 27073262, se sídlem Lipová 12, 602 00 Brno",
+            "Kontaktní osoba: Xaver Qwertzal, tel. 602 123 456, e-mail: xaver.qwertzal@qwertzservis.cz",
+            "Nájemce: Krajská hygienická stanice Xaverovského kraje",
+            "IČO: 71556249",
+            "zastoupená: MUDr. Janou Qwertzovou, ředitelkou",
+            "Odpovědná osoba: Bc. Alena Qwertzíková, referentka",
+            "telefon: 567 111 222",
+            "email: alena.qwertzikova@khsx.cz",
+            "(dále jen nájemce)",
+        ],
+    )
+    (lessee,) = [p for p in analysis.parties if p.label == "nájemce"]
+    assert lessee.kind == PartyKind.PUBLIC_BODY
+    assert d["Alena Qwertzíková"].action == Action.KEEP and d["567 111 222"].action == Action.KEEP
+    assert d["alena.qwertzikova@khsx.cz"].action == Action.KEEP  # her work e-mail (the map's holder rule)
+    assert d["Xaver Qwertzal"].action == Action.REDACT and d["602 123 456"].action == Action.REDACT
+    assert d["xaver.qwertzal@qwertzservis.cz"].action == Action.REDACT
+
+
+def test_a_clerk_for_a_public_party_named_by_its_alias_acts_in_office(rules_engine):
+    """After the signatures, "Za úřad práce vyřizuje:" names the Labour Office (written in the
+    instrumental in the heading) by its alias: its clerk and her work phone are kept; the same line
+    for a company keeps them redacted."""
+    text = [
+        "DODATEK č. 1 uzavřený mezi",
+        "Úřadem práce České republiky",
+        "IČ: 72495120",
+        "(dále jen úřad práce) na straně jedné",
+        "a",
+        "Qwertz Stavby s.r.o., IČO: 27073262",
+        "(dále jen zaměstnavatel) na straně druhé.",
+        "Článek I. Ostatní ustanovení dohody zůstávají beze změny.",
+        "Za úřad práce vyřizuje:",
+        "Alena Qwertzíková",
+        "tel.: 950 111 222",
+    ]
+    analysis, d = _analyse(rules_engine, text)
+    assert [p.kind for p in analysis.parties if p.label == "úřad práce"] == [PartyKind.PUBLIC_BODY]
+    assert d["Alena Qwertzíková"].action == Action.KEEP and d["950 111 222"].action == Action.KEEP
+    company = text[:-3] + ["Za zaměstnavatele vyřizuje:", "Alena Qwertzíková", "tel.: 950 111 222"]
+    _, d = _analyse(rules_engine, company)
+    assert d["Alena Qwertzíková"].action == Action.REDACT and d["950 111 222"].action == Action.REDACT
+
+
+def test_an_employee_addressed_at_a_public_bodys_department_is_its_staff(rules_engine):
+    """An internal paper of a town office is addressed to its finance department's employee: the
+    name and the office's address are the body's. A citizen's address block keeps being hers."""
+    internal = [
+        "Městský úřad Xaverov",
+        "Odbor finanční",
+        "Alena Qwertzíková",
+        "Lipová 12",
+        "391 65 Xaverov",
+        "Věc: Žádost o uvolnění finančních prostředků",
+        "Žádám o uvolnění prostředků ve výši 45 720,00 Kč z položky 5011.",
+    ]
+    _, d = _analyse(rules_engine, internal)
+    assert d["Alena Qwertzíková"].action == Action.KEEP
+    assert all(p.action == Action.KEEP for t, p in d.items() if "Lipová 12" in t)
+    # a citizen's sender block above the office's address: hers
+    letter = ["Alena Qwertzíková", "Lipová 12", "391 65 Xaverov", *internal[:2], "Náměstí 2", "391 65 Xaverov"]
+    _, d = _analyse(rules_engine, letter + internal[5:])
+    assert d["Alena Qwertzíková"].action == Action.REDACT
+    assert [p.action for t, p in d.items() if t.startswith("Lipová 12")] == [Action.REDACT]
+
+
+@pytest.mark.parametrize(
+    ("organisation", "action"),
+    [("Městský úřad Xaverov, Odbor finanční", Action.KEEP), ("Qwertz Účetnictví s.r.o.", Action.REDACT)],
+)
+def test_an_accountant_is_the_staff_of_the_body_whose_paper_names_her(rules_engine, organisation, action):
+    """ "účetní paní Bc. X" (Decree 416/2004 Sb.: the roles of a public body's financial control)
+    after a public body is its staff acting in her job; after a company, its employee."""
+    _, d = _analyse(
+        rules_engine,
+        [organisation, "Doklady předá účetní paní Bc. Alena Qwertzíková do 10. 8. 2023.", "S pozdravem"],
+    )
+    assert d["Alena Qwertzíková"].action == action
+
+
+def test_accounting_as_an_adjective_makes_nobody_staff():
+    assert function_near("Účetní doklady předá Jan Qwertz", 22, 32) is None
+    found = function_near("správce rozpočtu Ing. Jan Qwertz", 22, 32)
+    assert found is not None and found.kind == STAFF
+
+
+def test_a_reply_on_an_offices_paper_keeps_its_clerk_and_redacts_the_requesters_home(rules_engine):
+    """A town office answers a request for information: its name, department and postal address
+    head the page (no IČO), its clerk handles it; the requester is named where the sentence
+    introduces him as "žadatel", with his home after "bytem" and again without a cue."""
+    analysis, d = _analyse(
+        rules_engine,
+        [
+            "STATUTÁRNÍ MĚSTO XAVEROV",
+            "Magistrát města Xaverova, odbor kancelář tajemníka",
+            "Horní náměstí 583/1, 779 00 Xaverov",
+            "Vyřizuje: Mgr. Alena Qwertzová",
+            "Tel.: 585 111 302",
+            "Věc: Poskytnutí informace podle zákona č. 106/1999 Sb.",
+            "Statutární město Xaverov obdrželo dne 2. 6. 2023 žádost o poskytnutí informace, kterou podal "
+            "žadatel Bc. Jan Qwertz, nar. 22.8.1984, bytem Na Výsluní 318/14, Xaverov 9. (dále jen: „žadatel“).",
+            "Kopie protokolů zasíláme žadateli na adresu Na Výsluní 318/14, 779 00 Xaverov 9.",
+        ],
+    )
+    assert d["Alena Qwertzová"].action == Action.KEEP and d["585 111 302"].action == Action.KEEP
+    assert all(p.action == Action.KEEP for t, p in d.items() if t.startswith("Horní náměstí 583/1"))
+    (requester,) = [p for p in analysis.parties if p.label == "žadatel"]
+    assert requester.kind == PartyKind.NATURAL_PERSON and requester.name == "Jan Qwertz"
+    homes = [p for p in analysis.proposals if p.text.startswith("Na Výsluní 318/14")]
+    assert len(homes) == 2 and all(p.action == Action.REDACT for p in homes)
+
+
+def test_a_companys_order_mailbox_stays_beside_its_redacted_sales_agent(rules_engine):
+    """A generic mailbox on a domain that spells the company's name is the company's, though its
+    sales agent is named in the same sentence; a mailbox on another domain there stays his."""
+    entry = [
+        "Pronajímatel: Qwertzservis Morava s.r.o., IČO: 26941317, se sídlem Lipová 12, 602 00 Brno",
+        "zastoupený: Radek Qwertzal, jednatel",
+        "Nájemce: Město Xaverov, IČO: 00231151",
+    ]
+    sentence = "4.1. Kontaktní osobou pronajímatele je obchodní zástupce Jan Qwertz, objednávky lze zasílat na {}."
+    _, d = _analyse(rules_engine, [*entry, sentence.format("objednavky@qwertzservis-morava.cz")])
+    assert d["objednavky@qwertzservis-morava.cz"].action == Action.KEEP
+    assert d["Jan Qwertz"].action == Action.REDACT and d["Radek Qwertzal"].action == Action.KEEP
+    # one letter misread by OCR is still the company's domain
+    _, d = _analyse(rules_engine, [*entry, sentence.format("objednavky@qwertzservis-morawa.cz")])
+    assert d["objednavky@qwertzservis-morawa.cz"].action == Action.KEEP
+    _, d = _analyse(rules_engine, [*entry, sentence.format("objednavky@xaver-obchod.cz")])
+    assert d["objednavky@xaver-obchod.cz"].action == Action.REDACT
+
+
+def test_a_home_after_its_cue_stays_a_home_though_a_seat_has_its_street(rules_engine):
+    analysis, _ = _analyse(
+        rules_engine,
+        [
+            "SMLOUVA O NÁJMU",
+            "Pronajímatel: Obec Xaverov, IČO 00285030, se sídlem Na Výsluní 318/14, 779 00 Xaverov",
+            "Nájemce: Jan Qwertz, nar. 12. 3. 1980",
+            "Nájemce, bytem Na Výsluní 318/14, 779 00 Xaverov, převezme byt.",
+        ],
+    )
+    seat, home = [p for p in analysis.proposals if p.text.startswith("Na Výsluní")]
+    assert seat.action == Action.KEEP and home.action == Action.REDACT
+
+
+@pytest.mark.parametrize(
+    ("text", "home"),
+    [
+        ("Ověřuji, že Jana Qwertzová, nar. 1. 2. 1980, bytem Lipová   602 00 Brno, podpis", "Lipová   602 00 Brno"),
+        ("Prodávající: Jan Qwertz, bytem Na Výsluní, 779 00 Xaverov 9", "Na Výsluní, 779 00 Xaverov 9"),
+    ],
+)
+def test_a_home_whose_house_number_ocr_lost_is_still_a_home_after_its_cue(text, home):
+    found = run("address", text)
+    assert home in texts(found, cat.ADDRESS_RESIDENCE)
+    assert [f.attributes.get("context") for f in found if f.text == home] == ["residence"]
 
 
 # -- addresses ------------------------------------------------------------------------------------
@@ -365,6 +538,70 @@ def test_an_order_header_read_across_its_columns_is_read_column_by_column():
         "170 00 PRAHA 7",
         "Úklid a drobná údržba zasedacích radnice dle nabídky",
     ]
+
+
+def test_a_speck_between_the_party_labels_does_not_hide_the_table():
+    """A lease form's boxed header: OCR read a speck ("*'") between "Pronajímatel:" and
+    "Nájemce:"; the columns are still read each under its label."""
+    lines = [
+        _ocr_line(0, (60, "Pronajímatel:"), (132, "*'"), (297, "Nájemce:")),
+        _ocr_line(
+            1, (61, "jednatel:"), (123, "Radek"), (160, "Qwertz"), (296, "Adresa:"), (366, "Lipová"), (400, "12")
+        ),
+        _ocr_line(2, (61, "IČO:"), (123, "73542113"), (296, "IČO:"), (366, "70890692")),
+    ]
+    order = [" ".join(w.text for w in line) for line in ocr_party_columns(lines) or []]
+    assert order == [
+        "Pronajímatel:",
+        "jednatel: Radek Qwertz",
+        "IČO: 73542113",
+        "Nájemce:",
+        "Adresa: Lipová 12",
+        "IČO: 70890692",
+    ]
+
+
+def test_an_addressee_block_beside_a_replys_reference_lines_is_read_apart():
+    """A town's reply: "Vyřizuje: Mgr. X" on the left, the addressee's name and postal address on the
+    right of the same rows. The clerk's lines come first, then the addressee's block."""
+    lines = [
+        _ocr_line(0, (62, "Č.j.:"), (117, "MMX/4418/2023"), (332, "Vážený"), (370, "pan")),
+        _ocr_line(
+            1, (62, "Vyřizuje:"), (117, "Mgr."), (139, "Alena"), (170, "Qwertzová"), (332, "Jan"), (352, "Qwertz")
+        ),
+        _ocr_line(2, (62, "Tel.:"), (117, "585"), (135, "513"), (154, "302"), (332, "Lipová"), (368, "12")),
+        _ocr_line(
+            3, (62, "Datum:"), (117, "14."), (133, "6."), (143, "2023"), (332, "779"), (352, "00"), (367, "Xaverov")
+        ),
+        _ocr_line(4, (61, "Věc:"), (87, "Poskytnutí"), (143, "informace")),
+    ]
+    order = [" ".join(w.text for w in line) for line in ocr_address_column(lines, 48) or []]
+    assert order == [
+        "Č.j.: MMX/4418/2023",
+        "Vyřizuje: Mgr. Alena Qwertzová",
+        "Tel.: 585 513 302",
+        "Datum: 14. 6. 2023",
+        "Vážený pan",
+        "Jan Qwertz",
+        "Lipová 12",
+        "779 00 Xaverov",
+        "Věc: Poskytnutí informace",
+    ]
+    # a form's labels and values in two columns, with no postal address on the right: rows stay
+    form = [
+        _ocr_line(k, (62, label), (232, value))
+        for k, (label, value) in enumerate([("Jméno:", "Jan"), ("Obec:", "Xaverov"), ("Datum:", "1.2.2023")])
+    ]
+    assert ocr_address_column(form, 48) is None
+
+
+def test_a_function_is_not_linked_across_a_signature_rows_column_gap():
+    """OCR writes the gap between a signature row's columns as three spaces: "…, starosta" belongs
+    to the left signatory, not to the other party's attorney on the right."""
+    row = "Mgr. Jan Qwertz, starosta   Petr Qwertzal"
+    assert function_near(row, row.index("Petr"), len(row)) is None
+    joined = row.replace("   ", " ")
+    assert function_near(joined, joined.index("Petr"), len(joined)) is not None
 
 
 @pytest.mark.parametrize(

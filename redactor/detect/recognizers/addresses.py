@@ -46,7 +46,9 @@ _ADDRESS = re.compile(
 _VILLAGE = re.compile(
     rf"(?P<cue>(?:trvale )?bytem|bydlištěm|bydliště|trvalý pobyt|trvalým pobytem|místo podnikání|místem podnikání"
     rf"|se sídlem|sídlem|sídlo|adresa|adresou)\s*:?\s*"
-    rf"(?P<addr>(?:{_W}(?:[ ]{_W})?[ ,]+)?(?:č\.[ ]?p\.[ ]?)\d{{1,5}}(?:,?[ \n]+{_PSC_TOWN})?|{_PSC_TOWN})",
+    rf"(?P<addr>(?:{_W}(?:[ ]{_W})?[ ,]+)?(?:č\.[ ]?p\.[ ]?)\d{{1,5}}(?:,?[ \n]+{_PSC_TOWN})?|{_PSC_TOWN}"
+    # a street whose house number OCR lost, then the postcode and town ("bytem Mádrova   338 44 X")
+    rf"|{_W}(?:[ ]{_W}){{0,2}},?[ ]+{_PSC_TOWN})",
     re.I,
 )
 _STREET_SHAPE = re.compile(r"(?:ská|cká|ní|ova|ovo|ého|ých|ské|cké|á|í|ý|ův|ina|ino|třída|nám\.|náměstí|nábř\.)$", re.I)

@@ -332,13 +332,19 @@ _POSTCODE_LINE = re.compile(r"^[\dOoIl]{3}\s?[\dOoIl]{2}\s+[^\W\d_]")
 _NOT_HOME = re.compile(r":|\b(?:s\.\s?r\.\s?o|a\.\s?s|IČO?|DIČ|úřad|obec|město|městys|kraj|věc)\b", re.I)
 
 
+#: A line naming a unit of an office ("Odbor finanční"): a name right below it is addressed at the
+#: office, not a private sender's.
+_OFFICE_LINE = re.compile(r"^(?:odbor\w*|oddělení|referát\w*|sekretariát\w*)\b", re.I)
+
+
 class LetterHeadRecognizer(Recognizer):
     """A private person's letter: at the top of the document, a line that is only a person's
     name (titles allowed; its first or last word a given name the gazetteer knows) followed by
     one or two short lines of a home address (a house number in the first, or a postcode and town
     in the second), with no cue word at all. The address lines are reported as a residence
     (``attributes["clause"] = "letter"``, ``["context"] = "residence"``); the name is the person
-    recognizer's. Source: DOMAIN.md (a private person's home address is personal data); the
+    recognizer's. A name right under a line naming an office's unit is no sender's (an office's
+    address block). Source: DOMAIN.md (a private person's home address is personal data); the
     layout is a Czech letter's (ČSN 01 6910: the sender's block at the top left)."""
 
     name = "letter_head"
@@ -361,6 +367,8 @@ class LetterHeadRecognizer(Recognizer):
         for k, (_start, line, _lead) in enumerate(lines[:LETTER_HEAD_LINES]):
             if ":" in line:
                 return []  # a label above: a contract's party block ("Zadavatel: Poslanec"), no letter's head
+            if k and _OFFICE_LINE.search(lines[k - 1][1]):
+                continue  # a name under an office's department: its employee, at the office's address
             if self._name_line(line) and k + 1 < len(lines):
                 found = self._address_after(text, lines[k + 1 : k + 3])
                 if found is not None:

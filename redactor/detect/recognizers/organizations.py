@@ -14,11 +14,33 @@ from redactor.model import Finding
 
 _CONNECTORS = {"nad", "pod", "u", "v", "ve", "na", "a", "pro", "při", "de", "di", "-", "–", "&"}
 _STOP_CHARS = ':;()„“"”[]'
+#: Labels of a form's field that stand before a company's name ("Název", "Firma").
+_LABEL_WORDS = frozenset({"Název", "Firma", "Jméno", "Dodavatel", "Odběratel"})
 #: A word of an organisation's name; a label ("Zastoupená:", "Sídlo:") on the next line is none.
 _NAME_WORD = (
     rf"(?:[{UPPER}][\w&.'’-]*(?![\w&.'’-]|[ ]*:)|\d+\.?[ ]?[{UPPER}][\w&.'’-]*"
     rf"|(?:nad|pod|u|v|ve|na|pro|pri|při|a)(?=\s+[{UPPER}]))"
 )
+
+
+#: Czech case endings of nouns and adjectives, without diacritics (the text is matched folded):
+#: a public body is named in any case ("Úřadem práce", "Krajské hygienické stanici", "Městem").
+_ENDINGS = r"(?:a|e|i|o|u|y|ou|em|ovi|ami|ach|ech|um|im|ym|eho|emu|ych|ymi|imi|iho|imu)"
+
+
+def _declined(head: str) -> str:
+    """A pattern for ``head`` (folded) in any case: each word's ending may change ("Urad prace"
+    also matches "Uradem prace", "Krajska hygienicka stanice" also "Krajske hygienicke stanici")."""
+    words = []
+    for word in head.split():
+        stem = word.rstrip("aeiouy")
+        if len(stem) < 3:
+            words.append(re.escape(word))
+        elif stem == word:
+            words.append(f"{re.escape(stem)}{_ENDINGS}?")
+        else:
+            words.append(f"{re.escape(stem)}{_ENDINGS}")
+    return " ".join(words)
 
 
 class OrganizationRecognizer(Recognizer):
@@ -33,9 +55,12 @@ class OrganizationRecognizer(Recognizer):
         # Patterns are matched against the text without diacritics (OCR often drops them).
         forms = "|".join(fold(f) for f in LEGAL_FORMS)
         self._form = re.compile(rf"(?:,?[ \n])(?:{forms})(?![\w])")
-        heads = "|".join(re.escape(fold(h)) for h in sorted(PUBLIC_BODY_HEADS, key=len, reverse=True))
+        ordered = sorted(PUBLIC_BODY_HEADS, key=len, reverse=True)
+        heads = "|".join(_declined(fold(h)) for h in ordered if len(h.split()) < 3)
+        whole = "|".join(_declined(fold(h)) for h in ordered if len(h.split()) >= 3)
         self._public = re.compile(
-            rf"(?<![\w])(?:{heads}|statutarni mesto|mesto|obec|mestys)(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{1,6}}"
+            rf"(?<![\w])(?:(?:{heads}|statutarni mesto|mesto|obec|mestys)(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{1,6}}"
+            rf"|(?:{whole})(?![\w])(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{0,6}})"
         )
         # an office named by its kind alone, its department following ("Obecní úřad, odbor
         # výstavby"; or the municipality's name illegible under a stamp): the office of the
@@ -66,8 +91,8 @@ class OrganizationRecognizer(Recognizer):
             while k > 0 and not text[k - 1].isspace() and text[k - 1] not in _STOP_CHARS:
                 k -= 1
             word = text[k:j]
-            if not word:
-                break
+            if not word or word in _LABEL_WORDS:
+                break  # "Název AQUA s.r.o.": a form's label whose colon OCR lost
             if re.fullmatch(r"\d+[.)]?|\d+\.\d+\.?", word):  # clause number "1.2" or "2)"
                 break
             words += 1
@@ -111,7 +136,12 @@ class OrganizationRecognizer(Recognizer):
                 if any(a <= s < b for a, b in taken):
                     continue
                 before = re.search(rf"([{UPPER}]\w+) $", text[max(0, s - 20) : s])
-                if kind == "public_body" and before and role_of(before.group(1)) is None:
+                if (
+                    kind == "public_body"
+                    and before
+                    and role_of(before.group(1)) is None
+                    and before.group(1) not in _LABEL_WORDS
+                ):
                     continue  # "Nové Město pod Smrkem", "Velké Meziříčí": a town's name, not "Město X"
                     # (but "2. Nájemce Česká republika – …": a label that lost its colon)
                 if kind == "public_body" and re.search(r"\b\d{3} ?\d{2}[ \n]+$", text[max(0, s - 12) : s]):
