@@ -231,7 +231,7 @@ def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span,
 
 
 #: A line of an organisation's letterhead below its name (folded text): its department, seat,
-#: numbers and contacts ("Odbor správy majetku", "Havlíčkovo náměstí 710/9, 130 85 Praha 3, tel.:",
+#: numbers and contacts ("Odbor správy majetku", "Qwertzovo náměstí 12/3, 130 00 Praha 3, tel.:",
 #: "IČO:", "DIČ:", "Bankovní spojení:", "e-mail:", "ID datové schránky:").
 _HEAD_LINE = re.compile(
     r"\b(?:ICO?|DIC|tel|fax|e-?mail|spojeni|c\.\s?u\.|ucet|uctu|ID\s?DS|datov\w+ schrank\w*|www|odbor|oddeleni|"
@@ -313,7 +313,7 @@ _UNIT_LINE = re.compile(r"^\s*(?:odbor|oddeleni|referat|sekretariat|kancelar)\b"
 _NAME_LINE = re.compile(
     rf"^\s*(?:[A-Za-z]{{2,6}}\.\s*)*[{UPPER}][{LOWER}]+(?:\s+[{UPPER}][{LOWER}]+){{1,2}}(?:,?\s*[A-Za-z]{{2,6}}\.)*\s*$"
 )
-#: A postal code and town closing an address ("391 65 Bechyně").
+#: A postal code and town closing an address ("602 00 Brno").
 _POSTCODE_LINE = re.compile(rf"^\s*\d{{3}}\s?\d{{2}}\s+[{UPPER}]")
 
 

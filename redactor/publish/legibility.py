@@ -112,8 +112,8 @@ def find(value: str, words: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def street_of(address: str) -> str:
-    """The street and house number of ``address`` ("Lipová alej 27/3, 170 00 Praha 7" ->
-    "Lipová alej 27/3", "Praha 2, Budečská 918/6" -> "Budečská 918/6"): of its parts (between
+    """The street and house number of ``address`` ("Javorová alej 4/2, 150 00 Praha 5" ->
+    "Javorová alej 4/2", "Praha 2, Xaverova 12/3" -> "Xaverova 12/3"): of its parts (between
     commas, or before the postcode) that start with a word and end in a number, the one with the
     longest number, the last of equals; the first part when none does."""
     parts = [p.strip() for p in re.split(r",|\s(?=\d{3}\s?\d{2}(?:\s|$))", address) if p.strip()]

@@ -431,7 +431,7 @@ def redacted_values(proposals: Iterable[ProposedRedaction]) -> list[tuple[str, i
     """The redacted values looked for whole in the pictures: every redacted proposal's text of
     :data:`VALUE_MIN_CHARS` folded characters or more (names go by their parts, titles and
     signatures not at all), and of an address also its street and number alone, which a letter
-    repeats without the postcode ("Lipová alej 27/3")."""
+    repeats without the postcode ("Javorová alej 4/2")."""
     out: dict[str, int] = {}
     for p in proposals:
         if p.category in cat.NAME_CATEGORIES or p.category in (cat.ACADEMIC_TITLE, cat.SIGNATURE) or not p.text:

@@ -238,7 +238,7 @@ def ocr_party_columns(lines: list[list[_W]]) -> list[list[_W]] | None:
     An order's or a form's header sets its parties side by side ("Dodavatel:" | "Místo dodání:"
     or "Pronajímatel:" | "Nájemce:") with each party's name, address and numbers in a column
     under its label. OCR reads such a table row by row, into lines that run across both columns
-    ("Korunní 1702/44   Úřad městské části"), so a supplier's address lands in a sentence with
+    ("Lipová 1204/7   Úřad městské části"), so a supplier's address lands in a sentence with
     the other party's name. When a line (``lines``: words in Tesseract's reading order, boxes in
     points of an upright page) is a row of label cells, the first a party role
     (:func:`redactor.czech.role_of`) and each cell a label of one or two words ending with a colon

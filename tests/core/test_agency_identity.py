@@ -346,12 +346,12 @@ def test_a_company_represented_on_a_power_of_attorney_is_represented_by_a_privat
         "Objednatel: Obec Lhota, IČO 00231231, se sídlem Lhota 1, 500 01 Lhota, zastoupená tajemníkem "
         "Ing. Janem Veselým na základě plné moci",
         "Zhotovitel: Stavby Morava s.r.o., se sídlem Hlavní 5, 602 00 Brno, IČO 25596641",
-        "zastoupená: Zdeňkou Kreuzmannovou",
+        "zastoupená: Hanou Qwertzmannovou",
         "Cena díla činí 120 000 Kč bez DPH.",
-        "Zhotovitel prohlašuje, že Zdeňka Kreuzmannová je oprávněna jej zastupovat na základě plné moci "
+        "Zhotovitel prohlašuje, že Hana Qwertzmannová je oprávněna jej zastupovat na základě plné moci "
         "udělené jednatelem společnosti Ing. Pavlem Kubátem.",
     ]
     found = actions(rules_engine, supplier, None)
-    assert found["Zdeňkou Kreuzmannovou"] == ("redact", "attorney_person"), found
-    assert found["Zdeňka Kreuzmannová"][0] == "redact"
+    assert found["Hanou Qwertzmannovou"] == ("redact", "attorney_person"), found
+    assert found["Hana Qwertzmannová"][0] == "redact"
     assert found["Pavlem Kubátem"][0] == "keep" and found["Janem Veselým"][0] == "keep"

@@ -173,13 +173,13 @@ def test_a_letters_sender_block_without_cue_words_is_a_home_address(text, found)
 
 LEGALISATION_RECORD = (
     "Podle ověřovací knihy Úřadu městské části Praha 2\n"
-    "poř. č. legalizace 44171V/19/K\n"
-    "VERONIKA ŠŤASTNÁ\n"
-    "4.11.1979, Kolín\n"
+    "poř. č. legalizace 52208X/19/K\n"
+    "XAVERA QWERTZOVÁ\n"
+    "7.10.1975, Kolín\n"
     "jměno, připmary. datum a misto narození\n"  # as OCR reads the small print
-    "Praha 2, Budečská 918/6\n"
+    "Praha 2, Xaverova 12/3\n"
     "acresa mista Irvajoho pobytu\n"
-    "OP 204518377\n"
+    "OP 209911233\n"
     "číslo a druh předloženého dokladu totožnosti\n"
 )
 
@@ -189,20 +189,20 @@ def test_a_legalisation_records_values_stand_above_their_labels():
     the home address and the identity document's number are found by the label under them."""
     found = {(f.category, f.text) for f in run("certification_clause", LEGALISATION_RECORD)}
     assert found == {
-        (cat.DATE_OF_BIRTH, "4.11.1979"),
-        (cat.ADDRESS_RESIDENCE, "Praha 2, Budečská 918/6"),
-        (cat.ID_CARD, "204518377"),
+        (cat.DATE_OF_BIRTH, "7.10.1975"),
+        (cat.ADDRESS_RESIDENCE, "Praha 2, Xaverova 12/3"),
+        (cat.ID_CARD, "209911233"),
     }
     # without a word of legalisation before them, such lines are no record
     assert run("certification_clause", LEGALISATION_RECORD.split("\n", 2)[2]) == []
     # the name and the date on one line, the labels garbled otherwise
     garbled = (
-        "poř. č. legalizace 44171V/19/K\nVERONIKA ŠŤASTNÁ, 4.11.1979, Kolín\n"
-        "jméro. přijmení. dalum a místo nározěm\nPraha 2, Budečská 918/6\nacreta mista trvalého pobytu\n"
+        "poř. č. legalizace 52208X/19/K\nXAVERA QWERTZOVÁ, 7.10.1975, Kolín\n"
+        "jméro. přijmení. dalum a místo nározěm\nPraha 2, Xaverova 12/3\nacreta mista trvalého pobytu\n"
     )
     assert {(f.category, f.text) for f in run("certification_clause", garbled)} == {
-        (cat.DATE_OF_BIRTH, "4.11.1979"),
-        (cat.ADDRESS_RESIDENCE, "Praha 2, Budečská 918/6"),
+        (cat.DATE_OF_BIRTH, "7.10.1975"),
+        (cat.ADDRESS_RESIDENCE, "Praha 2, Xaverova 12/3"),
     }
     # a contract's date of conclusion is no date of birth
     assert run("certification_clause", "legalizace 1/2019\n12. 9. 2019\ndatum uzavření smlouvy") == []

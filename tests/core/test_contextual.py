@@ -121,8 +121,8 @@ def test_email_personal_or_generic(email, category):
             None,
         ),
         (  # a street whose kind follows its name in small letters
-            "Odpověď zašlete na adresu Lipová alej 27/3, 170 00 Praha 7, děkuji.",
-            "Lipová alej 27/3, 170 00 Praha 7",
+            "Odpověď zašlete na adresu Javorová alej 4/2, 150 00 Praha 5, děkuji.",
+            "Javorová alej 4/2, 150 00 Praha 5",
             45,
             None,
         ),

@@ -35,7 +35,7 @@ _STREET = (
     rf"|(?:[Nn]áměstí|[Nn]ám\.|[Tt]řída|[Tt]ř\.|[Nn]ábřeží|[Nn]ábř\.|[Uu]l\.|[Uu]lice)[ \n]"  # may wrap
     rf"(?:[{UPPER}]\.[ \n]?){{0,3}}{_W}(?:[ \n]{_W})?"
     rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n](?:[Nn]ám\.|[Nn]áměstí|[Nn]ábř\.|[Tt]řída))?"  # "Hostivařské⏎Nám. 165"
-    r"(?:[ ](?:alej|sady|cesta|stezka|nábřeží|třída|náměstí))?)"  # "Lipová alej 27/3", "Husovy sady 12"
+    r"(?:[ ](?:alej|sady|cesta|stezka|nábřeží|třída|náměstí))?)"  # "Javorová alej 4/2", "Husovy sady 12"
     r"(?:[ \n](?:I|II|III|IV|V|VI)(?=[ \n]\d))?"  # numbered streets: "Boční I", "Pod Lipami II"
 )
 _ADDRESS = re.compile(

@@ -67,7 +67,7 @@ RECORD_LABEL_MAX_CHARS = 60
 #: A record's labels stand within this many characters after a word of legalisation.
 RECORD_REACH = 900
 _RECORD_CONTEXT = re.compile(r"(?i)legaliz|ov[eěé][rř]ovac[ií]\s+kni|ov[eěé][rř]uj|vidima")
-#: A date in a record's value line, digits also as OCR reads them ("4.11.1979", "4. 11. 1979").
+#: A date in a record's value line, digits also as OCR reads them ("7.10.1975", "7. 10. 1975").
 _RECORD_DATE = re.compile(rf"{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{4}}")
 #: An identity document's number in a record's value line: six or more digits (OCR's too).
 _RECORD_NUMBER = re.compile(rf"(?<![\w]){_DIGIT}{{6,10}}(?![\w])")

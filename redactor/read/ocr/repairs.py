@@ -47,7 +47,7 @@ def _joined(first: OcrWord, second: OcrWord, text: str) -> OcrWord:
 
 def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
     """``words`` with e-mail addresses whose "@" OCR misread (:data:`_AT`) put right: within a word
-    ("blesno©Ablesno.cz" -> "blesno@blesno.cz", "jtrncakAvolny.cz" -> "jtrncak@volny.cz"), across
+    ("blesno©Ablesno.cz" -> "blesno@blesno.cz", "jqwertzAvolny.cz" -> "jqwertz@volny.cz"), across
     a space ("jan.oresky" + "©Aih21.org" -> one word "jan.oresky@ih21.org" with the union of both
     boxes; "jan.novak©" + "seznam.cz"), and read as a space right
     after the cue word "e-mail" ("e-mail" "jan.novak" "seznam.cz"). Only a token that then reads
