@@ -7,6 +7,7 @@ it."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -66,6 +67,15 @@ def test_a_database_of_the_release_before_the_policy_app_migrates_without_loss(t
                 assert len(after) == len(rows) + len(added)
                 assert all(agency is None for agency, _n in added)
                 assert [n for _a, n in added] == sorted(n for _a, n in added)
+                # the platform map in force has every holder rule of the shipped map (a staff
+                # member's work e-mail of a public body kept, added by 0007)
+                (latest,) = db.execute(
+                    "SELECT data FROM policy_mapversion WHERE agency_id IS NULL ORDER BY number DESC LIMIT 1"
+                ).fetchall()
+                overrides = json.loads(latest[0])["holder_overrides"]
+                assert {"category": 6, "holders": ["public_body"]}.items() <= next(
+                    o for o in overrides if o["category"] == 6
+                ).items()
             else:
                 assert after == rows
         assert db.execute("SELECT id, rule_id FROM contracts_proposal").fetchall() == proposal_rules

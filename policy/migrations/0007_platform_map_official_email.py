@@ -11,26 +11,10 @@ from django.db import migrations
 
 
 def publish(apps, schema_editor):
-    from redactor import CategoryMap
+    from policy.map_upgrades import publish_shipped_holder_rules
 
-    MapVersion = apps.get_model("policy", "MapVersion")
-    latest = MapVersion.objects.filter(agency__isnull=True).order_by("-number").first()
-    if latest is None:
-        return  # a fresh database: 0002 seeds the shipped map, rules included
-    shipped = CategoryMap.default().to_dict()
-    data = dict(latest.data)
-    have = {(o["category"], tuple(o["holders"])) for o in data.get("holder_overrides", [])}
-    missing = [o for o in shipped["holder_overrides"] if (o["category"], tuple(o["holders"])) not in have]
-    if not missing:
-        return
-    data["holder_overrides"] = [*data.get("holder_overrides", []), *missing]
-    data["version"] = latest.number + 1
-    CategoryMap.from_dict(data)  # the engine validates what it will run
-    MapVersion.objects.create(
-        agency=None,
-        number=latest.number + 1,
-        data=data,
-        note="Work e-mails of a public body's staff are kept (shipped map rule added on upgrade).",
+    publish_shipped_holder_rules(
+        apps, "Work e-mails of a public body's staff are kept (shipped map rule added on upgrade)."
     )
 
 
