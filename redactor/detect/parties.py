@@ -248,7 +248,7 @@ _PUBLIC_HEAD = re.compile(
 )
 #: A unit of an office in a letterhead ("odbor kancelář tajemníka", "Oddělení …"), folded.
 _UNIT_WORD = re.compile(r"\b(?:odbor|oddeleni)\b", re.I)
-#: A postcode before a town ("779 00 Olomouc").
+#: A postcode before a town ("612 00 Brno").
 _POSTCODE = re.compile(r"\b\d{3}\s?\d{2}\s+[A-Z]")
 #: Lines a letterhead may take below the organisation's name.
 _HEAD_MAX_LINES = 7

@@ -308,7 +308,7 @@ def _add_ocr_words(builder: _Builder, number: int, result: OcrPage, page: pymupd
     :func:`ocr_address_column`; else a two-column form read row by row, see :func:`form_rows`);
     each character gets an equal share of its word's box. Returns the number of characters added."""
     # specks OCR read as glyphs ("©", "|", "*'") stand between a label and its value ("jednatel: ©
-    # Ondřej …"): they are no text of the page
+    # Jan …"): they are no text of the page
     lines = [kept for line in result.lines() if (kept := [w for w in line if not _SPECK.fullmatch(w.text)])]
     upright = not any(w.angle for w in result.words)  # a page scanned on its side has no form columns
     columns = None

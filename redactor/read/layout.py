@@ -277,7 +277,7 @@ def ocr_party_columns(lines: list[list[_W]]) -> list[list[_W]] | None:
     return None
 
 
-#: A postcode and a town opening a line ("779 00 Olomouc 9"): the last line of a postal address.
+#: A postcode and a town opening a line ("612 00 Brno"): the last line of a postal address.
 _POSTCODE_TOWN = re.compile(r"^\d{3}\s?\d{2}\s+[^\W\d_]")
 
 

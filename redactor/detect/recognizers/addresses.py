@@ -47,7 +47,7 @@ _VILLAGE = re.compile(
     rf"(?P<cue>(?:trvale )?bytem|bydlištěm|bydliště|trvalý pobyt|trvalým pobytem|místo podnikání|místem podnikání"
     rf"|se sídlem|sídlem|sídlo|adresa|adresou)\s*:?\s*"
     rf"(?P<addr>(?:{_W}(?:[ ]{_W})?[ ,]+)?(?:č\.[ ]?p\.[ ]?)\d{{1,5}}(?:,?[ \n]+{_PSC_TOWN})?|{_PSC_TOWN}"
-    # a street whose house number OCR lost, then the postcode and town ("bytem Mádrova   338 44 X")
+    # a street whose house number OCR lost, then the postcode and town ("bytem Lipová   338 44 X")
     rf"|{_W}(?:[ ]{_W}){{0,2}},?[ ]+{_PSC_TOWN})",
     re.I,
 )
