@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from redactor import categories as cat
 from redactor.czech import alias_stem, strip_diacritics
-from redactor.detect.parties import PartyReference
+from redactor.detect.parties import UNIT_LINE, PartyReference
 from redactor.detect.profile import AgencyProfile, Official
 from redactor.detect.roles import (
     EITHER,
@@ -47,8 +47,6 @@ _FOR_PARTY = re.compile(
     r"(?:^|\n|[.;:]\s)\s*za\s+(?P<who>[a-z]+(?:\s+[a-z]+){0,2})\s*[,:]?\s+"
     r"(?:vyrizuj\w*|kontaktni\s+osob\w*|odpovedn\w*\s+osob\w*)\s*:?\s*(?:[a-z]{2,6}\.\s*)*$"
 )
-#: A unit of a public body's office opening a line of its letterhead ("Odbor finanční").
-_UNIT = re.compile(r"\s*(?:odbor|oddeleni|referat|sekretariat|kancelar)\b", re.I)
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
 ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
 #: An account noun with a public body in the genitive right before the account ("na účet města
@@ -353,7 +351,7 @@ class Linker:
         for block in party.letterheads:
             if block.contains(span):
                 for line in self.text[block.start : span.start].split("\n"):
-                    if _UNIT.match(strip_diacritics(line)):
+                    if UNIT_LINE.match(strip_diacritics(line)):
                         return " ".join(line.split())
         return ""
 

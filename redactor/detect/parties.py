@@ -307,8 +307,9 @@ def _letterhead_blocks(text: str, folded: str, findings: list[Finding], taken: l
     return out
 
 
-#: A unit of a public body's office ("Odbor finanční", "Oddělení správy majetku"), folded.
-_UNIT_LINE = re.compile(r"^\s*(?:odbor|oddeleni|referat|sekretariat|kancelar)\b", re.I)
+#: A line opening with a unit of a public body's office ("Odbor finanční", "Oddělení správy
+#: majetku"), text folded.
+UNIT_LINE = re.compile(r"^\s*(?:odbor|oddeleni|referat|sekretariat|kancelar)\b", re.I)
 #: A line that is a person's name alone (titles allowed): two or three capitalised words.
 _NAME_LINE = re.compile(
     rf"^\s*(?:[A-Za-z]{{2,6}}\.\s*)*[{UPPER}][{LOWER}]+(?:\s+[{UPPER}][{LOWER}]+){{1,2}}(?:,?\s*[A-Za-z]{{2,6}}\.)*\s*$"
@@ -324,7 +325,7 @@ def _body_address_block(folded: str, lines: list[Span], k: int) -> Span | None:
     postal code. The person is addressed at the body's department (its employee, acting in the job)
     and the address is the body's. Returns the block's span, else None."""
     parts = [folded[ln.start : ln.end] for ln in lines[k + 1 : k + 6]]
-    if len(parts) < 4 or not _UNIT_LINE.match(parts[0]) or not _NAME_LINE.match(parts[1]):
+    if len(parts) < 4 or not UNIT_LINE.match(parts[0]) or not _NAME_LINE.match(parts[1]):
         return None
     for n, part in enumerate(parts[2:], 2):
         if _POSTCODE_LINE.match(part):
