@@ -34,7 +34,6 @@ from redactor import (
     page_size_check,
     plain_text,
     refuse_active_content,
-    scan_pages,
 )
 
 from .common import audit
@@ -87,6 +86,13 @@ def _bomb_limit(limit: str) -> str:
         "document": _("the whole file unpacks to more than %(mb)d MB") % {"mb": limits.document_bytes >> 20},
         "drawn": _("its pages draw the same large content over and over"),
         "image": _("an image declares more than %(mpx)d million pixels") % {"mpx": limits.image_pixels // 10**6},
+        "page_pixels": _("a page draws images of more than %(mpx)d million pixels")
+        % {"mpx": limits.page_pixels // 10**6},
+        "pixels": _("its images hold more than %(mpx)d million pixels together")
+        % {"mpx": limits.document_pixels // 10**6},
+        "operators": _("a page draws more than %(ops)s million shapes and commands")
+        % {"ops": f"{limits.page_operators / 10**6:g}"},
+        "objects": _("it consists of more than %(count)s thousand parts") % {"count": limits.objects // 1000},
         "attachment": _("an attached file unpacks to more than %(mb)d MB") % {"mb": limits.attachment_bytes >> 20},
     }.get(limit, limit)
 
@@ -139,9 +145,10 @@ def pdf_check(data: bytes) -> PdfFacts:
                 code="not_pdf",
             )
         raise ValidationError(_("The file is not a PDF. Upload the contract as a PDF file."), code="not_pdf")
+    load = None
     try:
         try:
-            check_pdf_limits(data)  # before any renderer meets a bomb
+            load = check_pdf_limits(data)  # before any renderer meets a bomb
         except (pikepdf.PdfError, pikepdf.PasswordError):
             pass  # qpdf cannot read it: PyMuPDF below says whether it is damaged, in the clerk's words
         doc = open_pdf(data, max_pages=settings.REDACTOR_MAX_PAGES)
@@ -149,18 +156,20 @@ def pdf_check(data: bytes) -> PdfFacts:
             refuse_active_content(data)
             page_size_check(doc, settings.REDACTOR_MAX_PAGE_POINTS)
             pages = doc.page_count
-            scans = scan_pages(doc)
         finally:
             doc.close()
     except RedactionError as exc:
         code, message = pdf_problem(exc)
         raise ValidationError(message, code=code) from None
-    return PdfFacts(pages, scans)
+    if load is None:  # qpdf could not read it, MuPDF could: a damaged file, read as the job reads it
+        raise ValidationError(pdf_problem(RedactionError())[1], code="damaged")
+    return PdfFacts(pages, [n for n, page in enumerate(load.pages, start=1) if page.looks_scanned])
 
 
 @dataclass(frozen=True)
 class PdfFacts:
-    """What :func:`pdf_check` learned: the page count and the pages that look scanned (from 1)."""
+    """What :func:`pdf_check` learned: the page count and the pages that look scanned (from 1;
+    :attr:`~redactor.pdf.pdf_limits.PageLoad.looks_scanned`, read from the structure)."""
 
     pages: int
     scan_pages: list[int]

@@ -62,7 +62,7 @@ from redactor.errors import InvalidPdfError
 from redactor.pdf.active_content import refuse_active_content
 from redactor.pdf.optional_content import OptionalContent
 from redactor.pdf.page_repair import apply_redaction_marks, finish_pages
-from redactor.pdf.pdf_limits import check_pdf_limits
+from redactor.pdf.pdf_limits import check_declared_objects, check_pdf_limits
 from redactor.pdf.pdf_pages import open_pdf
 from redactor.pdf.rebuilt import Rebuilt
 
@@ -433,6 +433,7 @@ def _check(data: bytes, max_pages: int | None) -> None:
     (analysis and publishing of one contract ask twice). Failures are not cached. The limits on
     what the file inflates to (:func:`~redactor.pdf.pdf_limits.check_pdf_limits`) come first, so
     no renderer meets a bomb."""
+    check_declared_objects(data)  # before qpdf builds its tables of them
     try:
         opened = pikepdf.open(io.BytesIO(data))  # one reading for both checks
     except (pikepdf.PdfError, pikepdf.PasswordError):

@@ -11,12 +11,16 @@ import zlib
 import pikepdf
 import pytest
 
-from redactor.pdf.pdf_limits import PdfBombError, PdfLimits, check_pdf_limits
-from tests.pdfs import pdf_from_paragraphs
+from redactor.pdf.pdf_limits import PdfBombError, PdfLimits, check_declared_objects, check_pdf_limits
+from tests import bombs
+from tests.conftest import DATA
+from tests.pdfs import pdf_from_paragraphs, scan_of
 
 SMALL = PdfLimits(
-    stream_bytes=8 << 20, document_bytes=16 << 20, drawn_bytes=32 << 20, image_pixels=10**7, attachment_bytes=4 << 20
-)
+    stream_bytes=8 << 20, document_bytes=16 << 20, drawn_bytes=32 << 20, image_pixels=10**7, attachment_bytes=4 << 20,
+    page_operators=100_000, document_operators=300_000, page_pixels=2 * 10**7, document_pixels=3 * 10**7,
+    objects=2_000, form_depth=6,
+)  # fmt: skip
 
 
 def _save(pdf: pikepdf.Pdf) -> bytes:
@@ -116,3 +120,74 @@ def test_the_whole_document_is_limited_too():
 
 def test_an_ordinary_contract_passes():
     check_pdf_limits(pdf_from_paragraphs(["Kupní smlouva", "Prodávající: Obec Horní Lhota"] * 50))
+
+
+def _limit(data: bytes, limits: PdfLimits | None = None) -> tuple[str, int | None]:
+    with pytest.raises(PdfBombError) as refused:
+        check_pdf_limits(data, limits)
+    return refused.value.limit, refused.value.page
+
+
+def test_forms_painting_forms_are_counted_with_their_multiplicity_through_every_level():
+    data = bombs.nested_forms(levels=5, fanout=40)  # 40**5 strokes from ~2 KB
+    assert len(data) < 4_000
+    assert _limit(data) == ("operators", 1)
+    assert _limit(bombs.nested_forms(levels=3, fanout=50), SMALL) == ("operators", 1)  # 125,000 strokes
+    load = check_pdf_limits(bombs.nested_forms(levels=2, fanout=10))  # 100 strokes: a logo drawn as forms
+    assert 100 <= load.pages[0].operators < 2_000  # counted from above: operands count too
+
+
+def test_forms_nested_deeper_than_the_limit_are_refused():
+    assert _limit(bombs.nested_forms(levels=8, fanout=1), SMALL)[0] == "operators"
+    check_pdf_limits(bombs.nested_forms(levels=5, fanout=1), SMALL)
+
+
+def test_a_stream_of_millions_of_operators_is_refused_while_it_is_read():
+    data = bombs.save_restore_stream(size=64 << 20, pages=2)  # 64 MiB of "q Q", under every byte limit
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert _limit(data)[0] == "operators"
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 64 * 1024  # KiB: chunks, not the stream
+
+
+def test_the_objects_a_file_declares_are_counted_before_qpdf_reads_them():
+    data = bombs.many_objects(5_000)
+    with pytest.raises(PdfBombError) as refused:
+        check_declared_objects(data, SMALL)
+    assert refused.value.limit == "objects"
+    assert _limit(data, SMALL)[0] == "objects"
+    check_declared_objects(data)  # 5,000 objects: far under the default
+
+
+def test_objects_written_out_count_though_the_file_declares_fewer():
+    pdf = pikepdf.open(io.BytesIO(bombs.many_objects(3_000)))
+    plain = _save(pdf)  # every object written out, not packed
+    lying = plain.replace(b"/Size 300", b"/Size 9\x20\x20\x20")  # what a damaged table would say
+    with pytest.raises(PdfBombError):
+        check_declared_objects(lying, SMALL)
+
+
+def test_an_inline_image_is_counted_by_the_pixels_it_declares():
+    assert _limit(bombs.inline_image(20_000, 20_000)) == ("page_pixels", 1)
+    check_pdf_limits(bombs.inline_image(100, 100))
+
+
+def test_images_under_the_per_image_limit_are_limited_per_page_and_per_document():
+    assert _limit(bombs.many_images(count=3, width=3_000, height=3_000), SMALL) == ("page_pixels", 1)
+    assert _limit(bombs.many_images(count=4, width=3_000, height=3_000, pages=4), SMALL) == ("pixels", 4)
+    load = check_pdf_limits(bombs.many_images(count=2, width=3_000, height=3_000, pages=2), SMALL)
+    assert [page.pixels for page in load.pages] == [9_000_000, 9_000_000] and load.pixels == 18_000_000
+
+
+def test_a_scan_looks_scanned_by_its_structure_and_a_text_contract_does_not():
+    text = pdf_from_paragraphs(["Kupní smlouva", "Prodávající: Obec Horní Lhota"])
+    assert [page.looks_scanned for page in check_pdf_limits(text).pages] == [False]
+    assert [page.looks_scanned for page in check_pdf_limits(scan_of(text, dpi=150)).pages] == [True]
+
+
+@pytest.mark.parametrize("folder", ["real", "dev", "twins"])
+def test_every_contract_of_the_data_sets_passes_the_limits(folder):
+    pdfs = sorted((DATA / folder).rglob("*.pdf"))
+    if not pdfs:
+        pytest.skip(f"no {folder} contracts here")
+    for pdf in pdfs:
+        check_pdf_limits(pdf.read_bytes())

@@ -16,6 +16,7 @@ from contracts import jobs, selectors
 from contracts.models import Run, Status
 from contracts.services import publishing, uploads
 from redactor.read.review import render_zoom
+from tests import bombs
 from tests.api.conftest import api, make_token
 from tests.pdfs import pdf_from_paragraphs
 
@@ -172,3 +173,44 @@ def test_a_download_is_chosen_by_its_kind_and_only_the_original_is_private(publi
         reverse("contracts:download", kwargs={"agency_id": published.agency_id, "contract_id": published.pk})
     )
     assert redacted.status_code == 200 and "no-store" not in redacted.get("Cache-Control", "")
+
+
+@pytest.mark.parametrize(
+    ("build", "words"),
+    [
+        (lambda: bombs.nested_forms(levels=5, fanout=40), "million shapes"),
+        (lambda: bombs.save_restore_stream(size=16 << 20, pages=2), "million shapes"),
+        (lambda: bombs.inline_image(20_000, 20_000), "million pixels"),
+        (lambda: bombs.many_images(count=2, width=8_000, height=8_000), "million pixels"),
+        (lambda: bombs.many_objects(300_000), "thousand parts"),
+    ],
+    ids=["nested forms", "save-restore stream", "inline image", "images on a page", "objects"],
+)
+def test_what_a_file_would_draw_is_refused_at_the_upload_without_drawing_it(agency, monkeypatch, build, words):
+    data = build()
+
+    def drawn(*args, **kwargs):
+        raise AssertionError("the upload check drew a page")
+
+    for method in ("get_bboxlog", "get_text", "get_pixmap", "get_images", "get_drawings"):
+        monkeypatch.setattr(pymupdf.Page, method, drawn)
+    with translation.override("en"):
+        answer = _upload_api(agency, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 400 and answer.json()["extra"]["code"] == "too_complex"
+    assert words in answer.json()["message"]
+    assert not agency.contracts.exists()
+
+
+def test_a_scan_is_sent_to_the_slow_queue_by_its_structure_without_drawing_it(agency, clerk, monkeypatch):
+    from tests.pdfs import scan_of
+
+    text = pdf_from_paragraphs(["Smlouva o dílo", "Objednatel: Obec Horní Lhota"])
+    scan = scan_of(text)
+
+    def drawn(*args, **kwargs):
+        raise AssertionError("the upload check drew a page")
+
+    for method in ("get_bboxlog", "get_text", "get_pixmap", "get_images", "get_drawings"):
+        monkeypatch.setattr(pymupdf.Page, method, drawn)
+    facts = uploads.pdf_check(scan)
+    assert facts.scan_pages == [1] and uploads.pdf_check(text).scan_pages == []
