@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import gc
 import logging
-import resource
 import time
 
 from django.conf import settings
 from rq import Worker
+
+from config.memory import limit_memory
 
 log = logging.getLogger(__name__)
 
@@ -88,43 +89,14 @@ def warm_engine() -> float:
     return time.perf_counter() - started
 
 
-def _address_space() -> int:
-    """This process's virtual memory now (bytes, ``VmSize`` of /proc/self/status); 0 where unknown."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
-
-
-def limit_job_memory(allowance: int) -> int | None:
-    """Cap the address space of this process (a work horse, just forked) at what it holds now plus
-    ``allowance`` bytes (``RLIMIT_AS``; inherited by the programs it runs, e.g. Tesseract, which
-    start far below it). A job past the cap gets ``MemoryError`` instead of exhausting the machine,
-    and fails with a sentence (:mod:`contracts.jobs`); the worker and its other jobs go on.
-    Returns the cap, or None when it cannot be set (no /proc, an allowance of 0)."""
-    held = _address_space()
-    if not held or allowance <= 0:
-        return None
-    cap = held + allowance
-    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        cap = min(cap, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    return cap
-
-
 class EngineWorker(Worker):
     """An RQ worker that loads the engine before its first job (:func:`warm_engine`); otherwise
     RQ's forking worker, job timeouts and all. Each work horse runs under a memory cap
-    (:func:`limit_job_memory`, ``REDACTOR_JOB_MEMORY_BYTES``)."""
+    (:func:`config.memory.limit_memory`, ``REDACTOR_JOB_MEMORY_BYTES``)."""
 
     def main_work_horse(self, job, queue):
         """In the forked horse only: cap its memory, then run the job as RQ does."""
-        limit_job_memory(settings.REDACTOR_JOB_MEMORY_BYTES)
+        limit_memory(settings.REDACTOR_JOB_MEMORY_BYTES)
         return super().main_work_horse(job, queue)
 
     def work(self, *args, **kwargs):

@@ -101,3 +101,35 @@ def test_a_body_declared_too_large_is_refused_before_it_is_read(served):
         )
         answer = sock.recv(200)
     assert answer.startswith(b"HTTP/1.1 413")
+
+
+class _Worker:
+    """What gunicorn's hooks read of a worker."""
+
+    def __init__(self) -> None:
+        import logging
+
+        self.pid, self.alive, self.log = os.getpid(), True, logging.getLogger("gunicorn.test")
+
+
+def test_a_web_worker_is_capped_when_forked_and_replaced_when_grown(monkeypatch):
+    import subprocess
+    import sys
+
+    capped = subprocess.run(
+        [sys.executable, "-c", "import resource; from config import gunicorn, memory; "
+         "from tests.test_serve import _Worker; held = memory.address_space(); gunicorn.post_fork(None, _Worker()); "
+         "print(resource.getrlimit(resource.RLIMIT_AS)[0] - held)"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+        env={**os.environ, "REDACTOR_WEB_MEMORY_BYTES": str(256 * 1024**2)},
+    )  # fmt: skip
+    from config import gunicorn
+
+    assert 256 * 1024**2 <= int(capped.stdout.split()[-1]) < 300 * 1024**2  # what it held + 256 MiB
+    worker = _Worker()
+    monkeypatch.setattr(gunicorn, "resident", lambda: gunicorn._RECYCLE - 1)
+    gunicorn.post_request(worker, None, None, None)
+    assert worker.alive
+    monkeypatch.setattr(gunicorn, "resident", lambda: gunicorn._RECYCLE + 1)
+    gunicorn.post_request(worker, None, None, None)
+    assert not worker.alive

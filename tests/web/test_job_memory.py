@@ -9,11 +9,11 @@ import os
 import django_rq
 import pytest
 
+from config.memory import limit_memory
 from contracts.jobs import _describe
 from contracts.models import Contract, Run
 from contracts.services import uploads
 from contracts.services.runs import run_queue
-from contracts.worker import limit_job_memory
 
 from .conftest import _member
 from .worker import flush_queue
@@ -24,7 +24,7 @@ def test_a_job_past_its_cap_gets_memory_error_and_its_parent_goes_on():
     child = os.fork()
     if child == 0:  # the work horse
         os.close(read)
-        cap = limit_job_memory(64 * 1024**2)
+        cap = limit_memory(64 * 1024**2)
         try:
             bytearray(512 * 1024**2)  # a decompression bomb's worth
             answer = b"allocated"
