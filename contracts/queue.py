@@ -9,7 +9,8 @@ from datetime import timedelta
 
 import django_rq
 from django.db import close_old_connections, connection, transaction
-from rq import Callback
+from redis.exceptions import RedisError
+from rq import Callback, Worker
 
 #: The jobs (:mod:`contracts.jobs`), each taking one id and calling one service.
 PROCESS_CONTRACT = "contracts.jobs.process_contract"
@@ -58,3 +59,12 @@ def fresh_connections() -> None:
     expired (never inside a transaction); every job calls it before and after its work."""
     if not connection.in_atomic_block:
         close_old_connections()
+
+
+def worker_count(queue: str) -> int:
+    """How many RQ workers serve ``queue`` now (registered in Redis); 0 when none is, or Redis
+    cannot be asked."""
+    try:
+        return len(Worker.all(queue=django_rq.get_queue(queue)))
+    except (RedisError, OSError):
+        return 0

@@ -4,6 +4,8 @@ contract visibly failed, with a retry."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -84,14 +86,49 @@ def poll_after(contract: Contract) -> int | None:
     return max(1, settings.REDACTOR_API_POLL_SECONDS)
 
 
+def agency_share(queue_name: str) -> int:
+    """How many runs of one agency may run at once on ``queue_name``: ``REDACTOR_AGENCY_RUNS``
+    when set, else every worker that serves the queue but one (at least one). With two workers,
+    one agency's forty contracts (or one heavy document and its neighbour) leave a worker to the
+    next agency's contract, which then waits for no other agency's work; a single agency working
+    alone gets one worker less than it could. Without a registered worker (a synchronous queue,
+    the tests): no limit."""
+    if settings.REDACTOR_AGENCY_RUNS:
+        return settings.REDACTOR_AGENCY_RUNS
+    return max(1, queue.worker_count(queue_name) - 1) if queue.worker_count(queue_name) else 0
+
+
 def run_claim(run_id: int) -> Run | None:
-    """Mark a queued run as running; None when another execution already took it (a job may run twice)."""
+    """Mark a queued run as running; None when another execution already took it (a job may run
+    twice) or when its agency already runs its share (:func:`agency_share`): then the run is
+    queued again, :data:`DEFER_SECONDS` later, behind the other agencies' work."""
+    run = Run.objects.filter(pk=run_id, state=Run.State.QUEUED).select_related("contract").first()
+    if run is None:
+        return None
+    share = agency_share(run_queue(run))
+    alive = timezone.now() - timedelta(seconds=settings.REDACTOR_JOB_STALE_SECONDS)  # a dead worker's holds none
+    running = Run.objects.filter(agency_id=run.agency_id, state=Run.State.RUNNING, heartbeat_at__gte=alive)
+    if share and running.count() >= share:
+        queue.enqueue(
+            queue.PROCESS_CONTRACT if run.kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT,
+            run.pk,
+            queue=run_queue(run),
+            delay_seconds=DEFER_SECONDS,
+            timeout=settings.REDACTOR_JOB_TIMEOUT,
+            on_failure=queue.ON_JOB_FAILURE,
+            then=lambda job_id: _remember_job(run, job_id),
+        )
+        return None
     now = timezone.now()
     if not Run.objects.filter(pk=run_id, state=Run.State.QUEUED).update(
         state=Run.State.RUNNING, started_at=now, heartbeat_at=now
     ):
         return None
     return selectors.run_get(run_id=run_id)
+
+
+#: Seconds a run whose agency already runs its share waits before it is offered to a worker again.
+DEFER_SECONDS = 2
 
 
 def run_progress(run: Run, phase: str, done: int = 0, total: int = 0) -> None:
