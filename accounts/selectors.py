@@ -68,11 +68,28 @@ def api_token_authenticate(*, raw: str) -> ApiToken | None:
 
 
 def actor_name(user) -> str | None:
-    """A user's username, or ``api:<token name>`` for an API token's service user."""
+    """A user's username, or ``api:<token name> (<creator's username>)`` for an API token's
+    service user (``api:<token name>`` for a token made by the service itself): the audit trail,
+    the report and the API name the person behind every token."""
     if user is None:
         return None
     token = getattr(user, "api_token", None)
-    return f"api:{token.name}" if token is not None else user.get_username()
+    if token is None:
+        return user.get_username()
+    creator = token.created_by
+    return f"api:{token.name} ({creator.get_username()})" if creator is not None else f"api:{token.name}"
+
+
+def person_behind(user) -> int | None:
+    """The id of the person who acts as ``user``: the user's own, or for an API token's service
+    user the member who made the token (a token acts with its creator's authority, and is that
+    person's second pair of hands, not a second pair of eyes); None for None."""
+    if user is None:
+        return None
+    token = getattr(user, "api_token", None)
+    if token is not None and token.created_by_id is not None:
+        return token.created_by_id
+    return user.pk
 
 
 def invitation_for_link(*, raw: str) -> Invitation | None:

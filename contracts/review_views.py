@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Role
-from accounts.selectors import actor_name
+from accounts.selectors import actor_name, person_behind
 from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing, watchdog
 from contracts.services.processing import contract_text_layer
@@ -161,7 +161,7 @@ def _second_approval(contract, user) -> dict:
     return {
         "first_by": actor_name(contract.first_approved_by),
         "first_at": contract.first_approved_at,
-        "can_approve": user.pk not in publishing.approval_deciders(contract),
+        "can_approve": person_behind(user) not in publishing.approval_deciders(contract),
     }
 
 

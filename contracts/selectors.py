@@ -112,7 +112,9 @@ def proposals_by_ids(*, contract: Contract, ids: list[int]) -> QuerySet[Proposal
 
 def audit_events(*, contract: Contract) -> QuerySet[AuditEvent]:
     """The contract's audit trail, oldest first."""
-    return AuditEvent.objects.filter(agency=contract.agency, contract=contract).select_related("user")
+    return AuditEvent.objects.filter(agency=contract.agency, contract=contract).select_related(
+        "user__api_token__created_by"
+    )
 
 
 def webhooks_for_agency(*, agency: Agency) -> QuerySet[Webhook]:

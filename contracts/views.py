@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Role
+from accounts.selectors import actor_name
 from accounts.web import form_action, form_error, member_required, report_error
 from contracts.http import file_response
 from contracts.services import exports, publishing, runs, uploads, watchdog
@@ -331,13 +332,13 @@ def audit_trail(request, membership, contract_id: int):
             writer.writerow(
                 [
                     e.created_at.isoformat(),
-                    e.user.username if e.user else "",
+                    actor_name(e.user) or "",
                     e.action,
                     json.dumps(e.detail, ensure_ascii=False),
                 ]
             )
         return response
-    rows = [(e, audit_action_label(e.action), audit_detail_items(e.detail)) for e in events]
+    rows = [(e, actor_name(e.user), audit_action_label(e.action), audit_detail_items(e.detail)) for e in events]
     return render(request, "contracts/audit.html", {"contract": contract, "rows": rows, "membership": membership})
 
 

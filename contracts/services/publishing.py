@@ -10,13 +10,14 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.access import require_role
 from accounts.models import Role
-from accounts.selectors import actor_name
+from accounts.selectors import actor_name, person_behind
 from contracts import selectors
 from contracts.models import (
     AuditEvent,
@@ -280,11 +281,13 @@ def contract_approve(*, contract: Contract, user: User, ocr_pages_checked: bool 
 
 
 def approval_deciders(contract: Contract) -> set[int]:
-    """The users who decided or added a proposal of ``contract``, or approved it first."""
-    ids = set(Proposal.objects.filter(contract=contract, decided_by__isnull=False).values_list("decided_by", flat=True))
-    if contract.first_approved_by_id:
-        ids.add(contract.first_approved_by_id)
-    return ids
+    """The persons (:func:`~accounts.selectors.person_behind`: a token counts as the member who
+    made it) who decided or added a proposal of ``contract``, or approved it first."""
+    users = User.objects.filter(
+        Q(pk__in=Proposal.objects.filter(contract=contract, decided_by__isnull=False).values("decided_by"))
+        | Q(pk=contract.first_approved_by_id)
+    ).select_related("api_token")
+    return {person for person in map(person_behind, users) if person is not None}
 
 
 @transaction.atomic
@@ -297,7 +300,7 @@ def contract_second_approve(*, contract: Contract, user: User) -> Run:
     require_role(user, contract.agency, Role.REVIEWER)
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     require_status(contract, Status.SECOND_APPROVAL)
-    if user.pk in approval_deciders(contract):
+    if person_behind(user) in approval_deciders(contract):
         raise ValidationError(
             _("A second reviewer approves: you approved or decided on this contract yourself."), code="same_reviewer"
         )

@@ -367,7 +367,7 @@ def test_manual_redaction(processed, reviewer_token):
 
 
 # -- approve, publish, download, report -----------------------------------------------------------
-def test_approve_publish_download_and_report(processed, reviewer_token, clerk_token):
+def test_approve_publish_download_and_report(processed, reviewer_token, clerk_token, admin_user):
     client = api(reviewer_token)
     url = f"/api/v1/contracts/{processed.pk}"
     assert_error(api(clerk_token).get(f"{url}/download/"), 409, "not_published")
@@ -394,7 +394,7 @@ def test_approve_publish_download_and_report(processed, reviewer_token, clerk_to
     assert api(reviewer_token).get(url + "/").json()["links"]["download_text"] == f"{url}/download/text/"
     report = api(clerk_token).get(f"{url}/report/").json()
     assert report["status"] == "published" and report["verification"]["ok"] is True
-    assert report["approved_by"] == "api:DMS reviewer"
+    assert report["approved_by"] == f"api:DMS reviewer ({admin_user.username})"  # the person behind the token
     assert report["redacted_sha256"] == hashlib.sha256(pdf).hexdigest()
     births = next(c for c in report["by_category"] if c["category_name"].startswith("Birth number"))
     assert births["redacted"] == 1

@@ -83,21 +83,62 @@ def test_the_second_reviewer_returns_it_with_a_reason_through_the_web(four_eyes,
     assert event.detail == {"reason": "Zkontrolujte adresu na straně 1."}
 
 
-def test_both_approvals_through_the_api(four_eyes, processed, reviewer, admin_user):
+def _token_client(agency, name, creator):
+    _, raw = api_token_create(agency=agency, name=name, role="reviewer", created_by=creator)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    return api
+
+
+def test_both_approvals_through_the_api_by_two_persons(four_eyes, processed, reviewer, admin_user):
     _decided(processed, reviewer)
-    clients = []
-    for name in ("Spisová služba", "Podatelna"):
-        _, raw = api_token_create(agency=four_eyes, name=name, role="reviewer", created_by=admin_user)
-        api = APIClient()
-        api.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
-        clients.append(api)
+    other_admin = _member(four_eyes, Role.ADMIN)
     url = f"/api/v1/contracts/{processed.pk}/approve/"
-    first = clients[0].post(url, {}, format="json")
+    first = _token_client(four_eyes, "Spisová služba", admin_user).post(url, {}, format="json")
     assert first.status_code == 202 and first.json()["status"] == "second_approval"
-    again = clients[0].post(url, {}, format="json")
+    same_person = _token_client(four_eyes, "Podatelna", admin_user)  # another token of the same admin
+    again = same_person.post(url, {}, format="json")
     assert again.status_code == 400 and again.json()["extra"]["code"] == "same_reviewer"
-    second = clients[1].post(url, {}, format="json")
+    second = _token_client(four_eyes, "Archiv", other_admin).post(url, {}, format="json")
     assert second.status_code == 202 and second.json()["status"] == "approved"
+    approved = AuditEvent.objects.get(contract=processed, action="approved")
+    assert approved.detail["first_approval_by"] == f"api:Spisová služba ({admin_user.username})"
+
+
+def test_a_token_is_not_a_second_pair_of_eyes_for_the_person_who_made_it(four_eyes, processed, admin_user):
+    """The person decides and approves in the web, then approves again through a token they made:
+    refused; the audit trail names the person behind the token."""
+    _decided(processed, admin_user)
+    client = logged_in(admin_user)
+    args = [four_eyes.pk, processed.pk]
+    client.post(reverse("contracts:approve", args=args))
+    processed.refresh_from_db()
+    assert processed.status == Status.SECOND_APPROVAL
+    token = _token_client(four_eyes, "Spisová služba", admin_user)
+    answer = token.post(f"/api/v1/contracts/{processed.pk}/approve/", {}, format="json")
+    assert answer.status_code == 400 and answer.json()["extra"]["code"] == "same_reviewer"
+    processed.refresh_from_db()
+    assert processed.status == Status.SECOND_APPROVAL
+    # and the other way round: the token decided, its creator may not approve second in the web
+    other = _member(four_eyes, Role.REVIEWER)
+    token_of_other = _token_client(four_eyes, "Podatelna", other)
+    decided = token_of_other.post(
+        f"/api/v1/contracts/{processed.pk}/return/", {"reason": "Zkontrolujte stranu 2."}, format="json"
+    )
+    assert decided.status_code in (200, 202), decided.content
+    processed.refresh_from_db()
+    proposal = processed.proposals.first()
+    token_user = AuditEvent.objects.get(contract=processed, action="second_approval_returned").user
+    assert "Podatelna" in client.get(reverse("contracts:audit", args=args)).content.decode()
+    assert f"api:Podatelna ({other.username})" in client.get(reverse("contracts:audit", args=args)).content.decode()
+    reviewing.proposals_decide(contract=processed, user=token_user, proposal_ids=[proposal.pk], decision="reject")
+    publishing.contract_approve(contract=processed, user=admin_user)  # the first approval again
+    second = logged_in(other)
+    page = second.get(reverse("contracts:review", args=args)).content.decode()
+    assert 'id="second-approve"' not in page  # their token decided on it
+    with pytest.raises(ValidationError) as refused:
+        publishing.contract_approve(contract=processed, user=other)
+    assert refused.value.code == "same_reviewer"
 
 
 def test_without_four_eyes_one_approval_publishes(processed, reviewer):
