@@ -12,7 +12,8 @@ types*, table 169; 7.7.4 *Name dictionary*, table 31; 7.11 *File specifications*
 What a contract may carry:
 
 - actions (:data:`ALLOWED_ACTIONS`): ``GoTo`` (a link or bookmark to a page of the document),
-  ``URI`` followed on a click (Word and LibreOffice export web and e-mail addresses so),
+  ``URI`` followed on a click to a web or e-mail address (:data:`ALLOWED_URI_SCHEMES`; Word
+  and LibreOffice export links so; ``javascript:``, ``file:`` and UNC paths are refused),
   ``Named`` page turns (:data:`ALLOWED_NAMED`) and ``ResetForm``. A ``URI`` run by itself (the
   document's open action, a page's or field's additional actions ``/AA``, down their ``/Next``
   chains) is refused as ``URI (automatic)``: it calls home when the file is opened;
@@ -25,9 +26,12 @@ What a contract may carry:
   (``/UF``, ``/F`` and the platform names, after Windows' own normalisation: trailing dots and
   spaces dropped, an alternate data stream cut off) **and** by their first bytes: a PDF (checked
   like the file itself, :data:`MAX_DEPTH` deep), images, text, XML, CSV, Office Open XML and
-  OpenDocument files without macros, signatures and certificates, and data-box messages. A
-  program's or a script's bytes (``MZ``, ``ELF``, ``#!``, HTML or SVG with a script) are refused
-  whatever the name says, as is a PDF whose header does not open the file (a polyglot);
+  OpenDocument files without macros, embedded objects or links to outside templates, signatures
+  and certificates, and data-box messages. A program's or a script's bytes (``MZ``, ``ELF``,
+  ``#!``, HTML or SVG with a script anywhere in the file) are refused whatever the name says, as
+  is a PDF whose header does not open the file (a polyglot, or a file without a header that a
+  reader still opens by its objects); related files (``/RF``) are checked like the others, and a
+  specification of a file the PDF does not carry (a bare string, no ``/EF``) is refused;
 - besides: any ``/JS`` or ``/JavaScript`` key, and an XFA form (its XML carries scripts).
 
 The whole file is walked: every indirect object (qpdf's list, so nothing hides outside the page
@@ -92,6 +96,22 @@ _PROGRAM_ENDINGS = frozenset(
         "html", "htm", "svg", "jar", "lnk", "sh", "py", "swf", "url", "docm", "xlsm", "pptm", "dotm", "xlam",
     }
 )  # fmt: skip
+
+
+#: URI schemes a link may open (RFC 9110 http/https, RFC 6068 mailto); ``javascript:``, ``file:``,
+#: UNC paths and relative names (which resolve to files beside the PDF) are refused.
+ALLOWED_URI_SCHEMES = frozenset({"http", "https", "mailto"})
+#: An indirect object's header ("12 0 obj"): what a reader rebuilds a PDF from without a header.
+_PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
+
+
+def uri_scheme(value: object) -> str:
+    """The scheme of a ``/URI`` action's address, lower case, without ASCII control characters
+    and spaces that readers skip; "" when it has none (a relative name or a UNC path)."""
+    text = bytes(value).decode("latin-1") if isinstance(value, pikepdf.String) else str(value or "")
+    text = re.sub(r"[\x00-\x20\x7f]", "", text)
+    match = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", text)
+    return match.group(1).lower() if match else ""
 
 
 def windows_name(name: str) -> str:
@@ -221,6 +241,8 @@ def _look(
         kind = str(action)
         if kind not in ALLOWED_ACTIONS:
             found.add(ACTION_KINDS.get(kind, kind[1:]))
+        elif kind == "/URI" and (scheme := uri_scheme(d.get("/URI"))) not in ALLOWED_URI_SCHEMES:
+            found.add(f"URI {scheme}:" if scheme else "URI without http, https or mailto")
         elif kind == "/Named" and str(d.get("/N", "")) not in ALLOWED_NAMED:
             found.add(f"Named {str(d.get('/N', ''))[1:]}".strip())
     subtype = d.get("/Subtype")
@@ -233,7 +255,24 @@ def _look(
         aa = d.get("/AA")
         if isinstance(aa, pikepdf.Dictionary):
             triggers.extend(aa.get(k) for k in aa.keys())
+    _files(d, found, files)
+
+
+def _files(d: pikepdf.Dictionary, found: set[str], files: dict[tuple[int, int], set[str]]) -> None:
+    """A file specification's embedded and related files, and one naming a file outside the PDF."""
+    if d.get("/Subtype") == "/FileAttachment" and isinstance(d.get("/FS"), pikepdf.String):
+        found.add("external file")  # a file specification as a bare string names a file outside the PDF
     embedded = d.get("/EF")
+    if d.get("/Type") == "/Filespec" and not isinstance(embedded, pikepdf.Dictionary):
+        found.add("external file")  # a specification of a file it does not carry
+    related = d.get("/RF")
+    if isinstance(related, pikepdf.Dictionary):  # related files: [name stream name stream …] per key
+        for key in related.keys():
+            pairs = related.get(key)
+            if isinstance(pairs, pikepdf.Array):
+                for name, stream in zip(list(pairs)[0::2], list(pairs)[1::2], strict=False):
+                    if isinstance(stream, pikepdf.Stream):
+                        files.setdefault(stream.objgen, set()).add(windows_name(str(name)))
     if isinstance(embedded, pikepdf.Dictionary):
         saved_as = {
             windows_name(str(d.get(k)))
@@ -270,15 +309,14 @@ def _attachment(saved_as: set[str], stream: pikepdf.Stream, found: set[str], dep
         found.add("damaged attachment")
         return
     endings = {_ending(name) for name in saved_as}
-    head = data[:1024]
-    if _PROGRAM.match(data) or _MARKUP_SCRIPT.search(head) or endings & _PROGRAM_ENDINGS:
+    if _PROGRAM.match(data) or _MARKUP_SCRIPT.search(data) or endings & _PROGRAM_ENDINGS:
         found.add("embedded program")
         return
     refused = sorted(e or "(none)" for e in endings if e not in ALLOWED_ATTACHMENTS)
     if refused and not (data.startswith(b"%PDF-") and endings <= {""}):
         found.add("attachment type " + ", ".join(f".{e}" if e != "(none)" else e for e in refused))
-    if b"%PDF-" in data:
-        _embedded_pdf(data, found, depth)
+    if b"%PDF-" in data or "pdf" in endings or _PDF_OBJECT.search(data):
+        _embedded_pdf(data, found, depth)  # whatever its header says: MuPDF opens a file by its objects
         return
     if data.startswith(b"PK\x03\x04"):
         _package(data, endings, found)
@@ -287,8 +325,10 @@ def _attachment(saved_as: set[str], stream: pikepdf.Stream, found: set[str], dep
 
 
 def _embedded_pdf(data: bytes, found: set[str], depth: int) -> None:
-    """A PDF inside the file, checked like the file itself; one whose header does not open it
-    (a polyglot), nested too deep or unreadable is refused as ``embedded PDF``."""
+    """A PDF inside the file (by its ending, a ``%PDF-`` anywhere, or an ``N G obj`` a reader
+    rebuilds a document from), checked like the file itself; one whose header does not open it
+    (a polyglot or a file without a header), nested too deep or unreadable is refused as
+    ``embedded PDF``."""
     if not data.startswith(b"%PDF-") or depth + 1 > MAX_DEPTH:
         found.add("embedded PDF")
         return
@@ -299,19 +339,60 @@ def _embedded_pdf(data: bytes, found: set[str], depth: int) -> None:
 
 
 def _package(data: bytes, endings: set[str], found: set[str]) -> None:
-    """An Office Open XML or OpenDocument file: refused with macros (a VBA project, ActiveX, an
-    OpenDocument ``Basic``/``Scripts`` folder), and a ZIP that claims no such type."""
+    """An Office Open XML or OpenDocument file or a signature container (ASiC-E): refused with
+    macros (a VBA project, ActiveX, Excel 4 macro sheets, an OpenDocument ``Basic``/``Scripts``
+    folder), embedded objects (OLE packages and documents inside), relationships to outside
+    files other than hyperlinks (a remote template is fetched and run when opened; ECMA-376
+    part 2, 9.3: ``TargetMode="External"``), a program among its parts (by name or first bytes),
+    and a ZIP that claims no such type."""
     if not endings & _PACKAGES:
         found.add("embedded archive")
         return
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
-            parts = [n.lower() for n in package.namelist()]
-    except (zipfile.BadZipFile, ValueError):
+            members = [m for m in package.infolist() if not m.is_dir()]
+            parts = [m.filename.lower() for m in members]
+            if any(_program_part(package, m) for m in members):
+                found.add("embedded program")
+            relationships = [m for m in members if m.filename.lower().endswith(".rels")]
+            if any(_external_relationship(package, m) for m in relationships):
+                found.add("embedded document with external links")
+    except (zipfile.BadZipFile, ValueError, OSError, NotImplementedError, RuntimeError):
         found.add("damaged attachment")
         return
-    if any(p.endswith("vbaproject.bin") or "/activex/" in p or p.startswith(("basic/", "scripts/")) for p in parts):
+    if any(
+        p.endswith(("vbaproject.bin", "vbadata.xml")) or "/activex/" in p or "/macrosheets/" in p
+        or p.startswith(("basic/", "scripts/"))
+        for p in parts
+    ):  # fmt: skip
         found.add("embedded document with macros")
+    if any("/embeddings/" in p or p.startswith("object ") or p.endswith(".bin") for p in parts):
+        found.add("embedded object in a document")
+
+
+#: The most bytes of one package part read for its first bytes or its relationships.
+_PART_READ = 1 << 20
+_EXTERNAL = re.compile(rb"<Relationship\b[^>]*>", re.I)
+
+
+def _program_part(package: zipfile.ZipFile, member: zipfile.ZipInfo) -> bool:
+    """Whether a part of a package is a program: by the ending of its name or its first bytes."""
+    if _ending(windows_name(member.filename)) in _PROGRAM_ENDINGS:
+        return True
+    with package.open(member) as part:
+        return bool(_PROGRAM.match(part.read(16)))
+
+
+def _external_relationship(package: zipfile.ZipFile, member: zipfile.ZipInfo) -> bool:
+    """Whether a ``.rels`` part points outside the package other than by a hyperlink."""
+    with package.open(member) as part:
+        text = part.read(_PART_READ)
+    for tag in _EXTERNAL.findall(text):
+        if re.search(rb"TargetMode\s*=\s*[\"']External", tag, re.I) and not re.search(
+            rb"Type\s*=\s*[\"'][^\"']*/hyperlink[\"']", tag, re.I
+        ):
+            return True
+    return False
 
 
 def refuse_active_content(data: bytes, *, opened: pikepdf.Pdf | None = None) -> None:

