@@ -27,6 +27,8 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
+from stdnum.cz import bankaccount, rc
+
 from redactor.categories import NAME_CATEGORIES
 from redactor.czech import (
     TITLES_AFTER,
@@ -171,12 +173,32 @@ class ContractMetadata:
 
 
 # -- checks ------------------------------------------------------------------------------------
+#: A house-number marker written in or left out of an address at will ("Lipová č. p. 12" is
+#: "Lipová 12"): číslo popisné, orientační, evidenční (Decree 359/2011 Sb., § 3).
+_HOUSE_MARKER = re.compile(r"(?<!\w)(?:č|c)\.?\s*(?:p|o|ev)\.\s*|(?<!\w)čp\.\s*", re.I)
+
+
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
+    text = _HOUSE_MARKER.sub("", unicodedata.normalize("NFKC", text))
+    return re.sub(r"\s+", " ", text).strip().casefold()
 
 
 #: A redacted value read as a number when at least this many of its characters are digits.
 _MIN_DIGITS = 6
+
+
+#: The account number of a Czech account written as [prefix-]number/bank code (Decree 169/2011 Sb.).
+_ACCOUNT_NUMBER = re.compile(r"(?<![\d-])(?:\d{1,6}\s*-\s*)?(\d{2,10})\s*/\s*\d{4}(?!\d)")
+
+
+def _account_numbers(value: str) -> list[str]:
+    """The account numbers (without prefix and bank code) of the valid Czech accounts written in
+    ``value`` (python-stdnum's ``cz.bankaccount``); a birth number "736028/5163" is none."""
+    return [
+        m.group(1)
+        for m in _ACCOUNT_NUMBER.finditer(value)
+        if bankaccount.is_valid(re.sub(r"\s", "", m.group())) and not rc.is_valid(re.sub(r"\s", "", m.group()))
+    ]
 
 
 def _digits(text: str) -> str:
@@ -204,9 +226,14 @@ def redacted_values_in(
     - a value of :data:`_MIN_DIGITS` or more digits (a birth number, an account, a phone) as the
       same digits inside a run of digits and separators, however written ("736028/5163",
       "736028 5163", "7360285163");
+    - a value's group of :data:`_MIN_DIGITS` or more digits alone (an account without its prefix
+      or bank code);
     - a person's name (``names``: the redacted texts that are persons' names) by each of its words
-      that is not a known given name, in any case form (the surname alone, "Dvořákové",
-      "Dvořákovou", "Dvorakova Michaela": :func:`~redactor.czech.folded_nominative_candidates`).
+      that is not a known given name (or is the last word after a given name: "Petrem Řehořem"),
+      in any case form on either side (the surname alone, "Dvořákové", "Řehoř" for "Řehořem",
+      "J. Hájek" for "Janem Hájkem", without diacritics:
+      :func:`~redactor.czech.folded_nominative_candidates`);
+    - an address with or without its house-number marker ("Lipová č. p. 12" for "Lipová 12").
 
     ``redacted`` are the texts the published PDF blacks out; academic titles among them are not
     values of their own. The metadata are public beside the PDF, so they must not carry what the
@@ -221,13 +248,25 @@ def redacted_values_in(
         key=len,
         reverse=True,
     )
-    numbers = sorted({d for v in redacted if len(d := _digits(v)) >= _MIN_DIGITS}, key=len, reverse=True)
+    # a value's digits, and each group of them long enough to be a value alone: an account's
+    # number without its prefix or bank code ("2000145399" of "19-2000145399/0800")
+    numbers = sorted(
+        {d for v in redacted for d in (_digits(v), *_account_numbers(v)) if len(d) >= _MIN_DIGITS},
+        key=len,
+        reverse=True,
+    )
     gazetteer = NameGazetteer.default()
-    name_words: dict[str, str] = {}  # folded word -> the name it belongs to
+    name_words: dict[str, str] = {}  # folded nominative a word may stand for -> the name it belongs to
     for name in names:
-        for word in re.findall(r"[^\W\d_]+", name):
-            if len(word) >= 3 and _norm(word) not in titles and gazetteer.given_name_of(word.capitalize()) is None:
-                name_words[strip_diacritics(word).lower()] = _norm(name)
+        words = [w for w in re.findall(r"[^\W\d_]+", name) if _norm(w).rstrip(".") not in titles]
+        given_first = len(words) > 1 and gazetteer.given_name_of(words[0].capitalize()) is not None
+        for n, word in enumerate(words):
+            # the surname, in any case form: a word that is no given name, or the last of a name
+            # that begins with one ("Petrem Řehořem": Řehoř is a given name too)
+            surname = gazetteer.given_name_of(word.capitalize()) is None or (given_first and n == len(words) - 1)
+            if len(word) >= 3 and surname:
+                for form in _name_forms(word):
+                    name_words[form] = _norm(name)
     for path, text in metadata.texts().items():
         if text == NOT_PUBLIC:
             continue

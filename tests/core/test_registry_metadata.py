@@ -347,9 +347,30 @@ def test_the_metadata_check_finds_a_redacted_value_in_any_written_form(written):
         "Nájem bytu č. 15, Horní Lhota",
         "Oprava chodníku v ulici Michaely Horákové",  # the given name alone is not the person
         "Smlouva s Ing. Janou Novákovou, starostkou",  # another surname that shares the stem
-        "Faktura 736028",  # a shorter number
+        "Faktura 736028",  # a shorter number; the date part of the birth number 736028/5163 is no account
+        "Oprava ulice Řehořova",  # another word than the surname
+        "Smlouva o dílo č. 15/2026, Lipová 14",  # another house
     ],
 )
 def test_the_metadata_check_leaves_what_is_not_the_redacted_value(subject):
     meta = ContractMetadata(subject=subject)
-    assert redacted_values_in(meta, ["Michaela Dvořáková", "7360285163", "Novák"], names=["Michaela Dvořáková"]) == []
+    redacted = ["Michaela Dvořáková", "7360285163", "Novák", "736028/5163", "Petrem Řehořem", "Lipová č. p. 12"]
+    assert redacted_values_in(meta, redacted, names=["Michaela Dvořáková", "Petrem Řehořem"]) == []
+
+
+@pytest.mark.parametrize(
+    ("redacted", "written"),
+    [
+        ("Petrem Řehořem", "nájemce Řehoř"),  # the nominative of a surname that is also a given name
+        ("Janem Hájkem", "J. Hájek"),  # an initial with the surname
+        ("Michaelou Dvořákovou", "pani Dvorakova"),  # another case, no diacritics
+        ("19-2000145399/0800", "na účet 2000145399"),  # the account without prefix and bank code
+        ("2000145399/0800", "účet 2000145399 / 0800"),
+        ("Lipová 12, 123 45 Horní Lhota", "bytem Lipová č. p. 12, 123 45 Horní Lhota"),  # a marker inserted
+        ("Lipová č.p. 12", "Lipová 12"),  # and left out
+    ],
+)
+def test_the_metadata_check_reads_inflection_initials_digit_groups_and_house_markers(redacted, written):
+    meta = ContractMetadata(subject=f"Nájem bytu, {written}")
+    names = [redacted] if not any(c.isdigit() for c in redacted) else []
+    assert [path for path, _value in redacted_values_in(meta, [redacted], names=names)] == ["subject"]
