@@ -24,6 +24,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
 from importlib import resources
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -103,11 +104,25 @@ def _root_name(doc: etree._ElementTree | etree._Element) -> str:
 
 
 def _parse(xml: bytes) -> etree._ElementTree:
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+    """``xml`` parsed without a document type: the registry's messages have none, and a DOCTYPE
+    is how entities (expansion bombs, files and addresses read by reference) get in. Raises
+    :class:`RegistryXmlError`."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False)
     try:
-        return etree.ElementTree(etree.fromstring(xml, parser))
-    except etree.XMLSyntaxError as exc:
+        doc = etree.ElementTree(etree.fromstring(xml, parser))
+    except (etree.XMLSyntaxError, ValueError) as exc:
         raise RegistryXmlError([f"not well-formed XML: {exc}"]) from None
+    if doc.docinfo.doctype or doc.docinfo.internalDTD is not None:
+        raise RegistryXmlError(["a document type (DOCTYPE) is not allowed"])
+    return doc
+
+
+def safe_link(text: str) -> str:
+    """``text`` when it is an absolute http(s) address with a host, else "": the registry's
+    ``odkaz`` is shown as a link and passed to the API and webhooks, so a ``javascript:`` or
+    ``file:`` address in a reply must not get that far."""
+    parts = urlsplit(text.strip())
+    return text.strip() if parts.scheme.lower() in ("http", "https") and parts.netloc else ""
 
 
 def validate(xml: bytes) -> str:
@@ -418,12 +433,14 @@ def _read_record(el: etree._Element) -> Record:
     files = []
     prilohy = el.find(_Q + "prilohy")
     for p in prilohy.findall(_Q + "priloha") if prilohy is not None else []:
-        files.append(RecordFile(name=_t(p, "nazevSouboru"), sha256=_t(p, "hash").lower(), link=_t(p, "odkaz")))
+        files.append(
+            RecordFile(name=_t(p, "nazevSouboru"), sha256=_t(p, "hash").lower(), link=safe_link(_t(p, "odkaz")))
+        )
     current = _t(el, "platnyZaznam")
     return Record(
         record_id=int(_t(ident, "idSmlouvy")),
         version_id=int(_t(ident, "idVerze")),
-        link=_t(el, "odkaz"),
+        link=safe_link(_t(el, "odkaz")),
         published_at=datetime.fromisoformat(published) if published else None,
         metadata=_read_metadata(el.find(_Q + "smlouva")),
         files=files,
@@ -459,7 +476,7 @@ def parse_reply(xml: bytes) -> Reply:
         raise RegistryXmlError(["data: missing"])
     try:
         record = _read_record(data)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, ArithmeticError) as exc:
         raise RegistryXmlError([f"data: {exc}"]) from None
     operation = next((op for op, reply in REPLIES.items() if reply == root), root)
     potvrzeni = root_el.find(_Q + "potvrzeni")

@@ -374,3 +374,24 @@ def test_the_metadata_check_reads_inflection_initials_digit_groups_and_house_mar
     meta = ContractMetadata(subject=f"Nájem bytu, {written}")
     names = [redacted] if not any(c.isdigit() for c in redacted) else []
     assert [path for path, _value in redacted_values_in(meta, [redacted], names=names)] == ["subject"]
+
+
+def test_a_reply_with_a_document_type_is_refused():
+    xml = (SAMPLES / "zverejneni-smlouvy_response.xml").read_bytes()
+    declaration, rest = xml.split(b"?>", 1) if xml.startswith(b"<?xml") else (b"", xml)
+    typed = (declaration + b"?>" if declaration else b"") + b'<!DOCTYPE x [<!ENTITY e "112068">]>' + rest
+    with pytest.raises(isrs.RegistryXmlError):
+        isrs.parse_reply(typed)
+    bomb = b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>' + rest
+    with pytest.raises(isrs.RegistryXmlError):
+        isrs.parse_reply(bomb)
+
+
+@pytest.mark.parametrize(
+    "link", ["javascript:alert(document.cookie)", " JavaScript:alert(1)", "file:///etc/passwd", "//evil.example/x"]
+)
+def test_a_registry_link_is_kept_only_as_a_web_address(link):
+    xml = (SAMPLES / "zverejneni-smlouvy_response.xml").read_bytes()
+    record = isrs.parse_reply(re.sub(rb"<odkaz>[^<]*</odkaz>", b"<odkaz>" + link.encode() + b"</odkaz>", xml)).record
+    assert record.link == "" and all(f.link == "" for f in record.files)
+    assert isrs.parse_reply(xml).record.link == "https://testrs.gov.cz/smlouva/125224"
