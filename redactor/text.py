@@ -106,9 +106,13 @@ def blank_spans(text: str, spans: Iterable[Span]) -> str:
 #: Characters that end a line or a cell (ASCII and Unicode): a space in a one-line field. Word
 #: writes its manual line break as a vertical tab (U+000B).
 _LINE_BREAKS = re.compile(r"[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-#: What no text field keeps: the other C0 and C1 controls, and what XML 1.0 (§ 2.2, "Char")
-#: cannot carry: lone surrogates and U+FFFE, U+FFFF.
-_UNPRINTABLE = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+#: What no text field keeps: the other C0 and C1 controls, what XML 1.0 (§ 2.2, "Char") cannot
+#: carry (lone surrogates and U+FFFE, U+FFFF), and the bidirectional embeddings, overrides and
+#: isolates (Unicode UAX #9, 2.1–2.7) that make a text read differently from what it holds
+#: ("Trojan Source", CVE-2021-42574).
+_UNPRINTABLE = re.compile(
+    r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def plain_text(value: str, *, lines: bool = False) -> str:

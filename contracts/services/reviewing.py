@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.access import require_role
@@ -42,12 +43,17 @@ from redactor import (
     find_occurrences,
     name_tokens,
     phrase_match,
+    plain_text,
     tokens,
 )
 from redactor import categories as cat
 
 from .common import audit, require_status
 from .processing import contract_text_layer
+
+#: The earliest day a trade secret can have been designated: the Commercial Code's trade secret
+#: (§ 17 Act 513/1991 Sb.) came into force on 1 January 1992; § 504 Civil Code continues it.
+TRADE_SECRET_SINCE = datetime.date(1992, 1, 1)
 
 
 @dataclass
@@ -439,7 +445,7 @@ def proposal_add_manual(
     occurrences get the same; only personal data teaches the agency a rule). A trade secret is the
     counterparty's designation (§ 9 Act 106/1999 with § 504 Civil Code): ``claimant`` (who
     designated it, as the counterparty's name) and ``claimed_on`` (when, not in the future) are
-    then required and kept with every box, in the audit trail, the report and the API. A text selection
+    then required (a day from :data:`TRADE_SECRET_SINCE` to today) and kept with every box, in the audit trail, the report and the API. A text selection
     with ``propagate`` also redacts every other occurrence of the selected words in the contract,
     inflected forms included, and with ``learn`` votes −1 (redact) on the agency's rule for the
     words. Raises
@@ -449,7 +455,7 @@ def proposal_add_manual(
     require_status(contract, Status.NEEDS_REVIEW)
     if legal_ground not in LegalGround.values:
         raise ValidationError(_("Choose the legal ground of the redaction from the list."), code="invalid")
-    claimant = " ".join(claimant.split())[:200] if legal_ground == LegalGround.TRADE_SECRET else ""
+    claimant = " ".join(plain_text(claimant).split())[:200] if legal_ground == LegalGround.TRADE_SECRET else ""
     claimed_on = claimed_on if legal_ground == LegalGround.TRADE_SECRET else None
     if legal_ground == LegalGround.TRADE_SECRET and (not claimant or claimed_on is None):
         raise ValidationError(
@@ -458,6 +464,12 @@ def proposal_add_manual(
         )
     if claimed_on is not None and claimed_on > timezone.localdate():
         raise ValidationError(_("The day the trade secret was designated cannot be in the future."), code="invalid")
+    if claimed_on is not None and claimed_on < TRADE_SECRET_SINCE:
+        raise ValidationError(
+            _("The day the trade secret was designated cannot be before %(day)s.")
+            % {"day": date_format(TRADE_SECRET_SINCE, "SHORT_DATE_FORMAT")},
+            code="invalid",
+        )
     clean = _clean_boxes(contract, boxes)
     source = Source.MANUAL_TEXT if from_selection else Source.MANUAL_BOX
     batch = uuid.uuid4()
