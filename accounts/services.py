@@ -60,7 +60,9 @@ def agency_update(
     published boxes show their legal ground's code (for contracts published from then on), recorded
     in the settings' audit trail (:class:`~accounts.models.SettingsChange`, by ``user``). Raises ``ValidationError``."""
     keys = ("name", "ico", "data_box_id", "second_approval", "redact_official_signatures", "print_legal_grounds")
-    before = {key: getattr(agency, key) for key in keys}
+    # "before" as stored, not as the instance says: a model form has already written its values
+    # onto the instance it was given when it validated
+    before = Agency.objects.filter(pk=agency.pk).values(*keys).first() or {key: getattr(agency, key) for key in keys}
     agency.name, agency.ico, agency.data_box_id = name.strip(), ico, data_box_id
     if second_approval is not None:
         agency.second_approval = second_approval

@@ -14,7 +14,7 @@ from django.core import mail
 from django.core.management import call_command
 
 from accounts.management.commands.demo import DEMO_AGENCY
-from accounts.models import Agency, ApiToken, Membership, ProfileVersion, Role
+from accounts.models import Agency, ApiToken, Membership, ProfileVersion, Role, SettingsChange
 from contracts.services import uploads
 from policy.models import AgencyRule
 from tests.conftest import DATA
@@ -90,10 +90,13 @@ def test_an_admin_submits_the_consoles_forms_in_chromium(live_server, browser_pa
     assert "Spisová služba – podatelna" in page.inner_text("main")
 
     page.goto(f"{base}/settings/")
+    before = agency.data_box_id
     page.fill("input[name=data_box_id]", "abc2def")
     _submit(page, "form.card button.primary")
     agency.refresh_from_db()
     assert agency.data_box_id == "abc2def"
+    change = SettingsChange.objects.filter(agency=agency, area=SettingsChange.Area.AGENCY).latest("pk")
+    assert change.fields == [{"field": "data_box_id", "before": before, "after": "abc2def"}]  # the form's change is audited
 
     page.goto(f"{base}/profile/")
     page.fill("textarea[name=officials]", "Ing. Kristýna Matoušková; starostka")
