@@ -10,6 +10,7 @@ file the storage already holds with other content: an original is never replaced
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -18,6 +19,7 @@ import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -56,10 +58,29 @@ def _sha256(data: bytes) -> str:
 
 
 def backup_write(path: Path, *, storage: Storage = default_storage) -> BackupReport:
-    """Write the installation's backup to ``path`` (a tar file, created with mode 0600). A file the
+    """Write the installation's backup to ``path`` (a tar file with mode 0600). A file the
     database names but the storage lacks is reported in ``missing``, not fatal; one whose content
     differs from the SHA-256 taken at upload raises ``ValidationError`` (a damaged original is
-    not backed up as if it were sound)."""
+    not backed up as if it were sound).
+
+    The backup is written to a new file beside ``path`` (mode 0600 from its creation) and renamed
+    onto ``path`` only when complete: an existing file there is replaced, never written through,
+    so its mode is not kept and a symbolic link at ``path`` is replaced, not followed; a failed
+    backup leaves what was there."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            report = _write(out, storage)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return report
+
+
+def _write(out: BinaryIO, storage: Storage) -> BackupReport:
+    """The backup's tar written to ``out`` (see :func:`backup_write`)."""
     dump = io.StringIO()
     call_command("dumpdata", natural_foreign=True, exclude=EXCLUDED, stdout=dump)
     database = dump.getvalue().encode("utf-8")
@@ -67,8 +88,7 @@ def backup_write(path: Path, *, storage: Storage = default_storage) -> BackupRep
     manifest: dict = {"format": FORMAT, "created_at": timezone.now().isoformat(), "files": {}}
     missing: list[str] = []
     size = 0
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out, tarfile.open(fileobj=out, mode="w") as tar:
+    with tarfile.open(fileobj=out, mode="w") as tar:
         _add(tar, "database.json", database)
         secrets = {"SECRET_KEY": settings.SECRET_KEY, "REDACTOR_SECRETS_KEY": settings.REDACTOR_SECRETS_KEY}
         _add(tar, "secrets.json", json.dumps(secrets).encode())

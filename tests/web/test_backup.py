@@ -118,3 +118,19 @@ def test_agency_create_makes_the_agency_and_invites_its_first_admin(client):
     with pytest.raises(Exception, match="IČO"):
         call_command("agency_create", name="Jiná", ico="12345678", admin_email="a@example.invalid",
                      url="https://redakce.example.cz", stdout=io.StringIO())  # fmt: skip
+
+
+def test_a_backup_over_an_existing_file_or_link_replaces_it_with_a_private_file(processed, tmp_path):
+    readable = tmp_path / "zaloha.tar"
+    readable.write_bytes(b"old")
+    readable.chmod(0o644)
+    call_command("backup", str(readable), stdout=io.StringIO())
+    assert readable.stat().st_mode & 0o777 == 0o600 and tarfile.is_tarfile(readable)
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("not to be overwritten")
+    link = tmp_path / "link.tar"
+    link.symlink_to(target)
+    call_command("backup", str(link), stdout=io.StringIO())
+    assert target.read_text() == "not to be overwritten"  # the link was replaced, not followed
+    assert not link.is_symlink() and tarfile.is_tarfile(link) and link.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere.txt", "link.tar", "zaloha.tar"]  # no leftovers
