@@ -247,7 +247,7 @@ def _posted(request, act):
 def _json_body(request) -> dict:
     try:
         body = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python reads
         raise ValidationError(_("The request is not valid JSON.")) from None
     if not isinstance(body, dict):
         raise ValidationError(_("The request is not valid JSON."))

@@ -105,9 +105,14 @@ def proposals_open(*, contract: Contract) -> QuerySet[Proposal]:
     )
 
 
+#: The largest id a row can have (a 64-bit signed key): a larger number names no row, and is not
+#: sent to the database, which would refuse it as out of range.
+LARGEST_ID = 2**63 - 1
+
+
 def proposals_by_ids(*, contract: Contract, ids: list[int]) -> QuerySet[Proposal]:
     """Those of ``ids`` that are proposals of this contract (other ids are silently ignored)."""
-    return proposals_for_contract(contract=contract).filter(pk__in=ids)
+    return proposals_for_contract(contract=contract).filter(pk__in=[i for i in ids if 0 < i <= LARGEST_ID])
 
 
 def audit_events(*, contract: Contract) -> QuerySet[AuditEvent]:

@@ -292,6 +292,8 @@ def _import(request, owner: Owner):
             raise ValidationError(_("Choose a JSON file exported from a category map (at most 2 MB)."))
         try:
             data = json.loads(upload.read().decode("utf-8"))
+        except RecursionError:
+            raise ValidationError(_("The file is not valid JSON: it is nested too deeply.")) from None
         except (UnicodeDecodeError, ValueError) as exc:
             raise ValidationError(_("The file is not valid JSON: %(error)s") % {"error": exc}) from None
         maps.map_import(agency=owner.agency, user=request.user, data=data)

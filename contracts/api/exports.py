@@ -8,10 +8,10 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
 from accounts.models import Role
+from contracts.api.parsers import JSONParser
 from contracts.http import file_response
 from contracts.services import exports
 

@@ -301,7 +301,7 @@ class ProposalSerializer(serializers.ModelSerializer):
 
 
 class DecisionItemSerializer(serializers.Serializer):
-    proposal = serializers.IntegerField(min_value=1, help_text="A proposal id of this contract.")
+    proposal = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="A proposal id of this contract.")
     decision = serializers.ChoiceField(
         choices=[(kind.value, kind.label) for kind in DECISION_STATE],
         help_text="`accept` redacts, `reject` keeps, `reset` returns to the engine's suggestion; the proposal's "

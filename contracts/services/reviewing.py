@@ -444,8 +444,9 @@ def proposal_add_manual(
     ``boxes`` are in points on pages from 1; ``legal_ground`` is why (:class:`LegalGround`, its
     occurrences get the same; only personal data teaches the agency a rule). A trade secret is the
     counterparty's designation (§ 9 Act 106/1999 with § 504 Civil Code): ``claimant`` (who
-    designated it, as the counterparty's name) and ``claimed_on`` (when, not in the future) are
-    then required (a day from :data:`TRADE_SECRET_SINCE` to today) and kept with every box, in the audit trail, the report and the API. A text selection
+    designated it, as the counterparty's name) and ``claimed_on`` (a day from
+    :data:`TRADE_SECRET_SINCE` to today) are then required and kept with every box, in the audit
+    trail, the report and the API. A text selection
     with ``propagate`` also redacts every other occurrence of the selected words in the contract,
     inflected forms included, and with ``learn`` votes −1 (redact) on the agency's rule for the
     words. Raises

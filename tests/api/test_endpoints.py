@@ -328,6 +328,7 @@ def test_undo_of_a_later_changed_action_is_409(processed, reviewer_token, outsid
         {"decisions": [{"proposal": 1, "decision": "maybe"}]},
         {"decisions": [{"proposal": "x", "decision": "accept"}]},
         {"decisions": "accept all"},
+        {"decisions": [{"proposal": 10**30, "decision": "accept"}]},  # past any database key
     ],
 )
 def test_malformed_decisions_are_400(processed, reviewer_token, body):
@@ -483,3 +484,11 @@ def test_list_queries_do_not_grow_with_the_page(
     with django_assert_max_num_queries(8):
         page = api(clerk_token).get("/api/v1/contracts/").json()
     assert page["count"] == 6 and all(c["progress"]["state"] == "queued" for c in page["results"])
+
+
+def test_a_body_nested_deeper_than_python_reads_is_400(processed, reviewer_token):
+    deep = b"[" * 100_000 + b"]" * 100_000
+    response = api(reviewer_token).post(
+        f"/api/v1/contracts/{processed.pk}/decisions/", deep, content_type="application/json"
+    )
+    assert response.status_code == 400 and response.json()["extra"]["code"] == "parse_error", response.content

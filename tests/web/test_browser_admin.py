@@ -96,7 +96,9 @@ def test_an_admin_submits_the_consoles_forms_in_chromium(live_server, browser_pa
     agency.refresh_from_db()
     assert agency.data_box_id == "abc2def"
     change = SettingsChange.objects.filter(agency=agency, area=SettingsChange.Area.AGENCY).latest("pk")
-    assert change.fields == [{"field": "data_box_id", "before": before, "after": "abc2def"}]  # the form's change is audited
+    assert change.fields == [
+        {"field": "data_box_id", "before": before, "after": "abc2def"}
+    ]  # the form's change is audited
 
     page.goto(f"{base}/profile/")
     page.fill("textarea[name=officials]", "Ing. Kristýna Matoušková; starostka")

@@ -167,6 +167,8 @@ def test_a_trade_secret_claim_keeps_only_plain_text_and_a_possible_day(processed
     assert outcome.proposal.trade_secret_claimant == "AUTO KOVÁŘ s.r.o."  # no control or direction overrides
     for day in (datetime.date(1, 1, 1), datetime.date(1991, 12, 31)):
         with pytest.raises(ValidationError) as refused:
-            reviewing.proposal_add_manual(contract=processed, user=reviewer, boxes=[Box(1, 70, 100, 200, 120)],
-                                          legal_ground="trade_secret", claimant="AUTO KOVÁŘ s.r.o.", claimed_on=day)  # fmt: skip
+            reviewing.proposal_add_manual(
+                contract=processed, user=reviewer, boxes=[Box(1, 70, 100, 200, 120)], legal_ground="trade_secret",
+                claimant="AUTO KOVÁŘ s.r.o.", claimed_on=day,
+            )  # fmt: skip
         assert refused.value.code == "invalid" and "1992" in refused.value.messages[0]

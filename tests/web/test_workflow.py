@@ -287,3 +287,13 @@ def test_reviewer_deletes_a_contracts_data_from_its_page(
     assert not Proposal.objects.filter(contract=processed).exists()
     assert AuditEvent.objects.filter(contract=processed, action="deleted").exists()
     assert logged_in(reviewer).get(detail).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [json.dumps({"ids": [10**30], "decision": "accept"}), "[" * 100_000 + "]" * 100_000],
+    ids=["an id past any database key", "100,000 nested arrays"],
+)
+def test_the_review_page_refuses_impossible_requests_with_a_sentence(processed, reviewer, body):
+    response = logged_in(reviewer).post(url("review_decide", processed), body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["message"], response.content
