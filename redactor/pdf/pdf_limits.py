@@ -151,6 +151,35 @@ def _stream_size(stream: pikepdf.Stream, limit: int, what: str, read: _Drawing |
     return len(decoded)
 
 
+#: The widest row a predictor may declare (``/Columns``): 262,144 samples, over ten times an A0
+#: sheet scanned at 600 dpi. A row of 2³¹ columns makes a decoder allocate gigabytes for one row.
+MAX_COLUMNS = 1 << 18
+_PREDICTORS = {1, 2, 10, 11, 12, 13, 14, 15}
+
+
+def _check_predictors(stream: pikepdf.Stream, what: str) -> None:
+    """Raise :class:`~redactor.errors.InvalidPdfError` when a stream's decode parameters
+    (ISO 32000-1, 7.4.4.4, table 8) are outside what the filters define: a predictor other than
+    1, 2 or 10–15, ``/Colors`` outside 1–32, ``/BitsPerComponent`` other than 1, 2, 4, 8, 16, or
+    ``/Columns`` outside 1–:data:`MAX_COLUMNS`. Such a stream is damaged or built to exhaust a
+    decoder; nothing decodes it."""
+    parms = stream.get("/DecodeParms")
+    for parm in parms if isinstance(parms, pikepdf.Array) else [parms]:
+        if not isinstance(parm, pikepdf.Dictionary):
+            continue
+        try:
+            predictor = int(parm.get("/Predictor", 1))
+            colors = int(parm.get("/Colors", 1))
+            bits = int(parm.get("/BitsPerComponent", 8))
+            columns = int(parm.get("/Columns", 1))
+        except (TypeError, ValueError):
+            raise InvalidPdfError(f"{what}: decode parameters that are no numbers") from None
+        if predictor not in _PREDICTORS or not 1 <= colors <= 32 or bits not in (1, 2, 4, 8, 16):
+            raise InvalidPdfError(f"{what}: decode parameters outside the specification")
+        if not 1 <= columns <= MAX_COLUMNS:
+            raise InvalidPdfError(f"{what}: a predictor row of {columns} columns")
+
+
 def _pixels(stream: pikepdf.Stream) -> int:
     """The pixels an image declares, its soft mask's included."""
     try:
@@ -393,6 +422,7 @@ class _Streams:
 
     def _read(self, obj: pikepdf.Stream, limits: PdfLimits, embedded: bool, content: bool) -> int:
         what = f"object {obj.objgen[0]}"
+        _check_predictors(obj, what)
         if obj.get("/Subtype") == "/Image":
             self.pixels[obj.objgen] = _pixels(obj)
             if self.pixels[obj.objgen] > limits.image_pixels:

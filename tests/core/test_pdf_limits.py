@@ -191,3 +191,28 @@ def test_every_contract_of_the_data_sets_passes_the_limits(folder):
         pytest.skip(f"no {folder} contracts here")
     for pdf in pdfs:
         check_pdf_limits(pdf.read_bytes())
+
+
+@pytest.mark.parametrize(
+    "parms",
+    [
+        {"Predictor": 12, "Columns": 2**31},
+        {"Predictor": 12, "Columns": 100, "Colors": 4096},
+        {"Predictor": 99, "Columns": 100},
+        {"Predictor": 12, "Columns": 100, "BitsPerComponent": 3},
+    ],
+    ids=["2**31 columns", "4096 colours", "predictor 99", "3 bits"],
+)
+def test_decode_parameters_outside_the_specification_are_damage_not_work(parms):
+    from redactor.errors import InvalidPdfError
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    content = pikepdf.Stream(pdf, zlib.compress(b"\x02" + b"0 0 m 10 10 l S\n"))
+    content.Filter = pikepdf.Name.FlateDecode
+    content.DecodeParms = pikepdf.Dictionary({f"/{k}": v for k, v in parms.items()})
+    pdf.pages[0].Contents = pdf.make_indirect(content)
+    with pytest.raises(InvalidPdfError):
+        check_pdf_limits(_save(pdf))
+    content.DecodeParms = pikepdf.Dictionary(Predictor=12, Columns=16)  # what a writer uses
+    check_pdf_limits(_save(pdf))
