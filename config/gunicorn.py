@@ -3,7 +3,7 @@ is replaced when it has grown, so no request can take the machine's memory or ke
 large request left behind.
 
 - ``REDACTOR_WEB_MEMORY_BYTES`` (1 GiB): what a worker may allocate above what it held when it was
-  forked (``RLIMIT_AS``, :func:`config.memory.limit_memory`); past it, the request fails instead
+  forked (``RLIMIT_AS``, :func:`contracts.memory.limit_memory`); past it, the request fails instead
   of the machine.
 - ``REDACTOR_WEB_RECYCLE_BYTES`` (512 MiB): a worker whose resident memory has passed this after a
   request finishes it and is replaced by a fresh one (gunicorn's graceful worker restart).
@@ -14,7 +14,7 @@ large request left behind.
 from __future__ import annotations
 
 from config.env import env_int
-from config.memory import limit_memory, resident
+from contracts.memory import limit_memory, resident
 
 max_requests = env_int("GUNICORN_MAX_REQUESTS", 2000)
 max_requests_jitter = max_requests // 10

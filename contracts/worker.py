@@ -25,7 +25,7 @@ import time
 from django.conf import settings
 from rq import Worker
 
-from config.memory import limit_memory
+from contracts.memory import limit_memory
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ def warm_engine() -> float:
 class EngineWorker(Worker):
     """An RQ worker that loads the engine before its first job (:func:`warm_engine`); otherwise
     RQ's forking worker, job timeouts and all. Each work horse runs under a memory cap
-    (:func:`config.memory.limit_memory`, ``REDACTOR_JOB_MEMORY_BYTES``)."""
+    (:func:`contracts.memory.limit_memory`, ``REDACTOR_JOB_MEMORY_BYTES``)."""
 
     def main_work_horse(self, job, queue):
         """In the forked horse only: cap its memory, then run the job as RQ does."""

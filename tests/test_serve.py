@@ -117,7 +117,7 @@ def test_a_web_worker_is_capped_when_forked_and_replaced_when_grown(monkeypatch)
     import sys
 
     capped = subprocess.run(
-        [sys.executable, "-c", "import resource; from config import gunicorn, memory; "
+        [sys.executable, "-c", "import resource; from config import gunicorn; from contracts import memory; "
          "from tests.test_serve import _Worker; held = memory.address_space(); gunicorn.post_fork(None, _Worker()); "
          "print(resource.getrlimit(resource.RLIMIT_AS)[0] - held)"],
         cwd=ROOT, capture_output=True, text=True, check=True,

@@ -270,9 +270,9 @@ def _files(d: pikepdf.Dictionary, found: set[str], files: dict[tuple[int, int], 
         for key in related.keys():
             pairs = related.get(key)
             if isinstance(pairs, pikepdf.Array):
-                for name, stream in zip(list(pairs)[0::2], list(pairs)[1::2], strict=False):
-                    if isinstance(stream, pikepdf.Stream):
-                        files.setdefault(stream.objgen, set()).add(windows_name(str(name)))
+                for name, part in zip(list(pairs)[0::2], list(pairs)[1::2], strict=False):
+                    if isinstance(part, pikepdf.Stream):
+                        files.setdefault(part.objgen, set()).add(windows_name(str(name)))
     if isinstance(embedded, pikepdf.Dictionary):
         saved_as = {
             windows_name(str(d.get(k)))

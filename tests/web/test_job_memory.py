@@ -9,8 +9,8 @@ import os
 import django_rq
 import pytest
 
-from config.memory import limit_memory
 from contracts.jobs import _describe
+from contracts.memory import limit_memory
 from contracts.models import Contract, Run
 from contracts.services import uploads
 from contracts.services.runs import run_queue
