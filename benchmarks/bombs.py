@@ -4,6 +4,7 @@ while another agency uploads ordinary contracts.
 
 usage: .venv/bin/python benchmarks/bombs.py URL [--setup] [--attacker-token T --victim-token T] [--no-docs]
        .venv/bin/python benchmarks/bombs.py http://127.0.0.1:8000/ --setup
+       .venv/bin/python benchmarks/bombs.py --measure PDF_OR_DIR…   (what the limits are taken from)
 
 ``--setup`` creates, in the checkout's database (the quick start's SQLite unless DATABASE_URL says
 otherwise), an attacking and a victim agency with a clerk token each, through ``manage.py shell``.
@@ -12,13 +13,18 @@ Then, through the REST API:
 1. the victim uploads ordinary one-page contracts alone (the baseline);
 2. the attacker sends, in parallel: a 300 KB PDF whose one content stream inflates to 1 GiB, a PDF
    of 200 pages sharing one 5 MiB content stream, a PDF with an attachment inflating to 3 GiB,
-   eight ordinary uploads at once and three valid 12-page scans (slow to read by OCR, not hostile);
-   meanwhile the victim uploads contracts again.
+   forms painting forms 40 times five levels deep (10⁸ strokes from 2 KB), 240 MB of "q Q" drawn
+   by two pages, 3 million objects in object streams, an inline image of 400 M pixels, eight
+   images each just under the per-image limit on one page, an attached PDF without its header
+   carrying an open-action script, a predictor row of 2³¹ columns (tests/bombs.py builds them),
+   eight ordinary uploads at once and three valid 12-page scans (slow to read by OCR, not
+   hostile); meanwhile the victim uploads contracts again.
 
 Prints: the victim's upload latency (median, p95) and processing delay (upload to "processed",
-median, p95) alone and during the attack; the attacker's answers per class (status codes, how
-many contracts the bombs left stored: must be 0); every 500; and the peak memory (RSS) of the
-web workers (gunicorn processes on this machine) during the run. Timing lives here, never in a test.
+median, p95) alone and during the attack; the attacker's answers per class (status codes and the
+slowest answer in seconds, how many contracts the bombs left stored: must be 0); every 500; and
+the peak memory (RSS) of the web workers (gunicorn) and of the job processes (RQ's workers and
+their work horses) on this machine during the run. Timing lives here, never in a test.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.figures import write_row  # noqa: E402
+from tests import bombs as built  # noqa: E402
 from tests.pdfs import pdf_from_paragraphs  # noqa: E402
 
 SETUP = """
@@ -95,6 +102,45 @@ def attachment_bomb() -> bytes:
     return _save(pdf)
 
 
+def headerless_attachment() -> bytes:
+    """A contract carrying a PDF whose ``%PDF-`` line is cut off and whose open action is JavaScript."""
+    inner = pikepdf.open(io.BytesIO(pdf_from_paragraphs(["Příloha č. 1"])))
+    inner.Root.OpenAction = inner.make_indirect(
+        pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS=pikepdf.String("app.alert(1)"))
+    )
+    headless = _save(inner).split(b"\n", 1)[1]
+    pdf = pikepdf.open(io.BytesIO(pdf_from_paragraphs(["Kupní smlouva", "Příloha: smlouva"])))
+    pdf.attachments["priloha.pdf"] = pikepdf.AttachedFileSpec(pdf, headless, filename="priloha.pdf")
+    return _save(pdf)
+
+
+def predictor_row() -> bytes:
+    """A content stream whose PNG predictor declares a row of 2³¹ columns."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    content = pikepdf.Stream(pdf, zlib.compress(b"\x02" + b"0 0 m 10 10 l S\n" * 10))
+    content.Filter = pikepdf.Name.FlateDecode
+    content.DecodeParms = pikepdf.Dictionary(Predictor=12, Columns=2**31, Colors=1, BitsPerComponent=8)
+    pdf.pages[0].Contents = pdf.make_indirect(content)
+    return _save(pdf)
+
+
+def every_bomb() -> dict[str, bytes]:
+    """Each class of hostile upload, by what the benchmark prints for it."""
+    return {
+        "stream inflating to 1 GiB": stream_bomb(),
+        "200 pages sharing 5 MiB": shared_stream_bomb(),
+        "attachment inflating to 3 GiB": attachment_bomb(),
+        "forms 40 x 5 levels deep": built.nested_forms(levels=5, fanout=40),
+        "240 MB of q Q on two pages": built.save_restore_stream(size=240 << 20, pages=2),
+        "3 million objects": built.many_objects(3_000_000),
+        "inline image of 400 M pixels": built.inline_image(20_000, 20_000),
+        "8 images just under the limit": built.many_images(count=8, width=7_900, height=8_000),
+        "headerless PDF attachment with JavaScript": headerless_attachment(),
+        "predictor row of 2^31 columns": predictor_row(),
+    }
+
+
 def long_scan(pages: int = 12) -> bytes:
     """A valid scanned contract of ``pages`` image-only pages (150 dpi): slow to read, not hostile."""
     import pymupdf
@@ -111,6 +157,51 @@ def long_scan(pages: int = 12) -> bytes:
         page = scan.new_page(width=source.rect.width, height=source.rect.height)
         page.insert_image(page.rect, pixmap=source.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY))
     return scan.tobytes(garbage=3, deflate=True)
+
+
+def measure(paths: list[str]) -> None:
+    """Print the largest loads (:func:`redactor.pdf.pdf_limits.drawing_load`) of the PDFs under
+    ``paths``: what :class:`~redactor.pdf.pdf_limits.PdfLimits`' defaults are several times."""
+    from redactor.pdf.pdf_limits import drawing_load
+
+    files = [f for p in map(Path, paths) for f in (sorted(p.rglob("*.pdf")) if p.is_dir() else [p])]
+    rows = []
+    for f in files:
+        with pikepdf.open(f) as pdf:
+            load = drawing_load(pdf)
+        pages = load.pages or []
+        rows.append(
+            {
+                "file": f.name,
+                "objects": load.objects,
+                "operators on a page": max((p.operators for p in pages), default=0),
+                "operators in the document": load.operators,
+                "pixels of one image": max((p.largest_image for p in pages), default=0),
+                "pixels on a page": max((p.pixels for p in pages), default=0),
+                "pixels in the document": load.pixels,
+            }
+        )
+    print(f"{len(rows)} PDFs")
+    for key in rows[0] if rows else []:
+        if key != "file":
+            top = max(rows, key=lambda r: r[key])
+            print(f"largest {key}: {top[key]:,} ({top['file']})")
+
+
+def process_rss(word: str) -> int:
+    """The largest resident size (bytes) now of a process on this machine whose command line holds ``word``."""
+    largest = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            if word not in (status.parent / "cmdline").read_bytes().decode(errors="replace"):
+                continue
+            text = status.read_text()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if line.startswith("VmRSS:"):
+                largest = max(largest, int(line.split()[1]) * 1024)
+    return largest
 
 
 def upload(base: str, token: str, data: bytes, name: str) -> tuple[int, float, int | None]:
@@ -148,22 +239,6 @@ def contract_count(base: str, token: str) -> int:
     return int(body.get("count", len(body.get("results", []))))
 
 
-def web_rss() -> int:
-    """The largest resident size (bytes) of a gunicorn process on this machine now."""
-    largest = 0
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            text = status.read_text()
-        except OSError:
-            continue
-        if "gunicorn" not in (status.parent / "cmdline").read_bytes().decode(errors="replace"):
-            continue
-        for line in text.splitlines():
-            if line.startswith("VmRSS:"):
-                largest = max(largest, int(line.split()[1]) * 1024)
-    return largest
-
-
 def victim_round(base: str, token: str, count: int) -> tuple[list[float], list[float], list[int]]:
     """``count`` ordinary uploads one after another: upload seconds, processing delays, statuses."""
     latencies, delays, statuses = [], [], []
@@ -191,13 +266,19 @@ def _line(name: str, values: list[float]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("url")
+    parser.add_argument("url", nargs="?")
+    parser.add_argument("--measure", nargs="+", metavar="PDF_OR_DIR", help="print the largest loads and stop")
     parser.add_argument("--setup", action="store_true")
     parser.add_argument("--attacker-token")
     parser.add_argument("--victim-token")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--no-docs", action="store_true", help="do not write the figures into the docs")
     args = parser.parse_args()
+    if args.measure:
+        measure(args.measure)
+        return 0
+    if not args.url:
+        parser.error("give the service's URL")
     base = args.url.rstrip("/") + "/"
     if args.setup:
         out = subprocess.run(
@@ -210,22 +291,25 @@ def main() -> int:
     print(_line("victim upload alone", alone[0]))
     print(_line("victim processing alone", alone[1]))
 
-    bombs = {"stream inflating to 1 GiB": stream_bomb(), "200 pages sharing 5 MiB": shared_stream_bomb()}
-    bombs["attachment inflating to 3 GiB"] = attachment_bomb()
+    bombs = every_bomb()
     ordinary = pdf_from_paragraphs(["Kupní smlouva č. 1/2026", "Prodávající: Obec Útočná, IČO: 00000019"])
     scan = long_scan()
     stored_before = contract_count(base, args.attacker_token)
     answers: dict[str, list[int]] = {}
-    peak = [web_rss()]
+    slowest: dict[str, float] = {}
+    peak = [process_rss("gunicorn"), process_rss("rqworker")]
     stop = threading.Event()
 
     def watch() -> None:
         while not stop.is_set():
-            peak[0] = max(peak[0], web_rss())
+            peak[0] = max(peak[0], process_rss("gunicorn"))
+            peak[1] = max(peak[1], process_rss("rqworker"))
             stop.wait(0.2)
 
     def send(kind: str, data: bytes) -> None:
-        answers.setdefault(kind, []).append(upload(base, args.attacker_token, data, "bomba.pdf")[0])
+        status, seconds, _created = upload(base, args.attacker_token, data, "bomba.pdf")
+        answers.setdefault(kind, []).append(status)
+        slowest[kind] = max(slowest.get(kind, 0.0), seconds)
 
     threads = [threading.Thread(target=watch)]
     threads += [threading.Thread(target=send, args=(kind, data)) for kind, data in bombs.items()]
@@ -242,21 +326,25 @@ def main() -> int:
     print(_line("victim upload during the attack", during[0]))
     print(_line("victim processing during the attack", during[1]))
     for kind, statuses in answers.items():
-        print(f"attacker {kind}: {sorted(statuses)}")
+        print(f"attacker {kind}: {sorted(statuses)}, slowest answer {slowest[kind]:.2f} s")
     print(f"contracts stored for the attacker: {stored} (8 ordinary and 3 scans expected, 0 of the bombs)")
     fives = sum(s >= 500 for s in during[2]) + sum(s >= 500 for ss in answers.values() for s in ss)
     print(f"answers of 500 or more: {fives}")
-    print(f"web workers' peak memory: {peak[0] / 2**20:.0f} MB")
+    print(f"web workers' peak memory: {peak[0] / 2**20:.0f} MB; job processes' peak: {peak[1] / 2**20:.0f} MB")
     refused = all(s == 400 for kind in bombs for s in answers.get(kind, []))
     if not args.no_docs:
         write_row(
             "bombs",
-            "hostile uploads against the running quick start: a 300 KB stream inflating to 1 GiB, 200 pages "
-            "sharing one 5 MiB stream, an attachment inflating to 3 GiB, eight ordinary uploads and three valid "
-            "12-page scans at once from one agency while another uploads one-page contracts",
-            f"bombs {'**refused at the upload (400)**' if refused else '**not all refused**'}, "
-            f"{stored - 11 if stored >= 11 else 0} of them stored; **{fives} answers of 500**; web workers' peak "
-            f"RSS **{peak[0] / 2**20:.0f} MB**; the other agency's upload p95 {_p95(alone[0]):.2f} s alone → "
+            f"hostile uploads against the running quick start: {len(bombs)} classes of bomb (inflation, shared "
+            "streams, attachments, forms painting forms, millions of operators or objects, inline and many "
+            "images, a headerless attached PDF with a script, a predictor of 2^31 columns), eight ordinary "
+            "uploads and three valid 12-page scans at once from one agency while another uploads one-page "
+            "contracts",
+            f"bombs {'**refused at the upload (400)**' if refused else '**not all refused**'}, the slowest "
+            f"answer {max(slowest[k] for k in bombs if k in slowest):.1f} s, "
+            f"{stored - 11 if stored >= 11 else 0} of them stored; **{fives} answers of 500**; peak RSS: web "
+            f"workers **{peak[0] / 2**20:.0f} MB**, job processes **{peak[1] / 2**20:.0f} MB**; "
+            f"the other agency's upload p95 {_p95(alone[0]):.2f} s alone → "
             f"**{_p95(during[0]):.2f} s** during the attack, its processing p95 {_p95(alone[1]):.2f} s → "
             f"**{_p95(during[1]):.2f} s**",
             "benchmarks/bombs.py URL --setup",
