@@ -54,7 +54,7 @@ from redactor.pdf.rebuild import open_rebuilt
 from redactor.publish.reader_check import ReaderFinding, review_items
 from redactor.publish.text_export import MODES, ExportMode, TextExport, export_layer
 from redactor.publish.verify import count_word, extract_texts, normalize
-from redactor.read.extraction import TextLayer, extract_text_layer, scan_pages
+from redactor.read.extraction import TextLayer, extract_text_layer
 from redactor.read.ocr import OcrPage, StoredOcr, TesseractOcr
 from redactor.read.review import (
     COVERAGE_ALERT,
@@ -178,7 +178,6 @@ __all__ = [
     "render_page",
     "repeated_pages",
     "review_items",
-    "scan_pages",
     "signature_similarity",
     "spans_in_boxes",
     "tokens",

@@ -58,16 +58,22 @@ def run_start(contract: Contract, kind: str) -> Run:
     once the surrounding transaction has committed, at the front of its queue when its agency has
     nothing else waiting there (:func:`run_goes_first`); the RQ job id is stored on the run."""
     run = Run.objects.create(agency=contract.agency, contract=contract, kind=kind)
+    _send(run, at_front=run_goes_first(run))
+    return run
+
+
+def _send(run: Run, *, at_front: bool = False, delay_seconds: float = 0) -> None:
+    """Queue the job of ``run`` on its queue (:func:`run_queue`) and store its RQ job id."""
     queue.enqueue(
-        queue.PROCESS_CONTRACT if kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT,
+        queue.PROCESS_CONTRACT if run.kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT,
         run.pk,
         queue=run_queue(run),
-        at_front=run_goes_first(run),
+        at_front=at_front,
+        delay_seconds=delay_seconds,
         timeout=settings.REDACTOR_JOB_TIMEOUT,
         on_failure=queue.ON_JOB_FAILURE,
         then=lambda job_id: _remember_job(run, job_id),
     )
-    return run
 
 
 #: The statuses in which a run of the contract is queued or running (processing, publishing).
@@ -109,15 +115,7 @@ def run_claim(run_id: int) -> Run | None:
     alive = timezone.now() - timedelta(seconds=settings.REDACTOR_JOB_STALE_SECONDS)  # a dead worker's holds none
     running = Run.objects.filter(agency_id=run.agency_id, state=Run.State.RUNNING, heartbeat_at__gte=alive)
     if share and running.count() >= share:
-        queue.enqueue(
-            queue.PROCESS_CONTRACT if run.kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT,
-            run.pk,
-            queue=run_queue(run),
-            delay_seconds=DEFER_SECONDS,
-            timeout=settings.REDACTOR_JOB_TIMEOUT,
-            on_failure=queue.ON_JOB_FAILURE,
-            then=lambda job_id: _remember_job(run, job_id),
-        )
+        _send(run, delay_seconds=DEFER_SECONDS)
         return None
     now = timezone.now()
     if not Run.objects.filter(pk=run_id, state=Run.State.QUEUED).update(

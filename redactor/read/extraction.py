@@ -573,19 +573,3 @@ def _extract(
         unread_layers=unread,
         picture_spans=pictured_spans,
     )
-
-
-def scan_pages(doc: pymupdf.Document) -> list[int]:
-    """Numbers (from 1) of the pages that look scanned and will be read by OCR: images cover at
-    least ``OCR_MIN_IMAGE_COVERAGE`` of the page and it has almost no text, or only invisible
-    text, or another tool's OCR layer that extraction will re-read (:func:`_scan_with_text_layer`).
-    A quick look, for choosing the job queue at upload."""
-    out = []
-    for page in doc:
-        coverage = image_coverage(page)
-        if coverage < OCR_MIN_IMAGE_COVERAGE:
-            continue
-        text = page.get_text()
-        if len(text.strip()) < OCR_MIN_CHARS or _scan_with_text_layer(page, coverage, text):
-            out.append(page.number + 1)
-    return out
