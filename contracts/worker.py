@@ -23,8 +23,11 @@ import logging
 import time
 
 from django.conf import settings
+from django.db import connections
 from rq import Worker
 
+from contracts import jobs
+from contracts import queue as queue_names
 from contracts.memory import limit_memory
 
 log = logging.getLogger(__name__)
@@ -93,6 +96,18 @@ class EngineWorker(Worker):
     """An RQ worker that loads the engine before its first job (:func:`warm_engine`); otherwise
     RQ's forking worker, job timeouts and all. Each work horse runs under a memory cap
     (:func:`contracts.memory.limit_memory`, ``REDACTOR_JOB_MEMORY_BYTES``)."""
+
+    def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
+        """In the worker, when a horse ended by a signal (killed, out of memory, a crash inside a
+        library): a contract's run fails now with the clerk's sentence and its retry, instead of
+        staying *processing* until the stale-run sweep. RQ calls no job failure callback for a
+        horse that dies so (rq 3.0: only for an exception inside the horse)."""
+        super().handle_work_horse_killed(job, retpid, ret_val, rusage)
+        if job.func_name in (queue_names.PROCESS_CONTRACT, queue_names.PUBLISH_CONTRACT):
+            try:
+                jobs.on_job_failure(job, self.connection, None, f"waitpid returned {ret_val}", None)
+            finally:
+                connections.close_all()  # the next horse must not inherit this process's connection
 
     def main_work_horse(self, job, queue):
         """In the forked horse only: cap its memory, then run the job as RQ does."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
 
 import django_rq
 import pytest
+from django.utils import translation
 
 from contracts.models import Contract, Run, Status
 from contracts.services import runs, uploads
@@ -106,6 +108,42 @@ def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk
         Run.State.FAILED,
         Run.State.SUCCEEDED,
     ]
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux' /proc)."""
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+def test_a_work_horse_killed_mid_job_fails_its_contract_at_once_with_a_sentence(agency, clerk, contract_pdf):
+    """A horse that dies by a signal (the kernel's out-of-memory killer, a crash inside MuPDF)
+    fails its run from the worker, with the sentence and a retry, without waiting for the sweep."""
+    from tests.pdfs import scan_of
+
+    flush_queue()
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=scan_of(contract_pdf), filename="sken.pdf")
+    worker = start_worker()
+    try:
+        wait_for(lambda: Run.objects.filter(contract=contract, state=Run.State.RUNNING).exists(), timeout=90,
+                 interval=0.01)  # fmt: skip
+        horses = wait_for(lambda: _children(worker.pid), timeout=30, interval=0.01)
+        for horse in horses:
+            os.kill(horse, signal.SIGKILL)
+        wait_for(lambda: _status(contract.pk) == Status.FAILED, timeout=30)  # the sweep would take minutes
+        assert worker.poll() is None  # the worker goes on
+    finally:
+        kill_worker(worker)
+    contract.refresh_from_db()
+    with translation.override("cs"):  # the worker writes in the default language
+        expected = translation.gettext(
+            "The job stopped unexpectedly (its worker process ended, e.g. out of memory). Retry; if it fails "
+            "again, split the document."
+        )
+    assert contract.error_message == expected
+    assert Run.objects.get(contract=contract).state == Run.State.FAILED
 
 
 @pytest.mark.django_db(transaction=False)
