@@ -11,6 +11,8 @@ import pytest
 from redactor.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
 from redactor.engine import RedactionEngine
 
+pytest_plugins = ["tests.plugins.shared_data"]
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The shared data and tools live next to the checkout (``../shared``) unless SHARED_DIR says otherwise.
 SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
@@ -64,6 +66,16 @@ def shared_data() -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _empty_redis():
+    """Each test starts with its Redis database empty (the xdist worker's own,
+    :mod:`tests.services_env`): no job, lock or cached count of an earlier test is left in it."""
+    import redis
+
+    with redis.Redis.from_url(os.environ["REDIS_URL"]) as connection:
+        connection.flushdb()
+
+
+@pytest.fixture(autouse=True)
 def _no_login_throttling_unless_asked(settings):
     """Failed logins of earlier tests stay counted in the shared cache for 15 minutes
     (accounts.throttle); tests that check the throttle set their own limits and clear it."""
@@ -100,3 +112,49 @@ def s3_storage(s3_server, settings, monkeypatch):
         monkeypatch.setenv(name, value)
     settings.STORAGES = {**settings.STORAGES, "default": default_storage_from_env()}
     return prefix
+
+
+def _transactional(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    names = set(getattr(item, "fixturenames", ()))
+    return bool(marker is not None and marker.kwargs.get("transaction")) or bool(
+        names & {"transactional_db", "live_server"}
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test has a node id of its own (pytest-xdist schedules by id; a run with two tests of
+    one id is refused). Every transactional test (``transaction=True``, ``transactional_db``,
+    ``live_server``) rolls back by serialisation (its own ``django_db`` arguments kept), so that
+    the rows the migrations wrote (the platform's category map) are serialised once for the run."""
+    for item in items:
+        if item.parent is not None and not item.nodeid.endswith(f"::{item.name}"):
+            # schemathesis gives every operation's item the test function's node id, and
+            # pytest-xdist keeps one test per id: it would run one operation only
+            item._id = item.parent.id.child(item.name)
+        if _transactional(item):
+            marker = item.get_closest_marker("django_db")
+            kwargs = {**(marker.kwargs if marker else {}), "transaction": True, "serialized_rollback": True}
+            item.add_marker(pytest.mark.django_db(*(marker.args if marker else ()), **kwargs), append=False)
+    seen: set[str] = set()
+    twice = {item.nodeid for item in items if item.nodeid in seen or seen.add(item.nodeid)}
+    if twice:
+        raise pytest.UsageError(f"tests share a node id, and pytest-xdist would run one of each: {sorted(twice)}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """After a transactional test has flushed the database, the rows the migrations wrote are put
+    back at once: under xdist the next test on this worker may be any module's, not only another
+    transactional one (which would load them itself)."""
+    result = yield
+    if _transactional(item):
+        from django.db import connections
+        from pytest_django.plugin import blocking_manager_key
+
+        with item.config.stash[blocking_manager_key].unblock():
+            for connection in connections.all(initialized_only=True):
+                contents = getattr(connection, "_test_serialized_contents", None)
+                if contents:
+                    connection.creation.deserialize_db_from_string(contents)
+    return result
