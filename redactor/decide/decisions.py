@@ -135,28 +135,6 @@ def _seats_elsewhere(decisions: dict[int, Assessment], cmap: CategoryMap) -> Non
         decisions[i] = Assessment(d.finding, cat.ADDRESS_SEAT, Action.KEEP, Reason("seat_elsewhere", params), d.cluster)
 
 
-#: Values that are the same data wherever they stand: one of them redacted, all are.
-_IDENTIFIERS = frozenset(
-    {
-        cat.EMAIL_PERSONAL,
-        cat.EMAIL_GENERIC,
-        cat.BIRTH_NUMBER,
-        cat.ID_CARD,
-        cat.PASSPORT,
-        cat.PAYMENT_CARD,
-        cat.BANK_ACCOUNT,
-        cat.IBAN,
-        cat.PHONE,
-        cat.DRIVING_LICENCE,
-        cat.SIPO,
-        cat.VEHICLE_PLATE,
-        cat.VIN,
-        cat.DIC,
-        cat.DATE_OF_BIRTH,
-    }
-)
-
-
 def _value_key(finding: Finding) -> tuple[int, object]:
     """``(family, value)`` of an identifier finding as compared across the document: an account
     and an IBAN as the account they hold, a phone as its national number (the agency profile's
@@ -180,12 +158,12 @@ def _one_value_one_action(decisions: dict[int, Assessment]) -> None:
     ``decisions`` in place; the reason names the redacted occurrence's reason."""
     redacted: dict[tuple[int, object], Assessment] = {}
     for d in decisions.values():
-        if d.action == Action.REDACT and d.finding.category in _IDENTIFIERS:
+        if d.action == Action.REDACT and d.finding.category in cat.SAME_EVERYWHERE:
             redacted.setdefault(_value_key(d.finding), d)
     if not redacted:
         return
     for i, d in decisions.items():
-        if d.action == Action.REDACT or d.finding.category not in _IDENTIFIERS:
+        if d.action == Action.REDACT or d.finding.category not in cat.SAME_EVERYWHERE:
             continue
         first = redacted.get(_value_key(d.finding))
         if first is None:

@@ -33,20 +33,6 @@ MAX_GAP = 3
 _TITLE_WORDS = frozenset(w.lower() for t in (*TITLES_BEFORE, *TITLES_AFTER) for w in _TOKEN.findall(t)) - {
     "et"
 }  # "et" appears in "Mgr. et Mgr." but is not a title on its own
-#: Categories a keep rule never silences: identifiers that are personal data whoever holds them
-#: (birth number: Act 133/2000 Sb., § 13c; identity documents, payment cards, date of birth).
-#: A keep rule on such a redact suggestion sends it to review instead.
-HARD_IDENTIFIERS = frozenset(
-    {
-        cat.BIRTH_NUMBER,
-        cat.ID_CARD,
-        cat.PASSPORT,
-        cat.PAYMENT_CARD,
-        cat.DRIVING_LICENCE,
-        cat.DATE_OF_BIRTH,
-    }
-)
-
 PHRASE = "phrase"
 PERSON = "person"
 
@@ -246,7 +232,7 @@ def apply_rules(
 
     - A matching rule replaces the engine's action and reason (the engine's are quoted in the
       reason); several matching rules that disagree give review.
-    - A keep rule never silences a redact suggestion of a :data:`HARD_IDENTIFIERS` category:
+    - A keep rule never silences a redact suggestion of a :data:`~redactor.categories.HARD_IDENTIFIERS` category:
       that proposal goes to review.
     - No rule touches a proposal the map's role exceptions or the agency's profile decided
       (:data:`ROLE_DECIDED`: an official or a statutory representative acting in office).
@@ -268,7 +254,7 @@ def apply_rules(
         rule = _winner(hits[p.id])
         action = rule.action
         reason = rule.reason(p)
-        if action == Action.KEEP and p.action == Action.REDACT and p.category in HARD_IDENTIFIERS:
+        if action == Action.KEEP and p.action == Action.REDACT and p.category in cat.HARD_IDENTIFIERS:
             action = Action.REVIEW
             reason = Reason("agency_rule_guard", {"rule": rule.who(), "reason": p.reason.to_dict()})
         if action != p.action or reason != p.reason:

@@ -70,9 +70,6 @@ _PERSONAL_CUES = re.compile(
     r"\bbytem\b|trvale bytem|trval\w* pobyt\w*|bydliště)",
     re.I,
 )
-#: Categories a keep decision rests on the holder for (an organisation's seat, phone): a low
-#: recognizer score says the shape was uncertain, not that the holder was.
-_HOLDER_KEPT = frozenset({cat.ADDRESS_SEAT, cat.ADDRESS_RESIDENCE, cat.PHONE})
 _NUMBER = re.compile(r"\d[\d /.\-]{2,}\d")
 #: How far after a cue word a number may start, in characters on the same line.
 _CUE_REACH = 30
@@ -313,7 +310,7 @@ def suspicious_spans(
     would keep to review. Offsets index ``text``.
     """
     for d in decisions:
-        if d.category in _HOLDER_KEPT:
+        if d.category in cat.HOLDER_KEPT:
             continue  # kept because its holder is an organisation, which the score does not weaken
         if d.action == Action.KEEP and d.finding.score < CONFIDENT_SCORE:
             d.action = Action.REVIEW

@@ -59,11 +59,6 @@ PUBLIC_ACCOUNT = re.compile(
 )
 #: A bank's name: the bank an account is held at, never the account's owner.
 BANK = re.compile(r"bank|spořiteln|sporiteln|ČSOB|CSOB|Fio\b|Raiffeisen|UniCredit|Moneta|Equa|Creditas|Sberbank", re.I)
-#: Values an organisation holds in its own entry (its account, IBAN, DIČ), whoever else the
-#: entry names: a residence address or a phone there may still be a named person's.
-ENTITY_VALUES = frozenset({cat.BANK_ACCOUNT, cat.IBAN, cat.DIC})
-#: Categories that are a person's own data: next to a name they show a private capacity.
-OWN_DATA = frozenset({cat.BIRTH_NUMBER, cat.DATE_OF_BIRTH, cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE})
 
 
 class PersonDict(TypedDict):
@@ -409,7 +404,7 @@ class Linker:
         names = sorted(f.span.start for f in self.findings if f.category in cat.NAME_CATEGORIES)
         for f in self.findings:
             home = homes and f.category in cat.ADDRESS_CATEGORIES and f.attributes.get("context") == "residence"
-            if f.category not in OWN_DATA and not home:
+            if f.category not in cat.OWN_DATA and not home:
                 continue
             if f.attributes.get("clause") == "certification":
                 continue  # a certified signature gives anyone's birth date: no sign of a private capacity
@@ -499,7 +494,7 @@ class Linker:
         # a value in a legal person's or a public body's entry is that entity's unless a
         # possessive or a label names a natural person (tried above): the representative or the
         # contact person named in the same sentence of the entry does not hold the company's account
-        entry = self.party_at(f.span) if "party" in scopes and f.category in ENTITY_VALUES else None
+        entry = self.party_at(f.span) if "party" in scopes and f.category in cat.ENTITY_VALUES else None
         organisation = entry is not None and entry.kind in (PartyKind.LEGAL_PERSON, PartyKind.PUBLIC_BODY)
         if "sentence" in scopes and sentence is not None:
             before = [

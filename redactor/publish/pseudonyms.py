@@ -30,6 +30,7 @@ import hashlib
 import hmac
 import random
 import re
+from collections.abc import Callable
 
 from faker.providers.address.cs_CZ import Provider as AddressProvider
 from faker.providers.person.cs_CZ import Provider as PersonProvider
@@ -321,27 +322,35 @@ class Pseudonymiser:
                 out.append(c)
         return "".join(out)
 
+    def title(self, text: str) -> str:
+        """Another academic title."""
+        return self._rng("title", text).choice(_TITLES)
+
+    def email(self, text: str) -> str:
+        """An address at example.cz made of a given name and a number."""
+        rng = self._rng("email", text.casefold())
+        given = rng.choice(_MALE_GIVEN + _FEMALE_GIVEN)
+        return f"{strip_diacritics(given).casefold()}.{rng.randint(10, 999)}@example.cz"
+
     def substitute(self, text: str, category: int) -> str | None:
-        """The substitute of a decided span ``text`` of ``category``, or None (the caller writes
-        the tag)."""
-        if category in (cat.GIVEN_NAME, cat.SURNAME, cat.FULL_NAME):
-            return self.name(text, category)
-        if category == cat.ACADEMIC_TITLE:
-            return self._rng("title", text).choice(_TITLES)
-        if category == cat.BIRTH_NUMBER:
-            return self.birth_number(text)
-        if category == cat.BANK_ACCOUNT:
-            return self.bank_account(text)
-        if category == cat.IBAN:
-            return self.iban(text)
-        if category == cat.DATE_OF_BIRTH:
-            return self.date_of_birth(text)
-        if category in (cat.ADDRESS_RESIDENCE, cat.ADDRESS_SEAT):
-            return self.address(text)
-        if category in (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC):
-            rng = self._rng("email", text.casefold())
-            given = rng.choice(_MALE_GIVEN + _FEMALE_GIVEN)
-            return f"{strip_diacritics(given).casefold()}.{rng.randint(10, 999)}@example.cz"
-        if category == cat.PHONE:
-            return self.shape(text, "phone")
-        return self.shape(text, str(category))
+        """The substitute of a decided span ``text`` of ``category`` by the category's operator
+        (:attr:`redactor.categories.Category.pseudonym`, :data:`OPERATORS`), or None (the caller
+        writes the tag)."""
+        return OPERATORS[cat.category(category).pseudonym](self, text, category)
+
+
+#: The pseudonymisation operators, one per :data:`redactor.categories.Pseudonym`: each takes the
+#: pseudonymiser, a decided span's text and its category, and gives the substitute or None where
+#: no substitute of the right form exists.
+OPERATORS: dict[str, Callable[[Pseudonymiser, str, int], str | None]] = {
+    "name": lambda p, text, category: p.name(text, category),
+    "title": lambda p, text, _: p.title(text),
+    "birth_number": lambda p, text, _: p.birth_number(text),
+    "bank_account": lambda p, text, _: p.bank_account(text),
+    "iban": lambda p, text, _: p.iban(text),
+    "date_of_birth": lambda p, text, _: p.date_of_birth(text),
+    "address": lambda p, text, _: p.address(text),
+    "email": lambda p, text, _: p.email(text),
+    "phone": lambda p, text, _: p.shape(text, "phone"),
+    "shape": lambda p, text, category: p.shape(text, str(category)),
+}

@@ -80,14 +80,6 @@ CHECK_RECOGNIZERS = (
     "phone",
     "address",
 )
-#: Categories personal for anyone whatever the holder (the ministry methodology: a birth number,
-#: a date of birth, a document number, a home address are redacted for officials too).
-PERSONAL_FOR_ANYONE = frozenset(
-    {cat.BIRTH_NUMBER, cat.DATE_OF_BIRTH, cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE, cat.ADDRESS_RESIDENCE}
-)
-#: Categories whose values are personal data in the holder's hands: phones, personal e-mails,
-#: accounts, IBANs; a public body's or a company's are kept by the analysis and stay decided.
-CONTACT_CATEGORIES = frozenset({cat.PHONE, cat.EMAIL_PERSONAL, cat.BANK_ACCOUNT, cat.IBAN})
 #: Resolution (dpi) at which a page read whole is rendered for the check's OCR: another than the
 #: analysis' 300 dpi and the band reader's 200 dpi, enough for a scan's 8-point print.
 PAGE_DPI = 150
@@ -360,7 +352,7 @@ def _sure(f: Finding) -> bool:
         if _DATE.search(f.text):
             return False  # "28. 3. 2022 23": a date and a number beside it
         return f.score >= PHONE_CUED_SCORE or _mobile_as_written(f.text)
-    return f.category in PERSONAL_FOR_ANYONE or f.category in CONTACT_CATEGORIES
+    return f.category in cat.PERSONAL_FOR_ANYONE or f.category in cat.CONTACT_CATEGORIES
 
 
 def _mobile_as_written(text: str) -> bool:

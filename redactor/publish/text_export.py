@@ -43,39 +43,6 @@ ExportMode = Literal["removed", "tagged", "pseudonymised"]
 MODES: tuple[ExportMode, ...] = get_args(ExportMode)
 #: What a removed span becomes.
 REMOVED_MARKER = "[…]"
-#: Category id -> tag of the tagged export (categories of ``redactor.categories``).
-TAGS: dict[int, str] = {
-    cat.GIVEN_NAME: "JMÉNO",
-    cat.SURNAME: "JMÉNO",
-    cat.FULL_NAME: "JMÉNO",
-    cat.ACADEMIC_TITLE: "TITUL",
-    cat.EMAIL_PERSONAL: "EMAIL",
-    cat.EMAIL_GENERIC: "EMAIL",
-    cat.LOGIN: "LOGIN",
-    cat.BIRTH_NUMBER: "RČ",
-    cat.ID_CARD: "OP",
-    cat.PASSPORT: "PAS",
-    cat.PAYMENT_CARD: "KARTA",
-    cat.BANK_ACCOUNT: "ÚČET",
-    cat.IBAN: "IBAN",
-    cat.PHONE: "TELEFON",
-    cat.DRIVING_LICENCE: "ŘP",
-    cat.SIPO: "SIPO",
-    cat.VEHICLE_PLATE: "RZ",
-    cat.MAC_ADDRESS: "MAC",
-    cat.IP_ADDRESS: "IP",
-    cat.VIN: "VIN",
-    cat.DIC: "DIČ",
-    cat.ADDRESS_RESIDENCE: "ADRESA",
-    cat.ADDRESS_SEAT: "ADRESA",
-    cat.DATE_OF_BIRTH: "DATUM_NAROZENÍ",
-    cat.DATA_BOX: "DATOVÁ_SCHRÁNKA",
-}
-#: The tag of a category without its own (a suspicious span, a category an agency added).
-OTHER_TAG = "ÚDAJ"
-_NAMES = frozenset({cat.GIVEN_NAME, cat.SURNAME, cat.FULL_NAME})
-
-
 @dataclass(frozen=True)
 class DecidedSpan:
     """One span of the analysed text decided for redaction: character offsets ``start``..``end``
@@ -116,8 +83,8 @@ class TextExport:
 
 
 def tag_of(category: int) -> str:
-    """The tagged export's tag of ``category`` (:data:`TAGS`, else :data:`OTHER_TAG`)."""
-    return TAGS.get(category, OTHER_TAG)
+    """The tagged export's tag of ``category`` (:attr:`redactor.categories.Category.tag`)."""
+    return cat.category(category).tag
 
 
 def _identity(text: str, span: DecidedSpan) -> tuple[str, str]:
@@ -125,7 +92,7 @@ def _identity(text: str, span: DecidedSpan) -> tuple[str, str]:
     nominative of a name without a person, the value (letters and digits) otherwise."""
     tag = tag_of(span.category)
     value = text[span.start : span.end]
-    if span.category in _NAMES:
+    if span.category in cat.NAME_CATEGORIES:
         if span.cluster and span.cluster.startswith("person:"):
             return tag, span.cluster
         words = re.findall(r"\w+", value)
