@@ -8,8 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from accounts.models import ApiToken, Role
-
-from .conftest import api
+from tests.plugins.tokens import api
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from redactor.registry import isrs
 from redactor.registry.metadata import ContractMetadata
 from redactor.text import plain_text
 from registry import services as registry
-from tests.api.conftest import api
-from tests.web.conftest import logged_in
+from tests.plugins.tenants import logged_in
+from tests.plugins.tokens import api
 from tests.web.test_registry import _url
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from accounts.models import Role
 from contracts.models import Contract, Run, Status
-from tests.api.conftest import api, make_token
-from tests.web.conftest import logged_in
+from tests.plugins.tenants import logged_in
+from tests.plugins.tokens import api, make_token
 
 
 def _web(response) -> str:

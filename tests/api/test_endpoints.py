@@ -15,8 +15,8 @@ from accounts.models import ApiToken, Role
 from contracts.models import AuditEvent, Contract, DecisionState, Proposal, Run, Status
 from policy.models import AgencyRule
 from redactor.publish.verify import verify
-
-from .conftest import api, make_token, run_latest_job
+from tests.plugins.tenants import run_latest_job
+from tests.plugins.tokens import api, make_token
 
 pytestmark = pytest.mark.django_db
 

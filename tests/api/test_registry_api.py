@@ -9,8 +9,7 @@ import zipfile
 from contracts.models import RegistrySubmission
 from redactor.registry import isrs
 from redactor.registry.metadata import NOT_PUBLIC
-
-from .conftest import api
+from tests.plugins.tokens import api
 
 
 def _base(contract) -> str:

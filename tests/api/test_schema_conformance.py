@@ -12,8 +12,7 @@ from hypothesis import settings as hypothesis_settings
 from schemathesis.core.parameters import ParameterLocation
 
 from accounts.models import Role
-
-from .conftest import make_token
+from tests.plugins.tokens import make_token
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import ApiToken, Membership, Role
 from accounts.services import member_create, member_remove, member_set_role
-from tests.api.conftest import api, make_token
+from tests.plugins.tokens import api, make_token
 
 pytestmark = pytest.mark.django_db
 

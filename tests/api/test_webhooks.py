@@ -14,9 +14,9 @@ from accounts.models import ApiToken, Role
 from contracts.models import Status, WebhookDelivery, WebhookEvent
 from contracts.services import webhooks
 from contracts.webhooks import send_signed, sign, url_problem, verify
-from tests.web.conftest import logged_in
+from tests.plugins.tenants import logged_in, run_latest_job
+from tests.plugins.tokens import api
 
-from .conftest import api, run_latest_job
 from .receiver import Receiver
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Fixtures for the learning tests: the web tests' agencies, roles and real processing, and a
+"""Fixtures for the learning tests (the tenants are a plugin, ``tests/plugins/tenants.py``): a
 contract whose people and places appear in several inflected forms."""
 
 from __future__ import annotations
@@ -7,16 +7,7 @@ import pytest
 
 from contracts.services import uploads
 from tests.pdfs import pdf_from_paragraphs
-from tests.web.conftest import (  # noqa: F401 - fixtures
-    admin_user,
-    agency,
-    clerk,
-    logged_in,
-    other_agency,
-    outsider,
-    reviewer,
-    run_latest_job,
-)
+from tests.plugins.tenants import run_latest_job
 
 INFLECTED_TEXT = [
     "Kupní smlouva č. 2026/16",

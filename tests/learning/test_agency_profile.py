@@ -15,8 +15,9 @@ from contracts.models import Proposal
 from policy.selectors import agency_profile
 from policy.services import profiles as redactor_services
 from tests.pdfs import pdf_from_paragraphs
+from tests.plugins.tenants import logged_in
 
-from .conftest import logged_in, process
+from .conftest import process
 
 pytestmark = pytest.mark.django_db
 

@@ -140,7 +140,7 @@ def test_a_rule_decides_later_contracts_of_the_same_agency_only(
     with translation.override("cs"):
         assert kept.reason_display().startswith("Ponechat: pravidlo úřadu „Xaver Qwertz“, 1 rozhodnutí")
 
-    from tests.web.conftest import run_latest_job
+    from tests.plugins.tenants import run_latest_job
 
     run_latest_job(uploaded_before)  # uploaded before the rule existed: the rule does not touch it
     assert _proposal(uploaded_before, "Xaver Qwertz").suggestion == Suggestion.REVIEW
@@ -167,7 +167,7 @@ def test_a_decision_on_an_occurrence_beats_the_rule_and_votes_against_it(agency,
     # the published file of the contract has the occurrence burned in
     for p in Proposal.objects.filter(contract=later, suggestion=Suggestion.REVIEW, decision=DecisionState.PENDING):
         reviewing.proposals_decide(contract=later, user=reviewer, proposal_ids=[p.pk], decision="reject", learn=False)
-    from tests.web.conftest import run_latest_job
+    from tests.plugins.tenants import run_latest_job
 
     publishing.contract_approve(contract=later, user=reviewer)
     run_latest_job(later)

@@ -11,8 +11,9 @@ from django.utils import translation
 from contracts.models import Proposal
 from policy.models import AgencyRule
 from policy.services import rules as rule_services
+from tests.plugins.tenants import logged_in
 
-from .conftest import logged_in, process
+from .conftest import process
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,6 @@ import django_rq
 import pytest
 from rq import SimpleWorker
 
-from tests.web.conftest import *  # noqa: F403  (agency, members, outsider, contract fixtures)
-
 
 @pytest.fixture
 def preview_worker():

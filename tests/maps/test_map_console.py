@@ -11,7 +11,7 @@ import pytest
 
 from contracts.models import Proposal
 from policy import selectors
-from tests.web.conftest import logged_in
+from tests.plugins.tenants import logged_in
 
 pytestmark = pytest.mark.django_db
 DOB = 56
@@ -97,7 +97,7 @@ def test_matrix_click_preview_publish_and_a_new_decision(agency, admin_user, pro
     from contracts.services import uploads
 
     newer = uploads.contract_upload(agency=agency, user=admin_user, data=contract_pdf, filename="n.pdf")
-    from tests.web.conftest import run_latest_job
+    from tests.plugins.tenants import run_latest_job
 
     run_latest_job(newer)
     assert Proposal.objects.get(contract=newer, category=DOB).suggestion == "keep"

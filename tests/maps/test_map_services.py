@@ -14,7 +14,7 @@ from contracts.services import uploads
 from policy import selectors
 from policy.services import maps as services
 from redactor.decide.category_map import CategoryMap
-from tests.web.conftest import run_latest_job
+from tests.plugins.tenants import run_latest_job
 
 pytestmark = pytest.mark.django_db
 

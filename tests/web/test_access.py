@@ -7,9 +7,8 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Role
-from tests.api.conftest import api, make_token
-
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
+from tests.plugins.tokens import api, make_token
 
 # (url name, extra kwargs, method, weakest role that may use it)
 CONTRACT_VIEWS = [

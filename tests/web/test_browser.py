@@ -12,19 +12,18 @@ import shutil
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pymupdf
 import pytest
 from django.core.management import call_command
-from django.db import connections
 from django.urls import reverse
 
 from contracts.models import Contract, Proposal, Source
 from policy.models import AgencyRule
 from redactor.model import Box
 from redactor.publish.verify import verify
-from tests.conftest import DATA, ROOT, SCORER
+from tests.conftest import DATA, SCORER
+from tests.plugins.browser import SCREENSHOTS
 
 from .worker import flush_queue, start_worker
 
@@ -32,40 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 # Playwright's sync API runs an event loop in this thread; the ORM calls below are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DOCUMENT = "kupni_auto_1"
-SCREENSHOTS = ROOT / "screenshots"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
-
-@pytest.fixture
-def browser_page():
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed (bin/setup installs it as root: apt-get install chromium)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="cs-CZ", accept_downloads=True)
-        page = context.new_page()
-        page.set_default_timeout(60_000)
-        page.on("console", lambda msg: print("CONSOLE", msg.type, msg.text))
-        page.on("pageerror", lambda exc: print("PAGEERROR", exc))
-        page.on("response", lambda r: r.status >= 400 and print("HTTP", r.status, r.url))
-        # the Content-Security-Policy allows no inline script or style: Chromium reports what it blocked
-        blocked = []
-        page.on("console", lambda msg: "Content Security Policy" in msg.text and blocked.append(msg.text))
-        yield page
-        context.close()
-        browser.close()
-        # Playwright's sync API runs its event loop in a greenlet of this thread, and Django keeps
-        # connections per context: the test's own connection is closed here, in that context, or
-        # it outlives the session and the test database cannot be dropped
-        connections.close_all()
-        assert blocked == [], "the Content-Security-Policy blocked part of a page"
 
 
 @pytest.fixture
@@ -75,18 +41,6 @@ def worker():
     yield proc
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=30)
-
-
-def log_in(page, live_server, username: str, password: str | None = None) -> None:
-    """Log ``username`` in through the login form (the demo password unless ``password``) and
-    wait for the contract list."""
-    from accounts.management.commands.demo import DEMO_PASSWORD
-
-    page.goto(f"{live_server.url}/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password or DEMO_PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/a/\d+/contracts/$"))
 
 
 def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_page, worker, tmp_path):

@@ -18,9 +18,9 @@ from accounts.models import Agency, ApiToken, Membership, ProfileVersion, Role, 
 from contracts.services import uploads
 from policy.models import AgencyRule
 from tests.conftest import DATA
+from tests.plugins.browser import SCREENSHOTS, log_in
+from tests.plugins.tenants import run_latest_job
 
-from .conftest import run_latest_job
-from .test_browser import SCREENSHOTS, browser_page, log_in  # noqa: F401 - the fixture
 from .test_czech_tour import admin_screens, problems_in, visible_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -56,7 +56,7 @@ def _password_set(page, link: str, password: str) -> None:
         page.click("button[type=submit]")
 
 
-def test_the_admins_screens_in_chromium_in_czech_with_screenshots(live_server, browser_page):  # noqa: F811
+def test_the_admins_screens_in_chromium_in_czech_with_screenshots(live_server, browser_page):
     agency, admin = _demo(live_server)
     contract = uploads.contract_upload(agency=agency, user=admin, data=(DATA / "dev" / "dilo_firma_1.pdf").read_bytes(),
                                        filename="dilo_firma_1.pdf", title="Smlouva o dílo")  # fmt: skip
@@ -76,7 +76,7 @@ def test_the_admins_screens_in_chromium_in_czech_with_screenshots(live_server, b
     assert len(list(SCREENSHOTS.glob("admin-*.png"))) >= len(screens)
 
 
-def test_an_admin_submits_the_consoles_forms_in_chromium(live_server, browser_page):  # noqa: F811
+def test_an_admin_submits_the_consoles_forms_in_chromium(live_server, browser_page):
     agency, admin = _demo(live_server)
     page = browser_page
     log_in(page, live_server, admin.username)
@@ -120,7 +120,7 @@ def test_an_admin_submits_the_consoles_forms_in_chromium(live_server, browser_pa
 
 def test_a_member_created_by_the_admin_sets_a_password_from_the_email_and_later_resets_it(
     live_server,
-    browser_page,  # noqa: F811
+    browser_page,
     settings,
 ):
     settings.REDACTOR_PUBLIC_URL = live_server.url  # the address the e-mails link to

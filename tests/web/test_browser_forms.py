@@ -13,14 +13,14 @@ from django.core.management import call_command
 from accounts import services
 from accounts.management.commands.demo import DEMO_AGENCY
 from accounts.models import Agency, Membership, Role
+from tests.plugins.browser import log_in
 
-from .test_browser import browser_page, log_in  # noqa: F401 - the fixture
 from .test_czech_tour import problems_in, visible_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-def test_an_invited_person_creates_an_account_and_joins_in_the_browser(live_server, browser_page):  # noqa: F811
+def test_an_invited_person_creates_an_account_and_joins_in_the_browser(live_server, browser_page):
     call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
     agency = Agency.objects.get(ico=DEMO_AGENCY["ico"])
     admin = Membership.objects.get(agency=agency, role=Role.ADMIN).user
@@ -48,7 +48,7 @@ def _reviewer_with_two_open_items(live_server, page):
     from contracts.models import Proposal
     from contracts.services import uploads
     from tests.pdfs import pdf_from_paragraphs
-    from tests.web.conftest import run_latest_job
+    from tests.plugins.tenants import run_latest_job
 
     call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
     agency = Agency.objects.get(ico=DEMO_AGENCY["ico"])
@@ -71,7 +71,7 @@ def _reviewer_with_two_open_items(live_server, page):
     return agency, contract
 
 
-def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_server, browser_page):  # noqa: F811
+def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_server, browser_page):
     """Two unknown names in the buyer's block wait for review: one click on the group keeps both,
     as one action that can be undone, and teaches the agency nothing (no "everywhere" decision)."""
     from contracts.models import Proposal
@@ -89,7 +89,7 @@ def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_serv
     assert page.locator("button.group-reject").count() == 0  # nothing left open in the group
 
 
-def test_a_reviewer_decides_a_pages_open_items_at_once_and_undoes_it_in_the_browser(live_server, browser_page):  # noqa: F811
+def test_a_reviewer_decides_a_pages_open_items_at_once_and_undoes_it_in_the_browser(live_server, browser_page):
     """The page's caption offers its open review items at once: one click redacts both names on
     page 1 (nothing learned), the undo puts both back to review."""
     from contracts.models import Proposal
@@ -112,7 +112,7 @@ def test_a_reviewer_decides_a_pages_open_items_at_once_and_undoes_it_in_the_brow
     assert page.locator("#page-1 button.page-accept").count() == 1
 
 
-def test_a_second_reviewer_returns_and_then_approves_in_the_browser(live_server, browser_page):  # noqa: F811
+def test_a_second_reviewer_returns_and_then_approves_in_the_browser(live_server, browser_page):
     """Four eyes in Chromium: the agency admin (who decided nothing) sends the reviewer's approved
     contract back with a reason, then approves it after the reviewer approves again."""
     from accounts.services import agency_update

@@ -19,8 +19,8 @@ from redactor.registry import isrs
 from registry import services as registry
 from tests.conftest import DATA
 from tests.databox_server import DataBoxServer
+from tests.plugins.browser import SCREENSHOTS, log_in
 
-from .test_browser import SCREENSHOTS, browser_page, log_in  # noqa: F401 - the fixture
 from .worker import flush_queue, start_cron, start_worker, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -31,7 +31,7 @@ def _status(contract_id: int) -> str:
     return Contract.objects.get(pk=contract_id).status
 
 
-def test_reviewer_sends_a_contract_to_the_registry_in_the_browser(live_server, browser_page, settings):  # noqa: F811
+def test_reviewer_sends_a_contract_to_the_registry_in_the_browser(live_server, browser_page, settings):
 
     call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
     agency = Agency.objects.get(ico="00000001")
@@ -99,12 +99,13 @@ def test_reviewer_sends_a_contract_to_the_registry_in_the_browser(live_server, b
         server.stop()
 
 
-def test_reviewer_records_a_package_sent_by_the_records_system_in_the_browser(live_server, browser_page, settings):  # noqa: F811
+def test_reviewer_records_a_package_sent_by_the_records_system_in_the_browser(live_server, browser_page, settings):
     """The demo agency sends through its own records system (the package channel): the reviewer
     prepares and downloads the package, the records system sends it (the data-box test server),
     the reviewer records it as sent and uploads the registry's reply; the contract is registered."""
 
-    from .conftest import run_latest_job
+    from tests.plugins.tenants import run_latest_job
+
     from .test_registry_records_system import records_system_sends
 
     call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))

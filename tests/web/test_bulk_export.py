@@ -15,8 +15,8 @@ from rq import SimpleWorker
 from accounts.models import Role
 from contracts.models import AuditEvent, Status
 from contracts.services import uploads
-from tests.api.conftest import api, make_token
-from tests.web.conftest import logged_in, run_latest_job
+from tests.plugins.tenants import logged_in, run_latest_job
+from tests.plugins.tokens import api, make_token
 
 
 @pytest.fixture

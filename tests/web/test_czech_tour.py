@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from contracts.models import Status
-from tests.web.conftest import logged_in
+from tests.plugins.tenants import logged_in
 
 #: The product's own English terms, as they would leak into a Czech page untranslated (whole
 #: words, case-insensitive).

@@ -69,7 +69,7 @@ def test_processing_reports_it_to_clerk_reviewer_audit_and_api(agency, clerk, re
     from accounts.services import api_token_create
     from contracts.models import AuditEvent
     from contracts.services import uploads
-    from tests.web.conftest import logged_in, run_latest_job
+    from tests.plugins.tenants import logged_in, run_latest_job
 
     contract = uploads.contract_upload(agency=agency, user=clerk, data=_contract(), filename="k.pdf", title="Kupní")
     run_latest_job(contract)

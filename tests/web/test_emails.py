@@ -11,7 +11,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
 
 pytestmark = pytest.mark.django_db
 

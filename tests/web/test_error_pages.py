@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
 
 pytestmark = pytest.mark.django_db
 

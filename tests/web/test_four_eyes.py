@@ -15,8 +15,7 @@ from contracts import selectors
 from contracts.models import AuditEvent, Run, Status, WebhookDelivery
 from contracts.services import publishing, reviewing
 from contracts.services.webhooks import webhook_create
-
-from .conftest import _member, logged_in, run_latest_job
+from tests.plugins.tenants import logged_in, member, run_latest_job
 
 
 @pytest.fixture
@@ -44,7 +43,7 @@ def test_the_second_reviewer_publishes_and_nobody_approves_twice(four_eyes, proc
     with pytest.raises(ValidationError) as same:
         publishing.contract_approve(contract=processed, user=reviewer)
     assert same.value.code == "same_reviewer"
-    decider = _member(four_eyes, Role.REVIEWER)  # decided one proposal: not a second pair of eyes
+    decider = member(four_eyes, Role.REVIEWER)  # decided one proposal: not a second pair of eyes
     proposal = processed.proposals.first()
     proposal.decided_by = decider
     proposal.save(update_fields=["decided_by"])
@@ -53,7 +52,7 @@ def test_the_second_reviewer_publishes_and_nobody_approves_twice(four_eyes, proc
     with pytest.raises(ValidationError) as locked:  # the decisions are frozen while it waits
         reviewing.proposals_decide(contract=processed, user=reviewer, proposal_ids=[proposal.pk], decision="reject")
     assert locked.value.code == "wrong_status"
-    second = _member(four_eyes, Role.REVIEWER)
+    second = member(four_eyes, Role.REVIEWER)
     run = publishing.contract_approve(contract=processed, user=second)
     assert run is not None and run.kind == Run.Kind.PUBLISHING
     run_latest_job(processed)
@@ -72,7 +71,7 @@ def test_the_second_reviewer_returns_it_with_a_reason_through_the_web(four_eyes,
     processed.refresh_from_db()
     assert processed.status == Status.SECOND_APPROVAL
     assert 'id="second-approval-other"' in client.get(reverse("contracts:review", args=args)).content.decode()
-    second = logged_in(_member(four_eyes, Role.REVIEWER))
+    second = logged_in(member(four_eyes, Role.REVIEWER))
     page = second.get(reverse("contracts:review", args=args)).content.decode()
     assert 'id="second-approve"' in page and 'id="return-form"' in page
     assert "Čeká na druhé schválení" in second.get(reverse("contracts:detail", args=args)).content.decode()
@@ -92,7 +91,7 @@ def _token_client(agency, name, creator):
 
 def test_both_approvals_through_the_api_by_two_persons(four_eyes, processed, reviewer, admin_user):
     _decided(processed, reviewer)
-    other_admin = _member(four_eyes, Role.ADMIN)
+    other_admin = member(four_eyes, Role.ADMIN)
     url = f"/api/v1/contracts/{processed.pk}/approve/"
     first = _token_client(four_eyes, "Spisová služba", admin_user).post(url, {}, format="json")
     assert first.status_code == 202 and first.json()["status"] == "second_approval"
@@ -120,7 +119,7 @@ def test_a_token_is_not_a_second_pair_of_eyes_for_the_person_who_made_it(four_ey
     processed.refresh_from_db()
     assert processed.status == Status.SECOND_APPROVAL
     # and the other way round: the token decided, its creator may not approve second in the web
-    other = _member(four_eyes, Role.REVIEWER)
+    other = member(four_eyes, Role.REVIEWER)
     token_of_other = _token_client(four_eyes, "Podatelna", other)
     decided = token_of_other.post(
         f"/api/v1/contracts/{processed.pk}/return/", {"reason": "Zkontrolujte stranu 2."}, format="json"

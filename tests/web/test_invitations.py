@@ -15,9 +15,8 @@ from django.utils import timezone
 
 from accounts import services
 from accounts.models import Invitation, Membership, Role
-from tests.api.conftest import make_token
-
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
+from tests.plugins.tokens import make_token
 
 pytestmark = pytest.mark.django_db
 

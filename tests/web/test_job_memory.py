@@ -14,8 +14,8 @@ from contracts.memory import limit_memory
 from contracts.models import Contract, Run
 from contracts.services import uploads
 from contracts.services.runs import run_queue
+from tests.plugins.tenants import member
 
-from .conftest import _member
 from .worker import flush_queue
 
 
@@ -59,7 +59,7 @@ def test_one_agencys_backlog_does_not_stand_before_another_agencys_contract(
     agency, other_agency, contract_pdf, django_capture_on_commit_callbacks
 ):
     flush_queue()
-    busy, quiet = _member(agency, "clerk"), _member(other_agency, "clerk")
+    busy, quiet = member(agency, "clerk"), member(other_agency, "clerk")
     backlog = []
     for n in range(4):
         with django_capture_on_commit_callbacks(execute=True):

@@ -14,8 +14,8 @@ from accounts.services import api_token_create
 from contracts import selectors
 from contracts.models import AuditEvent
 from contracts.services import publishing, reviewing
+from tests.plugins.tenants import run_latest_job
 
-from .conftest import run_latest_job
 from .test_four_eyes import _decided
 
 DESIGNATED = datetime.date(2026, 11, 2)
@@ -79,8 +79,7 @@ def test_a_manual_box_carries_its_legal_ground_to_the_report_the_audit_and_the_a
 
 def test_the_contract_page_says_which_other_grounds_it_has(processed, reviewer):
     from redactor import Box
-
-    from .conftest import logged_in
+    from tests.plugins.tenants import logged_in
 
     page = logged_in(reviewer).get(f"/a/{processed.agency_id}/contracts/{processed.pk}/").content.decode()
     assert 'id="other-grounds"' not in page  # only personal data so far

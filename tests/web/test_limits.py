@@ -17,10 +17,9 @@ from contracts.models import Run, Status
 from contracts.services import publishing, uploads
 from redactor.read.review import render_zoom
 from tests import bombs
-from tests.api.conftest import api, make_token
 from tests.pdfs import pdf_from_paragraphs
-
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
+from tests.plugins.tokens import api, make_token
 
 pytestmark = pytest.mark.django_db
 

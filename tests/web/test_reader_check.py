@@ -15,11 +15,10 @@ from django.utils import translation
 from contracts.models import AuditEvent, DecisionState, Proposal, Run, Source, Status, Suggestion
 from contracts.services import uploads
 from redactor.read.ocr import TesseractOcr
-from tests.api.conftest import api, make_token
 from tests.core.test_reader_check import LOUKA, _scan
 from tests.pdfs import pdf_from_paragraphs
-
-from .conftest import logged_in, run_latest_job
+from tests.plugins.tenants import logged_in, run_latest_job
+from tests.plugins.tokens import api, make_token
 
 needs_tesseract = pytest.mark.skipif(not TesseractOcr().available(), reason="Tesseract with ces is not installed")
 

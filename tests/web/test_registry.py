@@ -23,8 +23,7 @@ from redactor.registry import isrs
 from redactor.registry.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
 from registry import services as registry
 from tests.databox_server import DataBoxServer
-
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
 
 AGENCY_BOX = "abc2def"
 

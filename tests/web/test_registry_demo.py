@@ -17,8 +17,7 @@ from contracts.services import publishing, uploads
 from registry import services as registry
 from tests.conftest import DATA
 from tests.databox_server import DataBoxServer
-
-from .conftest import run_latest_job
+from tests.plugins.tenants import run_latest_job
 
 
 def _run(*args) -> str:

@@ -20,8 +20,8 @@ from contracts.models import AuditEvent, RegistrySubmission, Status
 from registry import services as registry
 from registry.databox import DataBoxClient, OutgoingFile
 from tests.databox_server import DataBoxServer
+from tests.plugins.tenants import logged_in, run_latest_job
 
-from .conftest import logged_in, run_latest_job
 from .test_registry import _dated
 
 State = RegistrySubmission.State

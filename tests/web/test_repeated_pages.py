@@ -11,9 +11,9 @@ from django.core.management import call_command
 
 from accounts.management.commands.demo import DEMO_AGENCY
 from accounts.models import Agency, Membership, Role
+from tests.plugins.browser import log_in
 
 from .factories import AgencyFactory
-from .test_browser import browser_page, log_in  # noqa: F401 - the fixture
 
 ANNEX = [
     "Příloha č. 1 – Ceník servisních prací a kontaktní osoby dodavatele pro rok 2026",
@@ -65,11 +65,10 @@ def _demo_reviewer(live_server):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_a_repeated_page_is_decided_as_its_first_copy_in_the_browser(live_server, browser_page):  # noqa: F811
+def test_a_repeated_page_is_decided_as_its_first_copy_in_the_browser(live_server, browser_page):
     from contracts.models import Proposal
     from contracts.services import uploads
-
-    from .conftest import run_latest_job
+    from tests.plugins.tenants import run_latest_job
 
     agency, reviewer = _demo_reviewer(live_server)
     contract = uploads.contract_upload(agency=agency, user=reviewer, data=_contract_with_a_repeated_annex(),
@@ -97,8 +96,7 @@ def _published_then_repeated(agency, reviewer):
     published, then a second contract with another first page and the same annex, processed."""
     from contracts.models import Proposal, Suggestion
     from contracts.services import publishing, reviewing, uploads
-
-    from .conftest import run_latest_job
+    from tests.plugins.tenants import run_latest_job
 
     first = uploads.contract_upload(agency=agency, user=reviewer, data=_contract_with_a_repeated_annex(),
                                     filename="servis.pdf", title="Smlouva o servisu 2026/31")  # fmt: skip
@@ -164,7 +162,7 @@ def test_a_contract_of_another_agency_is_never_compared(agency, reviewer):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_a_page_repeating_an_earlier_contract_is_decided_as_there_in_the_browser(live_server, browser_page):  # noqa: F811
+def test_a_page_repeating_an_earlier_contract_is_decided_as_there_in_the_browser(live_server, browser_page):
     from contracts.models import Proposal
 
     agency, reviewer = _demo_reviewer(live_server)

@@ -13,8 +13,8 @@ from django.core.exceptions import ValidationError
 from contracts.models import Proposal, Status
 from contracts.services import publishing, uploads
 from tests.pdfs import pdf_from_paragraphs, scan_of
+from tests.plugins.tenants import CONTRACT_TEXT, logged_in, run_latest_job
 
-from .conftest import CONTRACT_TEXT, logged_in, run_latest_job
 from .worker import flush_queue
 
 pytestmark = pytest.mark.django_db

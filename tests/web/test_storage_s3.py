@@ -23,8 +23,8 @@ from contracts import selectors
 from contracts.models import Contract, Status
 from contracts.services import exports, publishing, uploads
 from redactor.errors import InvalidPdfError
-from tests.api.conftest import api, make_token
-from tests.web.conftest import logged_in, run_latest_job
+from tests.plugins.tenants import logged_in, run_latest_job
+from tests.plugins.tokens import api, make_token
 
 
 @pytest.fixture

@@ -15,8 +15,7 @@ from contracts.services.files import referenced_files
 from redactor import LAYER_FORMAT, layer_from_bytes, layer_to_bytes
 from redactor.model import Box
 from redactor.pdf import rebuild as rebuild_module
-
-from .conftest import run_latest_job
+from tests.plugins.tenants import run_latest_job
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.urls import reverse
 from accounts.models import Role
 from contracts.models import AuditEvent, Proposal, Status
 from contracts.services import exports, publishing, reviewing, uploads
-from tests.api.conftest import api, make_token
-from tests.web.conftest import logged_in, run_latest_job
+from tests.plugins.tenants import logged_in, run_latest_job
+from tests.plugins.tokens import api, make_token
 
 
 def _urls(contract):

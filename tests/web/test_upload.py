@@ -12,11 +12,10 @@ from django.urls import reverse
 
 from accounts.models import Role
 from contracts.models import AuditEvent, Contract, Run
-from tests.api.conftest import api, make_token
 from tests.core.test_active_content import ACTIVE, _edit
 from tests.core.test_pdf_limits import _with_content, _zeros
-
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
+from tests.plugins.tokens import api, make_token
 
 
 def _encrypted(pdf: bytes) -> bytes:

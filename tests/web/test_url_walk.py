@@ -17,10 +17,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from accounts.models import Role
 from accounts.services import api_token_create
 from contracts.models import Contract
-from tests.api.conftest import make_token
 from tests.conftest import ROOT
-
-from .conftest import logged_in
+from tests.plugins.tenants import logged_in
+from tests.plugins.tokens import make_token
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,7 @@ from django.urls import reverse
 from contracts.models import Status
 from contracts.services import publishing, reviewing
 from redactor import Box
-
-from .conftest import logged_in, run_latest_job
+from tests.plugins.tenants import logged_in, run_latest_job
 
 
 def _page(client, name, contract) -> str:

@@ -16,8 +16,7 @@ from contracts import jobs
 from contracts.models import AuditEvent, Contract, Decision, DecisionState, Proposal, Run, Source, Status, Suggestion
 from contracts.services import processing, publishing, reviewing, runs
 from redactor.model import Box
-
-from .conftest import logged_in, run_latest_job
+from tests.plugins.tenants import logged_in, run_latest_job
 
 
 def url(name, contract, **kw):

@@ -1,6 +1,8 @@
-"""Three parties for every view (after healthchecks' alice/bob/charlie): members of agency A with
-each role, and an outsider who administers agency B. Contracts are uploaded and processed through
-the real services and the real engine."""
+"""Fixtures of the tenants, as a plugin (``tests/conftest.py``'s ``pytest_plugins``): three parties
+for every view (after healthchecks' alice/bob/charlie), members of agency A with each role and an
+outsider who administers agency B, and a contract uploaded, processed and published through the
+real services and the real engine. The helpers (:func:`member`, :func:`logged_in`,
+:func:`run_latest_job`) are imported from here."""
 
 from __future__ import annotations
 
@@ -11,8 +13,7 @@ from accounts.models import Role
 from contracts.models import Contract, Run, Status
 from contracts.services import processing, publishing, uploads
 from tests.pdfs import pdf_from_paragraphs
-
-from .factories import AgencyFactory, MembershipFactory
+from tests.web.factories import AgencyFactory, MembershipFactory
 
 CONTRACT_TEXT = [
     "Kupní smlouva č. 2026/15",
@@ -39,32 +40,34 @@ def other_agency(db):
     return AgencyFactory(name="Město Dolní Lhota")
 
 
-def _member(agency, role):
+def member(agency, role):
+    """A new user with ``role`` in ``agency``."""
     return MembershipFactory(agency=agency, role=role).user
 
 
 @pytest.fixture
 def clerk(agency):
-    return _member(agency, Role.CLERK)
+    return member(agency, Role.CLERK)
 
 
 @pytest.fixture
 def reviewer(agency):
-    return _member(agency, Role.REVIEWER)
+    return member(agency, Role.REVIEWER)
 
 
 @pytest.fixture
 def admin_user(agency):
-    return _member(agency, Role.ADMIN)
+    return member(agency, Role.ADMIN)
 
 
 @pytest.fixture
 def outsider(other_agency):
     """An agency admin of another agency: the strongest role, in the wrong tenant."""
-    return _member(other_agency, Role.ADMIN)
+    return member(other_agency, Role.ADMIN)
 
 
 def logged_in(user) -> Client:
+    """A test client with ``user`` logged in (no password checked)."""
     client = Client()
     client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     return client
