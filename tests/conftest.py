@@ -162,7 +162,7 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     back at once: under xdist the next test on this worker may be any module's, not only another
     transactional one (which would load them itself)."""
     result = yield
-    if _transactional(item):
+    if nextitem is not None and _transactional(item):  # after the last test the database is gone
         from django.db import connections
         from pytest_django.plugin import blocking_manager_key
 
