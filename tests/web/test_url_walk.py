@@ -123,7 +123,8 @@ def test_the_walk_holds_on_the_quick_starts_sqlite_too(tmp_path):
     quick start's database gets the same walk, in a run of its own."""
     env = {**os.environ, "TEST_DATABASE_URL": f"sqlite:///{tmp_path / 'walk.sqlite3'}"}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{__file__}::{WALK}"],
+        # -n0: one test in this process, on the Redis database of the worker that waits for it
+        [sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider", f"{__file__}::{WALK}"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-3000:]
