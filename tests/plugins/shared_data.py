@@ -28,8 +28,8 @@ _PATHS = (_paths.DATA, _paths.SHARED, _paths.SHARED_DATA, _paths.SCORER, _paths.
 _SHARED = os.fspath(_paths.SHARED.resolve()) + os.sep if _paths.SHARED.is_dir() else None
 _EVENTS = frozenset({"open", "os.listdir", "os.scandir", "subprocess.Popen"})
 
-#: The test running now (its node id), and the shared paths each test touched.
-_running: list[str] = []
+#: The test running now (its node id, "" between tests), and the shared path each test touched first.
+_running = ""
 _touched: dict[str, str] = {}
 
 
@@ -81,10 +81,10 @@ def _shared_path(argument: object) -> str | None:
 
 
 def _audit(event: str, arguments: tuple) -> None:
-    if event in _EVENTS and _running and _running[-1] not in _touched:
+    if event in _EVENTS and _running and _running not in _touched:
         path = _shared_path(arguments[:2])
         if path is not None:
-            _touched[_running[-1]] = path
+            _touched[_running] = path
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -99,11 +99,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_runtest_logstart(nodeid: str) -> None:
-    _running.append(nodeid)
+    global _running
+    _running = nodeid
 
 
 def pytest_runtest_logfinish(nodeid: str) -> None:
-    _running.clear()
+    global _running
+    _running = ""
 
 
 @pytest.hookimpl(wrapper=True)
