@@ -90,7 +90,7 @@ def main() -> None:
         data = pdf.read_bytes()
         try:
             analysis = engine.analyze(data)
-            result = engine.redact(data, analysis.to_redact(), analysis.text_layer)
+            result = engine.redact(analysis.document, analysis.to_redact())
         except VerificationError as exc:
             refused.append(f"{pdf.name}: {exc.result.problems[0] if exc.result else exc}")
             continue

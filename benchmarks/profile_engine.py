@@ -46,7 +46,7 @@ def main() -> int:
     for _ in range(args.rounds):
         for data in documents:
             analysis = engine.analyze(data)
-            engine.redact(data, analysis.to_redact(), analysis.text_layer)
+            engine.redact(analysis.document, analysis.to_redact())
     profiler.stop()
     print(profiler.output_text(unicode=True, color=False, show_all=False, time="percent_of_total"))
     if args.html:

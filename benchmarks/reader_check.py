@@ -61,7 +61,7 @@ def main() -> int:
             started = time.perf_counter()
             analysis = engine.analyze(data)
             others = [p for p in analysis.proposals if p.action != Action.REDACT]
-            result = engine.redact(data, analysis.to_redact(), analysis.text_layer, others=others)
+            result = engine.redact(analysis.document, analysis.to_redact(), others=others)
             spent = time.perf_counter() - started
             read = [p.ocr or p.scan_layer or p.pictured or p.image_coverage >= SCAN_COVERAGE for p in analysis.pages]
             kind = "scan" if all(read) else "born" if not any(read) else None

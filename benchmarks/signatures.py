@@ -54,7 +54,7 @@ def main() -> int:
             print(f"    page {p.page}: {p.action.value:6} [{box}] {p.reason.code}")
         if args.pictures and found:
             args.pictures.mkdir(parents=True, exist_ok=True)
-            published = engine.redact(data, analysis.to_redact(), analysis.text_layer).pdf
+            published = engine.redact(analysis.document, analysis.to_redact()).pdf
             source = pymupdf.open(stream=data, filetype="pdf")
             out = pymupdf.open(stream=published, filetype="pdf")
             for number in sorted({p.page for p in found}):

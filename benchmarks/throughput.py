@@ -106,7 +106,7 @@ def main() -> int:
             t0 = time.perf_counter()
             analysis = engine.analyze(data)
             t1 = time.perf_counter()
-            engine.redact(data, analysis.to_redact(), analysis.text_layer)
+            engine.redact(analysis.document, analysis.to_redact())
             t2 = time.perf_counter()
             # NER reads the same text right after, so that both meet the machine in the same state
             spent = ner.seconds(analysis.text_layer.text)

@@ -90,14 +90,14 @@ def main() -> int:
         data = pdf.read_bytes()
         try:
             analysis = engine.analyze(data)
-            result = engine.redact(data, analysis.to_redact(), analysis.text_layer)
+            result = engine.redact(analysis.document, analysis.to_redact())
         except (RedactionError, VerificationError) as exc:
             totals["refused"] += 1
             print(f"{pdf.name}: not published ({exc})")
             continue
         layer = analysis.text_layer
-        before = [p.share for p in watchdog_pages(layer, [], black_areas(data))]
-        after = [p.share for p in watchdog_pages(layer, result.boxes, black_areas(result.pdf, ours=True))]
+        before = [p.share for p in analysis.document.watchdog([])]
+        after = [p.share for p in watchdog_pages(layer, result.boxes, black_areas(result.pdf))]
         pixels, published_text = file_scores(result.pdf)
         totals["files"] += 1
         totals["pages"] += len(before)

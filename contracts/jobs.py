@@ -113,13 +113,11 @@ def sweep_storage() -> int:
 def preview_contract(agency_id: int, contract_id: int, current: dict, draft: dict) -> dict:
     """The agency map console's preview of ``draft`` against ``current`` (maps in JSON form) on
     one of the agency's contracts: its analysed document as processing stored it
-    (:func:`contracts.services.processing.contract_text_layer`: a scan is not OCR'd again), decided
+    (:func:`contracts.selectors.contract_text_layer`: a scan is not OCR'd again), decided
     under both maps by :func:`policy.preview_jobs.preview_documents`."""
     fresh_connections()
     try:
         contract = selectors.contract_get(agency=Agency.objects.get(pk=agency_id), contract_id=contract_id)
-        return preview_documents(
-            [(contract.title, lambda: processing.contract_text_layer(contract))], 1, current, draft
-        )
+        return preview_documents([(contract.title, lambda: selectors.contract_text_layer(contract))], 1, current, draft)
     finally:
         fresh_connections()

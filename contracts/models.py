@@ -48,6 +48,10 @@ def _analysed_path(instance: Contract, filename: str) -> str:
     return f"analysed/{instance.agency_id}/{uuid.uuid4().hex}.layer"
 
 
+def _rebuilt_path(instance: Contract, filename: str) -> str:
+    return f"analysed/{instance.agency_id}/{uuid.uuid4().hex}.pdf"
+
+
 class Status(models.TextChoices):
     """Where a contract is: uploaded → processing → needs_review → approved → published →
     registered (the registry of contracts replied that it published it), or failed."""
@@ -90,14 +94,19 @@ class Contract(models.Model):
     #: The published text beside the PDF (UTF-8, pages separated by form feeds, no metadata):
     #: the analysed text without what the boxes hide, verified with the PDF.
     redacted_text = models.FileField(upload_to=_redacted_text_path, blank=True, editable=False)
-    #: The analysed document (its text layer with every character's box, as processing read it:
-    #: redactor.layer_to_bytes), so that review, exports and publishing never extract the
-    #: original again; personal data, deleted with the contract's data. ``analysed_format`` is the
-    #: format it was written in (0: none; another than the engine's is read again from the original),
-    #: ``analysed_sha256`` its hash (a file changed in storage is not believed).
+    #: The stored document (redactor.StoredDocument), so that review, exports and publishing
+    #: never open the original again: ``analysed`` is its text layer with every character's box
+    #: as processing read it, the rebuild's report and the original's looks
+    #: (StoredDocument.layer_bytes), ``rebuilt`` the allowlist rebuild of the original that was
+    #: analysed and that publishing burns into. Personal data, deleted with the contract's data.
+    #: ``analysed_format`` is the format the layer was written in (0: none; 2: the layer alone,
+    #: before documents were stored: ``manage.py store_documents`` stores them), the ``_sha256``
+    #: fields their hashes (a file changed in storage is not believed).
     analysed = models.FileField(upload_to=_analysed_path, blank=True, editable=False)
     analysed_format = models.PositiveSmallIntegerField(default=0, editable=False)
     analysed_sha256 = models.CharField(max_length=64, blank=True, editable=False)
+    rebuilt = models.FileField(upload_to=_rebuilt_path, blank=True, editable=False)
+    rebuilt_sha256 = models.CharField(max_length=64, blank=True, editable=False)
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.UPLOADED)
     error_message = models.TextField(blank=True)

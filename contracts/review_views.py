@@ -20,9 +20,7 @@ from accounts.models import Role
 from accounts.selectors import actor_name, person_behind
 from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing, watchdog
-from contracts.services.processing import contract_text_layer
 from policy.selectors import category_names, rules_for_agency
-from redactor import repeated_pages
 
 from . import selectors
 from .forms import ApproveForm
@@ -83,7 +81,7 @@ def review(request, membership, contract_id: int):
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
     deciding = contract.status in (Status.NEEDS_REVIEW, Status.SECOND_APPROVAL)
-    layer = contract_text_layer(contract) if deciding else None  # read once for both uses below
+    layer = selectors.contract_text_layer(contract) if deciding else None  # read once for both uses below
     return render(
         request,
         "contracts/review.html",
@@ -104,7 +102,9 @@ def review(request, membership, contract_id: int):
                 "pages": contract.pages,
                 "state": _review_state(contract),
                 # {page: the earlier page it repeats}: the caption says so and offers its decisions
-                "repeated": _repeated(layer) if layer is not None and contract.status == Status.NEEDS_REVIEW else {},
+                "repeated": _repeated(contract, layer)
+                if layer is not None and contract.status == Status.NEEDS_REVIEW
+                else {},
                 # {page: the page of an earlier published contract it repeats, and what its
                 # decisions would decide here}
                 "repeated_elsewhere": _repeated_elsewhere(membership, contract)
@@ -115,9 +115,10 @@ def review(request, membership, contract_id: int):
     )
 
 
-def _repeated(layer) -> dict[str, int]:
-    """The repeated pages (:func:`redactor.repeated_pages`) of the contract's analysed ``layer``."""
-    return {str(page): earlier for page, earlier in repeated_pages(layer).items()}
+def _repeated(contract, layer) -> dict[str, int]:
+    """The repeated pages (:func:`~contracts.selectors.contract_repeated_pages`) of the contract's
+    analysed ``layer``."""
+    return {str(page): earlier for page, earlier in selectors.contract_repeated_pages(contract, layer).items()}
 
 
 def _repeated_elsewhere(membership, contract) -> dict[str, dict]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,7 +17,20 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from accounts.selectors import actor_name
-from redactor import REPEAT_SIMILARITY, InvalidPdfError, render_page, signature_similarity
+from redactor import (
+    REPEAT_SIMILARITY,
+    Box,
+    InvalidPdfError,
+    OcrPage,
+    StoredDocument,
+    StoredLayerError,
+    StoredOcr,
+    TextLayer,
+    document_of,
+    read_stored,
+    repeated_pages,
+    signature_similarity,
+)
 
 from .models import (
     AuditEvent,
@@ -30,6 +44,8 @@ from .models import (
     Webhook,
     WebhookDelivery,
 )
+
+log = logging.getLogger(__name__)
 
 
 def contracts_for_agency(*, agency: Agency) -> QuerySet[Contract]:
@@ -158,22 +174,99 @@ def contract_original(contract: Contract) -> bytes:
     return data
 
 
+def _stored(field, sha256: str) -> bytes | None:
+    """The bytes of a stored file of the contract, or None when there is none, it cannot be read
+    or no longer matches its hash (logged: the caller then builds what it needs again)."""
+    if not field:
+        return None
+    try:
+        with field.open("rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        log.warning("%s cannot be read (%s)", field.name, exc)
+        return None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        log.warning("%s no longer matches its hash", field.name)
+        return None
+    return data
+
+
+def contract_text_layer(contract: Contract) -> TextLayer:
+    """The contract's text layer as processing analysed it, from the stored layer alone (the
+    rebuilt PDF is not read). For a contract whose stored layer is missing or damaged, that of
+    :func:`contract_document`. Raises as :func:`contract_document`."""
+    data = _stored(contract.analysed, contract.analysed_sha256)
+    if data is not None:
+        try:
+            return read_stored(data).layer
+        except StoredLayerError as exc:
+            log.warning("contract %s: the stored layer cannot be used (%s)", contract.pk, exc)
+    return contract_document(contract).layer
+
+
+def contract_document(contract: Contract) -> StoredDocument:
+    """The contract's stored document (:class:`redactor.StoredDocument`): the rebuilt PDF that
+    was analysed and its text layer, read from storage without opening the original.
+
+    A contract processed before documents were stored (or whose stored files are damaged) gets
+    its document built again in memory from the original (:func:`redactor.document_of`: the
+    layer stored then, or the text extracted again with the OCR words stored at processing, so
+    the proposals' offsets stay valid) and a warning is logged: ``manage.py store_documents``
+    stores it for good. Raises ``InvalidPdfError`` when the original is damaged too."""
+    layer_bytes = _stored(contract.analysed, contract.analysed_sha256)
+    pdf = _stored(contract.rebuilt, contract.rebuilt_sha256)
+    layer = None
+    if layer_bytes is not None:
+        try:
+            parts = read_stored(layer_bytes)
+        except StoredLayerError as exc:
+            log.warning("contract %s: the stored layer cannot be used (%s)", contract.pk, exc)
+        else:
+            document = StoredDocument.from_parts(parts, pdf) if pdf is not None else None
+            if document is not None:
+                return document
+            layer = parts.layer
+    log.warning("contract %s has no stored document: built from the original (manage.py store_documents)", contract.pk)
+    ocr = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
+    return document_of(contract_original(contract), layer, ocr)
+
+
 def page_image_key(contract: Contract, page: int) -> str:
-    """The cache key of the rendered page ``page`` (from 1) of ``contract``'s original."""
+    """The cache key of the rendered page ``page`` (from 1) of ``contract``'s document."""
     return f"page-png:{contract.pk}:{contract.original_sha256}:{page}"
 
 
-def contract_page_image(contract: Contract, page: int) -> bytes:
-    """PNG of page ``page`` (from 1) of the original, as the review page shows it (1.5 × 72 dpi,
-    at most ``REDACTOR_MAX_RENDER_PIXELS``), rendered once and then served from the shared cache
-    for ``REDACTOR_PAGE_CACHE_SECONDS``; the contract's deletion removes it. Raises
-    ``IndexError`` for a page out of range and ``InvalidPdfError`` for a page MuPDF cannot render."""
+def contract_page_image(contract: Contract, page: int, boxes: list[Box] | None = None) -> bytes:
+    """PNG of page ``page`` (from 1) of the contract's stored document, as the review page shows
+    it (1.5 × 72 dpi, at most ``REDACTOR_MAX_RENDER_PIXELS``); with ``boxes`` (points) burned in,
+    drawn each time, without them rendered once and then served from the shared cache for
+    ``REDACTOR_PAGE_CACHE_SECONDS`` (the contract's deletion removes it). Raises ``IndexError``
+    for a page out of range and ``InvalidPdfError`` for a page MuPDF cannot render."""
+    limit = settings.REDACTOR_MAX_RENDER_PIXELS
+    if boxes:
+        return contract_document(contract).picture(page, zoom=1.5, boxes=boxes, max_pixels=limit)
     key = page_image_key(contract, page)
     png = cache.get(key)
     if png is None:
-        png = render_page(contract_original(contract), page, zoom=1.5, max_pixels=settings.REDACTOR_MAX_RENDER_PIXELS)
+        png = contract_document(contract).picture(page, zoom=1.5, max_pixels=limit)
         cache.set(key, png, timeout=settings.REDACTOR_PAGE_CACHE_SECONDS)
     return png
+
+
+def contract_page_words(contract: Contract, page: int) -> list[tuple[str, float, float, float, float]]:
+    """The words of page ``page`` (from 1) as analysed, with boxes in points, in reading order
+    (:meth:`redactor.StoredDocument.words`: OCR's words on a scanned page): what the review page
+    lets a reviewer select. Raises ``IndexError`` for a page out of range."""
+    layer = contract_text_layer(contract)
+    if not 1 <= page <= len(layer.pages):
+        raise IndexError(f"page {page} out of range 1..{len(layer.pages)}")
+    return [(w.text, w.x0, w.y0, w.x1, w.y1) for _span, w in layer.layer_words(page)]
+
+
+def contract_repeated_pages(contract: Contract, layer: TextLayer | None = None) -> dict[int, int]:
+    """The contract's pages that repeat an earlier page of it (:func:`redactor.repeated_pages` of
+    its analysed ``layer``, read when not given): ``{page: earlier page}``."""
+    return repeated_pages(layer if layer is not None else contract_text_layer(contract))
 
 
 def contract_report(*, contract: Contract) -> dict:

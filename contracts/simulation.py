@@ -41,6 +41,7 @@ from policy.selectors import map_version_in_force
 from policy.services import maps as map_services
 from redactor import Box, Span, count_word, normalize
 
+from . import selectors
 from .models import Decision, DecisionState, Proposal, Run, Source, Suggestion
 from .services import processing, publishing, reviewing, uploads
 
@@ -182,7 +183,7 @@ def _review(contract, reviewer: GoldReviewer, user, learn: bool, result: Documen
         setattr(result, bucket, getattr(result, bucket) + 1)
         result.occurrence_clicks += len(outcome.affected)
     # missed strings: select one occurrence as text; propagation takes the others
-    layer = processing.contract_text_layer(contract)
+    layer = selectors.contract_text_layer(contract)
     for item in reviewer.redact:
         redacted = [
             Span(p.span_start, p.span_end)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import collections
 import json
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
@@ -27,7 +26,7 @@ from contracts.services import exports, publishing, runs, uploads, watchdog
 from policy import views as map_console
 from policy.preview_jobs import owned_job_start
 from policy.spreadsheet import SafeWriter
-from redactor import COVERAGE_ALERT, COVERAGE_WARN, RedactionError, page_words, render_page
+from redactor import COVERAGE_ALERT, COVERAGE_WARN, RedactionError
 
 from . import selectors
 from .forms import UploadForm
@@ -277,13 +276,7 @@ def page_image(request, membership, contract_id: int, page: int):
             boxes = [
                 b for p in selectors.proposals_for_contract(contract=contract) if p.will_redact for b in p.box_list()
             ]
-            png = render_page(
-                selectors.contract_original(contract),
-                page,
-                zoom=1.5,
-                redact=boxes,
-                max_pixels=settings.REDACTOR_MAX_RENDER_PIXELS,
-            )
+            png = selectors.contract_page_image(contract, page, boxes=boxes)
         else:
             png = selectors.contract_page_image(contract, page)
     except IndexError:
@@ -305,7 +298,7 @@ def page_text(request, membership, contract_id: int, page: int):
     """Words of one page with boxes in points (the review page's selectable text layer)."""
     contract = contract_of(membership, contract_id)
     try:
-        words = page_words(selectors.contract_original(contract), page)
+        words = selectors.contract_page_words(contract, page)
     except IndexError:
         raise Http404("no such page") from None
     except RedactionError:

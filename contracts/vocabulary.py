@@ -40,6 +40,7 @@ AUDIT_ACTIONS = {
     "registry_metadata_edited": _("Registry metadata edited"),
     "registry_package_downloaded": _("Registry package downloaded"),
     "earlier_redaction_found": _("Text readable under an earlier redaction found"),
+    "document_stored": _("Analysed document stored for review and publishing"),
     "decided_like_earlier": _("A page decided as the page of an earlier contract it repeats"),
     "registry_package_sent": _("Registry package sent from the records system"),
     "registry_reply_recorded": _("The registry's reply recorded by hand"),

@@ -87,7 +87,7 @@ def warm_engine() -> float:
     engine.load()
     data = warm_up_pdf()
     analysis = engine.analyze(data)
-    engine.redact(data, analysis.to_redact(), analysis.text_layer)
+    engine.redact(analysis.document or data, analysis.to_redact())
     prefill(analysis)  # the registry's reading of a processed contract, which every processing job runs
     return time.perf_counter() - started
 

@@ -110,7 +110,7 @@ def redact_file(
     out_dir.mkdir(parents=True, exist_ok=True)
     others = [p for p in analysis.proposals if p.action != Action.REDACT]
     try:
-        result = engine.redact(data, accepted, analysis.text_layer, others=others, category_map=category_map)
+        result = engine.redact(analysis.document or data, accepted, others=others, category_map=category_map)
     except VerificationError as exc:
         report["verification"] = exc.result.to_dict() if exc.result else {"ok": False, "problems": [str(exc)]}
         json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")

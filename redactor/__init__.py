@@ -54,6 +54,7 @@ from redactor.pdf.rebuild import open_rebuilt
 from redactor.publish.reader_check import ReaderFinding, review_items
 from redactor.publish.text_export import MODES, ExportMode, TextExport, export_layer
 from redactor.publish.verify import count_word, extract_texts, normalize
+from redactor.read.document import StoredDocument, document_of
 from redactor.read.extraction import TextLayer, extract_text_layer
 from redactor.read.ocr import OcrPage, StoredOcr, TesseractOcr
 from redactor.read.review import (
@@ -66,7 +67,6 @@ from redactor.read.review import (
     black_areas,
     page_coverage,
     page_signatures,
-    page_words,
     render_page,
     repeated_pages,
     signature_similarity,
@@ -74,7 +74,7 @@ from redactor.read.review import (
     watchdog_pages,
     watchdog_readable,
 )
-from redactor.read.stored_layer import LAYER_FORMAT, StoredLayerError, layer_from_bytes, layer_to_bytes
+from redactor.read.stored_layer import LAYER_FORMAT, StoredLayerError, layer_from_bytes, layer_to_bytes, read_stored
 from redactor.reasons import Reason
 from redactor.registry import isrs
 from redactor.registry.metadata import (
@@ -139,6 +139,7 @@ __all__ = [
     "Source",
     "SpacyNlpEngine",
     "Span",
+    "StoredDocument",
     "StoredLayerError",
     "StoredOcr",
     "TesseractOcr",
@@ -151,6 +152,7 @@ __all__ = [
     "categories",
     "check_pdf_limits",
     "count_word",
+    "document_of",
     "drop_redacted_values",
     "export_layer",
     "extract_text_layer",
@@ -166,11 +168,11 @@ __all__ = [
     "page_coverage",
     "page_signatures",
     "page_size_check",
-    "page_words",
     "person_match",
     "phrase_match",
     "plain_text",
     "prefill",
+    "read_stored",
     "redacted_names",
     "redacted_texts",
     "redacted_values_in",

@@ -4,7 +4,11 @@ Usage::
 
     engine = RedactionEngine()                     # default recognizers, rules only, default map
     analysis = engine.analyze(pdf_bytes)            # proposals with action redact/keep/review
-    result = engine.redact(pdf_bytes, analysis.to_redact())   # burned in and verified
+    result = engine.redact(analysis.document, analysis.to_redact())   # burned in and verified
+
+``analysis.document`` (:class:`~redactor.read.document.StoredDocument`) is the rebuilt PDF with
+its analysed text layer: what a caller stores, and what review and redaction read afterwards
+instead of the upload.
 
 Like Presidio's ``AnalyzerEngine``, the engine receives its recognizer registry, NLP engine
 and category map in the constructor; none of them is a global.
@@ -51,6 +55,7 @@ from redactor.model import (
     VerificationResult,
 )
 from redactor.pdf.rebuild import open_rebuilt, rebuilt
+from redactor.pdf.rebuilt import Rebuilt
 from redactor.publish.burn import burn_in, label_size
 from redactor.publish.ink import widen_to_ink
 from redactor.publish.legibility import boxes_for
@@ -61,7 +66,9 @@ from redactor.publish.text_writing import WrittenText, publish_as_pictures
 from redactor.publish.verify import verify
 from redactor.read.columns import ColumnCells
 from redactor.read.covered import covered_text
+from redactor.read.document import StoredDocument
 from redactor.read.extraction import TextLayer, extract_text_layer, scan_ink
+from redactor.read.looks import PageLook
 from redactor.read.ocr import OcrPage, OcrWord, TesseractOcr, layers_off
 from redactor.read.ocr.stored import ReadAgain
 from redactor.text import blank_spans, sentence_spans
@@ -102,6 +109,9 @@ class Analysis:
     #: Black rectangles already in the input over live text (:func:`~redactor.read.covered.covered_text`):
     #: an earlier redaction that left the text readable; the text under them is proposed for redaction.
     covered: list[Box] = field(default_factory=list)
+    #: The rebuilt PDF with :attr:`text_layer` (:meth:`RedactionEngine.analyze`; None from
+    #: :meth:`RedactionEngine.decide_layer`): what is stored and redacted.
+    document: StoredDocument | None = None
 
     @property
     def pages_needing_ocr(self) -> list[int]:
@@ -255,6 +265,7 @@ class RedactionEngine:
             timings,
             prepared.removed,
             covered or [],
+            StoredDocument(prepared, layer, upload=pdf),
         )
 
     def decide_layer(
@@ -333,15 +344,20 @@ class RedactionEngine:
     # -- redaction --------------------------------------------------------------------------
     def redact(
         self,
-        pdf: bytes,
+        document: StoredDocument | bytes,
         proposals: list[ProposedRedaction],
         text_layer: TextLayer | None = None,
         *,
         others: Sequence[ProposedRedaction] = (),
         category_map: CategoryMap | None = None,
     ) -> RedactionResult:
-        """Burn the boxes of ``proposals`` into ``pdf``, verify the result, judge its pictures and
-        check it as a reader sees it.
+        """Burn the boxes of ``proposals`` into ``document``, verify the result, judge its
+        pictures and check it as a reader sees it.
+
+        ``document`` is the stored document the proposals came from (:attr:`Analysis.document`,
+        or one read back from storage): burn-in works on its rebuilt PDF and text layer, and
+        verification compares the result with its upload's looks; the upload is not read again.
+        An upload's bytes (with the ``text_layer`` analysed from it, or none) are rebuilt first.
 
         After :meth:`burn_and_verify`, the pictures of the pages whose text OCR read (scans,
         pictures on text pages, pages published as pictures) are read again, independently, where
@@ -359,18 +375,29 @@ class RedactionEngine:
         caller must not publish the result as it is (the web app sends the contract back to
         review, the command line lists review items).
         """
-        result = self.burn_and_verify(pdf, proposals, text_layer)
+        source = self._source(document, text_layer)
+        result = self._burn_and_verify(source, proposals)
         reader = legibility_reader(self.ocr)
-        if text_layer is None or reader is None:
+        if source.layer is None or reader is None:
             result.verification.checks["legible_in_pictures"] = "not read: no OCR engine"
         else:
-            result = self._cover_legible(pdf, proposals, text_layer, reader, result)
+            result = self._cover_legible(source, proposals, source.layer, reader, result)
         self._check_as_reader(result, proposals, others, category_map or self.category_map, reader)
         return result
 
+    def _source(self, document: StoredDocument | bytes, text_layer: TextLayer | None) -> _Source:
+        """What burn-in and verification work on: a stored document's parts, or an upload's
+        rebuild (raises as :func:`~redactor.pdf.rebuild.rebuilt`)."""
+        if isinstance(document, StoredDocument):
+            return _Source(document.rebuilt, document.looks(), text_layer if text_layer is not None else document.layer)
+        prepared = rebuilt(document, max_pages=self.max_pages)
+        # a clerk's own redaction marks, applied by the rebuild, change the look on purpose
+        looks = prepared.pdf if prepared.removed.get("redaction marks applied") else document
+        return _Source(prepared, looks, text_layer)
+
     def _cover_legible(
         self,
-        pdf: bytes,
+        source: _Source,
         proposals: list[ProposedRedaction],
         text_layer: TextLayer,
         reader: TesseractOcr,
@@ -391,7 +418,7 @@ class RedactionEngine:
             if attempt == COVER_ROUNDS:
                 break
             covered += boxes_for(found)  # a box may reveal a line of the same value below it: one more round
-            result = self.burn_and_verify(pdf, proposals, text_layer, extra=covered)
+            result = self._burn_and_verify(source, proposals, extra=covered)
             result.covered = covered
         problems = [legible_problem(f, proposals) for f in found]
         result.verification.problems += problems
@@ -424,12 +451,13 @@ class RedactionEngine:
 
     def burn_and_verify(
         self,
-        pdf: bytes,
+        document: StoredDocument | bytes,
         proposals: list[ProposedRedaction],
         text_layer: TextLayer | None = None,
         extra: list[Box] | None = None,
     ) -> RedactionResult:
-        """Burn the boxes of ``proposals`` (and ``extra`` boxes, points) into ``pdf`` and verify the result.
+        """Burn the boxes of ``proposals`` (and ``extra`` boxes, points) into ``document`` (a
+        stored document or an upload's bytes, as :meth:`redact` takes them) and verify the result.
 
         On pages read by OCR each box first grows to the whole word's ink
         (:func:`~redactor.publish.ink.widen_to_ink`): a box from a split OCR word never leaves the
@@ -447,9 +475,15 @@ class RedactionEngine:
         :class:`VerificationError` when the output still exposes a redacted string or fails
         the second verification; the input bytes are never modified.
         """
+        return self._burn_and_verify(self._source(document, text_layer), proposals, extra)
+
+    def _burn_and_verify(
+        self, given: _Source, proposals: list[ProposedRedaction], extra: list[Box] | None = None
+    ) -> RedactionResult:
+        """:meth:`burn_and_verify` of a resolved source."""
         boxes = [b for p in proposals for b in p.boxes] + list(extra or ())
         texts = sorted({p.text for p in proposals})
-        prepared = rebuilt(pdf, max_pages=self.max_pages)
+        prepared, text_layer = given.prepared, given.layer
         source = prepared.pdf
         spans = [p.span for p in proposals if p.span.end > p.span.start]
         if text_layer is not None:  # a box from OCR words never leaves part of a word legible
@@ -466,9 +500,8 @@ class RedactionEngine:
             labels=labels,
             known_images=prepared.images,
         )
-        # the pixel check compares with the upload itself, so damage done by the rebuild is caught
-        # too; a clerk's own redaction marks, applied by the rebuild, change the look on purpose
-        looks = source if prepared.removed.get("redaction marks applied") else pdf
+        # the pixel check compares with the upload itself, so damage done by the rebuild is caught too
+        looks = given.looks
 
         def published(covered: list[Span]) -> str | None:
             return published_text(text_layer, spans, boxes, covered) if text_layer is not None else None
@@ -527,6 +560,17 @@ class RedactionEngine:
         if not result.ok:
             raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
         return RedactionResult(output, result, boxes, pictured, text=companion)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What one redaction burns into and verifies against: the rebuild (``prepared``), how the
+    upload looks (its bytes, or the stored :class:`~redactor.read.looks.PageLook`) and the
+    analysed ``layer`` (None: the caller gave none)."""
+
+    prepared: Rebuilt
+    looks: bytes | Sequence[PageLook]
+    layer: TextLayer | None
 
 
 #: Why a page whose visible text lost the diacritics its glyphs show is published as a picture.

@@ -63,7 +63,7 @@ def test_a_published_contract_keeps_its_score(engine):
         ]
     )
     analysis = engine.analyze(data)
-    result = engine.redact(data, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     [page] = watchdog_pages(analysis.text_layer, result.boxes)
     # on the 1-point grid the black area is the boxes' union, give or take half a point along their edges
     exact = union_area([(b.x0, b.y0, b.x1, b.y1) for b in result.boxes])

@@ -14,8 +14,6 @@ from accounts.models import Role
 from contracts import selectors
 from contracts.models import box_from_list
 from contracts.services import publishing, reviewing
-from contracts.services.processing import contract_text_layer
-from redactor import repeated_pages
 
 from . import serializers as s
 from .base import AgencyAPIView, contract_response
@@ -206,7 +204,7 @@ class RepeatedPagesView(AgencyAPIView):
     )
     def get(self, request, contract_id: int):
         contract = self.get_contract(contract_id)
-        inside = repeated_pages(contract_text_layer(contract))
+        inside = selectors.contract_repeated_pages(contract)
         elsewhere = selectors.contract_repeats_elsewhere(contract=contract)
         rows = []
         for page in sorted(set(inside) | set(elsewhere)):

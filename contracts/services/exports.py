@@ -22,12 +22,12 @@ from django.utils.translation import gettext as _
 
 from accounts.access import require_role
 from accounts.models import Agency, Role
+from contracts import selectors
 from contracts.models import Contract, Status
 from policy.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
 from redactor import MODES, ExportMode, RedactionError, TextExport, export_layer
 
 from .common import Download, audit, require_status
-from .processing import contract_text_layer
 from .publishing import decided_proposals
 
 #: Statuses whose redactions are decided: approved (publishing) and published.
@@ -58,7 +58,7 @@ def _require_choice(mode: str, fmt: str) -> ExportMode:
 def _export(contract: Contract, mode: ExportMode) -> TextExport:
     """The ``mode`` export of a decided ``contract``: its text layer as processing saw it, the
     redactions publishing burns in, the agency's pseudonym seed."""
-    layer = contract_text_layer(contract)
+    layer = selectors.contract_text_layer(contract)
     return export_layer(layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id))
 
 

@@ -77,15 +77,17 @@ def storage_sha256(storage: Storage, name: str) -> str:
 
 
 def referenced_files() -> dict[str, str | None]:
-    """Every file the database names (originals, published PDFs and texts, analysed documents of every contract not
-    deleted) → the SHA-256 it must have (the upload's for an original; None where the database
-    keeps no hash)."""
+    """Every file the database names (originals, published PDFs and texts, stored documents of
+    every contract not deleted) → the SHA-256 it must have (the upload's for an original; None
+    for the files made from it)."""
     names: dict[str, str | None] = {}
-    rows = Contract.objects.values_list("original", "original_sha256", "redacted", "redacted_text", "analysed")
-    for original, sha, redacted, text, analysed in rows.iterator():
+    rows = Contract.objects.values_list(
+        "original", "original_sha256", "redacted", "redacted_text", "analysed", "rebuilt"
+    )
+    for original, sha, *made in rows.iterator():
         if original:
             names[original] = sha or None
-        for name in (redacted, text, analysed):
+        for name in made:
             if name:
                 names[name] = None
     return names

@@ -26,16 +26,10 @@ from redactor import (
     AgencyProfile,
     Analysis,
     CategoryMap,
-    OcrPage,
     ProposedRedaction,
     RuleOutcome,
-    StoredLayerError,
-    StoredOcr,
+    StoredDocument,
     apply_rules,
-    extract_text_layer,
-    layer_from_bytes,
-    layer_to_bytes,
-    open_rebuilt,
     page_signatures,
 )
 
@@ -46,32 +40,83 @@ from .webhooks import webhooks_notify
 log = logging.getLogger(__name__)
 
 
-def contract_text_layer(contract: Contract, data: bytes | None = None, progress=None):
-    """The contract's text layer as processing saw it: the analysed document processing stored
-    (:func:`redactor.layer_from_bytes`), read without touching the original; for a contract
-    processed before the product kept it (or in another format), born-digital text extracted
-    again from the original and scanned pages from the OCR words stored at processing (never
-    read again, so the proposals' offsets stay valid). ``data`` is the original when the caller
-    has read it already (else it is read only when needed)."""
-    if contract.analysed and contract.analysed_format == LAYER_FORMAT:
-        try:
-            with contract.analysed.open("rb") as fh:
-                stored_layer = fh.read()
-            if hashlib.sha256(stored_layer).hexdigest() != contract.analysed_sha256:
-                raise StoredLayerError("the stored analysis no longer matches its hash")
-            return layer_from_bytes(stored_layer)
-        except (OSError, StoredLayerError) as exc:
-            log.warning("contract %s: the stored analysis cannot be used (%s); extracting again", contract.pk, exc)
-    if data is None:
-        data = selectors.contract_original(contract)
-    stored = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
-    doc, rebuilt = open_rebuilt(data)
-    try:
-        return extract_text_layer(
-            doc, rebuilt.pdf, progress=progress, ocr=stored, regions=rebuilt.regions, images=rebuilt.images
-        )
-    finally:
-        doc.close()
+@dataclass(frozen=True)
+class _Written:
+    """The two files of a stored document, written and not yet named by the contract: their
+    storage names and hashes."""
+
+    analysed: str
+    analysed_sha256: str
+    rebuilt: str
+    rebuilt_sha256: str
+
+
+def _write_document(contract: Contract, document: StoredDocument) -> _Written:
+    """Write ``document``'s two files (the layer with the rebuild's report and the looks, and the
+    rebuilt PDF) under new names; the contract names them when its row is saved. Storage is slow
+    and rows are not: this runs before the transaction."""
+    layer_bytes, pdf = document.layer_bytes(), document.pdf
+    analysed_field, rebuilt_field = contract.analysed, contract.rebuilt
+    analysed = analysed_field.storage.save(
+        analysed_field.field.generate_filename(contract, "analysed.layer"), ContentFile(layer_bytes)
+    )
+    rebuilt = rebuilt_field.storage.save(
+        rebuilt_field.field.generate_filename(contract, "rebuilt.pdf"), ContentFile(pdf)
+    )
+    return _Written(analysed, hashlib.sha256(layer_bytes).hexdigest(), rebuilt, hashlib.sha256(pdf).hexdigest())
+
+
+def _delete_after_commit(storage, names: list[str]) -> None:
+    """Delete the files ``names`` from ``storage`` once the transaction commits."""
+
+    def delete() -> None:
+        for name in names:
+            storage.delete(name)
+
+    transaction.on_commit(delete)
+
+
+def _forget(contract: Contract, written: _Written) -> None:
+    """Delete ``written`` after the transaction (a run that lost its claim stores nothing)."""
+    _delete_after_commit(contract.analysed.storage, [written.analysed, written.rebuilt])
+
+
+def _name_document(contract: Contract, written: _Written) -> list[str]:
+    """Let ``contract`` name the ``written`` files (the ones it named before are deleted after
+    the commit); returns the fields to save."""
+    storage = contract.analysed.storage
+    previous = [f.name for f in (contract.analysed, contract.rebuilt) if f.name]
+    stale = [name for name in previous if name not in (written.analysed, written.rebuilt)]
+    if stale:
+        _delete_after_commit(storage, stale)
+    contract.analysed.name, contract.analysed_format = written.analysed, LAYER_FORMAT
+    contract.analysed_sha256 = written.analysed_sha256
+    contract.rebuilt.name, contract.rebuilt_sha256 = written.rebuilt, written.rebuilt_sha256
+    return ["analysed", "analysed_format", "analysed_sha256", "rebuilt", "rebuilt_sha256"]
+
+
+def contract_document_store(*, contract: Contract) -> bool:
+    """Store the document of a contract processed before documents were stored (or whose stored
+    files were damaged): :func:`contracts.selectors.contract_document` builds it from the
+    original, the layer stored then or the OCR words stored then (the proposals' offsets stay
+    valid); its two files are written and named by the contract. Returns False, storing
+    nothing, for a contract whose document is stored already, or that has no analysis (not
+    processed yet, deleted). Raises ``InvalidPdfError`` for a damaged original."""
+    if not contract.original or not contract.pages:
+        return False
+    if contract.analysed_format == LAYER_FORMAT and contract.rebuilt and contract.rebuilt_sha256:
+        return False
+    document = selectors.contract_document(contract)
+    written = _write_document(contract, document)
+    with transaction.atomic():
+        locked = Contract.objects.select_for_update().get(pk=contract.pk)
+        if locked.status == Status.PROCESSING or locked.analysed.name != contract.analysed.name:
+            _forget(contract, written)  # processed again meanwhile: that run stored its own
+            return False
+        fields = _name_document(locked, written)
+        locked.save(update_fields=fields)
+        audit(locked, None, "document_stored", pages=document.page_count)
+    return True
 
 
 def _party_fields(party) -> dict:
@@ -97,16 +142,14 @@ def contract_process(*, run_id: int) -> None:
     inputs = _inputs(contract)
     analysis = _analyse(run, contract, inputs)
     learned = _with_agency_rules(contract, analysis, inputs.cmap)
-    # the analysed document is written before the transaction: storage is slow, rows are not
-    field, layer_bytes = contract.analysed, layer_to_bytes(analysis.text_layer)
-    analysed = field.storage.save(field.field.generate_filename(contract, "analysed.layer"), ContentFile(layer_bytes))
-    contract.analysed_sha256 = hashlib.sha256(layer_bytes).hexdigest()
+    assert analysis.document is not None  # RedactionEngine.analyze always gives it
+    written = _write_document(contract, analysis.document)
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
         if locked.state != Run.State.RUNNING:
-            transaction.on_commit(lambda: field.storage.delete(analysed))
+            _forget(contract, written)
             return
-        _store(contract, analysis, learned, inputs, analysed)
+        _store(contract, analysis, learned, inputs, written)
         locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
         locked.save(update_fields=["state", "finished_at", "phase"])
         counts = {s: sum(1 for p in learned.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
@@ -225,17 +268,13 @@ def _proposal_rows(contract: Contract, analysis: Analysis, learned: RuleOutcome)
     ]
 
 
-def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs: _Inputs, analysed: str) -> None:
+def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs: _Inputs, written: _Written) -> None:
     """Replace the engine's proposals and store what review and publishing need: the pages, the
-    analysed document (``analysed``: the name of its file, already written; the one of an earlier
-    run is deleted after the commit), the OCR words, parties, persons, the map and profile
-    versions; the contract is then in review, and :data:`contracts.signals.contract_processed`
-    tells the apps above (the registry pre-fills its metadata) in the same transaction."""
-    previous = contract.analysed.name
-    if previous and previous != analysed:
-        storage = contract.analysed.storage
-        transaction.on_commit(lambda: storage.delete(previous))
-    contract.analysed.name, contract.analysed_format = analysed, LAYER_FORMAT
+    stored document (``written``: its files, already written; those of an earlier run are
+    deleted after the commit), the OCR words, parties, persons, the map and profile versions;
+    the contract is then in review, and :data:`contracts.signals.contract_processed` tells the
+    apps above (the registry pre-fills its metadata) in the same transaction."""
+    document_fields = _name_document(contract, written)
     Proposal.objects.filter(contract=contract, source=Source.ENGINE).delete()
     Proposal.objects.bulk_create(_proposal_rows(contract, analysis, learned))
     summary = analysis.to_dict()
@@ -250,9 +289,7 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
     contract.save(
         update_fields=[
             "pages",
-            "analysed",
-            "analysed_format",
-            "analysed_sha256",
+            *document_fields,
             "ocr_pages",
             "parties",
             "persons",

@@ -45,7 +45,7 @@ from redactor import (
 )
 
 from .common import Download, audit, require_published, require_status
-from .processing import contract_text_layer, proposal_row
+from .processing import proposal_row
 from .runs import run_claim, run_progress, run_start
 from .watchdog import watchdog_published
 from .webhooks import webhooks_notify
@@ -53,7 +53,7 @@ from .webhooks import webhooks_notify
 
 def decided_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
     """The proposals to burn in, as engine value objects; manual boxes get the spans they cover.
-    ``layer`` is :func:`~contracts.services.processing.contract_text_layer`'s. What publishing
+    ``layer`` is :func:`~contracts.selectors.contract_text_layer`'s. What publishing
     burns in and what the text exports remove are this one list. When the agency prints legal
     grounds (``Agency.print_legal_grounds``), each carries its ground's code as its label."""
     printed = contract.agency.print_legal_grounds
@@ -124,16 +124,15 @@ def contract_publish(*, run_id: int) -> None:
     if run is None:
         return
     contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
-    data = selectors.contract_original(contract)
     run_progress(run, "extracting")
-    layer = contract_text_layer(contract, data, progress=lambda d, t: run_progress(run, "extracting", d, t))
+    document = selectors.contract_document(contract)
+    layer = document.layer
     proposals = decided_proposals(contract, layer)
     run_progress(run, "burning", len(layer.pages), len(layer.pages))
     try:
         result = get_engine().redact(
-            data,
+            document,
             proposals,
-            layer,
             others=kept_proposals(contract, layer),
             category_map=CategoryMap.from_dict(contract.map_version.data) if contract.map_version else None,
         )
@@ -389,7 +388,7 @@ DELETABLE = (Status.NEEDS_REVIEW, Status.PUBLISHED, Status.REGISTERED, Status.FA
 
 @transaction.atomic
 def contract_delete(*, contract: Contract, user: User) -> None:
-    """Delete a contract's data: the original, the redacted file, the analysed document, the proposals and decisions
+    """Delete a contract's data: the original, the redacted file, the stored document, the proposals and decisions
     (they hold the personal data), the extracted persons and parties, and the texts that audit
     events quoted (manual boxes, named leaks).
 
@@ -400,7 +399,7 @@ def contract_delete(*, contract: Contract, user: User) -> None:
     require_role(user, contract.agency, Role.REVIEWER)
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     require_status(contract, *DELETABLE)
-    files = (contract.original, contract.redacted, contract.redacted_text, contract.analysed)
+    files = (contract.original, contract.redacted, contract.redacted_text, contract.analysed, contract.rebuilt)
     stored = [(f.storage, f.name) for f in files if f.name]
     Proposal.objects.filter(agency=contract.agency, contract=contract).delete()  # cascades to decisions
     IdempotencyKey.objects.filter(agency=contract.agency, contract=contract).delete()
@@ -408,6 +407,7 @@ def contract_delete(*, contract: Contract, user: User) -> None:
     cache.delete_many([selectors.page_image_key(contract, n) for n in range(1, len(contract.pages) + 1)])
     contract.original, contract.redacted, contract.redacted_text = "", "", ""
     contract.analysed, contract.analysed_format, contract.analysed_sha256 = "", 0, ""
+    contract.rebuilt, contract.rebuilt_sha256 = "", ""
     contract.persons, contract.parties, contract.verification, contract.error_message = [], [], {}, ""
     contract.ocr_pages = {}
     contract.status, contract.deleted_at, contract.deleted_by = Status.DELETED, timezone.now(), user
@@ -419,6 +419,8 @@ def contract_delete(*, contract: Contract, user: User) -> None:
             "analysed",
             "analysed_format",
             "analysed_sha256",
+            "rebuilt",
+            "rebuilt_sha256",
             "persons",
             "parties",
             "verification",

@@ -49,7 +49,6 @@ from redactor import (
 from redactor import categories as cat
 
 from .common import audit, require_status
-from .processing import contract_text_layer
 
 #: The earliest day a trade secret can have been designated: the Commercial Code's trade secret
 #: (§ 17 Act 513/1991 Sb.) came into force on 1 January 1992; § 504 Civil Code continues it.
@@ -392,7 +391,7 @@ def _other_occurrences(contract: Contract, text: str, exclude: list[list[float]]
     pattern = tokens(text)
     if not pattern or len(text.strip()) < 2:
         return []
-    layer = contract_text_layer(contract)
+    layer = selectors.contract_text_layer(contract)
     proposed = [
         Span(p.span_start, p.span_end)
         for p in selectors.proposals_for_contract(contract=contract)

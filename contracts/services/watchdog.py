@@ -19,7 +19,6 @@ from redactor import Box, TextLayer, WatchdogPage, black_areas, spans_in_boxes, 
 
 from .. import selectors
 from ..models import PUBLISHED_STATES, Contract
-from .processing import contract_text_layer
 
 
 def _report(pages: list[WatchdogPage], text: str) -> dict:
@@ -37,16 +36,17 @@ def watchdog_published(layer: TextLayer, boxes: list[Box], text: str, pdf: bytes
     """The score of a publication: ``layer`` as analysed, the ``boxes`` burned in (points), the
     published ``text`` and the published ``pdf`` (whose pictures may carry black bars of their
     own). Returns the dict stored in ``Contract.watchdog`` (see the model)."""
-    return _report(watchdog_pages(layer, boxes, black_areas(pdf, ours=True)), text)
+    return _report(watchdog_pages(layer, boxes, black_areas(pdf)), text)
 
 
-def _black_in_original(contract: Contract) -> dict[int, np.ndarray]:
-    """:func:`redactor.black_areas` of the original, kept in the cache a day by its SHA-256 (the
-    review page asks again after every decision; the original never changes)."""
-    key = f"watchdog-black:{contract.original_sha256}"
+def _black_in_document(contract: Contract) -> dict[int, np.ndarray]:
+    """:meth:`redactor.StoredDocument.black_areas` of the contract's document, kept in the cache
+    a day by the rebuild's SHA-256 (the review page asks again after every decision; the
+    document never changes)."""
+    key = f"watchdog-black:{contract.rebuilt_sha256 or contract.original_sha256}"
     packed = cache.get(key)
     if packed is None:
-        areas = black_areas(selectors.contract_original(contract))
+        areas = selectors.contract_document(contract).black_areas()
         packed = {n: (m.shape, np.packbits(m)) for n, m in areas.items()}
         cache.set(key, packed, 24 * 3600)
     return {
@@ -59,8 +59,8 @@ def watchdog_planned(contract: Contract, layer: TextLayer | None = None) -> dict
     ones as suggested): the same dict as :func:`watchdog_published`, the text being the analysed
     text without the characters the redactions cover. ``layer`` is the contract's analysed layer
     when the caller has read it; else the stored analysis is read (raises as
-    :func:`~contracts.services.processing.contract_text_layer`)."""
-    layer = layer if layer is not None else contract_text_layer(contract)
+    :func:`~contracts.selectors.contract_text_layer`)."""
+    layer = layer if layer is not None else selectors.contract_text_layer(contract)
     boxes: list[Box] = []
     for p in selectors.proposals_for_contract(contract=contract):
         if p.will_redact:
@@ -69,7 +69,7 @@ def watchdog_planned(contract: Contract, layer: TextLayer | None = None) -> dict
     for span in spans_in_boxes(layer, boxes):  # what burn-in removes from the text layer
         hidden[span.start : span.end] = b"\x01" * (span.end - span.start)
     kept = "".join(" " if hidden[i] else c for i, c in enumerate(layer.text))
-    return _report(watchdog_pages(layer, boxes, _black_in_original(contract)), kept)
+    return _report(watchdog_pages(layer, boxes, _black_in_document(contract)), kept)
 
 
 def watchdog_flagged(report: dict) -> list[dict]:

@@ -48,11 +48,8 @@ of the CropBox) is the same before and after.
 
 from __future__ import annotations
 
-import functools
 import io
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 
 import pikepdf
@@ -387,52 +384,18 @@ def _rebuild(data: bytes, *, keep_open: bool) -> tuple[Rebuilt, pymupdf.Document
     return result, doc
 
 
-class _Recent:
-    """The last few rebuilds by upload bytes (least recently used dropped first), shared by
-    the threads of a process: a contract's analysis, review pictures and publishing each ask."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.items: OrderedDict[bytes, Rebuilt] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, data: bytes) -> Rebuilt | None:
-        with self.lock:
-            result = self.items.get(data)
-            if result is not None:
-                self.items.move_to_end(data)
-            return result
-
-    def put(self, data: bytes, result: Rebuilt) -> None:
-        with self.lock:
-            self.items[data] = result
-            self.items.move_to_end(data)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
-_RECENT = _Recent(4)
-
-
 def rebuilt(data: bytes, *, max_pages: int | None = None) -> Rebuilt:
     """:func:`rebuild` after the checks of :func:`~redactor.pdf.pdf_pages.open_pdf` (same
-    errors) and :func:`~redactor.pdf.active_content.refuse_active_content` (``ActiveContentError``),
-    cached for the last few documents: every door (upload jobs, CLI, review, publishing) reads
-    a document only through here."""
+    errors) and :func:`~redactor.pdf.active_content.refuse_active_content` (``ActiveContentError``):
+    how every door reads an upload (the analysis keeps the result in its stored document, which
+    review and publishing read instead)."""
     _check(data, max_pages)
-    result = _RECENT.get(data)
-    if result is None:
-        result = rebuild(data)
-        _RECENT.put(data, result)
-    return result
+    return rebuild(data)
 
 
-@functools.lru_cache(maxsize=4)
 def _check(data: bytes, max_pages: int | None) -> None:
-    """The checks of :func:`rebuilt`; a document that passed them is not opened again for them
-    (analysis and publishing of one contract ask twice). Failures are not cached. The limits on
-    what the file inflates to (:func:`~redactor.pdf.pdf_limits.check_pdf_limits`) come first, so
-    no renderer meets a bomb."""
+    """The checks of :func:`rebuilt`. The limits on what the file inflates to
+    (:func:`~redactor.pdf.pdf_limits.check_pdf_limits`) come first, so no renderer meets a bomb."""
     check_declared_objects(data)  # before qpdf builds its tables of them
     try:
         opened = pikepdf.open(io.BytesIO(data))  # one reading for both checks
@@ -453,14 +416,10 @@ def _check(data: bytes, max_pages: int | None) -> None:
 
 def open_rebuilt(data: bytes, *, max_pages: int | None = None) -> tuple[pymupdf.Document, Rebuilt]:
     """Check ``data`` like :func:`~redactor.pdf.pdf_pages.open_pdf` (same errors), rebuild it
-    and open the rebuilt document: what analysis, review pictures and burn-in all work on, so
-    that their coordinates and text agree. The last few rebuilds are cached (page pictures of
-    one contract are requested one by one). The caller closes the document."""
+    and open the rebuilt document: what analysis reads, and what review pictures and burn-in
+    work on once it is stored, so that their coordinates and text agree. The caller closes the
+    document."""
     _check(data, max_pages)
-    result = _RECENT.get(data)
-    if result is not None:
-        return open_pdf(result.pdf), result
-    # a fresh rebuild hands over the document its last step read (fonts loaded once, not twice)
+    # the rebuild hands over the document its last step read (fonts loaded once, not twice)
     result, doc = _rebuild(data, keep_open=True)
-    _RECENT.put(data, result)
     return (doc if doc is not None else open_pdf(result.pdf)), result

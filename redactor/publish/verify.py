@@ -26,11 +26,12 @@ its own. Checks, each recorded in ``VerificationResult.checks``:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ import pypdfium2
 
 from redactor.model import Box, VerificationResult
 from redactor.publish.fidelity import PageFidelity, compact, page_fidelity
+from redactor.read.looks import RENDER_DPI, PageLook, looks_of
 
 _WS = re.compile(r"\s+")
 
@@ -73,8 +75,6 @@ def _longest_digits(text: str) -> str:
 
 #: Shortest word (letters and digits) that the analysed-text check requires to have been analysed.
 UNSEEN_MIN_CHARS = 4
-#: Resolution (dpi) of the before/after page pictures compared outside the boxes.
-RENDER_DPI = 36
 #: Grey-level difference (0..255) above which a pixel counts as changed.
 RENDER_TOLERANCE = 64
 #: The same for a page published as a picture of itself (``RedactionEngine.redact``): anti-aliased
@@ -302,7 +302,7 @@ def _judge_pages(
 
 
 def render_changes(
-    before: bytes,
+    before: bytes | Sequence[PageLook],
     after: bytes | pymupdf.Document,
     boxes: Iterable[Box],
     *,
@@ -310,55 +310,57 @@ def render_changes(
     pictures: Iterable[int] = (),
 ) -> list[str]:
     """Pages whose picture changed outside the redaction ``boxes`` (points, pages from 1) between
-    ``before`` (the original upload, or the document that was redacted) and ``after`` (bytes,
+    ``before`` (the original upload, or the document that was redacted, as bytes or as the
+    :class:`~redactor.read.looks.PageLook` kept with the analysed document) and ``after`` (bytes,
     or the redacted document already open, which is left open): one message per page, naming it.
-    Pages are rendered in grey at ``dpi``; a pixel counts as changed when its grey level moved
-    by more than ``RENDER_TOLERANCE``, and a page fails when more than ``RENDER_MAX_SHARE`` of
-    its pixels outside the boxes (grown by ``RENDER_MARGIN`` pixels) changed. On ``pictures``
-    (pages published as a picture of themselves) a pixel counts as changed from
-    ``PICTURE_TOLERANCE``: edges of text drawn from a picture fall a grey level or two apart from
-    text drawn from its outlines, a page made white or black does not."""
+    Pages are rendered in grey at ``dpi`` (kept looks were drawn at :data:`RENDER_DPI`); a pixel
+    counts as changed when its grey level moved by more than ``RENDER_TOLERANCE``, and a page fails
+    when more than ``RENDER_MAX_SHARE`` of its pixels outside the boxes (grown by ``RENDER_MARGIN``
+    pixels) changed. On ``pictures`` (pages published as a picture of themselves) a pixel counts as
+    changed from ``PICTURE_TOLERANCE``: edges of text drawn from a picture fall a grey level or two
+    apart from text drawn from its outlines, a page made white or black does not."""
     by_page: dict[int, list[Box]] = {}
     for box in boxes:
         by_page.setdefault(box.page, []).append(box)
-    if not isinstance(after, bytes):  # already open: the caller closes it
-        with pymupdf.open(stream=before, filetype="pdf") as a:
-            return _render_changes(a, after, by_page, dpi, frozenset(pictures))
-    with pymupdf.open(stream=before, filetype="pdf") as a, pymupdf.open(stream=after, filetype="pdf") as b:
-        return _render_changes(a, b, by_page, dpi, frozenset(pictures))
+    with contextlib.ExitStack() as stack:
+        b = after if not isinstance(after, bytes) else stack.enter_context(pymupdf.open(stream=after, filetype="pdf"))
+        if isinstance(before, bytes):
+            a = stack.enter_context(pymupdf.open(stream=before, filetype="pdf"))
+            before = looks_of(a, b, dpi)
+        return _render_changes(before, b, by_page, dpi, frozenset(pictures))
 
 
 def _render_changes(
-    a: pymupdf.Document, b: pymupdf.Document, by_page: dict[int, list[Box]], dpi: int, pictures: frozenset[int]
+    looks: Sequence[PageLook], b: pymupdf.Document, by_page: dict[int, list[Box]], dpi: int, pictures: frozenset[int]
 ) -> list[str]:
-    """:func:`render_changes` of two open documents."""
+    """:func:`render_changes` of the looks of the upload and the open redacted document."""
     problems = []
     scale = dpi / 72
-    if a.page_count != b.page_count:
-        return [f"the redacted PDF has {b.page_count} pages, the original {a.page_count}"]
-    for pa, pb in zip(a, b, strict=True):
+    if len(looks) != b.page_count:
+        return [f"the redacted PDF has {b.page_count} pages, the original {len(looks)}"]
+    for number, (look, pb) in enumerate(zip(looks, b, strict=True), start=1):
         # a page whose /UserUnit the rebuild folded into its size is compared at that size
-        unit = pb.rect.width / pa.rect.width if pa.rect.width else 1.0
-        if abs(unit - 1) > 0.01 and abs(pb.rect.height / pa.rect.height - unit) > 0.01:
-            problems.append(f"page {pa.number + 1}: its size changed")
+        unit = pb.rect.width / look.width if look.width else 1.0
+        if (abs(unit - 1) > 0.01 and abs(pb.rect.height / look.height - unit) > 0.01) or abs(unit - look.unit) > 1e-3:
+            problems.append(f"page {number}: its size changed")
             continue
-        xa = pa.get_pixmap(matrix=pymupdf.Matrix(scale * unit, scale * unit), colorspace=pymupdf.csGRAY, alpha=False)
         xb = pb.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
-        if xa.samples == xb.samples:
+        b_full = np.frombuffer(xb.samples, np.uint8).reshape(xb.height, xb.stride)[:, : xb.width]
+        if look.grey.shape == b_full.shape and np.array_equal(look.grey, b_full):
             continue
-        width, height = min(xa.width, xb.width), min(xa.height, xb.height)
-        a_img = np.frombuffer(xa.samples, np.uint8).reshape(xa.height, xa.width)[:height, :width]
-        b_img = np.frombuffer(xb.samples, np.uint8).reshape(xb.height, xb.width)[:height, :width]
-        tolerance = PICTURE_TOLERANCE if pa.number + 1 in pictures else RENDER_TOLERANCE
+        width, height = min(look.grey.shape[1], xb.width), min(look.grey.shape[0], xb.height)
+        a_img = look.grey[:height, :width]
+        b_img = b_full[:height, :width]
+        tolerance = PICTURE_TOLERANCE if number in pictures else RENDER_TOLERANCE
         diff = np.abs(a_img.astype(np.int16) - b_img) > tolerance
         shown = pb.rotation_matrix * pymupdf.Matrix(scale, scale)  # the output: MediaBox = CropBox
-        for box in by_page.get(pa.number + 1, []):
+        for box in by_page.get(number, []):
             r = (pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * shown).normalize()
             x0, y0 = max(0, int(r.x0) - RENDER_MARGIN), max(0, int(r.y0) - RENDER_MARGIN)
             diff[y0 : int(r.y1 + 1) + RENDER_MARGIN, x0 : int(r.x1 + 1) + RENDER_MARGIN] = False
         changed = int(diff.sum())
         if changed > max(4, RENDER_MAX_SHARE * width * height):
-            problems.append(f"page {pa.number + 1}: {changed} pixels changed outside the redactions")
+            problems.append(f"page {number}: {changed} pixels changed outside the redactions")
     return problems
 
 
@@ -445,7 +447,7 @@ def verify(
     boxes: Iterable[Box] = (),
     residual_text: str | None = None,
     analysed_pages: dict[int, str] | None = None,
-    source: bytes | None = None,
+    source: bytes | Sequence[PageLook] | None = None,
     written_pages: Iterable[int] = (),
     layer_source: bytes | None = None,
     upside_down: Iterable[int] = (),
@@ -462,12 +464,13 @@ def verify(
     and the fidelity check (every such word still read, as a word; in its order on
     ``written_pages``, whose text layer the product wrote; against what the extractors read on
     ``layer_source``, the document the boxes were burned into, elsewhere; on ``upside_down`` pages
-    only poppler judges the order); ``source`` (the
-    upload) enables the pixel check (with a wider tolerance on ``pictures``, pages published as
-    pictures of themselves). ``companion_text`` (the plain text published beside the PDF,
-    :func:`~redactor.publish.text_export.published_text`) gets the same leak check as each
-    extractor's text, under the name ``companion text``. Problems that concern one page (text not analysed, kept
-    text not read) are also listed by page in ``VerificationResult.pages``.
+    only poppler judges the order); ``source`` (the upload, as bytes or as its kept
+    :class:`~redactor.read.looks.PageLook`) enables the pixel check (with a wider tolerance on
+    ``pictures``, pages published as pictures of themselves). ``companion_text`` (the plain text
+    published beside the PDF, :func:`~redactor.publish.text_export.published_text`) gets the same
+    leak check as each extractor's text, under the name ``companion text``. Problems that concern
+    one page (text not analysed, kept text not read) are also listed by page in
+    ``VerificationResult.pages``.
     Never raises for a readable PDF; an unreadable one gives ``ok=False``.
     """
     strings = sorted({normalize(t) for t in redacted_texts if normalize(t)})
@@ -523,7 +526,7 @@ class _Subject:
     written_pages: frozenset[int]
     layer_source: bytes | None
     upside_down: frozenset[int]
-    source: bytes | None
+    source: bytes | Sequence[PageLook] | None
     pictures: frozenset[int]
     companion_text: str | None
     checks: dict[str, object]

@@ -1,5 +1,5 @@
-"""Helpers for human review: page images, words for text selection, text under a manual box,
-and the blacked-out share of each page.
+"""Helpers for human review: page images, text under a manual box, and the blacked-out share
+of each page (the stored document, :mod:`redactor.read.document`, offers them for a contract).
 
 Coordinates are PDF points with y growing downwards (PyMuPDF page space); pages count from 1.
 """
@@ -17,7 +17,6 @@ import pymupdf
 
 from redactor.errors import InvalidPdfError
 from redactor.model import Box, Span
-from redactor.pdf.rebuild import open_rebuilt
 from redactor.read.extraction import TextLayer
 
 #: Shares of a page's area blacked out at which the registry's watchdogs flag over-redaction
@@ -63,6 +62,7 @@ def render_page(
     """PNG of page ``page`` (from 1) at ``zoom`` × 72 dpi, or less when the page would have more
     than ``max_pixels`` pixels (:func:`render_zoom`).
 
+    ``pdf`` is a document this engine wrote (a rebuild, a publication): it is opened as it is.
     With ``redact``, the boxes on that page are burned into a one-page copy first (PyMuPDF
     redaction, text and image pixels removed), so the picture is what publication will show.
     The picture shows the page **unrotated** (as stored, /Rotate ignored), because proposal
@@ -70,7 +70,7 @@ def render_page(
     :func:`~redactor.pdf.pdf_pages.page_area`). Raises ``InvalidPdfError`` for unreadable
     input or a page MuPDF cannot render, and ``IndexError`` for a page out of range.
     """
-    doc, _rebuilt = open_rebuilt(pdf)
+    doc = _open(pdf)
     try:
         if not 1 <= page <= doc.page_count:
             raise IndexError(f"page {page} out of range 1..{doc.page_count}")
@@ -95,16 +95,12 @@ def render_page(
         doc.close()
 
 
-def page_words(pdf: bytes, page: int) -> list[tuple[str, float, float, float, float]]:
-    """Words of page ``page`` (from 1) as ``(text, x0, y0, x1, y1)`` in points, reading order.
-    Raises ``InvalidPdfError`` and ``IndexError`` like :func:`render_page`."""
-    doc, _rebuilt = open_rebuilt(pdf)
+def _open(pdf: bytes) -> pymupdf.Document:
+    """``pdf`` opened by MuPDF. Raises ``InvalidPdfError`` when it cannot be read."""
     try:
-        if not 1 <= page <= doc.page_count:
-            raise IndexError(f"page {page} out of range 1..{doc.page_count}")
-        return [(w[4], w[0], w[1], w[2], w[3]) for w in doc[page - 1].get_text("words", sort=True)]
-    finally:
-        doc.close()
+        return pymupdf.open(stream=pdf, filetype="pdf")
+    except Exception as exc:  # MuPDF raises several types for damaged bytes
+        raise InvalidPdfError(f"the document cannot be read ({exc})") from exc
 
 
 def spans_in_boxes(layer: TextLayer, boxes: list[Box]) -> list[Span]:
@@ -248,14 +244,13 @@ def _grown(corners: np.ndarray, k: int, shape: tuple[int, int]) -> np.ndarray:
     return covered
 
 
-def black_areas(pdf: bytes, *, ours: bool = False) -> dict[int, np.ndarray]:
+def black_areas(pdf: bytes) -> dict[int, np.ndarray]:
     """The solid black of each page's picture (bars drawn, printed or scanned), as the watchdog
     finds it: ``{page: mask}``, the mask one cell a point (rows down the page), True where a
     pixel darker than :data:`BLACK_GREY` lies in a solid :data:`BLACK_SQUARE`-point square.
-    Renders every page once at 72 dpi in grey; ``ours``: a PDF this engine wrote (a publication),
-    opened as it is instead of through the allowlist rebuild every input takes. Raises
-    ``InvalidPdfError`` like :func:`render_page`."""
-    doc = pymupdf.open(stream=pdf, filetype="pdf") if ours else open_rebuilt(pdf)[0]
+    Renders every page once at 72 dpi in grey; ``pdf`` is a document this engine wrote (a
+    rebuild, a publication). Raises ``InvalidPdfError`` like :func:`render_page`."""
+    doc = _open(pdf)
     try:
         out = {}
         for index, page in enumerate(doc):

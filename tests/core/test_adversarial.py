@@ -46,7 +46,7 @@ def test_published_holds_nothing_of_the_person_or_is_refused(engine, build):
         assert secret in _squash(planted), f"the builder did not plant {secret!r}"
     try:
         analysis = engine.analyze(case.pdf)
-        result = engine.redact(case.pdf, analysis.to_redact(), analysis.text_layer)
+        result = engine.redact(analysis.document, analysis.to_redact())
     except RedactionError as exc:
         message = str(exc)
         assert message and "\n" not in message and "Traceback" not in message
@@ -84,7 +84,7 @@ def test_glyphs_without_meaning_on_a_text_page_are_read_by_ocr_and_the_page_keep
     assert page.pictures_read and not page.pictured and not page.ocr
     assert analysis.removed.get("glyphs without meaning read as pictures") == 1
     assert "Vomacka" in analysis.text_layer.text  # read from the region's pixels
-    result = engine.redact(case.pdf, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     texts = readable_texts(result.pdf)
     assert all("Město Kyjov" in _squash(text) for tool, text in texts.items() if tool != "objects")
     for secret in case.secrets:

@@ -92,7 +92,7 @@ def test_a_scan_with_another_tools_layer_keeps_every_word_as_it_was(engine):
     analysis = engine.analyze(scan)
     assert analysis.pages[0].scan_layer
     redact = analysis.to_redact()
-    result = engine.redact(scan, redact, analysis.text_layer)
+    result = engine.redact(analysis.document, redact)
     expected = _kept_words(scan, [p.text for p in redact])
     for tool, text in _readers(result.pdf).items():
         found = page_fidelity(expected, text)
@@ -112,7 +112,7 @@ def test_the_products_own_ocr_layer_is_read_word_by_word_in_order(engine, rotati
     analysis = engine.analyze(scan)
     assert analysis.pages[0].ocr
     redact = analysis.to_redact()
-    result = engine.redact(scan, redact, analysis.text_layer)
+    result = engine.redact(analysis.document, redact)
     kept = result.verification.checks["text_kept"]
     assert kept["pdfium"]["words"] > 40
     for tool in ("pdfium", "poppler"):
@@ -158,7 +158,7 @@ def test_words_read_in_a_pasted_picture_are_written_into_the_published_file(engi
     assert analysis.pages[0].pictures_read
     for tool, text in _readers(case.pdf).items():
         assert "OBCANSKY" not in text, tool  # the input holds the card's words as pixels only
-    result = engine.redact(case.pdf, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     for tool, text in _readers(result.pdf).items():
         flat = " ".join(text.split())
         assert "OBCANSKY PRUKAZ" in flat, tool
@@ -266,7 +266,7 @@ def test_a_kept_layer_that_is_a_line_off_where_a_name_is_gives_way_to_the_pixels
     assert replay.analyze(scan).text_layer.text == analysis.text_layer.text
     redact = analysis.to_redact()
     assert "750403/1238" in {p.text for p in redact}
-    result = engine.redact(scan, redact, analysis.text_layer)
+    result = engine.redact(analysis.document, redact)
     published = TesseractOcr().recognize(pymupdf.open(stream=result.pdf)[0])
     read = " ".join(w.text for w in published.words)
     assert "750403" not in read and "Novák" not in read and "Horní" in read
@@ -370,7 +370,7 @@ def test_a_scan_whose_visible_text_lost_its_diacritics_is_published_as_tesseract
     analysis = engine.analyze(scan)
     assert analysis.pages[0].text_misread and analysis.pages[0].ocr
     assert "Kancelář Poslanecké sněmovny" in analysis.text_layer.text
-    result = engine.redact(scan, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     assert result.verification.ok and list(result.pictured) == [1]
     for tool, text in _readers(result.pdf).items():
         flat = " ".join(text.split())

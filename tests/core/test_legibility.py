@@ -117,7 +117,7 @@ def _page_words(pdf: bytes) -> str:
 
 
 def test_the_text_layer_passes_while_the_picture_still_shows_the_value(engine, scan, misread):
-    first = engine.burn_and_verify(scan, misread.to_redact(), misread.text_layer)
+    first = engine.burn_and_verify(misread.document, misread.to_redact())
     assert first.verification.ok  # the text comparison cannot see what the OCR misread
     assert "jaroslavkveton" in _page_words(first.pdf)
     reader = legibility_reader(engine.ocr)
@@ -127,7 +127,7 @@ def test_the_text_layer_passes_while_the_picture_still_shows_the_value(engine, s
 
 
 def test_a_value_legible_in_the_picture_is_covered_and_the_result_verified(engine, scan, misread):
-    result = engine.redact(scan, misread.to_redact(), misread.text_layer)
+    result = engine.redact(misread.document, misread.to_redact())
     assert result.verification.ok
     assert len(result.covered) == 1 and result.covered[0] in result.boxes
     assert result.verification.checks["legible_in_pictures"]["covered"] == 1
@@ -144,7 +144,7 @@ def test_verification_refuses_a_picture_on_which_a_redacted_value_stays_legible(
     the page named, and the value is never quoted."""
     monkeypatch.setattr(engine_module, "boxes_for", lambda found: [Box(1, 1, 1, 3, 3) for _ in found])
     with pytest.raises(VerificationError) as caught:
-        engine.redact(scan, misread.to_redact(), misread.text_layer)
+        engine.redact(misread.document, misread.to_redact())
     assert not caught.value.result.ok
     problems = [p for p in caught.value.result.problems if "legible in the page's picture" in p]
     assert problems and problems[0].startswith("page 1: redacted value ")
@@ -154,7 +154,7 @@ def test_verification_refuses_a_picture_on_which_a_redacted_value_stays_legible(
 def test_born_digital_pages_are_not_read_again(engine):
     pdf = pdf_from_paragraphs(PARAGRAPHS)
     analysis = engine.analyze(pdf)
-    result = engine.redact(pdf, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     assert result.verification.checks["legible_in_pictures"]["pages"] == 0
     assert result.covered == []
 
@@ -182,7 +182,7 @@ def test_a_scanned_form_of_labelled_fields_is_one_persons_block(engine):
     for value in ("Radim", "Vondráček", "14. 6. 1983", "Jeseniova 1142/58", "604 123 987", "seznam.cz"):
         assert any(value in t for t in redacted), (value, redacted)
     assert not any("Městská část" in t or "Generála" in t for t in redacted)
-    result = engine.redact(scan, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     seen = _page_words(result.pdf)
     for value in ("Vondráček", "Jeseniova", "604123987", "radim.vondracek", "1983"):
         assert fold(value) not in seen, value

@@ -71,7 +71,7 @@ def test_a_sheet_scanned_on_its_side_is_turned_once_read_and_its_boxes_cover_the
     assert analysis.pages[0].ocr
     redact = analysis.to_redact()
     assert {"750403/1238", "19-2000145399/0800"} <= {p.text for p in redact}
-    result = engine.redact(scan, redact, analysis.text_layer)  # raises VerificationError on any leak
+    result = engine.redact(analysis.document, redact)  # raises VerificationError on any leak
     out = pymupdf.open(stream=result.pdf)
     for box in result.boxes:
         pixels = _image_pixels_under(out, out[0], pymupdf.Rect(box.x0, box.y0, box.x1, box.y1))
@@ -110,7 +110,7 @@ def test_a_scan_is_redacted_in_the_pixels_and_keeps_a_searchable_layer(engine, l
     redact = analysis.to_redact()
     assert {"750403/1238", "19-2000145399/0800"} <= {p.text for p in redact}
 
-    result = engine.redact(scan, redact, analysis.text_layer)
+    result = engine.redact(analysis.document, redact)
 
     out = pymupdf.open(stream=result.pdf)
     text = out[0].get_text()
@@ -201,7 +201,7 @@ def test_a_scan_stored_rotated_is_read_redacted_and_verified(engine, rotation):
     redact = analysis.to_redact()
     assert {"750403/1238", "19-2000145399/0800"} <= {p.text for p in redact}
 
-    result = engine.redact(scan, redact, analysis.text_layer)  # raises VerificationError on any leak
+    result = engine.redact(analysis.document, redact)  # raises VerificationError on any leak
 
     out = pymupdf.open(stream=result.pdf)
     assert out[0].rotation == rotation

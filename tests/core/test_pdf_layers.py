@@ -123,7 +123,7 @@ def test_burn_in_removes_text_and_every_hidden_layer(engine: RedactionEngine):
     analysis = engine.analyze(original)
     redacted = {p.text for p in analysis.to_redact()}
     assert {"Jan Novák", "830623/4849"} <= redacted
-    result = engine.redact(original, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     out = pymupdf.open(stream=result.pdf, filetype="pdf")
     assert not any(out.metadata.get(k) for k in ("author", "keywords", "title"))
     assert not out.get_xml_metadata()
@@ -175,7 +175,7 @@ def test_redact_raises_when_verification_fails(engine: RedactionEngine, monkeypa
     # a burn-in that forgets to remove anything must not pass as a redaction
     monkeypatch.setattr("redactor.engine.burn_in", lambda pdf, boxes, texts, **kw: pdf)
     with pytest.raises(VerificationError, match="verification failed"):
-        engine.redact(original, analysis.to_redact(), analysis.text_layer)
+        engine.redact(analysis.document, analysis.to_redact())
 
 
 def test_a_surname_kept_for_an_official_may_remain_when_a_namesake_is_redacted():
@@ -224,7 +224,7 @@ def test_a_page_whose_cropbox_differs_from_its_mediabox_is_redacted_where_it_sho
     analysis = rules_engine.analyze(data)
     redact = analysis.to_redact()
     assert {"Jan Novák", "750403/1238"} <= {p.text for p in redact}
-    result = rules_engine.redact(data, redact, analysis.text_layer)  # VerificationError on any leak
+    result = rules_engine.redact(analysis.document, redact)  # VerificationError on any leak
     out = pymupdf.open(stream=result.pdf)[0]
     assert "750403" not in out.get_text() and "Novák" not in out.get_text() and "Prodávající" in out.get_text()
     for box in result.boxes:

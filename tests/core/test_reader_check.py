@@ -52,7 +52,7 @@ def _scan(pdf: bytes, dpi: int = 200) -> bytes:
 def _redact(engine, pdf):
     analysis = engine.analyze(pdf)
     others = [p for p in analysis.proposals if p.action != Action.REDACT]
-    return analysis, engine.redact(pdf, analysis.to_redact(), analysis.text_layer, others=others)
+    return analysis, engine.redact(analysis.document, analysis.to_redact(), others=others)
 
 
 def test_louka_is_in_no_gazetteer():
@@ -94,12 +94,12 @@ def test_what_a_reviewer_decided_is_decided(engine):
     # the reviewer kept it (another Louka, say): the next check does not ask again
     kept = review_items(result.findings, CategoryMap.default())[0]
     kept.action = Action.KEEP
-    again = engine.redact(pdf, analysis.to_redact(), analysis.text_layer, others=[*others, kept])
+    again = engine.redact(analysis.document, analysis.to_redact(), others=[*others, kept])
     assert again.findings == []
     # the reviewer redacted it: it is burned in, nothing is legible there any more
     redacted = review_items(result.findings, CategoryMap.default())[0]
     redacted.action = Action.REDACT
-    burned = engine.redact(pdf, [*analysis.to_redact(), redacted], analysis.text_layer, others=others)
+    burned = engine.redact(analysis.document, [*analysis.to_redact(), redacted], others=others)
     assert burned.findings == []
     with pymupdf.open(stream=burned.pdf, filetype="pdf") as doc:
         assert "Louka souhlasí" not in doc[0].get_text()
@@ -194,7 +194,7 @@ def test_a_home_the_analysis_kept_as_a_seat_is_found(engine):
     as_seat = replace(home, action=Action.KEEP, category=cat.ADDRESS_SEAT)
     others = [p for p in analysis.proposals if p.action != Action.REDACT] + [as_seat]
     redacted = [p for p in analysis.to_redact() if p is not home]
-    result = engine.redact(pdf, redacted, analysis.text_layer, others=others)
+    result = engine.redact(analysis.document, redacted, others=others)
     (finding,) = result.findings
     assert finding.category == cat.ADDRESS_RESIDENCE and finding.found_by == "address"
     assert finding.rect[1] > 120  # the home after "bytem", not the seat above it

@@ -125,6 +125,6 @@ def test_a_contract_with_a_clerks_marks_is_published_with_them_applied():
     data = doc.tobytes()
     engine = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=False)
     analysis = engine.analyze(data)
-    result = engine.redact(data, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     text = adversarial.readable_texts(result.pdf)["pdftotext"]
     assert "80 000" not in text and "Novák" not in text and "Kyjov" in text

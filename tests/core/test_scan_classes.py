@@ -74,7 +74,7 @@ def test_no_private_value_of_a_class_stays_legible_in_the_published_picture(engi
     pdf = scans[name].read_bytes()
     gold = json.loads(scans[name].with_suffix(".json").read_text(encoding="utf-8"))
     analysis = engine.analyze(pdf)
-    result = engine.redact(pdf, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     before, after = _legible(pdf), _legible(result.pdf)
     redacted = [p.text for p in analysis.to_redact()]
     assert before

@@ -141,7 +141,7 @@ def test_the_private_persons_signature_is_proposed_over_all_its_strokes_and_the_
 
 def test_the_signature_is_burned_into_the_pixels_and_the_officials_left(engine, scan, analysis):
     assert _blue_pixels(scan, PRIVATE_SIGNATURE) > 100
-    result = engine.redact(scan, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     assert result.verification.ok
     assert _blue_pixels(result.pdf, PRIVATE_SIGNATURE) == 0
     assert _blue_pixels(result.pdf, OFFICIAL_SIGNATURE) > 100
@@ -174,7 +174,7 @@ def test_a_sole_traders_stamp_in_the_landlords_block_is_made_illegible(engine):
     scan = _scan(stamp=True)
     assert _blue_pixels(scan, STAMP_TEXT) > 100
     analysis = engine.analyze(scan)
-    result = engine.redact(scan, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     assert result.verification.ok
     assert _blue_pixels(result.pdf, STAMP_TEXT) == 0  # read as text and redacted, or boxed as the signer's ink
     # the stamp's frame joins neither signature to the other: the landlord's goes, the mayor's stays

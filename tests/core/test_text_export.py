@@ -255,8 +255,7 @@ def test_the_nominative_of_a_declined_name(form, expected):
 
 def test_the_published_text_keeps_every_kept_item_and_no_redacted_one(rules_engine, analysed):
     analysis = analysed["kupni_auto_1"]
-    pdf = (DEV / "kupni_auto_1.pdf").read_bytes()
-    result = rules_engine.redact(pdf, analysis.to_redact(), analysis.text_layer)
+    result = rules_engine.redact(analysis.document, analysis.to_redact())
     companion = result.text
     assert result.verification.checks["companion_chars"] == len(companion) > 500
     assert companion.count("\f") == len(analysis.pages) - 1
@@ -276,8 +275,7 @@ def test_the_published_text_of_every_dev_contract_matches_its_gold(rules_engine,
     """Scored like the PDF by the shared scorer: no ``redact`` string (nor its run of six or more
     digits), every ``keep`` string as often as the contract has it."""
     for name, analysis in analysed.items():
-        pdf = (DEV / f"{name}.pdf").read_bytes()
-        text = normalize(rules_engine.redact(pdf, analysis.to_redact(), analysis.text_layer).text)
+        text = normalize(rules_engine.redact(analysis.document, analysis.to_redact()).text)
         digits = re.sub(r"\D", "", text)
         for item in _gold(name)["items"]:
             found = count_word(text, item["text"])
@@ -311,8 +309,7 @@ def test_a_box_over_part_of_a_word_hides_those_characters_in_the_published_text(
 
 def test_verification_reads_the_published_text_like_an_extractor(rules_engine, analysed):
     analysis = analysed["kupni_auto_1"]
-    pdf = (DEV / "kupni_auto_1.pdf").read_bytes()
-    result = rules_engine.redact(pdf, analysis.to_redact(), analysis.text_layer)
+    result = rules_engine.redact(analysis.document, analysis.to_redact())
     secret = next(p.text for p in analysis.to_redact() if p.category_name.startswith("Birth"))
     leaky = verify(result.pdf, [secret], companion_text=result.text + "\n" + secret)
     assert not leaky.ok and any(p.startswith("companion text: redacted value") for p in leaky.problems)

@@ -22,8 +22,11 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture
-def browser_page():
+def browser_page(monkeypatch):
     from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; a test's ORM calls stay synchronous
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian's chromium is not installed (bin/setup installs it as root: apt-get install chromium)")

@@ -28,8 +28,6 @@ from tests.plugins.browser import SCREENSHOTS
 from .worker import flush_queue, start_worker
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-# Playwright's sync API runs an event loop in this thread; the ORM calls below are still synchronous.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 DOCUMENT = "kupni_auto_1"
 

@@ -24,7 +24,6 @@ from tests.plugins.browser import SCREENSHOTS, log_in
 from .worker import flush_queue, start_cron, start_worker, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def _status(contract_id: int) -> str:

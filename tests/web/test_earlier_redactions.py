@@ -56,7 +56,7 @@ def test_the_text_under_it_is_redacted_and_the_file_reads_as_it_looks(engine):
     covered = [p for p in analysis.proposals if p.recognizer == "earlier_redaction"]
     assert covered and all(p.action.value == "redact" for p in covered)
     assert "KOLIBRI-4471" in "".join(p.text for p in covered)
-    result = engine.redact(data, analysis.to_redact(), analysis.text_layer)
+    result = engine.redact(analysis.document, analysis.to_redact())
     out = pymupdf.open(stream=result.pdf, filetype="pdf")
     text = out[0].get_text()
     assert "KOLIBRI" not in text and "Kupní cena 120 000" in text and "Heslo k trezoru" in text and "osobn" in text

@@ -158,5 +158,5 @@ def test_the_warm_up_contract_meets_what_a_processing_job_meets(engine):
     analysis = engine.analyze(data)
     found = {p.recognizer for p in analysis.proposals}
     assert {"person", "birth_number", "address", "bank_account", "phone", "ico"} <= found
-    assert engine.redact(data, analysis.to_redact(), analysis.text_layer).verification.ok
+    assert engine.redact(analysis.document, analysis.to_redact()).verification.ok
     assert prefill(analysis).parties  # the registry's reading names the public body

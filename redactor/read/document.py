@@ -1,0 +1,156 @@
+"""The stored document: what processing keeps of a contract and what every later reader opens
+instead of the upload. The allowlist rebuild of the upload (:class:`~redactor.pdf.rebuilt.Rebuilt`,
+its PDF the one analysis read, burn-in burns into and review pictures are drawn from), the
+analysed text layer (:class:`~redactor.read.extraction.TextLayer`, the page words a reviewer
+selects, OCR's words on a scan) and the upload's looks (:class:`~redactor.read.looks.PageLook`,
+what verification compares a publication with). None of its readers opens the upload.
+
+Stored as two files: the rebuilt PDF, and the layer with the rebuild's report and the looks
+(:mod:`redactor.read.stored_layer`). Coordinates are PDF points, y growing downwards, in the
+unrotated page (as proposals' boxes are); pages count from 1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from redactor.model import Box, Span
+from redactor.pdf.rebuild import open_rebuilt
+from redactor.pdf.rebuilt import Rebuilt
+from redactor.read.extraction import TextLayer, extract_text_layer
+from redactor.read.looks import PageLook, upload_looks
+from redactor.read.ocr import StoredOcr
+from redactor.read.review import (
+    MAX_RENDER_PIXELS,
+    WatchdogPage,
+    black_areas,
+    render_page,
+    repeated_pages,
+    spans_in_boxes,
+    watchdog_pages,
+)
+from redactor.read.stored_layer import StoredLayerError, StoredParts, layer_to_bytes, read_stored
+
+#: A word of a page: its text and its box ``(x0, y0, x1, y1)`` in points.
+PageWord = tuple[str, float, float, float, float]
+
+
+@dataclass
+class StoredDocument:
+    """A contract's document as processing stored it (module docstring).
+
+    ``rebuilt`` is the allowlist rebuild (its ``pdf`` and what it removed), ``layer`` the analysed
+    text layer. ``upload`` is the original's bytes, held only from the analysis to the first
+    reading of :meth:`looks` (processing stores the looks; a stored document read back has them
+    and no upload).
+    """
+
+    rebuilt: Rebuilt
+    layer: TextLayer
+    upload: bytes | None = field(default=None, repr=False)
+    _looks: list[PageLook] | None = field(default=None, repr=False)
+
+    @property
+    def pdf(self) -> bytes:
+        """The rebuilt PDF."""
+        return self.rebuilt.pdf
+
+    @property
+    def page_count(self) -> int:
+        """Pages of the document."""
+        return len(self.layer.pages)
+
+    def looks(self) -> list[PageLook]:
+        """How the upload's pages look (:func:`~redactor.read.looks.upload_looks`), what
+        verification compares a publication with; a document whose rebuild applied a clerk's own
+        redaction marks is compared with the rebuild, which changed its look on purpose. Drawn
+        once from ``upload``. Raises ``ValueError`` for a document read back without them."""
+        if self._looks is None:
+            if self.upload is None:
+                raise ValueError("a stored document without the upload's looks")
+            marked = bool(self.rebuilt.removed.get("redaction marks applied"))
+            self._looks = upload_looks(self.pdf if marked else self.upload, self.pdf)
+        return self._looks
+
+    # -- what review reads ------------------------------------------------------------------
+    def picture(
+        self, page: int, *, zoom: float = 1.5, boxes: list[Box] | None = None, max_pixels: int = MAX_RENDER_PIXELS
+    ) -> bytes:
+        """PNG of page ``page`` as :func:`~redactor.read.review.render_page` draws it, with
+        ``boxes`` burned in when given. Raises ``IndexError`` and ``InvalidPdfError`` like it."""
+        return render_page(self.pdf, page, zoom=zoom, redact=boxes, max_pixels=max_pixels)
+
+    def words(self, page: int) -> list[PageWord]:
+        """The words of page ``page`` as analysed (the text layer's, OCR's on a scan), in reading
+        order: what a reviewer selects on the page's picture. Raises ``IndexError`` for a page out
+        of range."""
+        if not 1 <= page <= self.page_count:
+            raise IndexError(f"page {page} out of range 1..{self.page_count}")
+        return [(w.text, w.x0, w.y0, w.x1, w.y1) for _span, w in self.layer.layer_words(page)]
+
+    def spans_under(self, boxes: list[Box]) -> list[Span]:
+        """The layer's text under ``boxes`` (:func:`~redactor.read.review.spans_in_boxes`)."""
+        return spans_in_boxes(self.layer, boxes)
+
+    def repeated_pages(self) -> dict[int, int]:
+        """Pages repeating an earlier one (:func:`~redactor.read.review.repeated_pages`)."""
+        return repeated_pages(self.layer)
+
+    def black_areas(self) -> dict[int, np.ndarray]:
+        """The solid black already in each page's picture (:func:`~redactor.read.review.black_areas`
+        of the rebuild)."""
+        return black_areas(self.pdf)
+
+    def watchdog(self, boxes: list[Box], black: dict[int, np.ndarray] | None = None) -> list[WatchdogPage]:
+        """Each page as the registry's watchdog would score it with ``boxes`` burned in
+        (:func:`~redactor.read.review.watchdog_pages`); ``black`` is :meth:`black_areas` when the
+        caller kept it (drawn again otherwise)."""
+        return watchdog_pages(self.layer, boxes, black if black is not None else self.black_areas())
+
+    # -- storage ----------------------------------------------------------------------------
+    def layer_bytes(self) -> bytes:
+        """The file stored beside the rebuilt PDF: the layer, the rebuild's report and the looks
+        (:func:`~redactor.read.stored_layer.layer_to_bytes`); draws the looks when not yet drawn."""
+        return layer_to_bytes(self.layer, self.rebuilt, self.looks())
+
+    @classmethod
+    def from_stored(cls, layer_bytes: bytes, pdf: bytes) -> StoredDocument:
+        """The document from its two stored files (:meth:`layer_bytes` and :attr:`pdf`; the
+        caller checked their hashes). Raises :class:`~redactor.read.stored_layer.StoredLayerError`
+        for a damaged layer file or one stored without the rebuild's report and looks (before
+        documents were stored)."""
+        document = cls.from_parts(read_stored(layer_bytes), pdf)
+        if document is None:
+            raise StoredLayerError("a text layer stored without its document")
+        return document
+
+    @classmethod
+    def from_parts(cls, parts: StoredParts, pdf: bytes) -> StoredDocument | None:
+        """The document from a layer file already read (:func:`~redactor.read.stored_layer.read_stored`)
+        and the rebuilt ``pdf``; None when the layer was stored without the rebuild's report and
+        looks."""
+        if parts.rebuild is None or parts.looks is None:
+            return None
+        rebuild = dataclasses.replace(parts.rebuild, pdf=pdf)
+        return cls(rebuild, parts.layer, _looks=parts.looks)
+
+
+def document_of(
+    upload: bytes, layer: TextLayer | None = None, ocr: StoredOcr | None = None, max_pages: int | None = None
+) -> StoredDocument:
+    """The stored document of ``upload`` analysed before documents were stored: its allowlist
+    rebuild (:func:`~redactor.pdf.rebuild.open_rebuilt`, same errors) with ``layer``, the layer
+    stored then, or without one the text extracted again, scanned pages from ``ocr`` (the OCR
+    words stored then: never read again, so the proposals' offsets stay valid)."""
+    doc, prepared = open_rebuilt(upload, max_pages=max_pages)
+    try:
+        if layer is None:
+            layer = extract_text_layer(
+                doc, prepared.pdf, ocr=ocr or StoredOcr({}), regions=prepared.regions, images=prepared.images
+            )
+    finally:
+        doc.close()
+    return StoredDocument(prepared, layer, upload=upload)
