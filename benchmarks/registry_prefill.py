@@ -26,7 +26,7 @@ django.setup()
 from policy.runtime import get_engine  # noqa: E402
 from redactor.detect.profile import AgencyProfile  # noqa: E402
 from redactor.errors import RedactionError  # noqa: E402
-from redactor.registry.prefill import prefill  # noqa: E402
+from redactor.metadata import prefill  # noqa: E402
 
 FIELDS = ("subject", "date_concluded", "number", "signed_by", "value_without_vat", "value_with_vat", "foreign_value")
 

@@ -35,14 +35,14 @@ import numpy as np  # noqa: E402
 import pymupdf  # noqa: E402
 
 from policy.runtime import get_engine  # noqa: E402
-from redactor import (  # noqa: E402
+from redactor.errors import RedactionError, VerificationError  # noqa: E402
+from redactor.read.review import (  # noqa: E402
     WATCHDOG_HEAVY,
     WATCHDOG_REDACTED,
     black_areas,
     watchdog_pages,
     watchdog_readable,
 )
-from redactor.errors import RedactionError, VerificationError  # noqa: E402
 
 
 def file_scores(data: bytes) -> tuple[list[float], str]:

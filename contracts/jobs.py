@@ -11,7 +11,7 @@ from contracts import selectors
 from contracts.queue import fresh_connections
 from contracts.services import exports, files, processing, publishing, runs, uploads, webhooks
 from policy.preview_jobs import preview_documents
-from redactor import RedactionError
+from redactor import errors
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ def _describe(exc: Exception, run_id: int) -> str:
             "Processing needed more memory than one document may use and was stopped. Split the document, "
             "or print it to PDF, and upload it again."
         )
-    if isinstance(exc, RedactionError):
+    if isinstance(exc, errors.RedactionError):
         return uploads.pdf_problem(exc)[1]
     return _(
         "Processing stopped because of an internal error (reference: run %(run)d); the details are in the "

@@ -110,7 +110,7 @@ class Contract(models.Model):
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.UPLOADED)
     error_message = models.TextField(blank=True)
-    # registry of contracts: the metadata (redactor.registry.metadata.ContractMetadata.to_dict),
+    # registry of contracts: the metadata (redactor.metadata.fields.ContractMetadata.to_dict),
     # pre-filled by processing and confirmed by a reviewer; the record once the registry replied
     registry_metadata = models.JSONField(default=dict, blank=True)
     registry_record_id = models.BigIntegerField(null=True, blank=True)

@@ -17,20 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Agency
 from accounts.selectors import actor_name
-from redactor import (
-    REPEAT_SIMILARITY,
-    Box,
-    InvalidPdfError,
-    OcrPage,
-    StoredDocument,
-    StoredLayerError,
-    StoredOcr,
-    TextLayer,
-    document_of,
-    read_stored,
-    repeated_pages,
-    signature_similarity,
-)
+from redactor import Box, StoredDocument, TextLayer, errors, review
 
 from .models import (
     AuditEvent,
@@ -170,7 +157,7 @@ def contract_original(contract: Contract) -> bytes:
     with contract.original.open("rb") as fh:
         data = fh.read()
     if hashlib.sha256(data).hexdigest() != contract.original_sha256:
-        raise InvalidPdfError(_("the stored original is damaged: it no longer matches the uploaded file"))
+        raise errors.InvalidPdfError(_("the stored original is damaged: it no longer matches the uploaded file"))
     return data
 
 
@@ -198,8 +185,8 @@ def contract_text_layer(contract: Contract) -> TextLayer:
     data = _stored(contract.analysed, contract.analysed_sha256)
     if data is not None:
         try:
-            return read_stored(data).layer
-        except StoredLayerError as exc:
+            return StoredDocument.layer_of(data)
+        except errors.StoredLayerError as exc:
             log.warning("contract %s: the stored layer cannot be used (%s)", contract.pk, exc)
     return contract_document(contract).layer
 
@@ -209,26 +196,23 @@ def contract_document(contract: Contract) -> StoredDocument:
     was analysed and its text layer, read from storage without opening the original.
 
     A contract processed before documents were stored (or whose stored files are damaged) gets
-    its document built again in memory from the original (:func:`redactor.document_of`: the
-    layer stored then, or the text extracted again with the OCR words stored at processing, so
-    the proposals' offsets stay valid) and a warning is logged: ``manage.py store_documents``
-    stores it for good. Raises ``InvalidPdfError`` when the original is damaged too."""
+    its document built again in memory from the original
+    (:meth:`redactor.StoredDocument.from_upload`: the layer stored then, or the text extracted
+    again with the OCR words stored at processing, so the proposals' offsets stay valid) and a
+    warning is logged: ``manage.py store_documents`` stores it for good. Raises
+    ``InvalidPdfError`` when the original is damaged too."""
     layer_bytes = _stored(contract.analysed, contract.analysed_sha256)
     pdf = _stored(contract.rebuilt, contract.rebuilt_sha256)
-    layer = None
-    if layer_bytes is not None:
+    if layer_bytes is not None and pdf is not None:
         try:
-            parts = read_stored(layer_bytes)
-        except StoredLayerError as exc:
-            log.warning("contract %s: the stored layer cannot be used (%s)", contract.pk, exc)
-        else:
-            document = StoredDocument.from_parts(parts, pdf) if pdf is not None else None
-            if document is not None:
-                return document
-            layer = parts.layer
+            return StoredDocument.from_stored(layer_bytes, pdf)
+        except errors.StoredLayerError as exc:
+            log.warning("contract %s: the stored document cannot be used (%s)", contract.pk, exc)
     log.warning("contract %s has no stored document: built from the original (manage.py store_documents)", contract.pk)
-    ocr = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (contract.ocr_pages or {}).items()})
-    return document_of(contract_original(contract), layer, ocr)
+    try:
+        return StoredDocument.from_upload(contract_original(contract), layer_bytes, contract.ocr_pages)
+    except errors.StoredLayerError:  # the stored layer is damaged too: the text is extracted again
+        return StoredDocument.from_upload(contract_original(contract), None, contract.ocr_pages)
 
 
 def page_image_key(contract: Contract, page: int) -> str:
@@ -266,7 +250,7 @@ def contract_page_words(contract: Contract, page: int) -> list[tuple[str, float,
 def contract_repeated_pages(contract: Contract, layer: TextLayer | None = None) -> dict[int, int]:
     """The contract's pages that repeat an earlier page of it (:func:`redactor.repeated_pages` of
     its analysed ``layer``, read when not given): ``{page: earlier page}``."""
-    return repeated_pages(layer if layer is not None else contract_text_layer(contract))
+    return review.repeated_pages(layer if layer is not None else contract_text_layer(contract))
 
 
 def contract_report(*, contract: Contract) -> dict:
@@ -374,8 +358,8 @@ def contract_repeats_elsewhere(*, contract: Contract) -> dict[int, EarlierPage]:
     for pk, title, signatures in earlier:
         for n, theirs in (signatures or {}).items():
             for page, sig in mine.items():
-                similarity = signature_similarity(sig, theirs)
-                if similarity >= REPEAT_SIMILARITY and similarity > best.get(page, (0.0,))[0]:
+                similarity = review.signature_similarity(sig, theirs)
+                if similarity >= review.REPEAT_SIMILARITY and similarity > best.get(page, (0.0,))[0]:
                     best[page] = (similarity, pk, title, int(n))
     out: dict[int, EarlierPage] = {}
     for page, (similarity, pk, title, n) in sorted(best.items()):

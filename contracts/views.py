@@ -26,7 +26,8 @@ from contracts.services import exports, publishing, runs, uploads, watchdog
 from policy import views as map_console
 from policy.preview_jobs import owned_job_start
 from policy.spreadsheet import SafeWriter
-from redactor import COVERAGE_ALERT, COVERAGE_WARN, RedactionError
+from redactor import errors as engine_errors
+from redactor import review
 
 from . import selectors
 from .forms import UploadForm
@@ -79,7 +80,7 @@ def _coverage_rows(contract):
     rows = []
     scored = contract.watchdog.get("pages", {})
     for number, share in sorted(((int(k), v) for k, v in contract.page_coverage.items())):
-        level = "alert" if share >= COVERAGE_ALERT else "warn" if share >= COVERAGE_WARN else "ok"
+        level = "alert" if share >= review.COVERAGE_ALERT else "warn" if share >= review.COVERAGE_WARN else "ok"
         watchdog = scored.get(str(number))
         rows.append(
             {"page": number, "share": share * 100, "level": level,
@@ -124,8 +125,8 @@ def contract_detail(request, membership, contract_id: int):
             "proposal_count": len(proposals),
             "coverage": coverage,
             "coverage_warn": [r for r in coverage if r["level"] != "ok"],
-            "warn_percent": COVERAGE_WARN * 100,
-            "alert_percent": COVERAGE_ALERT * 100,
+            "warn_percent": review.COVERAGE_WARN * 100,
+            "alert_percent": review.COVERAGE_ALERT * 100,
         },
     )
 
@@ -181,7 +182,7 @@ def _download(request, membership, contract_id: int, which: publishing.DownloadK
     contract = contract_of(membership, contract_id)
     try:
         file = publishing.contract_download(contract=contract, user=request.user, which=which)
-    except (ValidationError, RedactionError) as exc:  # not published yet; a damaged original
+    except (ValidationError, engine_errors.RedactionError) as exc:  # not published yet; a damaged original
         report_error(request, exc)
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     return file_response(file)  # the original comes marked private: kept out of every cache
@@ -221,7 +222,7 @@ def text_export(request, membership, contract_id: int):
             mode=request.GET.get("mode", "tagged"),
             fmt=request.GET.get("format", "txt"),
         )
-    except (ValidationError, RedactionError) as exc:
+    except (ValidationError, engine_errors.RedactionError) as exc:
         report_error(request, exc)
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     return file_response(file)
@@ -281,7 +282,7 @@ def page_image(request, membership, contract_id: int, page: int):
             png = selectors.contract_page_image(contract, page)
     except IndexError:
         raise Http404("no such page") from None
-    except RedactionError:
+    except engine_errors.RedactionError:
         return HttpResponse(
             _("This page cannot be shown as an image. Open the original PDF to check it."),
             status=422,
@@ -301,7 +302,7 @@ def page_text(request, membership, contract_id: int, page: int):
         words = selectors.contract_page_words(contract, page)
     except IndexError:
         raise Http404("no such page") from None
-    except RedactionError:
+    except engine_errors.RedactionError:
         return JsonResponse(
             {"page": page, "words": [], "error": _("The words of this page cannot be read.")}, status=422
         )

@@ -81,14 +81,14 @@ def warm_engine() -> float:
     started = time.perf_counter()
     import contracts.jobs  # noqa: F401, PLC0415 - the modules every job imports, loaded before the fork
     from policy.runtime import get_engine  # noqa: PLC0415
-    from redactor import prefill  # noqa: PLC0415
+    from redactor import metadata  # noqa: PLC0415
 
     engine = get_engine()
     engine.load()
     data = warm_up_pdf()
     analysis = engine.analyze(data)
     engine.redact(analysis.document or data, analysis.to_redact())
-    prefill(analysis)  # the registry's reading of a processed contract, which every processing job runs
+    metadata.prefill(analysis)  # the registry's reading of a processed contract, which every processing job runs
     return time.perf_counter() - started
 
 

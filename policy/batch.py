@@ -17,14 +17,11 @@ from redactor import (
     AgencyProfile,
     Analysis,
     CategoryMap,
-    ExportMode,
     ProposedRedaction,
     RedactionEngine,
-    RedactionError,
-    TextExport,
-    VerificationError,
-    export_layer,
+    errors,
     review_items,
+    text_export,
 )
 
 
@@ -99,7 +96,7 @@ def redact_file(
         return FileOutcome(source, False, problem)
     try:
         analysis = engine.analyze(data, category_map=category_map, profile=profile, progress=progress)
-    except RedactionError as exc:
+    except errors.RedactionError as exc:
         return FileOutcome(source, False, str(exc))
     accepted = analysis.to_redact()
     counts = Counter(p.action.value for p in analysis.proposals)
@@ -111,13 +108,13 @@ def redact_file(
     others = [p for p in analysis.proposals if p.action != Action.REDACT]
     try:
         result = engine.redact(analysis.document or data, accepted, others=others, category_map=category_map)
-    except VerificationError as exc:
+    except errors.VerificationError as exc:
         report["verification"] = exc.result.to_dict() if exc.result else {"ok": False, "problems": [str(exc)]}
         json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
         return FileOutcome(
             source, False, f"verification failed, nothing published: {exc}", None, json_path, analysis, counts
         )
-    except RedactionError as exc:
+    except errors.RedactionError as exc:
         return FileOutcome(source, False, str(exc), analysis=analysis, counts=counts)
     report["verification"] = result.verification.to_dict()
     # what a reader still reads that nobody decided: review items beside the analysis' own
@@ -164,12 +161,12 @@ def redact_file(
 def export_file(
     engine: RedactionEngine,
     source: Path,
-    modes: Sequence[ExportMode],
+    modes: Sequence[text_export.ExportMode],
     *,
     category_map: CategoryMap | None = None,
     max_bytes: int | None = None,
     seed: bytes | None = None,
-) -> tuple[dict[str, TextExport], str]:
+) -> tuple[dict[str, text_export.TextExport], str]:
     """Analyse ``source`` and export its text in each of ``modes`` from the decisions
     :func:`redact_file` would burn in (every proposal whose action is redact):
     ``({mode: TextExport}, "")``, or ``({}, why)`` for a bad input. Never raises for one.
@@ -179,7 +176,7 @@ def export_file(
         return {}, problem
     try:
         analysis = engine.analyze(data, category_map=category_map)
-    except RedactionError as exc:
+    except errors.RedactionError as exc:
         return {}, str(exc)
     decided = analysis.to_redact()
-    return {mode: export_layer(analysis.text_layer, decided, mode, seed) for mode in modes}, ""
+    return {mode: text_export.export_layer(analysis.text_layer, decided, mode, seed) for mode in modes}, ""

@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Agency
-from redactor import LearnedRule
+from redactor import rules
 
 
 class MapVersion(models.Model):
@@ -138,7 +138,7 @@ class AgencyRule(models.Model):
 
     def as_core(self):
         """The rule as the engine's :class:`redactor.decide.rules.LearnedRule`."""
-        return LearnedRule(self.pk, self.kind, self.pattern, self.keep_votes, self.redact_votes, self.category)
+        return rules.LearnedRule(self.pk, self.kind, self.pattern, self.keep_votes, self.redact_votes, self.category)
 
     @property
     def action(self) -> str:

@@ -7,7 +7,8 @@ from django.http import Http404
 
 from accounts.models import Agency, ProfileVersion
 from accounts.selectors import profile_in_force
-from redactor import SIGNATURE_NAME, AgencyProfile
+from redactor import AgencyProfile
+from redactor import categories as engine_categories
 from redactor.categories import SIGNATURE
 
 from .models import AgencyRule, MapChange, MapDraft, MapVersion, RuleVote
@@ -112,5 +113,5 @@ def category_names(*, version_id: int | None) -> dict[int, tuple[str, str]]:
         return {}
     data = MapVersion.objects.filter(pk=version_id).values_list("data", flat=True).first() or {}
     names = {int(r["id"]): (r.get("name_cs") or "", r.get("name_en") or "") for r in data.get("categories", [])}
-    names.setdefault(SIGNATURE, (SIGNATURE_NAME["cs"], SIGNATURE_NAME["en"]))
+    names.setdefault(SIGNATURE, (engine_categories.SIGNATURE_NAME["cs"], engine_categories.SIGNATURE_NAME["en"]))
     return names

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Agency, Role
 from accounts.web import member_required, report_error
-from redactor import ROLES, SCOPES, TYPES, CategoryMap
+from redactor import CategoryMap
 
 from . import selectors
 from .models import MapDraft
@@ -133,7 +133,7 @@ def _home(request, owner: Owner):
         "in_force": in_force,
         "own_version": owner.agency is None or in_force.agency_id is not None,
         "groups": sorted({r["group"] for r in data["categories"]}),
-        "types": TYPES,
+        "types": CategoryMap.TYPES,
         "filters": {"q": q, "group": group, "type": type_, "enabled": enabled},
         "roles": data.get("role_exceptions", []),
         "warnings": maps.map_warnings(CategoryMap.from_dict(data)),
@@ -169,7 +169,14 @@ def _category(request, owner: Owner, category: int):
         return redirect(owner.url("category", category))
     row = rows[category]
     deps = [{**d, "name": rows[d["category"]]["name_cs"]} for d in row.get("depends_on", [])]
-    context = {"owner": owner, "row": row, "deps": deps, "types": TYPES, "scopes": SCOPES, "draft": draft}
+    context = {
+        "owner": owner,
+        "row": row,
+        "deps": deps,
+        "types": CategoryMap.TYPES,
+        "scopes": CategoryMap.SCOPES,
+        "draft": draft,
+    }
     context["others"] = [r for r in data["categories"] if r["id"] != category]
     return render(request, "policy/map_category.html", context)
 
@@ -220,7 +227,7 @@ def _role(request, owner: Owner):
         maps.map_role_exception_set(
             draft=maps.map_draft_open(agency=owner.agency, user=request.user),
             user=request.user,
-            role=role if role in ROLES else "",
+            role=role if role in CategoryMap.ROLES else "",
             enabled=request.POST.get("enabled") == "on",
         )
     except ValidationError as exc:

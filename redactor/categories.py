@@ -50,6 +50,8 @@ DATE_OF_BIRTH = 56
 LEGAL_ENTITY = 59
 #: A handwritten signature or a stamp on a scan (:mod:`redactor.decide.signatures`)
 SIGNATURE = 60
+#: Its names when an agency's map predates the category.
+SIGNATURE_NAME = {"cs": "Podpis nebo razítko", "en": "Signature or stamp"}
 ICO = 100
 DATA_BOX = 101
 

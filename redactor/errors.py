@@ -51,3 +51,18 @@ class ActiveContentError(InvalidPdfError):
             f"the PDF contains active content ({', '.join(kinds)}); save it without scripts, e.g. by printing it to PDF"
         )
         self.kinds = kinds
+
+
+class PdfBombError(InvalidPdfError):
+    """A PDF over one of :class:`~redactor.pdf.pdf_limits.PdfLimits` (``limit`` names which;
+    ``page`` from 1 when a page's drawing passed it, else None)."""
+
+    def __init__(self, limit: str, detail: str, page: int | None = None):
+        super().__init__(f"{limit}: {detail}")
+        self.limit = limit
+        self.page = page
+
+
+class StoredLayerError(RedactionError, ValueError):
+    """Bytes that are not a stored text layer of a format this engine reads
+    (:mod:`redactor.read.stored_layer`): another format, or damaged."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable
 
@@ -153,3 +155,27 @@ def text_quality(text: str) -> float:
             continue
         good += 1
     return good / len(tokens)
+
+
+_WS = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """NFKC and whitespace folding, as the registry's scoring and Hlídač státu read text."""
+    return _WS.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def count_word(haystack: str, needle: str) -> int:
+    """Whole-word occurrences of ``needle`` in ``haystack`` (both normalised)."""
+    pattern = _word_pattern(needle)
+    return len(pattern.findall(haystack)) if pattern is not None else 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_pattern(needle: str) -> re.Pattern[str] | None:
+    """The compiled whole-word pattern of ``needle`` (normalised), None for an empty one:
+    verification asks for the same values against every extractor's text and every layer."""
+    needle = normalize(needle)
+    if not needle:
+        return None
+    return re.compile(r"(?<![\w])" + re.escape(needle) + r"(?![\w])")

@@ -31,7 +31,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from lxml import etree
 
-from redactor import isrs
+from registry import isrs
 
 SOAP = "http://schemas.xmlsoap.org/soap/envelope/"
 NS = "http://isds.czechpoint.cz/v20"

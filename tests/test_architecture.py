@@ -283,3 +283,48 @@ def test_the_drawing_of_the_house_is_current_and_shows_no_import_against_the_flo
     picture, summary = house.svg()
     assert summary.endswith("0 running up a floor, 0 import loops")
     assert (ROOT / "docs" / "development" / "house.svg").read_text(encoding="utf-8") == picture, "run bin/draw-house"
+
+
+
+#: The apps, whose every use of the engine goes through its front door.
+APPS = ("accounts", "contracts", "config", "policy", "registry")
+#: The most names the front door may list: what the apps need, not an index of the stages.
+FACADE_MAX = 30
+
+
+def _front_door_imports(paths: list[Path], root: Path) -> dict[str, list[str]]:
+    """``{name: ["file:line", …]}`` of every ``from redactor import name`` in ``paths``."""
+    import ast
+
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "redactor" and node.level == 0:
+                for alias in node.names:
+                    found.setdefault(alias.name, []).append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def _not_listed(used: dict[str, list[str]]) -> dict[str, list[str]]:
+    import redactor
+
+    return {name: where for name, where in used.items() if name not in redactor.__all__}
+
+
+def test_the_front_door_is_a_facade_and_the_apps_use_only_what_it_lists():
+    import redactor
+
+    assert len(redactor.__all__) <= FACADE_MAX, f"{len(redactor.__all__)} names: the front door became an index"
+    assert len(set(redactor.__all__)) == len(redactor.__all__)
+    assert all(hasattr(redactor, name) for name in redactor.__all__)
+    used = _front_door_imports([p for app in APPS for p in (ROOT / app).rglob("*.py")], ROOT)
+    assert len(used) > 10, "the walk found (almost) no import of the front door"
+    assert _not_listed(used) == {}, "names the apps import that the front door does not list"
+    assert set(redactor.__all__) - set(used) == set(), "names the front door lists that no app needs"
+
+
+def test_the_facade_check_finds_a_name_the_front_door_does_not_list(tmp_path):
+    (tmp_path / "door.py").write_text("from redactor import Box, open_rebuilt\nfrom redactor.engine import Analysis\n")
+    used = _front_door_imports([tmp_path / "door.py"], tmp_path)
+    assert used == {"Box": ["door.py:1"], "open_rebuilt": ["door.py:1"]}
+    assert _not_listed(used) == {"open_rebuilt": ["door.py:1"]}

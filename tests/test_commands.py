@@ -133,7 +133,7 @@ def test_evaluate_prints_rates_per_category(capsys, data_dir, tmp_path):
 
 @pytest.mark.django_db
 def test_registry_xml_writes_a_package_per_contract_or_says_what_is_missing(tmp_path, capsys, data_dir):
-    from redactor.registry import isrs
+    from registry import isrs
 
     sources = [data_dir / "dev" / "dilo_firma_1.pdf", data_dir / "dev" / "pacht_1.pdf"]
     code, out = _run(

@@ -6,9 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from redactor import WATCHDOG_HEAVY, WATCHDOG_REDACTED, Box, TextLayer, watchdog_pages, watchdog_readable
+from redactor import Box, TextLayer
 from redactor.model import PageInfo
-from redactor.read.review import union_area
+from redactor.read.review import (
+    WATCHDOG_HEAVY,
+    WATCHDOG_REDACTED,
+    black_areas,
+    union_area,
+    watchdog_pages,
+    watchdog_readable,
+)
 
 
 def _layer() -> TextLayer:
@@ -77,8 +84,6 @@ def test_black_already_in_the_page_counts_as_the_watchdog_sees_it():
     """A bar drawn into the file (an earlier redaction, or paper blacked out and scanned) is
     black in its picture; glyphs of body text are not."""
     import pymupdf
-
-    from redactor import black_areas
 
     doc = pymupdf.open()
     page = doc.new_page(width=200, height=100)

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from contracts.models import (
     RegistrySubmission,
 )
-from redactor import NOT_PUBLIC, ContractMetadata, RegistryParty
+from redactor import metadata as engine_metadata
 
 
 class RegistrySourceSerializer(serializers.Serializer):
@@ -65,12 +65,12 @@ class RegistryMetadataSerializer(serializers.Serializer):
     problems = serializers.ListField(child=serializers.CharField(), read_only=True,
                                      help_text="What stops sending, in the interface's language.")  # fmt: skip
 
-    def to_metadata(self, base: ContractMetadata) -> ContractMetadata:
+    def to_metadata(self, base: engine_metadata.ContractMetadata) -> engine_metadata.ContractMetadata:
         """``base`` with the validated values."""
         d = dict(self.validated_data)
         base.parties = [
-            RegistryParty(
-                name=NOT_PUBLIC if p["private"] else p["name"].strip(),
+            engine_metadata.RegistryParty(
+                name=engine_metadata.NOT_PUBLIC if p["private"] else p["name"].strip(),
                 ico=p["ico"],
                 data_box=p["data_box"],
                 address=p["address"].strip(),

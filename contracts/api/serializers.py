@@ -20,7 +20,7 @@ from contracts.models import (
 )
 from policy.selectors import category_names
 from policy.vocabulary import in_reader_language
-from redactor import ContractMetadata
+from redactor import metadata
 
 from .registry_serializers import RegistryStatusField, registry_status
 
@@ -127,7 +127,7 @@ class ContractSerializer(serializers.ModelSerializer):
     def get_registry(self, obj) -> dict:
         """The registration and the metadata as stored (``GET …/registry/`` adds what stops sending)."""
         data = registry_status(obj)
-        data["metadata"] = ContractMetadata.from_dict(obj.registry_metadata).to_dict()
+        data["metadata"] = metadata.ContractMetadata.from_dict(obj.registry_metadata).to_dict()
         return data
 
     @extend_schema_field(RunSerializer(allow_null=True))

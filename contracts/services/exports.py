@@ -25,7 +25,7 @@ from accounts.models import Agency, Role
 from contracts import selectors
 from contracts.models import Contract, Status
 from policy.preview_jobs import RESULT_TTL, OwnedJobState, owned_job_start, owned_job_state, report_progress
-from redactor import MODES, ExportMode, RedactionError, TextExport, export_layer
+from redactor import errors, text_export
 
 from .common import Download, audit, require_status
 from .publishing import decided_proposals
@@ -42,24 +42,24 @@ def agency_seed(agency_id: int) -> bytes:
     return hmac.new(settings.SECRET_KEY.encode("utf-8"), f"pseudonyms:{agency_id}".encode(), hashlib.sha256).digest()
 
 
-def _require_choice(mode: str, fmt: str) -> ExportMode:
+def _require_choice(mode: str, fmt: str) -> text_export.ExportMode:
     """``mode`` as an :data:`~redactor.publish.text_export.ExportMode` once it and ``fmt`` are known
     choices; raises ``ValidationError`` (code ``invalid``) naming them otherwise."""
-    for known in MODES:
+    for known in text_export.MODES:
         if mode == known and fmt in FORMATS:
             return known
     raise ValidationError(
         _("Choose the export mode (%(modes)s) and format (%(formats)s).")
-        % {"modes": ", ".join(MODES), "formats": ", ".join(FORMATS)},
+        % {"modes": ", ".join(text_export.MODES), "formats": ", ".join(FORMATS)},
         code="invalid",
     )
 
 
-def _export(contract: Contract, mode: ExportMode) -> TextExport:
+def _export(contract: Contract, mode: text_export.ExportMode) -> text_export.TextExport:
     """The ``mode`` export of a decided ``contract``: its text layer as processing saw it, the
     redactions publishing burns in, the agency's pseudonym seed."""
     layer = selectors.contract_text_layer(contract)
-    return export_layer(layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id))
+    return text_export.export_layer(layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id))
 
 
 def _base_name(contract: Contract) -> str:
@@ -172,7 +172,7 @@ def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: 
         for done, contract in enumerate(contracts, start=1):
             try:
                 export = _export(contract, chosen)
-            except RedactionError:
+            except errors.RedactionError:
                 failed.append(contract.pk)
                 report_progress(done, len(contracts))
                 continue

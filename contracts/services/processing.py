@@ -21,17 +21,8 @@ from policy.i18n import reason_fields
 from policy.models import MapVersion
 from policy.runtime import get_engine
 from policy.selectors import agency_profile, map_version_in_force, rules_in_force
-from redactor import (
-    LAYER_FORMAT,
-    AgencyProfile,
-    Analysis,
-    CategoryMap,
-    ProposedRedaction,
-    RuleOutcome,
-    StoredDocument,
-    apply_rules,
-    page_signatures,
-)
+from redactor import AgencyProfile, Analysis, CategoryMap, ProposedRedaction, StoredDocument, review
+from redactor import rules as engine_rules
 
 from .common import audit
 from .runs import run_claim, run_progress
@@ -89,7 +80,7 @@ def _name_document(contract: Contract, written: _Written) -> list[str]:
     stale = [name for name in previous if name not in (written.analysed, written.rebuilt)]
     if stale:
         _delete_after_commit(storage, stale)
-    contract.analysed.name, contract.analysed_format = written.analysed, LAYER_FORMAT
+    contract.analysed.name, contract.analysed_format = written.analysed, StoredDocument.FORMAT
     contract.analysed_sha256 = written.analysed_sha256
     contract.rebuilt.name, contract.rebuilt_sha256 = written.rebuilt, written.rebuilt_sha256
     return ["analysed", "analysed_format", "analysed_sha256", "rebuilt", "rebuilt_sha256"]
@@ -104,7 +95,7 @@ def contract_document_store(*, contract: Contract) -> bool:
     processed yet, deleted). Raises ``InvalidPdfError`` for a damaged original."""
     if not contract.original or not contract.pages:
         return False
-    if contract.analysed_format == LAYER_FORMAT and contract.rebuilt and contract.rebuilt_sha256:
+    if contract.analysed_format == StoredDocument.FORMAT and contract.rebuilt and contract.rebuilt_sha256:
         return False
     document = selectors.contract_document(contract)
     written = _write_document(contract, document)
@@ -214,11 +205,11 @@ def _analyse(run: Run, contract: Contract, inputs: _Inputs) -> Analysis:
     return analysis
 
 
-def _with_agency_rules(contract: Contract, analysis: Analysis, cmap: CategoryMap) -> RuleOutcome:
+def _with_agency_rules(contract: Contract, analysis: Analysis, cmap: CategoryMap) -> engine_rules.RuleOutcome:
     """The proposals after the agency's rules in force when the contract was uploaded; a
     proposal a rule added is named by its category in the map in force."""
     rules = rules_in_force(agency=contract.agency, before=contract.created_at)
-    learned = apply_rules(
+    learned = engine_rules.apply_rules(
         [r.as_core() for r in rules], analysis.text_layer.text, analysis.proposals, analysis.text_layer.span_boxes
     )
     for p in learned.proposals:
@@ -250,7 +241,7 @@ def proposal_row(contract: Contract, p: ProposedRedaction, *, source: str, **fie
     return Proposal(**{**row, **fields})
 
 
-def _proposal_rows(contract: Contract, analysis: Analysis, learned: RuleOutcome) -> list[Proposal]:
+def _proposal_rows(contract: Contract, analysis: Analysis, learned: engine_rules.RuleOutcome) -> list[Proposal]:
     """The engine's proposals as rows, each with the party whose block it stands in."""
     party_of = {(block.start, block.end): party for party in analysis.parties for block in party.blocks}
     return [
@@ -268,7 +259,9 @@ def _proposal_rows(contract: Contract, analysis: Analysis, learned: RuleOutcome)
     ]
 
 
-def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs: _Inputs, written: _Written) -> None:
+def _store(
+    contract: Contract, analysis: Analysis, learned: engine_rules.RuleOutcome, inputs: _Inputs, written: _Written
+) -> None:
     """Replace the engine's proposals and store what review and publishing need: the pages, the
     stored document (``written``: its files, already written; those of an earlier run are
     deleted after the commit), the OCR words, parties, persons, the map and profile versions;
@@ -282,7 +275,7 @@ def _store(contract: Contract, analysis: Analysis, learned: RuleOutcome, inputs:
     contract.ocr_pages = {str(n): page.to_dict() for n, page in analysis.text_layer.ocr_pages.items()}
     contract.parties, contract.persons = summary["parties"], summary["persons"]
     contract.earlier_redactions = summary["covered"]
-    contract.page_signatures = {str(n): sig for n, sig in page_signatures(analysis.text_layer).items()}
+    contract.page_signatures = {str(n): sig for n, sig in review.page_signatures(analysis.text_layer).items()}
     contract.category_map, contract.map_version = analysis.category_map, inputs.version
     contract.profile_version = inputs.profile_version
     contract.status, contract.error_message = Status.NEEDS_REVIEW, ""

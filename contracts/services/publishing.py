@@ -31,18 +31,7 @@ from contracts.models import (
     WebhookEvent,
 )
 from policy.runtime import get_engine
-from redactor import (
-    Action,
-    CategoryMap,
-    ProposedRedaction,
-    Reason,
-    Span,
-    VerificationError,
-    normalize,
-    page_coverage,
-    review_items,
-    spans_in_boxes,
-)
+from redactor import Action, CategoryMap, ProposedRedaction, Reason, Span, errors, normalize, review, review_items
 
 from .common import Download, audit, require_published, require_status
 from .processing import proposal_row
@@ -83,7 +72,7 @@ def _engine_values(p: Proposal, layer, action: Action, label: str) -> list[Propo
     if p.span_start is not None and p.span_end is not None:
         spans = [Span(p.span_start, p.span_end)]
     else:
-        spans = spans_in_boxes(layer, boxes)
+        spans = review.spans_in_boxes(layer, boxes)
     return [
         ProposedRedaction(
             id=p.pk,
@@ -136,7 +125,7 @@ def contract_publish(*, run_id: int) -> None:
             others=kept_proposals(contract, layer),
             category_map=CategoryMap.from_dict(contract.map_version.data) if contract.map_version else None,
         )
-    except VerificationError as exc:
+    except errors.VerificationError as exc:
         problems = exc.result.problems if exc.result else [str(exc)]
         message = _("Verification failed, nothing was published: %(problems)s") % {"problems": "; ".join(problems[:5])}
         concerned = _leaking_proposals(proposals, exc.result.leaked if exc.result else [])
@@ -154,7 +143,7 @@ def contract_publish(*, run_id: int) -> None:
         _back_to_review(run, contract, result)
         return
     sizes = {p.number: (p.width, p.height) for p in layer.pages}
-    coverage = page_coverage(result.boxes, sizes)
+    coverage = review.page_coverage(result.boxes, sizes)
     score = watchdog_published(layer, result.boxes, result.text or "", result.pdf)
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)

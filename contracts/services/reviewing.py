@@ -33,20 +33,9 @@ from contracts.models import (
 from contracts.selectors import EarlierPage
 from policy.i18n import reason_fields
 from policy.services.rules import rule_vote, rule_votes_undo, rule_votes_withdraw
-from redactor import (
-    PERSON,
-    PHRASE,
-    Box,
-    NameGazetteer,
-    Reason,
-    Span,
-    find_occurrences,
-    name_tokens,
-    phrase_match,
-    plain_text,
-    tokens,
-)
+from redactor import Box, Reason, Span, plain_text
 from redactor import categories as cat
+from redactor import rules as engine_rules
 
 from .common import audit, require_status
 
@@ -73,32 +62,21 @@ def _occurrences(contract: Contract, chosen: list[Proposal]) -> list[Proposal]:
     the same words in another inflected form ("Horní Lhota", "Horní Lhotě")."""
     everything = list(selectors.proposals_for_contract(contract=contract))
     clusters = {p.cluster for p in chosen if p.cluster}
-    phrases = [tokens(p.text) for p in chosen if p.text and not p.cluster.startswith("person:")]
+    phrases = [engine_rules.tokens(p.text) for p in chosen if p.text and not p.cluster.startswith("person:")]
     out = []
     for p in everything:
         if p in chosen or (p.cluster and p.cluster in clusters):
             out.append(p)
-        elif p.text and any(phrase_match(t, tokens(p.text)) for t in phrases if t):
+        elif p.text and any(engine_rules.phrase_match(t, engine_rules.tokens(p.text)) for t in phrases if t):
             out.append(p)
     return out
 
 
 def _person_name(contract: Contract, cluster: str) -> str:
-    """A display name for a person cluster: a full-name mention in the nominative when the
-    gazetteer recognises one ("Radek Blažek" rather than "Radkem Blažkem"), else the shortest."""
-    names = [
-        " ".join(name_tokens(p.text))
-        for p in selectors.proposals_for_contract(contract=contract).filter(cluster=cluster, category=cat.FULL_NAME)
-    ]
-    names = [n for n in names if len(n.split()) >= 2]
-    if not names:
-        return ""
-    gazetteer = NameGazetteer.default()
-    for n in names:
-        first = n.split()[0]
-        if gazetteer.given_name_of(first) == first:
-            return n
-    return min(names, key=len)
+    """A display name for a person cluster (:func:`redactor.rules.person_display_name` of its
+    full-name mentions)."""
+    mentions = selectors.proposals_for_contract(contract=contract).filter(cluster=cluster, category=cat.FULL_NAME)
+    return engine_rules.person_display_name([p.text for p in mentions])
 
 
 def _teaches(p: Proposal, decision: str) -> bool:
@@ -132,9 +110,9 @@ def _learn(contract: Contract, user, chosen: list[Proposal], decision: str, batc
             continue
         category: int | None
         if p.cluster.startswith("person:") and p.category in cat.NAME_CATEGORIES:
-            kind, pattern, category = PERSON, _person_name(contract, p.cluster), cat.FULL_NAME
+            kind, pattern, category = engine_rules.PERSON, _person_name(contract, p.cluster), cat.FULL_NAME
         else:
-            kind, pattern, category = PHRASE, p.text, p.category
+            kind, pattern, category = engine_rules.PHRASE, p.text, p.category
         if not pattern or (kind, pattern.lower()) in seen:
             continue
         seen.add((kind, pattern.lower()))
@@ -388,7 +366,7 @@ def _other_occurrences(contract: Contract, text: str, exclude: list[list[float]]
     """Occurrences of ``text`` (any inflected form) in the contract's text layer that no
     proposal covers yet (a proposal there has its own decision) and that do not lie under
     ``exclude`` boxes: ``(span, boxes, text)``."""
-    pattern = tokens(text)
+    pattern = engine_rules.tokens(text)
     if not pattern or len(text.strip()) < 2:
         return []
     layer = selectors.contract_text_layer(contract)
@@ -399,7 +377,7 @@ def _other_occurrences(contract: Contract, text: str, exclude: list[list[float]]
     ]
     drawn = [box_from_list(b) for b in exclude]
     out = []
-    for span in find_occurrences(layer.text, pattern):
+    for span in engine_rules.find_occurrences(layer.text, pattern):
         boxes = layer.span_boxes(span)
         if not boxes or any(span.overlaps(r) for r in proposed):
             continue
@@ -518,7 +496,7 @@ def proposal_add_manual(
     if from_selection and text and learn and legal_ground == LegalGround.PERSONAL_DATA:
         rule = rule_vote(
             agency=contract.agency,
-            kind=PHRASE,
+            kind=engine_rules.PHRASE,
             pattern=text,
             value=-1,
             user=user,

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-import pikepdf
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -20,21 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts.models import Contract, IdempotencyKey, Run
-from redactor import (
-    ActiveContentError,
-    CategoryMapError,
-    EncryptedPdfError,
-    OcrUnavailableError,
-    PdfBombError,
-    PdfLimits,
-    PdfTooLargeError,
-    RedactionError,
-    check_pdf_limits,
-    open_pdf,
-    page_size_check,
-    plain_text,
-    refuse_active_content,
-)
+from redactor import PdfLimits, check_upload, errors, plain_text
 
 from .common import audit
 from .files import STORAGE_ERRORS
@@ -97,31 +82,31 @@ def _bomb_limit(limit: str) -> str:
     }.get(limit, limit)
 
 
-def pdf_problem(exc: RedactionError) -> tuple[str, str]:
+def pdf_problem(exc: errors.RedactionError) -> tuple[str, str]:
     """``(code, sentence)`` for an engine error about the file itself, in the clerk's language;
     the engine's own text (English, with MuPDF's messages) stays in the log. One place for the
     upload check and for the jobs, so a clerk reads the same sentence for the same file."""
-    if isinstance(exc, EncryptedPdfError):
+    if isinstance(exc, errors.EncryptedPdfError):
         return "encrypted", _("The PDF is password-protected. Save it without a password and upload it again.")
-    if isinstance(exc, PdfTooLargeError):
+    if isinstance(exc, errors.PdfTooLargeError):
         return "page_limit", _(
             "The PDF is too large to process: at most %(pages)d pages of at most %(side).0f × %(side).0f cm."
         ) % {"pages": settings.REDACTOR_MAX_PAGES, "side": settings.REDACTOR_MAX_PAGE_POINTS * 2.54 / 72}
-    if isinstance(exc, PdfBombError):
+    if isinstance(exc, errors.PdfBombError):
         return "too_complex", _(
             "The PDF unpacks to far more data than a contract has (%(what)s), so it was not processed. "
             "Print it to PDF or scan it again and upload that file."
         ) % {"what": _bomb_limit(exc.limit)}
-    if isinstance(exc, ActiveContentError):
+    if isinstance(exc, errors.ActiveContentError):
         return "active_content", _(
             "The PDF contains active content (%(kinds)s). Save it without scripts, e.g. by printing it "
             "to PDF, and upload it again."
         ) % {"kinds": ", ".join(exc.kinds)}
-    if isinstance(exc, OcrUnavailableError):
+    if isinstance(exc, errors.OcrUnavailableError):
         return "ocr_unavailable", _(
             "Scanned pages cannot be read: OCR is not installed on the server. Tell the operator."
         )
-    if isinstance(exc, CategoryMapError):
+    if isinstance(exc, errors.CategoryMapError):
         return "category_map", _("The agency's category map cannot be used. An agency admin must correct it.")
     return "damaged", _("The PDF is damaged and cannot be opened. Export it again from the program that created it.")
 
@@ -145,25 +130,14 @@ def pdf_check(data: bytes) -> PdfFacts:
                 code="not_pdf",
             )
         raise ValidationError(_("The file is not a PDF. Upload the contract as a PDF file."), code="not_pdf")
-    load = None
     try:
-        try:
-            load = check_pdf_limits(data)  # before any renderer meets a bomb
-        except (pikepdf.PdfError, pikepdf.PasswordError):
-            pass  # qpdf cannot read it: PyMuPDF below says whether it is damaged, in the clerk's words
-        doc = open_pdf(data, max_pages=settings.REDACTOR_MAX_PAGES)
-        try:
-            refuse_active_content(data)
-            page_size_check(doc, settings.REDACTOR_MAX_PAGE_POINTS)
-            pages = doc.page_count
-        finally:
-            doc.close()
-    except RedactionError as exc:
+        facts = check_upload(
+            data, max_pages=settings.REDACTOR_MAX_PAGES, max_page_points=settings.REDACTOR_MAX_PAGE_POINTS
+        )
+    except errors.RedactionError as exc:
         code, message = pdf_problem(exc)
         raise ValidationError(message, code=code) from None
-    if load is None:  # qpdf could not read it, MuPDF could: a damaged file, read as the job reads it
-        raise ValidationError(pdf_problem(RedactionError())[1], code="damaged")
-    return PdfFacts(pages, [n for n, page in enumerate(load.pages, start=1) if page.looks_scanned])
+    return PdfFacts(facts.pages, facts.scan_pages)
 
 
 @dataclass(frozen=True)

@@ -15,18 +15,18 @@ from __future__ import annotations
 import numpy as np
 from django.core.cache import cache
 
-from redactor import Box, TextLayer, WatchdogPage, black_areas, spans_in_boxes, watchdog_pages, watchdog_readable
+from redactor import Box, TextLayer, review
 
 from .. import selectors
 from ..models import PUBLISHED_STATES, Contract
 
 
-def _report(pages: list[WatchdogPage], text: str) -> dict:
+def _report(pages: list[review.WatchdogPage], text: str) -> dict:
     return {
         "pages": {str(p.page): round(p.share, 4) for p in pages},
         "redacted": [p.page for p in pages if p.level != "ok"],
         "heavy": [p.page for p in pages if p.level == "heavy"],
-        "readable": watchdog_readable(text),
+        "readable": review.watchdog_readable(text),
         "chars": len("".join(text.split())),
         "words": len(text.split()),
     }
@@ -36,7 +36,7 @@ def watchdog_published(layer: TextLayer, boxes: list[Box], text: str, pdf: bytes
     """The score of a publication: ``layer`` as analysed, the ``boxes`` burned in (points), the
     published ``text`` and the published ``pdf`` (whose pictures may carry black bars of their
     own). Returns the dict stored in ``Contract.watchdog`` (see the model)."""
-    return _report(watchdog_pages(layer, boxes, black_areas(pdf)), text)
+    return _report(review.watchdog_pages(layer, boxes, review.black_areas(pdf)), text)
 
 
 def _black_in_document(contract: Contract) -> dict[int, np.ndarray]:
@@ -66,10 +66,10 @@ def watchdog_planned(contract: Contract, layer: TextLayer | None = None) -> dict
         if p.will_redact:
             boxes += p.box_list()
     hidden = bytearray(len(layer.text))
-    for span in spans_in_boxes(layer, boxes):  # what burn-in removes from the text layer
+    for span in review.spans_in_boxes(layer, boxes):  # what burn-in removes from the text layer
         hidden[span.start : span.end] = b"\x01" * (span.end - span.start)
     kept = "".join(" " if hidden[i] else c for i, c in enumerate(layer.text))
-    return _report(watchdog_pages(layer, boxes, _black_in_document(contract)), kept)
+    return _report(review.watchdog_pages(layer, boxes, _black_in_document(contract)), kept)
 
 
 def watchdog_flagged(report: dict) -> list[dict]:

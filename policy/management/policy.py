@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 
 from accounts.models import Agency
 from policy.selectors import agency_profile
-from redactor import AgencyProfile, CategoryMap, CategoryMapError
+from redactor import AgencyProfile, CategoryMap, errors
 
 
 def load_policy(path: str | None) -> CategoryMap | None:
@@ -21,7 +21,7 @@ def load_policy(path: str | None) -> CategoryMap | None:
         return None
     try:
         return CategoryMap.load(path)
-    except CategoryMapError as exc:
+    except errors.CategoryMapError as exc:
         raise CommandError(str(exc)) from exc
 
 

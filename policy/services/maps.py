@@ -15,7 +15,7 @@ from accounts.models import Agency
 from policy import selectors
 from policy.models import MapChange, MapDraft, MapVersion
 from policy.vocabulary import in_reader_language, term, terms
-from redactor import ROLES, SCOPES, TYPES, CategoryMap, CategoryMapError
+from redactor import CategoryMap, errors
 
 
 def map_check(data: dict) -> CategoryMap:
@@ -23,7 +23,7 @@ def map_check(data: dict) -> CategoryMap:
     (code ``invalid_map``) with the engine's explanation (unknown categories, scopes, roles...)."""
     try:
         return CategoryMap.from_dict(data)
-    except CategoryMapError as exc:
+    except errors.CategoryMapError as exc:
         raise ValidationError(str(exc), code="invalid_map") from None
 
 
@@ -79,7 +79,7 @@ def map_category_update(
 ) -> MapDraft:
     """Change one category's type (primary / secondary / not subject), enabled flag, names and group.
     Raises ``ValidationError`` for an unknown category or type."""
-    if type not in TYPES:
+    if type not in CategoryMap.TYPES:
         raise ValidationError(_("Unknown type %(type)s.") % {"type": type}, code="invalid_map")
     data = copy.deepcopy(draft.data)
     row = _row(data, category)
@@ -113,17 +113,17 @@ def map_dependency_set(
             "dep": depends_on,
         }
     else:
-        bad = [s for s in scopes if s not in SCOPES]
+        bad = [s for s in scopes if s not in CategoryMap.SCOPES]
         if bad or not scopes:
             raise ValidationError(
-                _("Choose scopes from: %(scopes)s.") % {"scopes": ", ".join(SCOPES)}, code="invalid_map"
+                _("Choose scopes from: %(scopes)s.") % {"scopes": ", ".join(CategoryMap.SCOPES)}, code="invalid_map"
             )
-        deps.append({"category": depends_on, "scopes": [s for s in SCOPES if s in scopes]})
+        deps.append({"category": depends_on, "scopes": [s for s in CategoryMap.SCOPES if s in scopes]})
         summary = _("%(id)s %(name)s depends on %(dep)s within: %(scopes)s") % {
             "id": category,
             "name": _name(row),
             "dep": depends_on,
-            "scopes": terms(s for s in SCOPES if s in scopes),
+            "scopes": terms(s for s in CategoryMap.SCOPES if s in scopes),
         }
     row["depends_on"] = deps
     return _save(draft, data, user, summary)
@@ -133,7 +133,7 @@ def map_dependency_set(
 def map_role_exception_set(*, draft: MapDraft, user: User, role: str, enabled: bool) -> MapDraft:
     """Switch the exception for people acting in ``role`` (``public_official``,
     ``statutory_representative``) on or off. Raises ``ValidationError`` for a role the map lacks."""
-    if role not in ROLES:
+    if role not in CategoryMap.ROLES:
         raise ValidationError(_("Unknown role %(role)s.") % {"role": role}, code="invalid_map")
     data = copy.deepcopy(draft.data)
     rows = [e for e in data.get("role_exceptions", []) if e["role"] == role]

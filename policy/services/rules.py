@@ -17,7 +17,7 @@ from accounts.models import Agency
 from policy import selectors
 from policy.models import AgencyRule, RuleKind, RuleVote
 from policy.spreadsheet import SafeWriter, cell_unescape
-from redactor import PERSON, PHRASE, name_tokens, person_match, phrase_match, tokens
+from redactor import rules
 
 # -- agency rules ---------------------------------------------------------------------------------
 #: Columns of the rules CSV, in order (UTF-8, comma-separated, header row).
@@ -28,7 +28,7 @@ RULE_CSV_MAX_ROWS = 20_000
 
 def rule_pattern_tokens(kind: str, pattern: str) -> tuple[str, ...]:
     """The tokens a rule matches: a person's name without titles, or the phrase's words."""
-    return name_tokens(pattern) if kind == PERSON else tokens(pattern)
+    return rules.name_tokens(pattern) if kind == rules.PERSON else rules.tokens(pattern)
 
 
 def rule_key(kind: str, pattern: str) -> str:
@@ -44,7 +44,7 @@ def rule_find(*, agency: Agency, kind: str, pattern: str) -> AgencyRule | None:
     if exact is not None:
         return exact
     wanted = rule_pattern_tokens(kind, pattern)
-    match = person_match if kind == PERSON else phrase_match
+    match = rules.person_match if kind == rules.PERSON else rules.phrase_match
     for rule in AgencyRule.objects.filter(agency=agency, kind=kind).order_by("id"):
         if len(key.split()) == len(rule.key.split()) and match(rule_pattern_tokens(kind, rule.pattern), wanted):
             return rule
@@ -58,7 +58,7 @@ def _rule_clean(rule: AgencyRule) -> None:
     rule.key = rule_key(rule.kind, rule.pattern)
     if not rule.key or len(rule.pattern) < 2:
         raise ValidationError({"pattern": _("The pattern needs at least one word or number.")}, code="bad_rule")
-    if rule.kind == PERSON and len(rule.key.split()) < 2:
+    if rule.kind == rules.PERSON and len(rule.key.split()) < 2:
         raise ValidationError({"pattern": _("A person rule needs a given name and a surname.")}, code="bad_rule")
     clash = AgencyRule.objects.filter(agency=rule.agency, kind=rule.kind, key=rule.key).exclude(pk=rule.pk)
     if clash.exists():
@@ -83,10 +83,14 @@ def rule_vote(
     on a rule: the decision replaces an earlier vote cast from the same ``contract`` ("redact
     everywhere", then "keep everywhere" leaves one keep vote, not a tie). Returns the rule, or
     None when the pattern has no word or number to match (nothing learned)."""
-    if value not in (1, -1) or kind not in (PHRASE, PERSON):
+    if value not in (1, -1) or kind not in (rules.PHRASE, rules.PERSON):
         raise ValueError("a vote is +1 or -1 on a phrase or person rule")
     pattern = " ".join(pattern.split())[:300]
-    if len(pattern) < 2 or not rule_key(kind, pattern) or (kind == PERSON and len(rule_key(kind, pattern).split()) < 2):
+    if (
+        len(pattern) < 2
+        or not rule_key(kind, pattern)
+        or (kind == rules.PERSON and len(rule_key(kind, pattern).split()) < 2)
+    ):
         return None
     rule = rule_find(agency=agency, kind=kind, pattern=pattern)
     if rule is None:

@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from redactor.errors import CategoryMapError
 from redactor.model import Action, PartyKind
@@ -82,7 +82,13 @@ class RoleException:
 @dataclass
 class CategoryMap:
     """An executable category-dependency map. Build with :meth:`from_dict`, :meth:`load` or
-    :meth:`default`; all of them validate and raise :class:`CategoryMapError`."""
+    :meth:`default`; all of them validate and raise :class:`CategoryMapError`. ``TYPES``,
+    ``SCOPES`` and ``ROLES`` are the words a map's rules may use (:data:`TYPES`, :data:`SCOPES`,
+    :data:`ROLES`)."""
+
+    TYPES: ClassVar[tuple[str, ...]] = TYPES
+    SCOPES: ClassVar[tuple[str, ...]] = SCOPES
+    ROLES: ClassVar[tuple[str, ...]] = ROLES
 
     name: str
     version: int

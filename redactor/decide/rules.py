@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from redactor import categories as cat
-from redactor.czech import TITLES_AFTER, TITLES_BEFORE, same_name
+from redactor.czech import TITLES_AFTER, TITLES_BEFORE, NameGazetteer, same_name
 from redactor.decide.suspicious import SUSPICIOUS
 from redactor.model import Action, Box, ProposedRedaction, Span
 from redactor.reasons import Params, Reason, ReasonDict, term
@@ -51,6 +51,22 @@ def tokens(text: str) -> tuple[str, ...]:
 def name_tokens(text: str) -> tuple[str, ...]:
     """Tokens of a person mention without academic titles: ``"Ing. Radkem Blažkem"`` → ``("Radkem", "Blažkem")``."""
     return tuple(t for t in tokens(text) if t.lower() not in _TITLE_WORDS)
+
+
+def person_display_name(mentions: list[str]) -> str:
+    """A name to show for a person from its full-name ``mentions`` (as the text has them, titles
+    and all): the first mention of two or more words whose first word the gazetteer knows as a
+    given name in the nominative ("Radek Blažek" rather than "Radkem Blažkem"), else the
+    shortest such mention; "" when there is none."""
+    names = [n for n in (" ".join(name_tokens(m)) for m in mentions) if len(n.split()) >= 2]
+    if not names:
+        return ""
+    gazetteer = NameGazetteer.default()
+    for n in names:
+        first = n.split()[0]
+        if gazetteer.given_name_of(first) == first:
+            return n
+    return min(names, key=len)
 
 
 def _norm(word: str) -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from redactor.categories import NAME_CATEGORIES, SIGNATURE
+from redactor.categories import NAME_CATEGORIES, SIGNATURE, SIGNATURE_NAME
 from redactor.decide.category_map import CategoryMap
 from redactor.detect.linking import Person
 from redactor.detect.profile import AgencyProfile
@@ -40,8 +40,6 @@ from redactor.read.extraction import TextLayer
 from redactor.read.handwriting import InkMark
 from redactor.reasons import Params, Reason, TermParam
 
-#: Its names when an agency's map predates the category.
-SIGNATURE_NAME = {"cs": "Podpis nebo razítko", "en": "Signature or stamp"}
 #: How far (points) a signature block reaches below its label, above it, and to its left.
 BLOCK_BELOW, BLOCK_ABOVE, BLOCK_LEFT = 95.0, 20.0, 25.0
 #: The widest block (points) when no other label on the line bounds it.

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import pikepdf
 
-from redactor.errors import InvalidPdfError
+from redactor.errors import InvalidPdfError, PdfBombError
 
 #: Inflated bytes produced per step.
 CHUNK = 1 << 20
@@ -45,16 +45,6 @@ _GROWTH = {
     "/ASCIIHexDecode": 1, "/AHx": 1, "/ASCII85Decode": 1, "/A85": 1,
 }  # fmt: skip
 _IMAGE_FILTERS = {"/DCTDecode", "/JPXDecode", "/CCITTFaxDecode", "/JBIG2Decode", "/DCT", "/CCF"}
-
-
-class PdfBombError(InvalidPdfError):
-    """A PDF over one of :class:`PdfLimits` (``limit`` names which; ``page`` from 1 when a page's
-    drawing passed it, else None)."""
-
-    def __init__(self, limit: str, detail: str, page: int | None = None):
-        super().__init__(f"{limit}: {detail}")
-        self.limit = limit
-        self.page = page
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ import contextlib
 import functools
 import io
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,29 +42,7 @@ import pypdfium2
 from redactor.model import Box, VerificationResult
 from redactor.publish.fidelity import PageFidelity, compact, page_fidelity
 from redactor.read.looks import RENDER_DPI, PageLook, looks_of
-
-_WS = re.compile(r"\s+")
-
-
-def normalize(text: str) -> str:
-    """NFKC and whitespace folding, as the registry's scoring and Hlídač státu read text."""
-    return _WS.sub(" ", unicodedata.normalize("NFKC", text)).strip()
-
-
-def count_word(haystack: str, needle: str) -> int:
-    """Whole-word occurrences of ``needle`` in ``haystack`` (both normalised)."""
-    pattern = _word_pattern(needle)
-    return len(pattern.findall(haystack)) if pattern is not None else 0
-
-
-@functools.lru_cache(maxsize=4096)
-def _word_pattern(needle: str) -> re.Pattern[str] | None:
-    """The compiled whole-word pattern of ``needle`` (normalised), None for an empty one:
-    verification asks for the same values against every extractor's text and every layer."""
-    needle = normalize(needle)
-    if not needle:
-        return None
-    return re.compile(r"(?<![\w])" + re.escape(needle) + r"(?![\w])")
+from redactor.text import count_word, normalize
 
 
 def _longest_digits(text: str) -> str:

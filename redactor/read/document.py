@@ -14,25 +14,29 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 
+from redactor.errors import StoredLayerError
 from redactor.model import Box, Span
 from redactor.pdf.rebuild import open_rebuilt
 from redactor.pdf.rebuilt import Rebuilt
 from redactor.read.extraction import TextLayer, extract_text_layer
 from redactor.read.looks import PageLook, upload_looks
-from redactor.read.ocr import StoredOcr
+from redactor.read.ocr import OcrPage, StoredOcr
 from redactor.read.review import (
     MAX_RENDER_PIXELS,
     WatchdogPage,
     black_areas,
+    page_coverage,
+    page_signatures,
     render_page,
     repeated_pages,
     spans_in_boxes,
     watchdog_pages,
 )
-from redactor.read.stored_layer import StoredLayerError, StoredParts, layer_to_bytes, read_stored
+from redactor.read.stored_layer import LAYER_FORMAT, StoredParts, layer_to_bytes, read_stored
 
 #: A word of a page: its text and its box ``(x0, y0, x1, y1)`` in points.
 PageWord = tuple[str, float, float, float, float]
@@ -47,6 +51,10 @@ class StoredDocument:
     reading of :meth:`looks` (processing stores the looks; a stored document read back has them
     and no upload).
     """
+
+    #: The format of the layer file (:data:`~redactor.read.stored_layer.LAYER_FORMAT`); a layer
+    #: file of another format is read by :meth:`layer_of` (format 2) or not at all.
+    FORMAT: ClassVar[int] = LAYER_FORMAT
 
     rebuilt: Rebuilt
     layer: TextLayer
@@ -99,6 +107,16 @@ class StoredDocument:
         """Pages repeating an earlier one (:func:`~redactor.read.review.repeated_pages`)."""
         return repeated_pages(self.layer)
 
+    def signatures(self) -> dict[int, list[int]]:
+        """Each page's MinHash signature (:func:`~redactor.read.review.page_signatures`), kept
+        so that a later contract's pages are compared with this one's without its text."""
+        return page_signatures(self.layer)
+
+    def coverage(self, boxes: list[Box]) -> dict[int, float]:
+        """The blacked-out share (0..1) of each page with ``boxes`` burned in
+        (:func:`~redactor.read.review.page_coverage`)."""
+        return page_coverage(boxes, {p.number: (p.width, p.height) for p in self.layer.pages})
+
     def black_areas(self) -> dict[int, np.ndarray]:
         """The solid black already in each page's picture (:func:`~redactor.read.review.black_areas`
         of the rebuild)."""
@@ -138,19 +156,35 @@ class StoredDocument:
         return cls(rebuild, parts.layer, _looks=parts.looks)
 
 
-def document_of(
-    upload: bytes, layer: TextLayer | None = None, ocr: StoredOcr | None = None, max_pages: int | None = None
-) -> StoredDocument:
-    """The stored document of ``upload`` analysed before documents were stored: its allowlist
-    rebuild (:func:`~redactor.pdf.rebuild.open_rebuilt`, same errors) with ``layer``, the layer
-    stored then, or without one the text extracted again, scanned pages from ``ocr`` (the OCR
-    words stored then: never read again, so the proposals' offsets stay valid)."""
-    doc, prepared = open_rebuilt(upload, max_pages=max_pages)
-    try:
-        if layer is None:
-            layer = extract_text_layer(
-                doc, prepared.pdf, ocr=ocr or StoredOcr({}), regions=prepared.regions, images=prepared.images
-            )
-    finally:
-        doc.close()
-    return StoredDocument(prepared, layer, upload=upload)
+    @staticmethod
+    def layer_of(layer_bytes: bytes) -> TextLayer:
+        """The text layer of a stored layer file, of this format or of the layer-only format 2
+        (the rebuilt PDF is not needed). Raises
+        :class:`~redactor.errors.StoredLayerError` for anything else."""
+        return read_stored(layer_bytes).layer
+
+    @classmethod
+    def from_upload(
+        cls,
+        upload: bytes,
+        layer_bytes: bytes | None = None,
+        ocr_pages: dict[str, Any] | None = None,
+        max_pages: int | None = None,
+    ) -> StoredDocument:
+        """The document of ``upload`` analysed before documents were stored: its allowlist
+        rebuild (:func:`~redactor.pdf.rebuild.open_rebuilt`, same errors) with the layer stored
+        then (``layer_bytes``, any format :meth:`layer_of` reads), or without one the text
+        extracted again, scanned pages from ``ocr_pages`` (the OCR words stored then,
+        ``{"<page>": OcrPage.to_dict()}``: never read again, so the proposals' offsets stay
+        valid). Raises :class:`~redactor.errors.StoredLayerError` for a damaged ``layer_bytes``."""
+        layer = cls.layer_of(layer_bytes) if layer_bytes is not None else None
+        doc, prepared = open_rebuilt(upload, max_pages=max_pages)
+        try:
+            if layer is None:
+                stored = StoredOcr({int(n): OcrPage.from_dict(page) for n, page in (ocr_pages or {}).items()})
+                layer = extract_text_layer(
+                    doc, prepared.pdf, ocr=stored, regions=prepared.regions, images=prepared.images
+                )
+        finally:
+            doc.close()
+        return cls(prepared, layer, upload=upload)

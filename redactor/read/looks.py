@@ -35,7 +35,7 @@ class PageLook:
             self.grey, other.grey
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # a picture (an array) is not hashable, so neither is its look
 
 
 def page_unit(before: pymupdf.Page, after: pymupdf.Page) -> float:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from redactor.errors import StoredLayerError
 from redactor.model import PageInfo, Span
 from redactor.pdf.rebuilt import Rebuilt
 from redactor.read.extraction import TextLayer
@@ -37,10 +38,6 @@ LAYER_FORMAT = 3
 #: The earlier format still read (the text layer without the rebuild's report and the looks).
 _LAYER_ONLY = 2
 _MAGIC = b"RDLAYER"
-
-
-class StoredLayerError(ValueError):
-    """Bytes that are not a stored layer of :data:`LAYER_FORMAT` (or of the layer-only format 2)."""
 
 
 @dataclass

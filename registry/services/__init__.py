@@ -5,7 +5,7 @@ A published contract is only *registered* when the registry replies that it publ
 reply makes it public and the contract effective (§ 6 of the Act). The flow:
 
 1. processing pre-fills the metadata from the contract (:func:`registry_metadata_prefill`,
-   :func:`redactor.registry.metadata.prefill`); a clerk or reviewer corrects it
+   :func:`redactor.metadata.fields.prefill`); a clerk or reviewer corrects it
    (:func:`registry_metadata_update`);
 2. a reviewer sends it (:func:`registry_submit`): the XML is written and validated against the
    registry's XSD, checked for anything the PDF redacts, and either sent through the agency's

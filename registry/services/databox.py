@@ -21,7 +21,7 @@ from contracts import queue
 from contracts.models import Contract, RegistrySubmission, Status, WebhookEvent
 from contracts.services.common import audit
 from contracts.services.webhooks import webhooks_notify
-from redactor import isrs
+from registry import isrs
 from registry.databox import DataBoxClient, DataBoxError, OutgoingFile
 
 from .metadata import registry_settings

@@ -18,18 +18,9 @@ from contracts.models import Contract, Status
 from contracts.services.common import audit
 from contracts.vocabulary import registry_field_label
 from policy.selectors import agency_profile
-from redactor import (
-    MAX_TEXT,
-    NAME_CATEGORIES,
-    ContractMetadata,
-    PublishingBody,
-    RegistryParty,
-    Source,
-    isrs,
-    plain_text,
-    prefill,
-)
-from redactor import redacted_values_in as _redacted_values_in
+from redactor import categories, plain_text
+from redactor import metadata as engine_metadata
+from registry import isrs
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +32,12 @@ def registry_settings(agency: Agency) -> RegistrySettings:
     return found if found is not None else RegistrySettings(agency=agency)
 
 
-def publishing_body(agency: Agency) -> PublishingBody:
+def publishing_body(agency: Agency) -> engine_metadata.PublishingBody:
     """``subjekt`` from the agency's settings: its data box, name, IČO, the registry settings'
     address (else the first address of its profile) and unit."""
     regs = registry_settings(agency)
     profile = agency_profile(agency=agency)
-    return PublishingBody(
+    return engine_metadata.PublishingBody(
         data_box=agency.data_box_id,
         name=agency.name,
         ico=agency.ico,
@@ -55,25 +46,25 @@ def publishing_body(agency: Agency) -> PublishingBody:
     )
 
 
-def registry_metadata(contract: Contract) -> ContractMetadata:
+def registry_metadata(contract: Contract) -> engine_metadata.ContractMetadata:
     """The contract's registry metadata as stored, its ``subjekt`` from the agency's settings now."""
-    meta = ContractMetadata.from_dict(contract.registry_metadata)
+    meta = engine_metadata.ContractMetadata.from_dict(contract.registry_metadata)
     payer = meta.publisher.payer
     meta.publisher = publishing_body(contract.agency)
     meta.publisher.payer = payer
     return meta
 
 
-def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> ContractMetadata:
+def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> engine_metadata.ContractMetadata:
     """Fill the contract's metadata from ``analysis`` (the engine's
     :class:`~redactor.engine.Analysis`) and the agency's ``profile``; what the clerk typed
     at upload wins over what was read. An amendment whose contract number matches a contract
     the agency registered gets that record as ``navazanyZaznam``. Saves nothing: the caller
     stores ``contract.registry_metadata`` in its transaction."""
-    meta = prefill(analysis, profile, unit=registry_settings(contract.agency).unit)
-    typed = Source(0, "", "upload")
+    meta = engine_metadata.prefill(analysis, profile, unit=registry_settings(contract.agency).unit)
+    typed = engine_metadata.Source(0, "", "upload")
     if contract.subject:
-        meta.subject, meta.sources["subject"] = contract.subject[:MAX_TEXT], typed
+        meta.subject, meta.sources["subject"] = contract.subject[: engine_metadata.MAX_TEXT], typed
     if contract.date_concluded:
         meta.date_concluded, meta.sources["date_concluded"] = contract.date_concluded, typed
     if contract.value_amount is not None:
@@ -83,7 +74,9 @@ def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> Contr
             meta.foreign_value, meta.foreign_currency = contract.value_amount, contract.value_currency
             meta.sources["foreign_value"] = typed
     if contract.counterparty and not any(p.name for p in meta.parties):
-        meta.parties.insert(0, RegistryParty(name=contract.counterparty[:MAX_TEXT], source=typed))
+        meta.parties.insert(
+            0, engine_metadata.RegistryParty(name=contract.counterparty[: engine_metadata.MAX_TEXT], source=typed)
+        )
     if meta.amendment and meta.number and meta.related_record is None:
         earlier = (
             Contract.objects.filter(agency=contract.agency, registry_record_id__isnull=False)
@@ -94,7 +87,7 @@ def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> Contr
         )
         if earlier is not None:
             meta.related_record = earlier.registry_record_id
-            meta.sources["related_record"] = Source(0, earlier.title[:200], "same_number")
+            meta.sources["related_record"] = engine_metadata.Source(0, earlier.title[:200], "same_number")
     return meta
 
 
@@ -102,10 +95,10 @@ def _redacted_texts(contract: Contract) -> tuple[list[str], list[str]]:
     """The texts the published PDF blacks out (accepted proposals and manual boxes with text),
     and the persons' names among them."""
     hidden = [p for p in selectors.proposals_for_contract(contract=contract) if p.will_redact and p.text]
-    return [p.text for p in hidden], [p.text for p in hidden if p.category in NAME_CATEGORIES]
+    return [p.text for p in hidden], [p.text for p in hidden if p.category in categories.NAME_CATEGORIES]
 
 
-def registry_problems(contract: Contract, metadata: ContractMetadata) -> list[str]:
+def registry_problems(contract: Contract, metadata: engine_metadata.ContractMetadata) -> list[str]:
     """What stops ``metadata`` from being sent, in the interface's language: required fields
     left empty, a value the published PDF redacts (named by field, never quoted), the publishing
     body's data box missing. Empty when it can go."""
@@ -119,7 +112,7 @@ def registry_problems(contract: Contract, metadata: ContractMetadata) -> list[st
     for name in isrs.missing_fields(metadata):
         label = labels.get(name) or _("the name of contracting party %(n)s") % {"n": name.split("[")[1].split("]")[0]}
         problems.append(_("Fill in %(what)s.") % {"what": label})
-    for path, _value in _redacted_values_in(metadata, *_redacted_texts(contract)):
+    for path, _value in engine_metadata.redacted_values_in(metadata, *_redacted_texts(contract)):
         problems.append(
             _("The field “%(field)s” contains a value the published PDF redacts; the metadata are public too.")
             % {"field": registry_field_label(path)}
@@ -129,7 +122,7 @@ def registry_problems(contract: Contract, metadata: ContractMetadata) -> list[st
     return problems
 
 
-def _plain(metadata: ContractMetadata) -> ContractMetadata:
+def _plain(metadata: engine_metadata.ContractMetadata) -> engine_metadata.ContractMetadata:
     """``metadata`` with every text field as one line of plain text (:func:`plain_text`): a
     manual line break pasted from Word must not reach the registry's XML."""
     for key in ("subject", "number", "signed_by", "foreign_currency"):
@@ -141,7 +134,7 @@ def _plain(metadata: ContractMetadata) -> ContractMetadata:
 
 
 @transaction.atomic
-def registry_metadata_update(*, contract: Contract, user: User, metadata: ContractMetadata) -> Contract:
+def registry_metadata_update(*, contract: Contract, user: User, metadata: engine_metadata.ContractMetadata) -> Contract:
     """Store the metadata a clerk or reviewer confirmed or corrected (the sources of fields they
     changed become "edited"). Raises ``PermissionDenied`` for a non-member, ``ValidationError``
     (``wrong_status``) for a deleted contract or one whose publication is on its way."""
@@ -149,23 +142,23 @@ def registry_metadata_update(*, contract: Contract, user: User, metadata: Contra
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     if contract.status == Status.DELETED:
         raise ValidationError(_("The contract was deleted."), code="wrong_status")
-    before = ContractMetadata.from_dict(contract.registry_metadata)
+    before = engine_metadata.ContractMetadata.from_dict(contract.registry_metadata)
     metadata = _plain(metadata)
     old, new = before.to_dict(), metadata.to_dict()
     changed = sorted(k for k in new if k not in ("sources", "publisher") and new[k] != old.get(k))
     metadata.sources = dict(before.sources)
     for key in changed:
-        metadata.sources[key] = Source(0, "", "edited")
+        metadata.sources[key] = engine_metadata.Source(0, "", "edited")
     contract.registry_metadata = metadata.to_dict()
     contract.save(update_fields=["registry_metadata"])
     audit(contract, user, "registry_metadata_edited", fields=changed)
     return contract
 
 
-def registry_preview(contract: Contract, metadata: ContractMetadata | None = None) -> bytes:
+def registry_preview(contract: Contract, metadata: engine_metadata.ContractMetadata | None = None) -> bytes:
     """The XML the metadata give now: ``modifikace.xml`` for a registered contract, else
     ``zverejneni.xml`` naming the files as they will be sent. Raises
-    :class:`~redactor.registry.isrs.RegistryXmlError` while a required field is empty."""
+    :class:`~registry.isrs.RegistryXmlError` while a required field is empty."""
     metadata = metadata or registry_metadata(contract)
     email = registry_settings(contract.agency).confirmation_email
     if contract.registry_record_id:

@@ -24,7 +24,7 @@ from accounts.access import require_role
 from accounts.models import Role
 from contracts.models import Contract, RegistrySubmission
 from contracts.services.common import audit
-from redactor import isrs
+from registry import isrs
 
 from .databox import _apply_reply
 from .submissions import Operation, SubmissionState

@@ -20,7 +20,7 @@ from accounts.models import Role
 from contracts import queue
 from contracts.models import PUBLISHED_STATES, Contract, RegistrySubmission
 from contracts.services.common import Download, audit
-from redactor import isrs
+from registry import isrs
 
 from .metadata import registry_metadata, registry_problems, registry_settings
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import RegistrySettings, validate_ico
 from contracts.models import RegistrySubmission
-from redactor import NOT_PUBLIC, ContractMetadata, RegistryParty
+from redactor import metadata
 
 _PAYS = [("", _("not known")), ("1", _("pays")), ("0", _("receives"))]
 
@@ -50,7 +50,7 @@ class RegistryMetadataForm(forms.Form):
     )  # fmt: skip
     payer = forms.ChoiceField(label=_("The agency"), choices=_PAYS, required=False)
 
-    def apply(self, meta: ContractMetadata) -> ContractMetadata:
+    def apply(self, meta: metadata.ContractMetadata) -> metadata.ContractMetadata:
         """``meta`` with this form's values (the parties are not touched)."""
         d = self.cleaned_data
         for key in ("subject", "number", "signed_by", "foreign_currency"):
@@ -62,7 +62,7 @@ class RegistryMetadataForm(forms.Form):
         return meta
 
     @staticmethod
-    def initial_of(meta: ContractMetadata) -> dict:
+    def initial_of(meta: metadata.ContractMetadata) -> dict:
         """The form's initial values from stored metadata."""
         return {
             "subject": meta.subject,
@@ -89,14 +89,14 @@ class RegistryPartyForm(forms.Form):
     address = forms.CharField(label=_("Address"), max_length=255, required=False)
     recipient = forms.ChoiceField(label=_("The party"), choices=_PAYS, required=False)
 
-    def party(self) -> RegistryParty | None:
+    def party(self) -> metadata.RegistryParty | None:
         """The party, or None for an empty or deleted row."""
         d = self.cleaned_data
         if not d or d.get("DELETE") or not any(d.get(k) for k in ("name", "ico", "data_box", "address", "private")):
             return None
         private = bool(d.get("private"))
-        return RegistryParty(
-            name=NOT_PUBLIC if private else d.get("name", "").strip(),
+        return metadata.RegistryParty(
+            name=metadata.NOT_PUBLIC if private else d.get("name", "").strip(),
             ico=d.get("ico", ""),
             data_box=d.get("data_box", ""),
             address=d.get("address", "").strip(),
@@ -105,9 +105,9 @@ class RegistryPartyForm(forms.Form):
         )
 
     @staticmethod
-    def initial_of(party: RegistryParty) -> dict:
+    def initial_of(party: metadata.RegistryParty) -> dict:
         """A row's initial values from a stored party."""
-        private = party.name == NOT_PUBLIC
+        private = party.name == metadata.NOT_PUBLIC
         return {
             "name": "" if private else party.name,
             "private": private,

@@ -17,7 +17,7 @@ from accounts.web import form_action, member_required, report_error
 from contracts import selectors
 from contracts.http import file_response
 from contracts.services.watchdog import watchdog_flagged
-from redactor import isrs
+from registry import isrs
 from registry import services as registry
 
 from .forms import (

@@ -10,9 +10,9 @@ import io
 import pytest
 
 from contracts.models import Contract
-from redactor.registry import isrs
-from redactor.registry.metadata import ContractMetadata
+from redactor.metadata import ContractMetadata
 from redactor.text import plain_text
+from registry import isrs
 from registry import services as registry
 from tests.plugins.tenants import logged_in
 from tests.plugins.tokens import api

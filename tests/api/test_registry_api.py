@@ -7,8 +7,8 @@ import io
 import zipfile
 
 from contracts.models import RegistrySubmission
-from redactor.registry import isrs
-from redactor.registry.metadata import NOT_PUBLIC
+from redactor.metadata import NOT_PUBLIC
+from registry import isrs
 from tests.plugins.tokens import api
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from redactor import CategoryMap, layer_from_bytes, layer_to_bytes
+from redactor import CategoryMap
+from redactor.read.stored_layer import layer_from_bytes, layer_to_bytes
 from tests.conftest import DATA
 
 

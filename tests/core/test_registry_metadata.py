@@ -11,16 +11,16 @@ from decimal import Decimal
 import pytest
 
 from redactor.detect.profile import AgencyProfile
-from redactor.model import Action
-from redactor.registry import isrs
-from redactor.registry.metadata import (
+from redactor.metadata import (
     NOT_PUBLIC,
     ContractMetadata,
     PublishingBody,
     RegistryParty,
+    prefill,
     redacted_values_in,
 )
-from redactor.registry.prefill import prefill
+from redactor.model import Action
+from registry import isrs
 from tests.conftest import DATA
 
 DEV = DATA / "dev"

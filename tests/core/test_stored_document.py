@@ -9,9 +9,11 @@ import re
 import pymupdf
 import pytest
 
-from redactor import StoredDocument, layer_from_bytes
+from redactor import StoredDocument
+from redactor.errors import StoredLayerError
 from redactor.publish.verify import render_changes
 from redactor.read.looks import upload_looks
+from redactor.read.stored_layer import layer_from_bytes, layer_to_bytes
 from tests.pdfs import pdf_from_paragraphs, scan_of
 
 PARAGRAPHS = [
@@ -58,8 +60,6 @@ def test_a_stored_document_reads_back_equal(scanned):
 
 
 def test_a_layer_stored_without_its_document_is_refused_as_a_document(born_digital):
-    from redactor import StoredLayerError, layer_to_bytes
-
     _data, analysis = born_digital
     alone = layer_to_bytes(analysis.text_layer)
     assert layer_from_bytes(alone) == analysis.text_layer

@@ -14,7 +14,8 @@ from redactor.czech import nominative_candidates, same_name
 from redactor.model import Box, Span
 from redactor.publish.pseudonyms import Pseudonymiser, plausible_case
 from redactor.publish.text_export import REMOVED_MARKER, DecidedSpan, export_layer, export_text, published_text
-from redactor.publish.verify import count_word, normalize, verify
+from redactor.publish.verify import verify
+from redactor.text import count_word, normalize
 from tests.conftest import DATA, SHARED_DATA
 
 DEV = SHARED_DATA / "dev" if SHARED_DATA.is_dir() else DATA / "dev"

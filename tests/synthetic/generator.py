@@ -23,7 +23,7 @@ from stdnum import iban as std_iban
 from stdnum.cz import bankaccount, dic, rc
 
 from redactor.czech import NameGazetteer
-from redactor.publish.verify import count_word, normalize
+from redactor.text import count_word, normalize
 from tests.pdfs import Layout, pdf_from_paragraphs
 
 from .declension import feminine, fleeting_stem, masculine

@@ -31,7 +31,7 @@ import numpy as np
 import pymupdf
 from PIL import Image, ImageDraw
 
-from redactor.publish.verify import normalize
+from redactor.text import normalize
 from tests.pdfs import pdf_from_paragraphs
 
 from .generator import Contract, Generator, Person, gold_items

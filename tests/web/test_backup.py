@@ -48,7 +48,7 @@ def test_backup_then_restore_into_a_new_installation(processed, reviewer, tmp_pa
     backup = tmp_path / "redactor.tar"
     call_command("backup", str(backup), stdout=io.StringIO())
     assert backup.stat().st_mode & 0o777 == 0o600
-    names = [n for n in (processed.original.name, processed.analysed.name) if n]
+    names = [n for n in (processed.original.name, processed.analysed.name, processed.rebuilt.name) if n]
     digests = {}
     for name in names:
         with default_storage.open(name, "rb") as fh:

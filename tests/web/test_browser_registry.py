@@ -15,7 +15,7 @@ from accounts.models import Agency, Role
 from contracts import selectors
 from contracts.models import Contract, RegistrySubmission, Status
 from contracts.services import publishing, reviewing, uploads
-from redactor.registry import isrs
+from registry import isrs
 from registry import services as registry
 from tests.conftest import DATA
 from tests.databox_server import DataBoxServer

@@ -19,8 +19,8 @@ from accounts import secrets
 from accounts.models import RegistrySettings
 from contracts.models import AuditEvent, RegistrySubmission, Status, WebhookDelivery, WebhookEvent
 from contracts.services.webhooks import webhook_create
-from redactor.registry import isrs
-from redactor.registry.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
+from redactor.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
+from registry import isrs
 from registry import services as registry
 from tests.databox_server import DataBoxServer
 from tests.plugins.tenants import logged_in

@@ -49,7 +49,7 @@ def _contract_with_a_repeated_annex(first_page: list[str] = FIRST_PAGE) -> bytes
 
 
 def test_the_second_copy_of_an_annex_repeats_the_first(engine):
-    from redactor import repeated_pages
+    from redactor.read.review import repeated_pages
 
     analysis = engine.analyze(_contract_with_a_repeated_annex())
     assert len(analysis.pages) == 3

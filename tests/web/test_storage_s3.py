@@ -39,7 +39,8 @@ def _files_under(folder) -> list[str]:
 
 
 def _names(contract: Contract) -> list[str]:
-    return [f.name for f in (contract.original, contract.redacted, contract.redacted_text, contract.analysed) if f]
+    files = (contract.original, contract.redacted, contract.redacted_text, contract.analysed, contract.rebuilt)
+    return [f.name for f in files if f]
 
 
 def test_a_published_contracts_files_are_private_encrypted_objects_and_nothing_is_on_disk(
@@ -47,7 +48,7 @@ def test_a_published_contracts_files_are_private_encrypted_objects_and_nothing_i
 ):
     keys = s3_server.keys(s3_storage)
     names = _names(published)
-    assert len(names) == 4 and sorted(keys) == sorted(f"{s3_storage}/{n}" for n in names)
+    assert len(names) == 5 and sorted(keys) == sorted(f"{s3_storage}/{n}" for n in names)
     assert names[0].startswith(f"originals/{published.agency_id}/")
     assert _files_under(local_media) == []
     client, anonymous = s3_server.client(), s3_server.client(signed=False)
@@ -84,7 +85,8 @@ def test_deleting_a_contract_deletes_its_objects_and_only_them(
         publishing.contract_delete(contract=published, user=reviewer)
     keys = s3_server.keys(s3_storage)
     assert not [k for k in keys if k.split("/", 1)[1] in deleted]
-    assert keys == sorted(f"{s3_storage}/{name}" for name in (other.original.name, other.analysed.name))
+    kept = (other.original.name, other.analysed.name, other.rebuilt.name)
+    assert keys == sorted(f"{s3_storage}/{name}" for name in kept)
 
 
 def test_the_bulk_export_is_an_object_downloaded_through_the_app_and_pruned(
@@ -120,7 +122,7 @@ def test_the_quick_starts_files_move_into_the_bucket_verified_and_a_second_run_c
     """The files were made on local disk (the quick start's default); then the settings point at
     the bucket and ``storage_copy`` moves them."""
     on_disk = _files_under(local_media)
-    assert len(on_disk) == 6  # the published contract's 4 files, the second one's original and analysis
+    assert len(on_disk) == 8  # the published contract's 5 files, the second one's original and stored document
     from config.storage import default_storage_from_env
 
     prefix = "moved"
@@ -245,7 +247,7 @@ def test_files_no_contract_names_are_swept_once_a_day_old_and_named_ones_stay(
     stray = default_storage.save(f"originals/{published.agency_id}/rolled-back.pdf", ContentFile(b"%PDF-1.7"))
     assert files.storage_sweep() == 0  # younger than a day: perhaps an upload committing right now
     assert sorted(files.storage_orphans(default_storage, older_than=timedelta(0))) == sorted([*deleted, stray])
-    assert files.storage_sweep(older_than=timedelta(0)) == 5
-    kept = (processed_second.original.name, processed_second.analysed.name)
+    assert files.storage_sweep(older_than=timedelta(0)) == 6
+    kept = (processed_second.original.name, processed_second.analysed.name, processed_second.rebuilt.name)
     assert s3_server.keys(s3_storage) == sorted(f"{s3_storage}/{name}" for name in kept)
     assert selectors.contract_original(processed_second)  # the named file stays readable

@@ -26,9 +26,10 @@ from contracts.models import DecisionState, Proposal, Run, Status
 from contracts.services import exports, processing, publishing, reviewing
 from contracts.services.files import referenced_files
 from contracts.services.runs import run_start
-from redactor import LAYER_FORMAT, StoredDocument, layer_to_bytes, read_stored
+from redactor import StoredDocument
 from redactor.model import Box
 from redactor.read.looks import upload_looks
+from redactor.read.stored_layer import LAYER_FORMAT, layer_to_bytes, read_stored
 from tests.plugins.tenants import logged_in, run_latest_job
 from tests.plugins.tokens import api as tokened
 from tests.plugins.tokens import make_token

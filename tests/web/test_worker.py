@@ -152,7 +152,7 @@ def test_the_warm_up_contract_meets_what_a_processing_job_meets(engine):
     the registry's reading, so the horses inherit them built (libphonenumber's Czech metadata among
     them) instead of building them again for every job."""
     from contracts.worker import warm_up_pdf
-    from redactor import prefill
+    from redactor.metadata import prefill
 
     data = warm_up_pdf()
     analysis = engine.analyze(data)

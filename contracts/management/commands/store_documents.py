@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 
 from contracts.models import Contract, Status
 from contracts.services.processing import contract_document_store
-from redactor import RedactionError
+from redactor import errors
 
 
 class Command(BaseCommand):
@@ -29,7 +29,7 @@ class Command(BaseCommand):
                     stored += 1
                 else:
                     left += 1
-            except (RedactionError, OSError) as exc:
+            except (errors.RedactionError, OSError) as exc:
                 failed += 1
                 self.stderr.write(f"contract {contract.pk}: {exc}")
         self.stdout.write(f"{stored} documents stored, {left} already stored or not processed, {failed} failed.")

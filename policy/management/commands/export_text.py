@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand
 from policy.batch import export_file
 from policy.management.policy import load_policy
 from policy.runtime import get_engine
-from redactor import MODES
+from redactor import text_export
 
 
 class Command(BaseCommand):
@@ -24,7 +24,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", metavar="FILE", help="PDF files")
         parser.add_argument("--out-dir", required=True, metavar="DIR", help="directory for the exports")
-        parser.add_argument("--mode", choices=[*MODES, "all"], default="all", help="export mode (default: all)")
+        parser.add_argument(
+            "--mode", choices=[*text_export.MODES, "all"], default="all", help="export mode (default: all)"
+        )
         parser.add_argument("--format", choices=["txt", "jsonl"], default="txt", help="file format (default: txt)")
         parser.add_argument("--policy", metavar="MAP.json", help="category map (default: the platform map)")
         parser.add_argument(
@@ -36,7 +38,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         out_dir = Path(options["out_dir"])
         out_dir.mkdir(parents=True, exist_ok=True)
-        modes = list(MODES) if options["mode"] == "all" else [options["mode"]]
+        modes = list(text_export.MODES) if options["mode"] == "all" else [options["mode"]]
         category_map = load_policy(options["policy"])
         engine = get_engine()
         records: dict[str, list[str]] = {mode: [] for mode in modes}

@@ -24,7 +24,8 @@ from accounts.models import Agency
 from policy.batch import redact_file
 from policy.management.policy import load_policy, load_profile
 from policy.runtime import get_engine
-from redactor import PublishingBody, drop_redacted_values, isrs, prefill, redacted_names, redacted_texts
+from redactor import metadata
+from registry import isrs
 from registry.services import publishing_body
 
 
@@ -74,11 +75,13 @@ class Command(BaseCommand):
                 failed += 1
                 self.stdout.write(f"{name}: error: {outcome.message}")
                 continue
-            meta = prefill(outcome.analysis, profile, unit=publisher.unit)
+            meta = metadata.prefill(outcome.analysis, profile, unit=publisher.unit)
             payer = meta.publisher.payer
-            meta.publisher = PublishingBody(**{**publisher.__dict__, "payer": payer})
+            meta.publisher = metadata.PublishingBody(**{**publisher.__dict__, "payer": payer})
             proposals = outcome.analysis.proposals
-            drop_redacted_values(meta, redacted_texts(proposals), redacted_names(proposals))  # never what the PDF hides
+            metadata.drop_redacted_values(
+                meta, metadata.redacted_texts(proposals), metadata.redacted_names(proposals)
+            )  # never what the PDF hides
             (package / "metadata.json").write_text(json.dumps(meta.to_dict(), ensure_ascii=False, indent=1), "utf-8")
             missing = isrs.missing_fields(meta)
             if missing:
@@ -101,14 +104,14 @@ class Command(BaseCommand):
             raise SystemExit(1)
 
     @staticmethod
-    def _publisher(options, profile) -> PublishingBody:
+    def _publisher(options, profile) -> metadata.PublishingBody:
         if options["agency"]:
             agency = Agency.objects.filter(ico=options["agency"]).first()
             if agency is None:
                 raise CommandError(f"no agency with IČO {options['agency']}")
             body = publishing_body(agency)
         else:
-            body = PublishingBody(
+            body = metadata.PublishingBody(
                 data_box=profile.data_box if profile else "",
                 name=profile.names[0] if profile and profile.names else "",
                 ico=profile.ico if profile else "",

@@ -8,7 +8,7 @@ body (``schvalil``), the value without or with VAT or in a foreign currency and,
 the related record (``navazanyZaznam``). Element names and limits are those of the registry's
 ``typ_smlouva.xsd`` 1.2.1 (``redactor/data/isrs/``).
 
-:func:`redactor.registry.prefill.prefill` reads them from the contract; every value carries
+:func:`redactor.metadata.prefill.prefill` reads them from the contract; every value carries
 the place it was read (:class:`Source`). A value the PDF redacts never enters the metadata: a
 private natural person's party is named by the sentence the registry's XSD prescribes for § 5(6)
 of the Act (:data:`NOT_PUBLIC`), and :func:`redacted_values_in` is the check the publishing service

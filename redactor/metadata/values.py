@@ -2,7 +2,7 @@
 with VAT, or in a foreign currency), the date next to the last signature, the contract number
 and the subject from the title or a quoted project, each with the place it was read
 (:class:`ContractReader`, which masks every span the analysis redacts or sends to review).
-:mod:`redactor.registry.prefill` puts them together with the parties."""
+:mod:`redactor.metadata.prefill` puts them together with the parties."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from redactor.czech import strip_diacritics
-from redactor.model import Action, ProposedRedaction, Span
-from redactor.registry.metadata import (
+from redactor.metadata.fields import (
     MAX_TEXT,
     Source,
 )
+from redactor.model import Action, ProposedRedaction, Span
 from redactor.text import line_spans
 
 if TYPE_CHECKING:  # the engine imports nothing from here

@@ -1,8 +1,9 @@
 """The registry of contracts' XML: the four messages the product sends, and the registry's replies
-and open-data dumps it reads.
+and open-data dumps it reads. Framework-free, like the engine: it knows neither Django nor the
+apps, and reaches the engine through its front door (an import-linter contract).
 
 The interface is the Ministry of the Interior's ISRS XSD 1.2.1 (namespace
-``http://portal.gov.cz/rejstriky/ISRS/1.2/``; the schemas are bundled in ``data/isrs/``, MIT
+``http://portal.gov.cz/rejstriky/ISRS/1.2/``; the schemas are bundled in ``xsd/``, MIT
 licence of the HelpPC/isrs repository they were copied from) and its description
 ``ISRS_aplikacni_rozhrani.pdf``: one operation per data-box message, the operation's XML as the
 message's main file under a fixed name (:data:`FILE_NAMES`), the contract's files as enclosures
@@ -28,8 +29,8 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from redactor.registry.metadata import ContractMetadata, PublishingBody, RegistryParty
-from redactor.text import plain_text
+from redactor import plain_text
+from redactor.metadata import ContractMetadata, PublishingBody, RegistryParty
 
 NS = "http://portal.gov.cz/rejstriky/ISRS/1.2/"
 _Q = "{" + NS + "}"
@@ -93,7 +94,7 @@ class RegistryXmlError(ValueError):
 
 @cache
 def _schema(root: str) -> etree.XMLSchema:
-    path = resources.files("redactor").joinpath("data/isrs", SCHEMAS[root])
+    path = resources.files("registry.isrs").joinpath("xsd", SCHEMAS[root])
     with resources.as_file(path) as file:
         return etree.XMLSchema(etree.parse(str(file)))
 

@@ -3,10 +3,10 @@
 :func:`prefill` reads an :class:`~redactor.engine.Analysis`: the parties the engine found
 with their IČO, seat and data box (the agency's own party becomes the publisher), the price clause,
 the dates next to the signatures, the contract number, the official who represents the agency,
-the title. Every value carries the place it was read (:class:`~redactor.registry.metadata.Source`:
+the title. Every value carries the place it was read (:class:`~redactor.metadata.fields.Source`:
 page from 1 and the line, redacted spans masked), so that a reviewer confirms it rather than types
 it. Values the analysis redacts or sends to review anywhere are never taken
-(:func:`~redactor.registry.metadata.drop_redacted_values`).
+(:func:`~redactor.metadata.fields.drop_redacted_values`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from redactor import categories as cat
 from redactor.categories import NAME_CATEGORIES
 from redactor.czech import TITLES_BEFORE, NameGazetteer, nominative_candidates, strip_diacritics
-from redactor.model import Action, PartyKind, Span
-from redactor.registry.metadata import (
+from redactor.metadata.fields import (
     MAX_TEXT,
     NOT_PUBLIC,
     ContractMetadata,
@@ -26,7 +25,7 @@ from redactor.registry.metadata import (
     RegistryParty,
     drop_redacted_values,
 )
-from redactor.registry.values import (
+from redactor.metadata.values import (
     AMENDMENT,
     ContractReader,
     clip,
@@ -36,6 +35,7 @@ from redactor.registry.values import (
     signature_date,
     subject,
 )
+from redactor.model import Action, PartyKind, Span
 
 if TYPE_CHECKING:  # the engine imports nothing from here
     from redactor.detect.profile import AgencyProfile
