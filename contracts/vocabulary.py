@@ -1,6 +1,6 @@
 """What a person reads for the codes the product stores about a contract: the audit trail's
 actions, in the interface's language. A code without a label here is shown as it is, and the
-Czech page tour (tests/web/test_czech_tour.py) fails on it."""
+Czech page tour (tests/contracts/web/test_czech_tour.py) fails on it."""
 
 from __future__ import annotations
 

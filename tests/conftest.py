@@ -11,7 +11,13 @@ import pytest
 from redactor.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine
 from redactor.engine import RedactionEngine
 
-pytest_plugins = ["tests.plugins.shared_data", "tests.plugins.tenants", "tests.plugins.tokens", "tests.plugins.browser"]
+pytest_plugins = [
+    "pytester",
+    "tests.plugins.shared_data",
+    "tests.plugins.tenants",
+    "tests.plugins.tokens",
+    "tests.plugins.browser",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The shared data and tools live next to the checkout (``../shared``) unless SHARED_DIR says otherwise.

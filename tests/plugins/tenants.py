@@ -12,8 +12,8 @@ from django.test import Client
 from accounts.models import Role
 from contracts.models import Contract, Run, Status
 from contracts.services import processing, publishing, uploads
+from tests.factories import AgencyFactory, MembershipFactory
 from tests.pdfs import pdf_from_paragraphs
-from tests.web.factories import AgencyFactory, MembershipFactory
 
 CONTRACT_TEXT = [
     "Kupní smlouva č. 2026/15",

@@ -1,17 +1,33 @@
 """API tokens as a plugin (``tests/conftest.py``'s ``pytest_plugins``): a token of each role in
 agency A, one of agency B, revoked and expired ones; :func:`api` (a DRF client with a token) and
-:func:`make_token` are imported from here."""
+:func:`make_token` are imported from here. The tests of an ``api`` folder run without the API's
+rate limit unless they set one."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import Role
 from accounts.services import api_token_create, api_token_revoke
+
+
+@pytest.fixture
+def generous_rate(settings):
+    """No throttling unless a test asks for it; counters start at zero."""
+    settings.REDACTOR_API_RATE = "100000/minute"
+    cache.clear()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in an ``api`` folder (``tests/<app>/api/``) gets :func:`generous_rate`."""
+    for item in items:
+        if "api" in item.path.parent.parts[-1:]:
+            item.add_marker(pytest.mark.usefixtures("generous_rate"))
 
 
 def api(raw: str | None = None) -> APIClient:

@@ -25,8 +25,7 @@ from stdnum.cz import bankaccount, dic, rc
 from redactor.czech import NameGazetteer
 from redactor.text import count_word, normalize
 from tests.pdfs import Layout, pdf_from_paragraphs
-
-from .declension import feminine, fleeting_stem, masculine
+from tests.synthetic.declension import feminine, fleeting_stem, masculine
 
 BANKS = ["0100", "0300", "0600", "0800", "2010", "2700", "3030", "5500", "6100"]
 TITLES = ["", "", "", "Ing. ", "Mgr. ", "Bc. ", "MUDr. ", "PhDr. ", "JUDr. ", "RNDr. ", "Ing. arch. ", "Mgr. et Mgr. "]

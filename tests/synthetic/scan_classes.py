@@ -33,8 +33,7 @@ from PIL import Image, ImageDraw
 
 from redactor.text import normalize
 from tests.pdfs import pdf_from_paragraphs
-
-from .generator import Contract, Generator, Person, gold_items
+from tests.synthetic.generator import Contract, Generator, Person, gold_items
 
 CLASSES = ("certification", "form", "letter", "sole_trader")
 DISTRICTS = ["Praha 12", "Praha 4", "Praha - Libuš", "Brno - sever", "Ostrava - Jih"]
