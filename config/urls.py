@@ -6,9 +6,11 @@ from django.urls import include, path, register_converter
 
 from accounts.views import PasswordResetView, home, invitation
 from config.converters import IdConverter
-from contracts.views import map_preview
+from contracts.views.pages import map_preview
 
 register_converter(IdConverter, "id")  # before include() imports the URL modules that use it
+
+from contracts.urls import webhook_urlpatterns  # noqa: E402 - its routes use the "id" converter
 
 
 def healthz(request):
@@ -24,7 +26,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("a/<id:agency_id>/contracts/", include("contracts.urls")),
     path("a/<id:agency_id>/contracts/", include("registry.web.urls")),
-    path("a/<id:agency_id>/webhooks/", include("contracts.webhook_urls")),
+    path("a/<id:agency_id>/webhooks/", include((webhook_urlpatterns, "webhooks"))),
     path("a/<id:agency_id>/", include("accounts.urls")),
     path("api/v1/", include("config.api_urls")),
     # the agency map console's preview reads the agency's contracts: a contracts view (redactor never imports contracts)

@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import review_views, views
+from .views import pages as views
+from .views import review as review_views
+from .views import webhooks as webhook_views
 
 app_name = "contracts"
 urlpatterns = [
@@ -28,4 +30,13 @@ urlpatterns = [
     path("<id:contract_id>/original/", views.download_original, name="original"),
     path("<id:contract_id>/export/", views.text_export, name="text_export"),
     path("<id:contract_id>/audit/", views.audit_trail, name="audit"),
+]
+
+#: The agency's webhook pages, mounted at a/<agency_id>/webhooks/ (config/urls.py) as the namespace
+#: ``webhooks``.
+webhook_urlpatterns = [
+    path("", webhook_views.webhook_list, name="list"),
+    path("<id:webhook_id>/", webhook_views.webhook_detail, name="detail"),
+    path("<id:webhook_id>/delete/", webhook_views.webhook_remove, name="delete"),
+    path("deliveries/<id:delivery_id>/redeliver/", webhook_views.webhook_redeliver, name="redeliver"),
 ]

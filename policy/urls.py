@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from .views import maps as views
 
 PAGES = [
     ("", views.home, "home"),
@@ -22,10 +22,10 @@ urlpatterns = [path(f"platform/map/{route}", pair[0], name=f"platform_{name}") f
     path(f"a/<id:agency_id>/map/{route}", pair[1], name=f"agency_{name}") for route, pair, name in PAGES
 ]
 # the agency's preview runs on its contracts, which only the contracts app reads (config/urls.py
-# mounts contracts.views.map_preview at a/<agency_id>/map/preview/)
+# mounts contracts.views.pages.map_preview at a/<agency_id>/map/preview/)
 urlpatterns.append(path("platform/map/preview/", views.platform_preview, name="platform_preview"))
 
-from . import rule_views  # noqa: E402
+from .views import rules as rule_views  # noqa: E402
 
 urlpatterns += [
     path("a/<id:agency_id>/rules/", rule_views.rule_list, name="rules"),
@@ -36,7 +36,7 @@ urlpatterns += [
     path("a/<id:agency_id>/rules/import/", rule_views.rule_import, name="rules_import"),
 ]
 
-from . import profile_views  # noqa: E402
+from .views import profiles as profile_views  # noqa: E402
 
 urlpatterns += [
     path("a/<id:agency_id>/profile/", profile_views.profile, name="profile"),

@@ -13,7 +13,7 @@ register = template.Library()
 @register.simple_tag
 def map_url(owner, page: str, *args) -> str:
     """The URL of console ``page`` (a name of ``policy.urls.PAGES``: ``home``, ``category``,
-    ``dependency``…) for ``owner`` (:class:`policy.views.Owner`), with the page's own
+    ``dependency``…) for ``owner`` (:class:`policy.views.maps.Owner`), with the page's own
     positional ``args`` (a category id)."""
     return owner.url(page, *args)
 

@@ -60,9 +60,9 @@ def test_a_service_importing_a_door_breaks_the_contract(tmp_path):
 
     service.write_text("")
     assert lint().returncode == 0, lint().stdout
-    service.write_text("from contracts import review_views\n")
+    service.write_text("from contracts.views import review\n")
     broken = lint()
-    assert broken.returncode == 1 and "contracts.services.uploads -> contracts.review_views" in broken.stdout
+    assert broken.returncode == 1 and "contracts.services.uploads -> contracts.views.review" in broken.stdout
     service.write_text("from registry.web import views\n")  # a door package, by wildcard
     broken = lint()
     assert broken.returncode == 1 and "contracts.services.uploads -> registry.web.views" in broken.stdout

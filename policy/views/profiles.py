@@ -22,7 +22,7 @@ from accounts import services as account_services
 from accounts.models import Role
 from accounts.web import form_error, member_required, report_error
 
-from .services import profiles
+from ..services import profiles
 
 #: Largest CSV file the import reads.
 MAX_CSV_BYTES = 1_000_000

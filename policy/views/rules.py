@@ -18,9 +18,9 @@ from django.views.decorators.http import require_POST
 from accounts.models import Role
 from accounts.web import member_required, report_error
 
-from . import selectors
-from .models import RuleKind
-from .services import rules as rule_services
+from .. import selectors
+from ..models import RuleKind
+from ..services import rules as rule_services
 
 #: Most rules one page lists.
 PAGE_SIZE = 200

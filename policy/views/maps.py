@@ -29,10 +29,10 @@ from accounts.models import Agency, Role
 from accounts.web import member_required, report_error
 from redactor import CategoryMap
 
-from . import selectors
-from .models import MapDraft
-from .preview_jobs import owned_job_meta, owned_job_start, owned_job_state, preview_files
-from .services import maps
+from .. import selectors
+from ..models import MapDraft
+from ..preview_jobs import owned_job_meta, owned_job_start, owned_job_state, preview_files
+from ..services import maps
 
 
 @dataclass
@@ -315,7 +315,7 @@ def _import(request, owner: Owner):
 def platform_preview(request):
     """The platform default's preview, on the development documents (``REDACTOR_PREVIEW_DIR``),
     as a job (:func:`policy.jobs.preview_platform`). An agency's preview runs on its own
-    contracts: :func:`contracts.views.map_preview` offers them and queues their job, so this app
+    contracts: :func:`contracts.views.pages.map_preview` offers them and queues their job, so this app
     never reads contracts."""
     folder = Path(settings.REDACTOR_PREVIEW_DIR)
     files = [(f"d{p.name}", p.name) for p in sorted(folder.glob("*.pdf"))] if folder.is_dir() else []

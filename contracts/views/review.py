@@ -22,10 +22,10 @@ from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing, watchdog
 from policy.selectors import category_names, rules_for_agency
 
-from . import selectors
-from .forms import ApproveForm
-from .models import LegalGround, Status, box_from_list
-from .views import contract_of
+from .. import selectors
+from ..forms import ApproveForm
+from ..models import LegalGround, Status, box_from_list
+from .pages import contract_of
 
 
 def _proposal_json(p, names: dict[int, str]) -> dict:

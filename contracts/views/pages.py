@@ -1,8 +1,8 @@
 """Contract pages: list and upload, status with progress, download, page images, audit trail,
 and the agency map console's preview on the agency's contracts.
 
-The review page and its JSON endpoints are in :mod:`contracts.review_views`, the webhook pages
-in :mod:`contracts.webhook_views`; the public REST API for document-management systems is
+The review page and its JSON endpoints are in :mod:`contracts.views.review`, the webhook pages
+in :mod:`contracts.views.webhooks`; the public REST API for document-management systems is
 :mod:`contracts.api`.
 """
 
@@ -23,15 +23,15 @@ from accounts.selectors import actor_name
 from accounts.web import form_action, form_error, member_required, report_error
 from contracts.http import file_response
 from contracts.services import exports, publishing, runs, uploads, watchdog
-from policy import views as map_console
 from policy.preview_jobs import owned_job_start
 from policy.spreadsheet import SafeWriter
+from policy.views import maps as map_console
 from redactor import errors as engine_errors
 from redactor import review
 
-from . import selectors
-from .forms import UploadForm
-from .vocabulary import audit_action_label, audit_detail_items
+from .. import selectors
+from ..forms import UploadForm
+from ..vocabulary import audit_action_label, audit_detail_items
 
 
 def contract_of(membership, contract_id: int):
@@ -341,7 +341,7 @@ def map_preview(request, membership):
     """The agency map console's preview (``/a/<agency_id>/map/preview/``) on one of the agency's
     contracts (``source=c<id>``): this app offers the contracts and queues the job
     (:func:`contracts.jobs.preview_contract`) that reads the original, checked against its
-    SHA-256; :func:`policy.views.preview_page` shows it, so the map console never reads
+    SHA-256; :func:`policy.views.maps.preview_page` shows it, so the map console never reads
     contracts. Another agency's contract id is a 404."""
     agency = membership.agency
     owner = map_console.Owner(agency, membership.allows(Role.ADMIN))

@@ -12,8 +12,8 @@ from accounts.models import Role
 from accounts.web import form_action, form_error, member_required
 from contracts.services import webhooks
 
-from . import selectors
-from .forms import WebhookForm
+from .. import selectors
+from ..forms import WebhookForm
 
 
 @member_required(Role.ADMIN)

@@ -1,0 +1,3 @@
+"""The policy app's HTML door: the category-map console (:mod:`~policy.views.maps`), the agency
+rules console (:mod:`~policy.views.rules`) and the agency profile page
+(:mod:`~policy.views.profiles`)."""
