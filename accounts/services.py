@@ -6,6 +6,7 @@ import csv
 import io
 import re
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 import phonenumbers
@@ -334,6 +335,60 @@ _HOUSE_NUMBER = re.compile(r"\d")
 _DOMAIN = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
 
 
+def _profile_account(value: str) -> str:
+    compact = re.sub(r"\s", "", value)
+    if bankaccount.is_valid(compact):
+        return compact
+    if std_iban.is_valid(compact):
+        return std_iban.format(compact)
+    raise ValidationError(_("“%(value)s” is not a valid Czech account number or IBAN.") % {"value": value[:60]})
+
+
+def _profile_phone(value: str) -> str:
+    try:
+        number = phonenumbers.parse(value, "CZ")
+    except phonenumbers.NumberParseException:
+        number = None
+    if number is None or not phonenumbers.is_possible_number(number):
+        raise ValidationError(_("“%(value)s” is not a phone number.") % {"value": value[:60]})
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+
+
+def _profile_address(value: str) -> str:
+    if not _HOUSE_NUMBER.search(value):
+        raise ValidationError(
+            _("“%(value)s”: an address needs its street (or village) and house number.") % {"value": value[:60]}
+        )
+    return " ".join(value.split())
+
+
+def _profile_email_domain(value: str) -> str:
+    domain = value.strip().lower().rpartition("@")[2]
+    if not _DOMAIN.match(domain):
+        raise ValidationError(_("“%(value)s” is not an e-mail domain (e.g. mesto-lhota.cz).") % {"value": value[:60]})
+    return domain
+
+
+def _profile_official(value: str) -> dict:
+    name, _sep, function = value.partition(";") if isinstance(value, str) else (value, "", "")
+    words = [w for w in re.findall(r"[^\W\d_]+\.?", name) if not w.endswith(".")]
+    if len(words) < 2:
+        raise ValidationError(
+            _("“%(value)s”: an official needs a given name and a surname.") % {"value": name.strip()[:60]}
+        )
+    return {"name": " ".join(name.split()), "function": " ".join(function.split())}
+
+
+#: How each field's entries are checked and written (:func:`_profile_value`).
+_PROFILE_CHECKS: dict[str, Callable[[str], str | dict]] = {
+    "accounts": _profile_account,
+    "phones": _profile_phone,
+    "addresses": _profile_address,
+    "email_domains": _profile_email_domain,
+    "officials": _profile_official,
+}
+
+
 def _profile_value(field: str, value: str) -> str | dict:
     """One entry of ``field`` checked and written the one way the engine reads it. Raises
     ``ValidationError`` with a sentence for the agency admin. Checks: an account by its mod-11
@@ -341,27 +396,8 @@ def _profile_value(field: str, value: str) -> str | dict:
     possible number, Czech unless it has a country code (``phonenumbers``); an address with a
     house number; an e-mail domain without the part before "@"; an official with a given name
     and a surname."""
-    if field == "accounts":
-        compact = re.sub(r"\s", "", value)
-        if bankaccount.is_valid(compact):
-            return compact
-        if std_iban.is_valid(compact):
-            return std_iban.format(compact)
-        raise ValidationError(_("“%(value)s” is not a valid Czech account number or IBAN.") % {"value": value[:60]})
-    if field == "phones":
-        try:
-            number = phonenumbers.parse(value, "CZ")
-        except phonenumbers.NumberParseException:
-            number = None
-        if number is None or not phonenumbers.is_possible_number(number):
-            raise ValidationError(_("“%(value)s” is not a phone number.") % {"value": value[:60]})
-        return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
-    if field == "addresses":
-        if not _HOUSE_NUMBER.search(value):
-            raise ValidationError(
-                _("“%(value)s”: an address needs its street (or village) and house number.") % {"value": value[:60]}
-            )
-        return " ".join(value.split())
+    check = _PROFILE_CHECKS.get(field)
+    return check(value) if check is not None else " ".join(value.split())
     if field == "email_domains":
         domain = value.strip().lower().rpartition("@")[2]
         if not _DOMAIN.match(domain):

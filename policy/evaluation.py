@@ -53,6 +53,44 @@ def _category_of(item: str, proposals: list[dict]) -> str:
     return "not proposed"
 
 
+def _leaked(item: dict, texts: list[str], digit_views: list[str]) -> int:
+    """How many of a ``redact`` item's occurrences an extractor still reads (all of them when the
+    output cannot be read): the item as a word, or the longest run of six or more of its digits."""
+    n = item["occurrences"]
+    if not texts:
+        return n
+    seen = max(count_word(t, item["text"]) for t in texts)
+    runs = re.findall(r"\d+", item["text"])
+    longest = max(runs, key=len, default="")
+    if not seen and len(longest) >= 6 and any(longest in d for d in digit_views):
+        seen = 1
+    return min(seen, n)
+
+
+def _count(tallies: tuple[Tally, ...], total: int, failed: int) -> None:
+    for tally in tallies:
+        tally.total += total
+        tally.failed += failed
+
+
+def _score_item(result: Evaluation, name: str, item: dict, texts: list[str], proposals: list[dict]) -> None:
+    """Count one gold ``item`` of document ``name`` against the extractors' ``texts``."""
+    n = item["occurrences"]
+    if item["expected"] == "redact":
+        leaked = _leaked(item, texts, [re.sub(r"\D", "", t) for t in texts])
+        key = f"{item['category']} / {_category_of(item['text'], proposals)}"
+        _count((result.leaks, result.leaks_by_category[key]), n, leaked)
+        if leaked:
+            result.misses.append(f"{name}: leaked {item['text']!r} x{leaked} ({key})")
+    elif item["expected"] == "keep":
+        have = min(count_word(t, item["text"]) for t in texts) if texts else 0
+        lost = max(0, n - have)
+        key = item["category"]
+        _count((result.over, result.over_by_category[key]), n, lost)
+        if lost:
+            result.misses.append(f"{name}: lost {item['text']!r} x{lost} ({key})")
+
+
 def evaluate(gold_dir: Path, out_dir: Path) -> Evaluation:
     """Compare ``out_dir/<name>.pdf`` (and ``<name>.json`` for attribution) with each gold file."""
     result = Evaluation()
@@ -68,32 +106,6 @@ def evaluate(gold_dir: Path, out_dir: Path) -> Evaluation:
         texts = list(extract_texts(pdf.read_bytes()).values()) if pdf.exists() else []
         if not texts:
             result.missing.append(name)
-        digit_views = [re.sub(r"\D", "", t) for t in texts]
         for item in gold["items"]:
-            n = item["occurrences"]
-            if item["expected"] == "redact":
-                if texts:
-                    seen = max(count_word(t, item["text"]) for t in texts)
-                    runs = re.findall(r"\d+", item["text"])
-                    longest = max(runs, key=len, default="")
-                    if not seen and len(longest) >= 6 and any(longest in d for d in digit_views):
-                        seen = 1
-                    leaked = min(seen, n)
-                else:
-                    leaked = n
-                key = f"{item['category']} / {_category_of(item['text'], proposals)}"
-                for tally in (result.leaks, result.leaks_by_category[key]):
-                    tally.total += n
-                    tally.failed += leaked
-                if leaked:
-                    result.misses.append(f"{name}: leaked {item['text']!r} x{leaked} ({key})")
-            elif item["expected"] == "keep":
-                have = min(count_word(t, item["text"]) for t in texts) if texts else 0
-                lost = max(0, n - have)
-                key = item["category"]
-                for tally in (result.over, result.over_by_category[key]):
-                    tally.total += n
-                    tally.failed += lost
-                if lost:
-                    result.misses.append(f"{name}: lost {item['text']!r} x{lost} ({key})")
+            _score_item(result, name, item, texts, proposals)
     return result

@@ -199,34 +199,45 @@ def _setting(value) -> str:
     return term(value)
 
 
-def map_diff(old: dict, new: dict) -> list[str]:
-    """What changed from map ``old`` to ``new``, one readable line per change (categories by id)."""
+def _dependency_diff(cid: int, a: dict, b: dict) -> list[str]:
+    """The lines of category ``cid`` whose dependencies changed from row ``a`` to row ``b``."""
     lines = []
-    old_rows = {int(r["id"]): r for r in old.get("categories", [])}
-    new_rows = {int(r["id"]): r for r in new.get("categories", [])}
-    for cid in sorted(old_rows.keys() - new_rows.keys()):
-        lines.append(f"− {cid} {_name(old_rows[cid])}")
-    for cid in sorted(new_rows.keys() - old_rows.keys()):
-        lines.append(f"+ {cid} {_name(new_rows[cid])} ({term(new_rows[cid]['type'])})")
+    deps_a = {int(d["category"]): tuple(d["scopes"]) for d in a.get("depends_on", [])}
+    deps_b = {int(d["category"]): tuple(d["scopes"]) for d in b.get("depends_on", [])}
+    for dep in sorted(deps_a.keys() | deps_b.keys()):
+        values = {"id": cid, "name": _name(b), "dep": dep}
+        if dep not in deps_b:
+            lines.append(_("%(id)s %(name)s no longer depends on %(dep)s") % values)
+        elif dep not in deps_a:
+            within = {**values, "scopes": terms(deps_b[dep])}
+            lines.append(_("%(id)s %(name)s depends on %(dep)s within: %(scopes)s") % within)
+        elif deps_a[dep] != deps_b[dep]:
+            lines.append(
+                _("%(id)s %(name)s, dependency on %(dep)s: %(before)s → %(after)s")
+                % {**values, "before": terms(deps_a[dep]), "after": terms(deps_b[dep])}
+            )
+    return lines
+
+
+def _category_diff(old_rows: dict[int, dict], new_rows: dict[int, dict]) -> list[str]:
+    """The lines of the categories removed, added and changed from ``old_rows`` to ``new_rows``."""
+    lines = [f"− {cid} {_name(old_rows[cid])}" for cid in sorted(old_rows.keys() - new_rows.keys())]
+    lines += [
+        f"+ {cid} {_name(new_rows[cid])} ({term(new_rows[cid]['type'])})"
+        for cid in sorted(new_rows.keys() - old_rows.keys())
+    ]
     for cid in sorted(old_rows.keys() & new_rows.keys()):
         a, b = old_rows[cid], new_rows[cid]
         for key in ("type", "enabled", "name_cs", "name_en", "group"):
             if a.get(key) != b.get(key):
                 lines.append(f"{cid} {_name(b)}: {term(key)} {term(a.get(key))} → {term(b.get(key))}")
-        deps_a = {int(d["category"]): tuple(d["scopes"]) for d in a.get("depends_on", [])}
-        deps_b = {int(d["category"]): tuple(d["scopes"]) for d in b.get("depends_on", [])}
-        for dep in sorted(deps_a.keys() | deps_b.keys()):
-            values = {"id": cid, "name": _name(b), "dep": dep}
-            if dep not in deps_b:
-                lines.append(_("%(id)s %(name)s no longer depends on %(dep)s") % values)
-            elif dep not in deps_a:
-                within = {**values, "scopes": terms(deps_b[dep])}
-                lines.append(_("%(id)s %(name)s depends on %(dep)s within: %(scopes)s") % within)
-            elif deps_a[dep] != deps_b[dep]:
-                lines.append(
-                    _("%(id)s %(name)s, dependency on %(dep)s: %(before)s → %(after)s")
-                    % {**values, "before": terms(deps_a[dep]), "after": terms(deps_b[dep])}
-                )
+        lines += _dependency_diff(cid, a, b)
+    return lines
+
+
+def _role_diff(old: dict, new: dict) -> list[str]:
+    """The lines of the role exceptions added, switched or given another action."""
+    lines = []
     roles_a = {e["role"]: e for e in old.get("role_exceptions", [])}
     for e in new.get("role_exceptions", []):
         before = roles_a.get(e["role"])
@@ -236,6 +247,14 @@ def map_diff(old: dict, new: dict) -> list[str]:
                 _("Exception for %(role)s: %(state)s (%(action)s)")
                 % {"role": term(e["role"]), "state": state, "action": term(e["action"])}
             )
+    return lines
+
+
+def map_diff(old: dict, new: dict) -> list[str]:
+    """What changed from map ``old`` to ``new``, one readable line per change (categories by id)."""
+    old_rows = {int(r["id"]): r for r in old.get("categories", [])}
+    new_rows = {int(r["id"]): r for r in new.get("categories", [])}
+    lines = _category_diff(old_rows, new_rows) + _role_diff(old, new)
     for key in ("unlinked_secondary_action", "unknown_holder_action", "personal_holders", "holder_overrides"):
         if old and old.get(key) != new.get(key):
             lines.append(f"{term(key)}: {_setting(old.get(key))} → {_setting(new.get(key))}")

@@ -175,6 +175,15 @@ class CategoryMap:
 
     def validate(self) -> None:
         """Refuse unknown types, scopes, roles, holders and dependencies on unknown categories."""
+        problems = self._category_problems() + self._override_problems()
+        bad = [h for h in self.personal_holders if h not in HOLDERS]
+        if bad:
+            problems.append(f"personal_holders: unknown holders {bad}")
+        if problems:
+            raise CategoryMapError("; ".join(problems))
+
+    def _category_problems(self) -> list[str]:
+        """:meth:`validate`'s problems of the categories' types and dependencies."""
         problems = []
         for rule in self.categories.values():
             if rule.type not in TYPES:
@@ -189,6 +198,11 @@ class CategoryMap:
                     problems.append(
                         f"category {rule.id}: dependency on {dep.category} has invalid scopes {bad or '[]'}"
                     )
+        return problems
+
+    def _override_problems(self) -> list[str]:
+        """:meth:`validate`'s problems of the holder overrides and the role exceptions."""
+        problems = []
         for override in self.holder_overrides:
             if override.category not in self.categories:
                 problems.append(f"holder override for unknown category {override.category}")
@@ -201,11 +215,7 @@ class CategoryMap:
             unknown = [c for c in exception.categories if c not in self.categories]
             if unknown:
                 problems.append(f"role exception {exception.role}: unknown categories {unknown}")
-        bad = [h for h in self.personal_holders if h not in HOLDERS]
-        if bad:
-            problems.append(f"personal_holders: unknown holders {bad}")
-        if problems:
-            raise CategoryMapError("; ".join(problems))
+        return problems
 
     # -- queries -----------------------------------------------------------------------------
     def rule(self, category: int) -> CategoryRule | None:

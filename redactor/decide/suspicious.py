@@ -26,6 +26,7 @@ import bisect
 import functools
 import itertools
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from stdnum import numdb
@@ -300,31 +301,21 @@ def ocr_doubts(text: str, unsure: list[tuple[Span, float]], decisions: list[Asse
     return out
 
 
-def suspicious_spans(
-    text: str, findings: list[Finding], parties: list[Party], nlp: NlpArtifacts, decisions: list[Assessment]
-) -> list[Assessment]:
-    """Review decisions for suspicious spans (module docstring) that overlap no finding.
-
-    Returns new decisions (category :data:`SUSPICIOUS`, action review) and changes, in
-    ``decisions``, the action of findings scoring below :data:`CONFIDENT_SCORE` that the map
-    would keep to review. Offsets index ``text``.
-    """
+def _review_unsure_keeps(decisions: list[Assessment]) -> None:
+    """Send to review the findings the map would keep that score below :data:`CONFIDENT_SCORE`
+    (not those kept because an organisation holds them: the score does not weaken that)."""
     for d in decisions:
         if d.category in cat.HOLDER_KEPT:
-            continue  # kept because its holder is an organisation, which the score does not weaken
+            continue
         if d.action == Action.KEEP and d.finding.score < CONFIDENT_SCORE:
             d.action = Action.REVIEW
             d.reason = Reason("low_score", {"score": round(d.finding.score, 2), "reason": d.reason.to_dict()})
-    taken = [f.span for f in findings] + [d.finding.span for d in decisions]
-    out: list[Assessment] = []
 
-    def add(span: Span, recognizer: str, score: float, evidence: str, reason: Reason) -> None:
-        if _covered(span, taken):
-            return
-        f = Finding(SUSPICIOUS, span, text[span.start : span.end], score, recognizer, evidence)
-        out.append(Assessment(f, SUSPICIOUS, Action.REVIEW, reason))
-        taken.append(span)
 
+def _unconfirmed_persons(text: str, nlp: NlpArtifacts) -> Iterator[Span]:
+    """The spans of spaCy's PERSON entities that look like a person's name (two or more
+    capitalised words, not all of them common words to the tagger, not a place) though no
+    gazetteer, title or cue confirmed them, in the entities' order."""
     for ent in nlp.entities:
         if ent.label != "PERSON":
             continue
@@ -337,8 +328,31 @@ def suspicious_spans(
             continue  # one word, a lower-case word, a role or vocabulary word: no person's name
         if not any(_proper_noun(nlp.pos, w.start()) for w in words):
             continue  # the tagger itself calls every word a common word ("Dodavatel", "Kupní")
-        if _is_place(names):
-            continue
+        if not _is_place(names):
+            yield span
+
+
+def suspicious_spans(
+    text: str, findings: list[Finding], parties: list[Party], nlp: NlpArtifacts, decisions: list[Assessment]
+) -> list[Assessment]:
+    """Review decisions for suspicious spans (module docstring) that overlap no finding.
+
+    Returns new decisions (category :data:`SUSPICIOUS`, action review) and changes, in
+    ``decisions``, the action of findings scoring below :data:`CONFIDENT_SCORE` that the map
+    would keep to review. Offsets index ``text``.
+    """
+    _review_unsure_keeps(decisions)
+    taken = [f.span for f in findings] + [d.finding.span for d in decisions]
+    out: list[Assessment] = []
+
+    def add(span: Span, recognizer: str, score: float, evidence: str, reason: Reason) -> None:
+        if _covered(span, taken):
+            return
+        f = Finding(SUSPICIOUS, span, text[span.start : span.end], score, recognizer, evidence)
+        out.append(Assessment(f, SUSPICIOUS, Action.REVIEW, reason))
+        taken.append(span)
+
+    for span in _unconfirmed_persons(text, nlp):
         add(
             span,
             "ner_unconfirmed",

@@ -9,6 +9,7 @@ possessive and proximity rules documented on each method.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -141,6 +142,38 @@ class Holder:
     who: ReasonDict
 
 
+@dataclass
+class _Seen:
+    """What the mentions of one person told :meth:`Linker.build_persons` so far."""
+
+    principal_of: Party | None = None
+    role: str | None = None
+    role_party: Party | None = None
+    evidence: str = ""
+    cue: str = ""
+    contact: str = ""
+    statutory_function: bool = False
+
+
+class _HolderQuery:
+    """One question to :meth:`Linker.holder`: the finding ``f``, the dependency ``scopes`` it
+    allows, its ``sentence``, and (asked once, when a rule needs it) the ``party`` whose block it
+    stands in, and whether that is an ``organisation``'s entry holding one of its own values."""
+
+    def __init__(self, f: Finding, scopes: tuple[str, ...], sentence: Span | None, linker: Linker):
+        self.f, self.scopes, self.sentence = f, scopes, sentence
+        self._linker = linker
+
+    @functools.cached_property
+    def party(self) -> Party | None:
+        return self._linker.party_at(self.f.span)
+
+    @functools.cached_property
+    def organisation(self) -> bool:
+        entry = self.party if "party" in self.scopes and self.f.category in cat.ENTITY_VALUES else None
+        return entry is not None and entry.kind in (PartyKind.LEGAL_PERSON, PartyKind.PUBLIC_BODY)
+
+
 class Linker:
     """Resolves holders and scopes for one document. ``below(span)``, when the page geometry is
     known, gives the words printed under a name in its column (a signature block in columns,
@@ -174,6 +207,9 @@ class Linker:
         return None
 
     def build_persons(self) -> None:
+        """One :class:`Person` for each cluster of name findings (their ``holder``): whether the
+        person is a natural-person party, acts in a role (an official, a statutory body) for a
+        party, or is named for communication, read from each mention's neighbourhood."""
         clusters: dict[str, list[Finding]] = {}
         for f in self.findings:
             if f.category in cat.NAME_CATEGORIES and f.holder:
@@ -181,94 +217,120 @@ class Linker:
         for pid, mentions in clusters.items():
             full = [m for m in mentions if m.category == cat.FULL_NAME]
             name = (full or mentions)[0].text.replace("\n", " ")
-            principal_of = None
-            role, role_party, evidence, cue, contact = None, None, "", "", ""
-            statutory_function = False
+            seen = _Seen()
             for m in mentions:
-                party = self.party_at(m.span)
-                tail = strip_diacritics(m.attributes.get("before", ""))
-                rep = REPRESENTATION.search(tail)
-                fn = function_near(self.text, m.span.start, m.span.end)
-                if fn is None and self.below is not None:
-                    fn = function_in_cell(self.below(m.span))  # under the name in a column
-                if party is not None and party.kind.is_private_person and not rep and m.category == cat.FULL_NAME:
-                    first = min(
-                        (
-                            f.span.start
-                            for f in self.findings
-                            if f.category in (cat.FULL_NAME, cat.COMPANY_NAME)
-                            and party.contains(f.span)
-                            and any(b.contains(f.span) and b.contains(m.span) for b in party.blocks)
-                        ),
-                        default=None,
-                    )
-                    if first == m.span.start and fn is None:
-                        principal_of = party
-                staff = self._staff(m, party, fn) if role is None and not rep else None
-                if staff is not None:
-                    role, role_party, cue, evidence = OFFICIAL, party, *staff
-                    continue
-                here = self._contact(m, party, fn)
-                head = None
-                if here and party is None:
-                    # "Za úřad práce vyřizuje:", or a clerk under a public body's letterhead
-                    head = self._party_before_cue(m.span) or (
-                        self._letterhead_before(m.span) if CLERK.match(here) else None
-                    )
-                if head is not None and role is None:
-                    # "Vyřizuje: X" on a public body's own paper (below its letterhead, in no
-                    # party's entry): the clerk handling it for the body, acting in office
-                    role, role_party, cue = OFFICIAL, head, here
-                    evidence = f"{here!r} next to {m.text!r} on the paper of {head.describe()}"
-                    continue
-                if here:
-                    contact = contact or here
-                    continue  # named for communication: neither "oprávněn jednat" nor a unit's head is a statutory body
-                statutory_function = statutory_function or (fn is not None and fn.kind == STATUTORY)
-                if role is None and (rep or fn):
-                    cue = (fn.cue if fn is not None else rep.group().strip() if rep else "").rstrip(" :")
-                    if party is not None and party.kind == PartyKind.PUBLIC_BODY:
-                        role, role_party = OFFICIAL, party
-                    elif fn is not None and fn.kind == STAFF:
-                        # an accountant is the public body's official only on its side
-                        role = OFFICIAL if party is None and self._public_before(m.span) else None
-                    elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
-                        role, role_party = STATUTORY, party
-                    elif fn is not None:
-                        role = fn.kind if fn.kind != EITHER else self._either_kind(m.span)
-                        role_party = party if party is not None and not party.kind.is_private_person else None
-                    if role:
-                        evidence = f"{cue!r} next to {m.text!r}" + (
-                            f" in {role_party.describe()}" if role_party else ""
-                        )
-            own = self._own_data(mentions)
-            attorney = self._attorney(mentions) if role == STATUTORY and not statutory_function else ""
-            if attorney and (role_party is None or role_party.kind == PartyKind.LEGAL_PERSON):
-                # "zastoupena: X" where X acts on a power of attorney: a company's employee or
-                # attorney, not its statutory body (the methodology redacts them)
-                role, role_party, contact = None, None, contact or attorney
-            if principal_of is not None:
-                role, role_party = None, principal_of
-                evidence = f"is {principal_of.describe()}"
-            elif own is not None:
-                role, role_party = None, None
-                evidence = f"own personal data next to the name ({own})"
-            elif role is None and self.profile is not None and self._own_data(mentions, homes=True) is None:
-                official = self._profile_official(mentions)
-                if official is not None:
-                    role, cue = OFFICIAL, official.function or official.name
-                    role_party = next((p for p in self.parties if p.kind == PartyKind.PUBLIC_BODY), None)
-                    evidence = f"{official.name!r} ({official.function}) is an official of the agency (agency profile)"
+                self._read_mention(m, seen)
+            self._settle(mentions, seen)
             self.persons[pid] = Person(
                 pid,
                 name,
-                role,
-                role_party,
-                principal_of is not None,
-                evidence,
-                cue if role else "",
-                contact if role is None else "",
+                seen.role,
+                seen.role_party,
+                seen.principal_of is not None,
+                seen.evidence,
+                seen.cue if seen.role else "",
+                seen.contact if seen.role is None else "",
             )
+
+    def _read_mention(self, m: Finding, seen: _Seen) -> None:
+        """What one mention ``m`` of a person tells: the party the person is, a staff or clerk's
+        role, a contact cue, or a function or representation next to the name."""
+        party = self.party_at(m.span)
+        tail = strip_diacritics(m.attributes.get("before", ""))
+        rep = REPRESENTATION.search(tail)
+        fn = function_near(self.text, m.span.start, m.span.end)
+        if fn is None and self.below is not None:
+            fn = function_in_cell(self.below(m.span))  # under the name in a column
+        if self._is_principal(m, party, rep is not None, fn):
+            seen.principal_of = party
+        staff = self._staff(m, party, fn) if seen.role is None and not rep else None
+        if staff is not None:
+            seen.role, seen.role_party, seen.cue, seen.evidence = OFFICIAL, party, *staff
+            return
+        here = self._contact(m, party, fn)
+        if here and self._clerk_in_office(m, party, here, seen):
+            return
+        if here:
+            seen.contact = seen.contact or here
+            return  # named for communication: neither "oprávněn jednat" nor a unit's head is a statutory body
+        seen.statutory_function = seen.statutory_function or (fn is not None and fn.kind == STATUTORY)
+        if seen.role is None and (rep or fn):
+            cue = (fn.cue if fn is not None else rep.group().strip() if rep else "").rstrip(" :")
+            self._cued_role(m, party, fn, cue, seen)
+
+    def _is_principal(self, m: Finding, party: Party | None, represented: bool, fn: Function | None) -> bool:
+        """Whether the full name ``m`` is a natural-person or sole-trader party itself: the first
+        name of its block, with no representation or function next to it."""
+        if party is None or not party.kind.is_private_person or represented or m.category != cat.FULL_NAME:
+            return False
+        first = min(
+            (
+                f.span.start
+                for f in self.findings
+                if f.category in (cat.FULL_NAME, cat.COMPANY_NAME)
+                and party.contains(f.span)
+                and any(b.contains(f.span) and b.contains(m.span) for b in party.blocks)
+            ),
+            default=None,
+        )
+        return first == m.span.start and fn is None
+
+    def _clerk_in_office(self, m: Finding, party: Party | None, here: str, seen: _Seen) -> bool:
+        """"Vyřizuje: X" on a public body's own paper (below its letterhead, or after "Za úřad
+        práce vyřizuje:", in no party's entry): the clerk handling it for the body, acting in
+        office. Returns whether that settled the mention."""
+        if party is not None:
+            return False
+        head = self._party_before_cue(m.span) or (self._letterhead_before(m.span) if CLERK.match(here) else None)
+        if head is None or seen.role is not None:
+            return False
+        seen.role, seen.role_party, seen.cue = OFFICIAL, head, here
+        seen.evidence = f"{here!r} next to {m.text!r} on the paper of {head.describe()}"
+        return True
+
+    def _cued_role(self, m: Finding, party: Party | None, fn: Function | None, cue: str, seen: _Seen) -> None:
+        """The role a function or representation ``cue`` next to ``m`` gives, by the party's kind:
+        a public body's official, a legal person's statutory body, or the function's own kind
+        (a staff function leaves the party as it was)."""
+        role, role_party = None, seen.role_party
+        if party is not None and party.kind == PartyKind.PUBLIC_BODY:
+            role, role_party = OFFICIAL, party
+        elif fn is not None and fn.kind == STAFF:
+            # an accountant is the public body's official only on its side
+            role = OFFICIAL if party is None and self._public_before(m.span) else None
+        elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
+            role, role_party = STATUTORY, party
+        elif fn is not None:
+            role = fn.kind if fn.kind != EITHER else self._either_kind(m.span)
+            role_party = party if party is not None and not party.kind.is_private_person else None
+        seen.role, seen.role_party, seen.cue = role, role_party, cue
+        if role:
+            seen.evidence = f"{cue!r} next to {m.text!r}" + (f" in {role_party.describe()}" if role_party else "")
+
+    def _settle(self, mentions: list[Finding], seen: _Seen) -> None:
+        """What the mentions together decide: a power of attorney instead of a statutory body,
+        the party the person is, own personal data next to the name (a private person), or an
+        official of the agency's profile."""
+        own = self._own_data(mentions)
+        attorney = self._attorney(mentions) if seen.role == STATUTORY and not seen.statutory_function else ""
+        if attorney and (seen.role_party is None or seen.role_party.kind == PartyKind.LEGAL_PERSON):
+            # "zastoupena: X" where X acts on a power of attorney: a company's employee or
+            # attorney, not its statutory body (the methodology redacts them)
+            seen.role, seen.role_party, seen.contact = None, None, seen.contact or attorney
+        if seen.principal_of is not None:
+            seen.role, seen.role_party = None, seen.principal_of
+            seen.evidence = f"is {seen.principal_of.describe()}"
+        elif own is not None:
+            seen.role, seen.role_party = None, None
+            seen.evidence = f"own personal data next to the name ({own})"
+        elif seen.role is None and self.profile is not None and self._own_data(mentions, homes=True) is None:
+            official = self._profile_official(mentions)
+            if official is not None:
+                seen.role, seen.cue = OFFICIAL, official.function or official.name
+                seen.role_party = next((p for p in self.parties if p.kind == PartyKind.PUBLIC_BODY), None)
+                seen.evidence = (
+                    f"{official.name!r} ({official.function}) is an official of the agency (agency profile)"
+                )
 
     def _party_before_cue(self, span: Span) -> Party | None:
         """The public body named by "Za <its role or alias>" right before the contact cue that
@@ -443,87 +505,158 @@ class Linker:
         return str(entity), {"code": "who_organisation_how" if how else "who_organisation", "params": params}
 
     def holder(self, f: Finding, scopes: tuple[str, ...]) -> Holder | None:
-        """Who ``f`` belongs to, trying the allowed scopes from the most specific."""
-        if "holder" in scopes:
-            if f.attributes.get("service"):  # a reception's, a switchboard's number
-                who: ReasonDict = {"code": "who_service", "params": {"cue": f.attributes["service"]}}
-                return Holder(PartyKind.LEGAL_PERSON.value, "holder", who)
-            if f.holder in ("natural_person", "legal_person", "public_body"):
-                return Holder(f.holder, "holder", {"code": "who_value", "params": {"kind": {"term": f.holder}}})
-            if f.holder and f.holder in self.persons:
-                kind, who = self._describe(self.persons[f.holder])
-                return Holder(kind, "holder", who)
-            for _start, end, entity in reversed(self.entities):
-                if end <= f.span.start and f.span.start - end <= 20 and isinstance(entity, Party):
-                    between = self.text[end : f.span.start]
-                    if not re.search(r"[.;]|\n\S+:", between):
-                        kind, who = self._describe(entity, "possessive")
-                        return Holder(kind, "holder", who)
-                if end <= f.span.start - 20:
-                    break
-            for start, end, entity in self.entities:
-                # "na účet 7311541498/0300 vydlužitele Patrika Kubíčka": the owner right after it,
-                # on the same line and not a label opening the next entry ("Pachtýř:")
-                if start == f.span.end + 1 and isinstance(entity, Party) and self.text[f.span.end] == " ":
-                    if not self.text[end : end + 2].lstrip().startswith(":"):
-                        kind, who = self._describe(entity, "possessive")
-                        return Holder(kind, "holder", who)
-        sentence = self.sentences.find(f.span.start)
-        head = self.party_at(f.span) if "party" in scopes else None
-        if head is not None and any(b.contains(f.span) for b in head.letterheads):
-            # an organisation's letterhead: its seat, phones, fax, account and DIČ, unless a person
-            # is named on the value's line before it
-            line_start = self.text.rfind("\n", 0, f.span.start) + 1
-            if not any(
-                isinstance(e, Person) and line_start <= start < f.span.start for start, _end, e in self.entities
-            ):
-                return Holder(head.kind.value, "party", head.who("block"))
-        if "holder" in scopes and f.category in cat.ACCOUNT_CATEGORIES:
-            if PUBLIC_ACCOUNT.search(self.text[max(0, f.span.start - 40) : f.span.start]):
-                kind, who = self._describe(PartyKind.PUBLIC_BODY.value, "possessive")
-                return Holder(kind, "holder", who)
-        if "holder" in scopes and sentence is not None and f.category in cat.ACCOUNT_CATEGORIES:
-            # "na účet pronajímatele vedený u Komerční banky a.s., číslo účtu …": the possessive
-            # names the owner even when the bank stands between
-            for start, _end, entity in reversed(self.entities):
-                if not (sentence.start <= start < f.span.start) or not isinstance(entity, Party):
-                    continue
-                if ACCOUNT_NOUN.search(self.text[max(sentence.start, start - 12) : start]):
+        """Who ``f`` belongs to: the first of :attr:`HOLDER_RULES` (from the most specific) whose
+        scope the category's dependency allows (``scopes``) and that names a holder."""
+        query = _HolderQuery(f, scopes, self.sentences.find(f.span.start), self)
+        for scope, rule in self.HOLDER_RULES:
+            if scope in scopes:
+                found = rule(self, query)
+                if found is not None:
+                    return found
+        return None
+
+    def _service_cue(self, q: _HolderQuery) -> Holder | None:
+        """A reception's, a switchboard's number ("ústředna", "podatelna"): an organisation's."""
+        if not q.f.attributes.get("service"):
+            return None
+        who: ReasonDict = {"code": "who_service", "params": {"cue": q.f.attributes["service"]}}
+        return Holder(PartyKind.LEGAL_PERSON.value, "holder", who)
+
+    def _value_says(self, q: _HolderQuery) -> Holder | None:
+        """The value names its holder itself: a recognizer read its kind ("IČO" is a legal
+        person's) or the person it was found with."""
+        f = q.f
+        if f.holder in ("natural_person", "legal_person", "public_body"):
+            return Holder(f.holder, "holder", {"code": "who_value", "params": {"kind": {"term": f.holder}}})
+        if f.holder and f.holder in self.persons:
+            kind, who = self._describe(self.persons[f.holder])
+            return Holder(kind, "holder", who)
+        return None
+
+    def _possessive_before(self, q: _HolderQuery) -> Holder | None:
+        """A party named right before the value, within 20 characters and the same entry
+        ("účet prodávajícího: …")."""
+        f = q.f
+        for _start, end, entity in reversed(self.entities):
+            if end <= f.span.start and f.span.start - end <= 20 and isinstance(entity, Party):
+                between = self.text[end : f.span.start]
+                if not re.search(r"[.;]|\n\S+:", between):
                     kind, who = self._describe(entity, "possessive")
                     return Holder(kind, "holder", who)
-        # a value in a legal person's or a public body's entry is that entity's unless a
-        # possessive or a label names a natural person (tried above): the representative or the
-        # contact person named in the same sentence of the entry does not hold the company's account
-        entry = self.party_at(f.span) if "party" in scopes and f.category in cat.ENTITY_VALUES else None
-        organisation = entry is not None and entry.kind in (PartyKind.LEGAL_PERSON, PartyKind.PUBLIC_BODY)
-        if "sentence" in scopes and sentence is not None:
-            before = [
-                e
-                for e in self.entities
-                if sentence.start <= e[0]
-                and e[1] <= f.span.start
-                and not (f.category in cat.ACCOUNT_CATEGORIES and BANK.search(self.text[e[0] : e[1]]))
-                and not (organisation and isinstance(e[2], Person))
-            ]
-            if before:
-                kind, who = self._describe(before[-1][2], "sentence")
-                return Holder(kind, "sentence", who)
-        if "party" in scopes:
-            party = self.party_at(f.span)
-            if party is not None:
-                return Holder(party.kind.value, "party", party.who("block"))
-        if "sentence" in scopes and sentence is not None:
-            after = [
-                e
-                for e in self.entities
-                if f.span.end <= e[0] and e[1] <= sentence.end and not (organisation and isinstance(e[2], Person))
-            ]
-            if after:
-                kind, who = self._describe(after[0][2], "sentence")
-                return Holder(kind, "sentence", who)
-        if "party" in scopes:
-            return self._block_holder(f)
+            if end <= f.span.start - 20:
+                break
         return None
+
+    def _owner_after(self, q: _HolderQuery) -> Holder | None:
+        """The owner right after the value, on the same line and not a label opening the next
+        entry ("na účet 7311541498/0300 vydlužitele Patrika Kubíčka", not "Pachtýř:")."""
+        f = q.f
+        for start, end, entity in self.entities:
+            if start == f.span.end + 1 and isinstance(entity, Party) and self.text[f.span.end] == " ":
+                if not self.text[end : end + 2].lstrip().startswith(":"):
+                    kind, who = self._describe(entity, "possessive")
+                    return Holder(kind, "holder", who)
+        return None
+
+    def _letterhead(self, q: _HolderQuery) -> Holder | None:
+        """An organisation's letterhead: its seat, phones, fax, account and DIČ, unless a person
+        is named on the value's line before it."""
+        f, head = q.f, q.party
+        if head is None or not any(b.contains(f.span) for b in head.letterheads):
+            return None
+        line_start = self.text.rfind("\n", 0, f.span.start) + 1
+        if any(isinstance(e, Person) and line_start <= start < f.span.start for start, _end, e in self.entities):
+            return None
+        return Holder(head.kind.value, "party", head.who("block"))
+
+    def _public_account(self, q: _HolderQuery) -> Holder | None:
+        """An account the text calls a public body's ("na účet města"): the public body's."""
+        f = q.f
+        if f.category not in cat.ACCOUNT_CATEGORIES:
+            return None
+        if not PUBLIC_ACCOUNT.search(self.text[max(0, f.span.start - 40) : f.span.start]):
+            return None
+        kind, who = self._describe(PartyKind.PUBLIC_BODY.value, "possessive")
+        return Holder(kind, "holder", who)
+
+    def _account_possessive(self, q: _HolderQuery) -> Holder | None:
+        """An account after a possessive in its sentence, even when the bank stands between ("na
+        účet pronajímatele vedený u Komerční banky a.s., číslo účtu …")."""
+        f, sentence = q.f, q.sentence
+        if sentence is None or f.category not in cat.ACCOUNT_CATEGORIES:
+            return None
+        for start, _end, entity in reversed(self.entities):
+            if not (sentence.start <= start < f.span.start) or not isinstance(entity, Party):
+                continue
+            if ACCOUNT_NOUN.search(self.text[max(sentence.start, start - 12) : start]):
+                kind, who = self._describe(entity, "possessive")
+                return Holder(kind, "holder", who)
+        return None
+
+    def _sentence_before(self, q: _HolderQuery) -> Holder | None:
+        """The person or organisation named last before the value in its sentence (not a bank
+        before an account; in an organisation's entry, not a person: the representative or the
+        contact person named in the entry does not hold the company's account)."""
+        f, sentence = q.f, q.sentence
+        if sentence is None:
+            return None
+        before = [
+            e
+            for e in self.entities
+            if sentence.start <= e[0]
+            and e[1] <= f.span.start
+            and not (f.category in cat.ACCOUNT_CATEGORIES and BANK.search(self.text[e[0] : e[1]]))
+            and not (q.organisation and isinstance(e[2], Person))
+        ]
+        if not before:
+            return None
+        kind, who = self._describe(before[-1][2], "sentence")
+        return Holder(kind, "sentence", who)
+
+    def _party_block(self, q: _HolderQuery) -> Holder | None:
+        """The party whose block (entry) the value stands in."""
+        party = q.party
+        return Holder(party.kind.value, "party", party.who("block")) if party is not None else None
+
+    def _sentence_after(self, q: _HolderQuery) -> Holder | None:
+        """The person or organisation named first after the value in its sentence (in an
+        organisation's entry, not a person)."""
+        f, sentence = q.f, q.sentence
+        if sentence is None:
+            return None
+        after = [
+            e
+            for e in self.entities
+            if f.span.end <= e[0] and e[1] <= sentence.end and not (q.organisation and isinstance(e[2], Person))
+        ]
+        if not after:
+            return None
+        kind, who = self._describe(after[0][2], "sentence")
+        return Holder(kind, "sentence", who)
+
+    def _entry_above(self, q: _HolderQuery) -> Holder | None:
+        """The person or organisation named last above the value in its entry (:meth:`_block_holder`)."""
+        return self._block_holder(q.f)
+
+    #: Who a value belongs to, tried in this order, each under the dependency scope that allows
+    #: it: what the value itself says, then possessives and owners next to it, then its
+    #: organisation's letterhead, then the accounts' own wording, then its sentence, its
+    #: party's block, the rest of its sentence and its entry. The wordings are the registry's
+    #: contracts' (the rules' docstrings quote them); the scopes are the category map's
+    #: (Ondrášek, VŠE 2022: a secondary identifier is personal only with its holder).
+    HOLDER_RULES: tuple[tuple[str, Callable[[Linker, _HolderQuery], Holder | None]], ...] = (
+        ("holder", _service_cue),
+        ("holder", _value_says),
+        ("holder", _possessive_before),
+        ("holder", _owner_after),
+        ("party", _letterhead),
+        ("holder", _public_account),
+        ("holder", _account_possessive),
+        ("sentence", _sentence_before),
+        ("party", _party_block),
+        ("sentence", _sentence_after),
+        ("party", _entry_above),
+    )
 
     #: How many lines above a value its owner's entry may start (an organisation's letterhead
     #: block: name, seat, representative, delivery address, phone, e-mail, account).

@@ -107,8 +107,10 @@ class _Block:
     signature: bool = False
 
 
-def _label_blocks(folded: str) -> list[_Block]:
-    """Blocks opened by role labels, each up to the next label, clause or ``_MAX_BLOCK_LINES``."""
+def _labels(folded: str) -> list[tuple[int, int, str, bool]]:
+    """The role labels of ``folded`` in text order, as ``(start, end, role, signature)``: labels
+    with a colon ("Prodávající:", "Za kupujícího:"), and a bare role name ("Objednatel Obec …")
+    standing before the role's first label with a colon."""
     labels = []
     for m in _LABEL.finditer(folded):
         role = role_of(m.group("role"))
@@ -125,38 +127,57 @@ def _label_blocks(folded: str) -> list[_Block]:
             first[role] = m.start("role")
             labels.append((m.start("role"), m.end("role"), role, False))
     labels.sort()
+    return labels
+
+
+def _block_ends(segment: str, subitems: bool | None) -> bool:
+    """Whether a line (``segment``, folded) after a block's first line ends the block before it:
+    a clause that is not one of the block's own sub-items, a lone "a", or a line of prose."""
+    if _CLAUSE.match(segment) and not (subitems and _SUBITEM.match(segment)):
+        return True
+    if segment.strip() == "a":
+        return True
+    return bool(_PROSE_LINE.match(segment)) and ":" not in segment[:30]
+
+
+def _block_end(folded: str, lines: list[Span], label_end: int, limit: int) -> int:
+    """Where the block of a label ending at ``label_end`` ends: before the next label
+    (``limit``), a clause, prose or an alias clause, after at most ``_MAX_BLOCK_LINES`` lines."""
+    end = label_end
+    first_line = True
+    count = 0
+    subitems = None  # True when the block is a list "1) …, 2) …" opened right after the label
+    for line in lines:
+        if line.end <= label_end:
+            continue
+        if line.start >= limit:
+            break
+        segment = folded[line.start : line.end]
+        if subitems is None and line.start < label_end < line.end and folded[label_end : line.end].strip():
+            subitems = False  # the label line carries the party itself: "Vydlužitel: Jan Novák, …"
+        if subitems is None and line.start >= label_end:
+            subitems = bool(_SUBITEM.match(segment))  # the first line after the label decides
+        if not first_line and line.start >= label_end:
+            if _block_ends(segment, subitems):
+                break
+            count += 1
+            if count > _MAX_BLOCK_LINES:
+                break
+        first_line = False
+        end = min(line.end, limit)
+        if _ALIAS.search(segment):
+            break
+    return end
+
+
+def _label_blocks(folded: str) -> list[_Block]:
+    """Blocks opened by role labels, each up to the next label, clause or ``_MAX_BLOCK_LINES``."""
+    labels = _labels(folded)
     lines = line_spans(folded)
     blocks = []
     for n, (start, label_end, role, signature) in enumerate(labels):
         limit = labels[n + 1][0] if n + 1 < len(labels) else len(folded)
-        end = label_end
-        first_line = True
-        count = 0
-        subitems = None  # True when the block is a list "1) …, 2) …" opened right after the label
-        for line in lines:
-            if line.end <= label_end:
-                continue
-            if line.start >= limit:
-                break
-            segment = folded[line.start : line.end]
-            if subitems is None and line.start < label_end < line.end and folded[label_end : line.end].strip():
-                subitems = False  # the label line carries the party itself: "Vydlužitel: Jan Novák, …"
-            if subitems is None and line.start >= label_end:
-                subitems = bool(_SUBITEM.match(segment))  # the first line after the label decides
-            if not first_line and line.start >= label_end:
-                if _CLAUSE.match(segment) and not (subitems and _SUBITEM.match(segment)):
-                    break
-                if segment.strip() == "a":
-                    break
-                if _PROSE_LINE.match(segment) and ":" not in segment[:30]:
-                    break
-                count += 1
-                if count > _MAX_BLOCK_LINES:
-                    break
-            first_line = False
-            end = min(line.end, limit)
-            if _ALIAS.search(segment):
-                break
+        end = _block_end(folded, lines, label_end, limit)
         blocks.append(_Block(role, Span(start, max(end, label_end)), signature))
     return blocks
 
@@ -413,6 +434,21 @@ def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[
     folded = strip_diacritics(text)
     if len(folded) != len(text):  # decomposition changed the length: match on the original
         folded = text
+    parties = _labelled_parties(text, folded, findings)
+    taken = [span for p in parties for span in p.blocks]
+    _add_alias_parties(text, folded, findings, parties, taken)
+    _add_letterhead_parties(text, folded, findings, parties, taken)
+    parties.sort(key=lambda p: min(b.start for b in p.blocks))
+    for party in parties:
+        party.blocks.sort(key=lambda b: b.start)
+    for i, party in enumerate(parties, 1):
+        party.index = i
+    return parties, find_references(text, parties)
+
+
+def _labelled_parties(text: str, folded: str, findings: list[Finding]) -> list[Party]:
+    """The parties of the role labels' blocks (a numbered list under one label: one party an
+    item); a role's later blocks (its signature block) join its first party."""
     parties: list[Party] = []
     by_role: dict[str, Party] = {}
     for block in _label_blocks(folded):
@@ -425,30 +461,52 @@ def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[
             party = Party(len(parties) + 1, block.role, kind, [span], [block.role], name, evidence)
             parties.append(party)
             by_role.setdefault(block.role, party)
-    taken = [span for p in parties for span in p.blocks]
+    return parties
+
+
+def _add_alias_parties(
+    text: str, folded: str, findings: list[Finding], parties: list[Party], taken: list[Span]
+) -> None:
+    """The parties of the alias clauses' blocks ("…, (dále jen „nájemce“)"), added to
+    ``parties`` (their blocks to ``taken``), and every alias as a role of its party."""
     for span, aliases in _alias_blocks(text, folded, taken):
         owner = next((p for p in parties if span in p.blocks), None)
         if owner is None:
-            kind, name, evidence = _named_by_alias(folded, span, findings, aliases) or _classify(
-                text, folded, span, findings
-            )
-            if kind == PartyKind.UNKNOWN:
+            owner = _alias_owner(text, folded, findings, parties, span, aliases)
+            if owner is None:
                 continue
-            roles = {role_of(a) or a.lower() for a in aliases}
-            # A party so far known only from its signature block ("Za Dodavatele:") is the same party.
-            owner = next((p for p in parties if p.kind == PartyKind.UNKNOWN and roles & set(p.roles)), None)
-            if owner is not None:
-                owner.blocks.insert(0, span)
-                owner.kind, owner.name, owner.evidence = kind, name, evidence
-            else:
-                owner = Party(len(parties) + 1, aliases[0].lower(), kind, [span], [], name, evidence)
-                parties.append(owner)
             taken.append(span)
         for alias in aliases:
             acronym = re.fullmatch(rf"[{UPPER}]{{2,}}", alias) is not None
             role = alias if acronym else (role_of(alias) or alias.lower())
             if role not in owner.roles:
                 owner.roles.append(role)
+
+
+def _alias_owner(
+    text: str, folded: str, findings: list[Finding], parties: list[Party], span: Span, aliases: list[str]
+) -> Party | None:
+    """The party of an alias block outside every labelled block: a party so far known only from
+    its signature block ("Za Dodavatele:") under one of the aliases, or a new one; None for a
+    block that names no party."""
+    kind, name, evidence = _named_by_alias(folded, span, findings, aliases) or _classify(text, folded, span, findings)
+    if kind == PartyKind.UNKNOWN:
+        return None
+    roles = {role_of(a) or a.lower() for a in aliases}
+    owner = next((p for p in parties if p.kind == PartyKind.UNKNOWN and roles & set(p.roles)), None)
+    if owner is not None:
+        owner.blocks.insert(0, span)
+        owner.kind, owner.name, owner.evidence = kind, name, evidence
+        return owner
+    owner = Party(len(parties) + 1, aliases[0].lower(), kind, [span], [], name, evidence)
+    parties.append(owner)
+    return owner
+
+
+def _add_letterhead_parties(
+    text: str, folded: str, findings: list[Finding], parties: list[Party], taken: list[Span]
+) -> None:
+    """The organisations of letterheads, added to ``parties`` (or to the party of the same name)."""
     heads: dict[str, Party] = {}
     for span in _letterhead_blocks(text, folded, findings, taken):
         kind, name, evidence = _classify(text, folded, span, findings)
@@ -468,12 +526,6 @@ def find_parties(text: str, findings: list[Finding]) -> tuple[list[Party], list[
             heads[fold_name(name)] = owner
         owner.blocks.append(span)
         owner.letterheads.append(span)
-    parties.sort(key=lambda p: min(b.start for b in p.blocks))
-    for party in parties:
-        party.blocks.sort(key=lambda b: b.start)
-    for i, party in enumerate(parties, 1):
-        party.index = i
-    return parties, find_references(text, parties)
 
 
 def find_references(text: str, parties: list[Party]) -> list[PartyReference]:

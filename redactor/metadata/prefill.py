@@ -197,37 +197,51 @@ def _signatory(text: str, start: int, end: int, names: list[ProposedRedaction]) 
     return " ".join([*titles, *nominative])
 
 
+def _representative_line(reader: ContractReader, line: Span) -> Span | None:
+    """The span after "zastoupený:" (or the like) on ``line``, or the next line when the name is
+    there; None for a line that names no representative."""
+    text = reader.text
+    m = _REPRESENTED.search(text[line.start : line.end])
+    if not m:
+        return None
+    start, end = line.start + m.start("rest"), line.end
+    if not text[start:end].strip():  # the name is on the next line
+        nxt = next((s for s in reader.lines if s.start > line.end), None)
+        if nxt is None:
+            return None
+        start, end = nxt.start, nxt.end
+    return Span(start, end)
+
+
+def _representative(reader: ContractReader, party: Party) -> tuple[str, int] | None:
+    """The person ``party``'s block names as representing it, when the engine keeps that name."""
+    names = [p for p in reader.proposals if p.category in cat.NAME_CATEGORIES and p.action == Action.KEEP]
+    for block in party.blocks:
+        for line in reader.lines:
+            if not block.start <= line.start < block.end:
+                continue
+            span = _representative_line(reader, line)
+            if span is None:
+                continue
+            inside = [n for n in names if span.contains(n.span)]
+            if reader.is_hidden(span) or not inside:
+                continue
+            value = _signatory(reader.text, span.start, span.end, inside)
+            if value:
+                return clip(value, MAX_TEXT), span.start
+    return None
+
+
 def _signed_by(reader: ContractReader, party: Party | None, profile: AgencyProfile | None) -> tuple[str, int] | None:
     """Who signed for the agency: the person its block names as representing it ("zastoupený:
     Ing. Jana Nováková, starostka"), when the engine keeps that name (an official acting for the
     body, ministry methodology for Act 340/2015 Sb.); else an official of the agency's profile
     named in the text."""
-    text = reader.text
-    if party is not None:
-        names = [p for p in reader.proposals if p.category in cat.NAME_CATEGORIES and p.action == Action.KEEP]
-        for block in party.blocks:
-            for line in reader.lines:
-                if not block.start <= line.start < block.end:
-                    continue
-                m = _REPRESENTED.search(text[line.start : line.end])
-                if not m:
-                    continue
-                start = line.start + m.start("rest")
-                end = line.end
-                if not text[start:end].strip():  # the name is on the next line
-                    nxt = next((s for s in reader.lines if s.start > line.end), None)
-                    if nxt is None:
-                        continue
-                    start, end = nxt.start, nxt.end
-                span = Span(start, end)
-                inside = [n for n in names if span.contains(n.span)]
-                if reader.is_hidden(span) or not inside:
-                    continue
-                value = _signatory(text, start, end, inside)
-                if value:
-                    return clip(value, MAX_TEXT), start
+    found = _representative(reader, party) if party is not None else None
+    if found is not None:
+        return found
     if profile is not None:
-        folded = strip_diacritics(text).casefold()
+        folded = strip_diacritics(reader.text).casefold()
         for official in profile.officials:
             words = official.words()
             if words and all(strip_diacritics(w).casefold() in folded for w in words[-1:]):

@@ -137,50 +137,63 @@ class _Rebuilder:
             operands = list(inst.operands)
             if op in _MARKED:
                 changed = True
-                if op in ("BDC", "BMC"):
-                    hide = (
-                        op == "BDC"
-                        and len(operands) == 2
-                        and operands[0] == _N.OC
-                        and self._oc_hidden(operands[1], props)
-                    )
-                    stack.append(hide)
-                    hidden_depth += hide
-                elif op == "EMC" and stack:
-                    hidden_depth -= stack.pop()
+                hidden_depth += self._marked(op, operands, props, stack)
                 continue
             if hidden_depth:
                 self.result.note("hidden layer content")
                 continue
-            if op == "Do" and operands and isinstance(operands[0], pikepdf.Name) and xobjects is not None:
-                xobj = xobjects.get(operands[0])
-                if isinstance(xobj, pikepdf.Stream) and self.xobject(xobj):
-                    self.result.note("hidden layer content")
-                    changed = True
-                    continue
-            if in_pattern and op in _TEXT_SHOW:
-                self.result.note("text in a pattern")
+            replaced = self._replaced(op, operands, xobjects, in_pattern)
+            if replaced is None:
+                out.append(inst)
+            else:
+                out += replaced
                 changed = True
-                continue
-            if op == "'":
-                out += [pikepdf.ContentStreamInstruction([], pikepdf.Operator("T*"))]
-                out += [pikepdf.ContentStreamInstruction(operands, pikepdf.Operator("Tj"))]
-                changed = True
-                continue
-            if op == '"' and len(operands) == 3:
-                aw, ac, text = operands
-                out += [
-                    pikepdf.ContentStreamInstruction([aw], pikepdf.Operator("Tw")),
-                    pikepdf.ContentStreamInstruction([ac], pikepdf.Operator("Tc")),
-                    pikepdf.ContentStreamInstruction([], pikepdf.Operator("T*")),
-                    pikepdf.ContentStreamInstruction([text], pikepdf.Operator("Tj")),
-                ]
-                changed = True
-                continue
-            out.append(inst)
         if hidden_depth:
             self.result.note("hidden layer content")
         return pikepdf.unparse_content_stream(out) if changed else None
+
+    def _marked(
+        self, op: str, operands: list[pikepdf.Object], props: pikepdf.Dictionary | None, stack: list[bool]
+    ) -> int:
+        """How a marked-content operator changes the depth of hidden sections: +1 opening one of
+        an optional-content group that is OFF, -1 closing one, else 0 (``stack`` keeps the open
+        sections)."""
+        if op in ("BDC", "BMC"):
+            hide = op == "BDC" and len(operands) == 2 and operands[0] == _N.OC and self._oc_hidden(operands[1], props)
+            stack.append(hide)
+            return int(hide)
+        if op == "EMC" and stack:
+            return -int(stack.pop())
+        return 0
+
+    def _replaced(
+        self, op: str, operands: list[pikepdf.Object], xobjects: pikepdf.Object | None, in_pattern: bool
+    ) -> list[pikepdf.ContentStreamInstruction] | None:
+        """What a visible instruction becomes: None to keep it, [] to drop it (a form that draws
+        only hidden content, text in a pattern), or the plain operators a ' or " stands for."""
+        if op == "Do" and operands and isinstance(operands[0], pikepdf.Name) and xobjects is not None:
+            xobj = xobjects.get(operands[0])
+            if isinstance(xobj, pikepdf.Stream) and self.xobject(xobj):
+                self.result.note("hidden layer content")
+                return []
+            return None
+        if in_pattern and op in _TEXT_SHOW:
+            self.result.note("text in a pattern")
+            return []
+        if op == "'":
+            return [
+                pikepdf.ContentStreamInstruction([], pikepdf.Operator("T*")),
+                pikepdf.ContentStreamInstruction(operands, pikepdf.Operator("Tj")),
+            ]
+        if op == '"' and len(operands) == 3:
+            aw, ac, text = operands
+            return [
+                pikepdf.ContentStreamInstruction([aw], pikepdf.Operator("Tw")),
+                pikepdf.ContentStreamInstruction([ac], pikepdf.Operator("Tc")),
+                pikepdf.ContentStreamInstruction([], pikepdf.Operator("T*")),
+                pikepdf.ContentStreamInstruction([text], pikepdf.Operator("Tj")),
+            ]
+        return None
 
     def needs_parsing(self, raw: bytes) -> bool:
         """Whether content ``raw`` (decoded bytes) may hold anything the normalisation changes:

@@ -250,66 +250,105 @@ def burn_in(
         by_page.setdefault(box.page, []).append(box)
     toc = doc.get_toc(simple=False)
     for page in doc:
-        here = by_page.get(page.number + 1, [])
-        known = (known_images or {}).get(page.number + 1)
-        if not here or (known is None and _draws_no_image(doc, page)):
-            image_rects = []
-        else:
-            image_rects = image_boxes(page, known=known)
-        rects = [_redaction_rect(page, box, image_rects) for box in here]
-        over_images = any(r.intersects(i) for r in rects for i in image_rects)
-        masked = over_images and _has_masked_image(doc, page, rects)
-        # MuPDF turns an image drawn through a mask opaque when it blanks its pixels: such a
-        # page's images are changed by _blacken_pixels alone
-        images = pymupdf.PDF_REDACT_IMAGE_NONE if masked else pymupdf.PDF_REDACT_IMAGE_PIXELS
-        padded = [r for r, box in zip(rects, here, strict=True) if r != _text_rect(box)]
-        for box in here:
-            page.add_redact_annot(_text_rect(box), fill=(0, 0, 0), cross_out=False)
+        number = page.number + 1
+        page, rects = _burn_boxes(doc, page, by_page.get(number, []), (known_images or {}).get(number))
+        _remove_invisible_text(page, (unread_layers or {}).get(number, []))
+        text = written.get(number)
+        if text is not None:
+            _write_text(page, text, font, rects)
+        for box, code in labels or ():
+            if box.page == number:
+                _print_label(page, box, code)
+        _remove_interactive(page)
+    _clean_document(doc, toc, redacted)
+    data: bytes = doc.tobytes(garbage=4, deflate=True, no_new_id=False)
+    doc.close()
+    return data
+
+
+def _burn_boxes(
+    doc: pymupdf.Document,
+    page: pymupdf.Page,
+    here: list[Box],
+    known: list[tuple[float, float, float, float]] | None,
+) -> tuple[pymupdf.Page, list[pymupdf.Rect]]:
+    """Burn the boxes ``here`` into ``page``: the text and line art under them removed, the
+    pixels of images under them black (``known``: the images the page draws, when the caller
+    knows them). Returns the page (a fresh object when its images changed) and the boxes'
+    rectangles as burned."""
+    if not here or (known is None and _draws_no_image(doc, page)):
+        image_rects = []
+    else:
+        image_rects = image_boxes(page, known=known)
+    rects = [_redaction_rect(page, box, image_rects) for box in here]
+    over_images = any(r.intersects(i) for r in rects for i in image_rects)
+    masked = over_images and _has_masked_image(doc, page, rects)
+    # MuPDF turns an image drawn through a mask opaque when it blanks its pixels: such a
+    # page's images are changed by _blacken_pixels alone
+    images = pymupdf.PDF_REDACT_IMAGE_NONE if masked else pymupdf.PDF_REDACT_IMAGE_PIXELS
+    padded = [r for r, box in zip(rects, here, strict=True) if r != _text_rect(box)]
+    for box in here:
+        page.add_redact_annot(_text_rect(box), fill=(0, 0, 0), cross_out=False)
+    page.apply_redactions(
+        images=pymupdf.PDF_REDACT_IMAGE_NONE if padded else images,  # pixels: in the padded pass
+        graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
+        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+    )
+    if padded:
+        # over an image the box grows by IMAGE_PADDING for the pixels only: the glyphs of a
+        # text line next to it (a visible text layer over a scan) stay
+        for rect in padded:
+            page.add_redact_annot(rect, fill=(0, 0, 0), cross_out=False)
         page.apply_redactions(
-            images=pymupdf.PDF_REDACT_IMAGE_NONE if padded else images,  # pixels: in the padded pass
-            graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
+            images=images, graphics=pymupdf.PDF_REDACT_LINE_ART_NONE, text=pymupdf.PDF_REDACT_TEXT_NONE
+        )
+    if over_images:
+        # a fresh page object: PyMuPDF caches image information (xrefs) across apply_redactions
+        page = doc.reload_page(page)
+        _blacken_pixels(doc, page, rects)
+    return page, rects
+
+
+def _remove_invisible_text(page: pymupdf.Page, regions: list[tuple[float, float, float, float]]) -> None:
+    """Remove the invisible text over the pictures ``regions`` (points) whose pixels OCR read."""
+    if not regions:
+        return
+    for region in regions:
+        page.add_redact_annot(pymupdf.Rect(region), fill=False, cross_out=False)
+    page.apply_redactions(
+        images=pymupdf.PDF_REDACT_IMAGE_NONE,
+        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+        text=pymupdf.PDF_REDACT_TEXT_REMOVE_INVISIBLE,
+    )
+
+
+def _write_text(page: pymupdf.Page, text: WrittenText, font: pymupdf.Font | None, rects: list[pymupdf.Rect]) -> None:
+    """Write ``text``'s words outside ``rects`` into the page's text layer (:func:`write_words`),
+    first removing the page's own text when ``text`` replaces it."""
+    if text.replace:
+        # the page's own text (none, unmapped glyphs, or another OCR tool's layer) goes
+        page.add_redact_annot(page_area(page), fill=False, cross_out=False)
+        page.apply_redactions(
+            images=pymupdf.PDF_REDACT_IMAGE_NONE,
+            graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
-        if padded:
-            # over an image the box grows by IMAGE_PADDING for the pixels only: the glyphs of a
-            # text line next to it (a visible text layer over a scan) stay
-            for rect in padded:
-                page.add_redact_annot(rect, fill=(0, 0, 0), cross_out=False)
-            page.apply_redactions(
-                images=images, graphics=pymupdf.PDF_REDACT_LINE_ART_NONE, text=pymupdf.PDF_REDACT_TEXT_NONE
-            )
-        if over_images:
-            # a fresh page object: PyMuPDF caches image information (xrefs) across apply_redactions
-            page = doc.reload_page(page)
-            _blacken_pixels(doc, page, rects)
-        for region in (unread_layers or {}).get(page.number + 1, []):
-            page.add_redact_annot(pymupdf.Rect(region), fill=False, cross_out=False)
-        if (unread_layers or {}).get(page.number + 1):
-            page.apply_redactions(
-                images=pymupdf.PDF_REDACT_IMAGE_NONE,
-                graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-                text=pymupdf.PDF_REDACT_TEXT_REMOVE_INVISIBLE,
-            )
-        text = written.get(page.number + 1)
-        if text is not None:
-            if text.replace:
-                # the page's own text (none, unmapped glyphs, or another OCR tool's layer) goes
-                page.add_redact_annot(page_area(page), fill=False, cross_out=False)
-                page.apply_redactions(
-                    images=pymupdf.PDF_REDACT_IMAGE_NONE,
-                    graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-                    text=pymupdf.PDF_REDACT_TEXT_REMOVE,
-                )
-            write_words(page, text.words, font, rects, text.turn)
-        for box, code in labels or ():
-            if box.page == page.number + 1:
-                _print_label(page, box, code)
-        for widget in list(page.widgets() or []):
-            page.delete_widget(widget)
-        for annot in list(page.annots() or []):
-            page.delete_annot(annot)
-        for link in page.get_links():
-            page.delete_link(link)
+    write_words(page, text.words, font, rects, text.turn)
+
+
+def _remove_interactive(page: pymupdf.Page) -> None:
+    """Delete the page's form fields, annotations and links."""
+    for widget in list(page.widgets() or []):
+        page.delete_widget(widget)
+    for annot in list(page.annots() or []):
+        page.delete_annot(annot)
+    for link in page.get_links():
+        page.delete_link(link)
+
+
+def _clean_document(doc: pymupdf.Document, toc: list[list[object]], redacted: list[str]) -> None:
+    """Empty the document's metadata and XMP, drop its attachments, and keep only the bookmarks
+    of ``toc`` that name no ``redacted`` string."""
     doc.set_metadata({})
     doc.del_xml_metadata()
     try:
@@ -322,6 +361,3 @@ def burn_in(
         else:
             doc.xref_set_key(catalog, "Names", "null")
     doc.set_toc(_filter_toc([entry[:3] for entry in toc], redacted))
-    data: bytes = doc.tobytes(garbage=4, deflate=True, no_new_id=False)
-    doc.close()
-    return data

@@ -377,32 +377,49 @@ def look(
     inflected form or one OCR error apart, and, in what OCR read in the page's picture, the
     redacted ``values`` (:func:`redacted_values`: text and category) as the pictures' second
     reading matches them (:func:`~redactor.publish.legibility.find`: a few OCR errors allowed)."""
+    return _recognized(reading) + _name_parts_seen(reading, name_parts) + _values_seen(reading, values)
+
+
+def _recognized(reading: PageReading) -> list[ReaderFinding]:
+    """:func:`look`'s findings of the check's recognizers that are sure (:func:`_sure`)."""
     text = _page_text(reading.lines)
     out: list[ReaderFinding] = []
-    if text.text.strip():
-        context = AnalysisContext(text.text, NlpArtifacts(), sentence_spans(text.text), from_pixels=text.from_pixels)
-        # of overlapping findings the analysis' own choice: "604524761/0800" is an account, not a phone
-        for f in resolve_overlaps(_registry().analyze(context)):
-            if not _sure(f):
-                continue
-            place = _span_place(text, f.span.start, f.span.end)
-            if place is not None:
-                out.append(
-                    ReaderFinding(
-                        reading.number, place[0], f.text.replace("\n", " "), f.category, f.recognizer, place[1]
-                    )
-                )
+    if not text.text.strip():
+        return out
+    context = AnalysisContext(text.text, NlpArtifacts(), sentence_spans(text.text), from_pixels=text.from_pixels)
+    # of overlapping findings the analysis' own choice: "604524761/0800" is an account, not a phone
+    for f in resolve_overlaps(_registry().analyze(context)):
+        if not _sure(f):
+            continue
+        place = _span_place(text, f.span.start, f.span.end)
+        if place is not None:
+            out.append(
+                ReaderFinding(reading.number, place[0], f.text.replace("\n", " "), f.category, f.recognizer, place[1])
+            )
+    return out
+
+
+def _name_parts_seen(reading: PageReading, name_parts: dict[str, frozenset[str]]) -> list[ReaderFinding]:
+    """:func:`look`'s words that are a part of a redacted name, capitalised or in capitals."""
     parts = frozenset().union(*name_parts.values()) if name_parts else frozenset()
-    if parts:
-        for line in reading.lines:
-            for word, box in zip(line.words, line.boxes, strict=True):
-                token = word.strip(".,;:()[]„“\"'")
-                letters = sum(c.isalpha() for c in token)
-                if letters < NAME_PART_MIN_CHARS or not token[:1].isupper() or not token.replace("-", "").isalpha():
-                    continue
-                form = token.capitalize() if token.isupper() else token
-                if _part_of(folded_nominative_candidates(form), parts):
-                    out.append(ReaderFinding(reading.number, box, token, cat.SURNAME, "name part", line.read_in))
+    out: list[ReaderFinding] = []
+    if not parts:
+        return out
+    for line in reading.lines:
+        for word, box in zip(line.words, line.boxes, strict=True):
+            token = word.strip(".,;:()[]„“\"'")
+            letters = sum(c.isalpha() for c in token)
+            if letters < NAME_PART_MIN_CHARS or not token[:1].isupper() or not token.replace("-", "").isalpha():
+                continue
+            form = token.capitalize() if token.isupper() else token
+            if _part_of(folded_nominative_candidates(form), parts):
+                out.append(ReaderFinding(reading.number, box, token, cat.SURNAME, "name part", line.read_in))
+    return out
+
+
+def _values_seen(reading: PageReading, values: Sequence[tuple[str, int]]) -> list[ReaderFinding]:
+    """:func:`look`'s redacted values that OCR read in the page's picture."""
+    out: list[ReaderFinding] = []
     for line in reading.lines if values else ():
         if line.read_in != "page picture":
             continue  # the text layer holds no redacted value: verification proved it

@@ -25,6 +25,7 @@ from redactor.pdf.pdf_pages import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_co
 from redactor.read.handwriting import InkMark, explained, ink_marks
 from redactor.read.layout import (
     COLUMN_GAP,
+    Line,
     Tables,
     form_lines,
     form_rows,
@@ -380,7 +381,8 @@ def extract_text_layer(
         bands = {p.number + 1: b for p in doc if (b := _likely_band(p, distrust)) is not None}
         ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)], bands)
     try:
-        return _extract(doc, tables, ocr if use_ocr else None, ahead, progress, regions or {}, distrust, images or {})
+        inputs = _Inputs(tables, ocr if use_ocr else None, ahead, regions or {}, distrust, images or {})
+        return _extract(doc, inputs, progress)
     finally:
         if ahead is not None:
             ahead.close()
@@ -425,144 +427,215 @@ def _bare_scan(page: pymupdf.Page) -> bool:
     return len(page.get_text().strip()) < OCR_MIN_CHARS and image_coverage(page) >= OCR_MIN_IMAGE_COVERAGE
 
 
+@dataclass
+class _Inputs:
+    """What every page of one extraction is read with: ``ocr`` (None when no OCR is available),
+    ``ahead`` (pages read ahead, :class:`~redactor.read.ocr.ReadAhead`, or None), ``drawn`` (the
+    regions to read by OCR whatever their size), ``distrust`` (the pages whose foreign layer is
+    replaced), ``known`` (the images of the pages the rebuild measured) and the party ``tables``."""
+
+    tables: Tables
+    ocr: Ocr | None
+    ahead: ReadAhead | None
+    drawn: dict[int, list[tuple[float, float, float, float]]]
+    distrust: set[int] | frozenset[int]
+    known: dict[int, list[tuple[float, float, float, float]]]
+
+
+@dataclass
+class _Page:
+    """One page as :func:`_extract` reads it: its lines in reading order, its images and the share
+    of the page they cover, how much of its text reads, whether it needs OCR (a scan) or carries
+    another tool's OCR layer (``replaced`` until that layer is checked and kept), and what was
+    read of it: OCR's ``result`` (``kept_layer`` when it confirmed the other tool's layer,
+    ``misread`` when it read diacritics the text lost) and the ``pictures`` read on a text page."""
+
+    page: pymupdf.Page
+    number: int
+    lines: list[Line]
+    images: list[pymupdf.Rect]
+    coverage: float
+    readable: int
+    needs_ocr: bool
+    replaced: bool
+    result: OcrPage | None = None
+    kept_layer: bool = False
+    misread: bool = False
+    pictures: OcrPage | None = None
+
+    @classmethod
+    def of(cls, page: pymupdf.Page, inputs: _Inputs) -> _Page:
+        """The page's lines (party tables column by column, a form row by row) and what they tell."""
+        raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+        read_lines = page_lines(raw)
+        lines = party_columns(read_lines, inputs.tables, page)
+        if lines == read_lines:  # a party table read column by column is not also read as a form
+            lines = form_lines(lines, page)
+        readable = sum(1 for _b, chars in lines for c in chars if c["c"] != "\ufffd" and not c["c"].isspace())
+        unreadable = sum(1 for _b, chars in lines for c in chars if c["c"] == "\ufffd")
+        images = image_boxes(page, known=inputs.known.get(page.number + 1))
+        coverage = image_coverage(page, images)
+        needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
+        replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(line_text(ln) for ln in lines))
+        return cls(page, page.number + 1, lines, images, coverage, readable, needs_ocr, replaced)
+
+    def info(self, start: int, end: int) -> PageInfo:
+        """The page's :class:`PageInfo`, its text from ``start`` to ``end`` of the layer."""
+        area = page_area(self.page)
+        result = self.result
+        return PageInfo(
+            number=self.number,
+            width=area.width,
+            height=area.height,
+            start=start,
+            end=end,
+            char_count=self.readable,
+            image_coverage=round(self.coverage, 3),
+            needs_ocr=self.needs_ocr and result is None,
+            ocr=result is not None and not self.kept_layer,
+            ocr_replaced=self.replaced and result is not None,
+            ocr_confidence=round(result.mean_confidence, 1) if result is not None else None,
+            scan_layer=self.kept_layer,
+            pictures_read=self.pictures is not None,
+            text_misread=self.misread,
+        )
+
+
+def _check_foreign_layer(p: _Page, ocr: Ocr, inputs: _Inputs) -> None:
+    """Read a scan that carries another tool's OCR layer (``p.replaced``): the layer is kept when
+    it reads well and sits on the image, else replaced.
+
+    A layer that reads well is better kept (it often reads tables Tesseract misses, and it is the
+    text the agency published, diacritics or not); one that is garbled or shifted is replaced.
+    Where it sits is checked on a band of the page first; only a layer the band does not clearly
+    confirm costs a full read, and then the page's words decide: enough of them the same, or (a
+    poor scan both readers read differently) most of them alike at the same places. A layer found
+    off the pixels where a redaction falls (``distrust``, see ``RedactionEngine.analyze``) is
+    replaced whatever the rest of the page says; the read remembers it, so that publishing
+    replays the same text."""
+    page, number = p.page, p.number
+    existing = [w[:5] for w in page.get_text("words")]
+    if text_quality(" ".join(w[4] for w in existing)) < GARBAGE_MAX_QUALITY:
+        return
+    band = layer_sample(existing, page.rect) if not page.rotation and number not in inputs.distrust else None
+    sample = None
+    if band is not None:
+        sample = (inputs.ahead.take(number, band) if inputs.ahead is not None else None) or ocr.check_layer(page, band)
+    if sample is not None and layer_agrees(existing, sample) >= SAMPLE_MIN_AGREEMENT:
+        p.result, p.kept_layer, p.replaced = sample, True, False
+        return
+    p.result = ocr.recognize(page)
+    if p.result is not None and number in inputs.distrust:
+        p.result.layer_off = True
+    if (
+        p.result is not None
+        and not p.result.layer_off
+        and (
+            layer_agrees(existing, p.result) >= LAYER_MIN_AGREEMENT
+            or layer_similarity(existing, p.result) >= LAYER_MIN_SIMILARITY
+        )
+    ):
+        p.kept_layer, p.replaced = True, False
+
+
+def _check_lost_diacritics(p: _Page, ocr: Ocr) -> None:
+    """Visible text on a scan whose Unicode lost the diacritics its glyphs show: what the page
+    shows is what Tesseract reads, and the page is published as its picture (``p.misread``)."""
+    if may_have_lost_diacritics("".join(line_text(ln) for ln in p.lines)):
+        sample = ocr.recognize(p.page)
+        existing = [w[:5] for w in p.page.get_text("words")]
+        if sample is not None and lost_diacritics(existing, sample):
+            p.result, p.misread = sample, True
+
+
+def _read_pictures(p: _Page, ocr: Ocr, inputs: _Inputs) -> list[tuple[float, float, float, float]] | None:
+    """Read the pictures on a text page (a pasted ID card) and the ink the page shows that no
+    character with a meaning explains (a small picture of text, a masked image, outlines the
+    rebuild did not turn into a picture), outside the pictures read anyway and those a visible
+    text layer describes; their words follow the page's text (``p.pictures``). Returns the areas
+    whose invisible text gave way to the words read there, or None when nothing was read."""
+    page, lines = p.page, p.lines
+    visible = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and not c.get("invisible")]
+    hidden = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and c.get("invisible")]
+    forced = [pymupdf.Rect(r) for r in inputs.drawn.get(p.number, [])]
+    found = picture_regions(page, visible, p.images, hidden)
+    regions = forced + [r for r in found if not any(r in f for f in forced)]
+    described = described_pictures(page, visible, p.images)
+    regions += ink_regions(page, [tuple(r) for r in regions + described])
+    p.pictures = ocr.read_pictures(page, regions) if regions else None
+    if p.pictures is None:
+        return None
+    areas = [layer_area(r) for r in regions]
+    p.lines = without_invisible(lines, areas)
+    return [(r.x0, r.y0, r.x1, r.y1) for r in areas]
+
+
+def _add_lines(builder: _Builder, number: int, lines: list[Line]) -> None:
+    """The characters of a page's text ``lines``, each with its box, line after line."""
+    for _bbox, chars in lines:
+        chars = letter_spaced(chars)
+        builder.break_line("".join(c["c"] for c in chars[:3]))
+        for c in chars:
+            if c["bbox"] is None:
+                builder.add(c["c"], None)
+                continue
+            x0, y0, x1, y1 = c["bbox"]
+            builder.add(c["c"], (number, x0, y0, x1, y1))
+
+
+def _read_ocr(p: _Page, inputs: _Inputs) -> None:
+    """What OCR reads of the page: a foreign layer checked, lost diacritics looked for on a
+    scan's visible text, and a scan (or a replaced layer) read in full."""
+    ocr = inputs.ocr
+    if ocr is None:
+        return
+    if p.replaced:
+        _check_foreign_layer(p, ocr, inputs)
+    if p.result is None and not (p.needs_ocr or p.replaced) and p.coverage >= SCAN_MIN_IMAGE_COVERAGE:
+        _check_lost_diacritics(p, ocr)
+    if p.result is None and (p.needs_ocr or p.replaced):
+        p.result = (inputs.ahead.take(p.number) if inputs.ahead is not None else None) or ocr.recognize(p.page)
+
+
 def _extract(
     doc: pymupdf.Document,
-    tables: Tables,
-    ocr: Ocr | None,
-    ahead: ReadAhead | None,
+    inputs: _Inputs,
     progress: Callable[[int, int], None] | None,
-    drawn: dict[int, list[tuple[float, float, float, float]]],
-    distrust: set[int] | frozenset[int],
-    known: dict[int, list[tuple[float, float, float, float]]],
 ) -> TextLayer:
-    """:func:`extract_text_layer`'s page loop; ``ocr`` is None when no OCR is available, ``ahead``
-    the pages read ahead (:class:`~redactor.read.ocr.ReadAhead`) or None, ``drawn`` the regions
-    to read by OCR whatever their size, ``distrust`` the pages whose foreign layer is replaced,
-    ``known`` the images of the pages the rebuild measured."""
+    """:func:`extract_text_layer`'s page loop: each page's context (:class:`_Page`), what OCR
+    reads of it, its text (OCR's words on a scan, its own lines and the words read in its
+    pictures on a text page) and its :class:`PageInfo`."""
     builder = _Builder()
     pages: list[PageInfo] = []
     ocr_pages: dict[int, OcrPage] = {}
     unread: dict[int, list[tuple[float, float, float, float]]] = {}
     pictured_spans: dict[int, Span] = {}
     for page in doc:
-        number = page.number + 1
-        start = len(builder.chars)
-        raw = page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
-        read_lines = page_lines(raw)
-        lines = party_columns(read_lines, tables, page)
-        if lines == read_lines:  # a party table read column by column is not also read as a form
-            lines = form_lines(lines, page)
-        readable = sum(1 for _b, chars in lines for c in chars if c["c"] != "\ufffd" and not c["c"].isspace())
-        unreadable = sum(1 for _b, chars in lines for c in chars if c["c"] == "\ufffd")
-        images = image_boxes(page, known=known.get(number))
-        coverage = image_coverage(page, images)
-        needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
-        replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(line_text(ln) for ln in lines))
-        result, kept_layer = None, False
-        if ocr is not None and replaced:
-            # another tool's layer that reads well and sits on the image is better kept (it often
-            # reads tables Tesseract misses, and it is the text the agency published, diacritics
-            # or not); one that is garbled or shifted is replaced. Where it sits is checked on a
-            # band of the page first; only a layer the band does not clearly confirm costs a full
-            # read, and then the page's words decide: enough of them the same, or (a poor scan
-            # both readers read differently) most of them alike at the same places.
-            # A layer found off the pixels where a redaction falls (``distrust``, see
-            # RedactionEngine.analyze) is replaced whatever the rest of the page says; the read
-            # remembers it, so that publishing replays the same text.
-            existing = [w[:5] for w in page.get_text("words")]
-            if text_quality(" ".join(w[4] for w in existing)) >= GARBAGE_MAX_QUALITY:
-                band = layer_sample(existing, page.rect) if not page.rotation and number not in distrust else None
-                sample = None
-                if band is not None:
-                    sample = (ahead.take(number, band) if ahead is not None else None) or ocr.check_layer(page, band)
-                if sample is not None and layer_agrees(existing, sample) >= SAMPLE_MIN_AGREEMENT:
-                    result, kept_layer, replaced = sample, True, False
-                else:
-                    result = ocr.recognize(page)
-                    if result is not None and number in distrust:
-                        result.layer_off = True
-                    if (
-                        result is not None
-                        and not result.layer_off
-                        and (
-                            layer_agrees(existing, result) >= LAYER_MIN_AGREEMENT
-                            or layer_similarity(existing, result) >= LAYER_MIN_SIMILARITY
-                        )
-                    ):
-                        kept_layer, replaced = True, False
-        misread = False
-        if ocr is not None and result is None and not (needs_ocr or replaced) and coverage >= SCAN_MIN_IMAGE_COVERAGE:
-            # visible text on a scan whose Unicode lost the diacritics its glyphs show: what the
-            # page shows is what Tesseract reads, and the page is published as its picture
-            if may_have_lost_diacritics("".join(line_text(ln) for ln in lines)):
-                sample = ocr.recognize(page)
-                existing = [w[:5] for w in page.get_text("words")]
-                if sample is not None and lost_diacritics(existing, sample):
-                    result, misread = sample, True
-        if result is None and ocr is not None and (needs_ocr or replaced):
-            result = (ahead.take(number) if ahead is not None else None) or ocr.recognize(page)
-        if result is not None:
-            ocr_pages[number] = result
-        pictures = None
-        if result is not None and not kept_layer:
-            readable = _add_ocr_words(builder, number, result, page)
+        p = _Page.of(page, inputs)
+        number, start = p.number, len(builder.chars)
+        _read_ocr(p, inputs)
+        if p.result is not None:
+            ocr_pages[number] = p.result
+        if p.result is not None and not p.kept_layer:
+            p.readable = _add_ocr_words(builder, number, p.result, page)
         else:
-            replaced = False
-            # pictures on a text page (a pasted ID card) are read too: their words follow the page's text
-            if ocr is not None and result is None and not needs_ocr:
-                visible = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and not c.get("invisible")]
-                hidden = [c["bbox"] for _b, cs in lines for c in cs if c["bbox"] and c.get("invisible")]
-                forced = [pymupdf.Rect(r) for r in drawn.get(number, [])]
-                found = picture_regions(page, visible, images, hidden)
-                regions = forced + [r for r in found if not any(r in f for f in forced)]
-                # ink the page shows that no character with a meaning explains (a small picture of
-                # text, a masked image, outlines the rebuild did not turn into a picture), outside
-                # the pictures read anyway and those a visible text layer describes
-                described = described_pictures(page, visible, images)
-                regions += ink_regions(page, [tuple(r) for r in regions + described])
-                pictures = ocr.read_pictures(page, regions) if regions else None
-                if pictures is not None:
-                    areas = [layer_area(r) for r in regions]
-                    lines = without_invisible(lines, areas)
-                    unread[number] = [(r.x0, r.y0, r.x1, r.y1) for r in areas]
-            for _bbox, chars in lines:
-                chars = letter_spaced(chars)
-                builder.break_line("".join(c["c"] for c in chars[:3]))
-                for c in chars:
-                    if c["bbox"] is None:
-                        builder.add(c["c"], None)
-                        continue
-                    x0, y0, x1, y1 = c["bbox"]
-                    builder.add(c["c"], (number, x0, y0, x1, y1))
-            if pictures is not None:
-                ocr_pages[number] = pictures
-                builder.break_line(pictures.words[0].text[:3])
+            p.replaced = False
+            if inputs.ocr is not None and p.result is None and not p.needs_ocr:
+                areas = _read_pictures(p, inputs.ocr, inputs)
+                if areas is not None:
+                    unread[number] = areas
+            _add_lines(builder, number, p.lines)
+            if p.pictures is not None:
+                ocr_pages[number] = p.pictures
+                builder.break_line(p.pictures.words[0].text[:3])
                 first = len(builder.chars)
-                _add_ocr_words(builder, number, pictures, page)
+                _add_ocr_words(builder, number, p.pictures, page)
                 pictured_spans[number] = Span(first, len(builder.chars))
         builder.strip_trailing_spaces()
         if builder.chars and builder.chars[-1] != "\n":
             builder.chars.append("\n")
             builder.boxes.append(None)
-        area = page_area(page)
-        pages.append(
-            PageInfo(
-                number=number,
-                width=area.width,
-                height=area.height,
-                start=start,
-                end=len(builder.chars),
-                char_count=readable,
-                image_coverage=round(coverage, 3),
-                needs_ocr=needs_ocr and result is None,
-                ocr=result is not None and not kept_layer,
-                ocr_replaced=replaced and result is not None,
-                ocr_confidence=round(result.mean_confidence, 1) if result is not None else None,
-                scan_layer=kept_layer,
-                pictures_read=pictures is not None,
-                text_misread=misread,
-            )
-        )
+        pages.append(p.info(start, len(builder.chars)))
         if progress is not None:
             progress(number, doc.page_count)
     return TextLayer(

@@ -99,11 +99,42 @@ def form_rows(rects: list[pymupdf.Rect], texts: list[str]) -> list[list[int]] | 
     joined left to right), or None when the page has no such form.
     """
     n = len(rects)
-    labels = [bool(_FORM_LABEL.match(t)) and len(t.split()) <= 6 for t in texts]
     heights = sorted(r.height for r in rects if r.height > 0)
     if not heights:
         return None
     median = heights[len(heights) // 2]
+    paired = _label_value_pairs(rects, texts)
+    # a source that already reads each label with its value (next to each other) is in order;
+    # only a column-by-column source (labels first, values far after them) is re-read
+    pairs = list(zip(paired[::2], paired[1::2], strict=True))
+    apart = [abs(i - j) > 1 for i, j in pairs]
+    if len(pairs) < 2 or sum(apart) * 2 <= len(pairs):
+        return None
+    top = min(rects[i].y0 for i in paired) - 0.25 * median
+    bottom = max(rects[i].y1 for i in paired) + 0.25 * median
+    band = [i for i in range(n) if top <= (rects[i].y0 + rects[i].y1) / 2 <= bottom]
+    rows = _rows(rects, band, median)
+    inside = set(band)
+    # what stands above the form (a title that OCR read after the form's label column) comes
+    # first; everything else keeps its order, the form where its first line was
+    above = [i for i in range(n) if i not in inside and rects[i].y1 <= top]
+    out: list[list[int]] = [[i] for i in above]
+    placed = False
+    for i in range(n):
+        if i in inside:
+            if not placed:
+                out.extend(rows)
+                placed = True
+        elif i not in above:
+            out.append([i])
+    return out
+
+
+def _label_value_pairs(rects: list[pymupdf.Rect], texts: list[str]) -> list[int]:
+    """The form labels of :func:`form_rows` with a line to their right on the same row, as a flat
+    list ``[label, value, label, value, …]`` (the value the nearest such line)."""
+    n = len(rects)
+    labels = [bool(_FORM_LABEL.match(t)) and len(t.split()) <= 6 for t in texts]
     paired: list[int] = []
     for i in range(n):
         if not labels[i]:
@@ -119,15 +150,12 @@ def form_rows(rects: list[pymupdf.Rect], texts: list[str]) -> list[list[int]] | 
         ]
         if right:
             paired += [i, min(right, key=lambda j: rects[j].x0)]
-    # a source that already reads each label with its value (next to each other) is in order;
-    # only a column-by-column source (labels first, values far after them) is re-read
-    pairs = list(zip(paired[::2], paired[1::2], strict=True))
-    apart = [abs(i - j) > 1 for i, j in pairs]
-    if len(pairs) < 2 or sum(apart) * 2 <= len(pairs):
-        return None
-    top = min(rects[i].y0 for i in paired) - 0.25 * median
-    bottom = max(rects[i].y1 for i in paired) + 0.25 * median
-    band = [i for i in range(n) if top <= (rects[i].y0 + rects[i].y1) / 2 <= bottom]
+    return paired
+
+
+def _rows(rects: list[pymupdf.Rect], band: list[int], median: float) -> list[list[int]]:
+    """The lines of ``band`` grouped into rows (centres within half a ``median`` line height of
+    the row's mean), top to bottom, each row left to right."""
     rows: list[list[int]] = []
     for i in sorted(band, key=lambda i: ((rects[i].y0 + rects[i].y1) / 2, rects[i].x0)):
         centre = (rects[i].y0 + rects[i].y1) / 2
@@ -138,21 +166,7 @@ def form_rows(rects: list[pymupdf.Rect], texts: list[str]) -> list[list[int]] | 
                 last.append(i)
                 continue
         rows.append([i])
-    rows = [sorted(row, key=lambda i: rects[i].x0) for row in rows]
-    inside = set(band)
-    # what stands above the form (a title that OCR read after the form's label column) comes
-    # first; everything else keeps its order, the form where its first line was
-    above = [i for i in range(n) if i not in inside and rects[i].y1 <= top]
-    out: list[list[int]] = [[i] for i in above]
-    placed = False
-    for i in range(n):
-        if i in inside:
-            if not placed:
-                out.extend(rows)
-                placed = True
-        elif i not in above:
-            out.append([i])
-    return out
+    return [sorted(row, key=lambda i: rects[i].x0) for row in rows]
 
 
 def form_lines(lines: list[Line], page: pymupdf.Page) -> list[Line]:

@@ -114,6 +114,12 @@ def spans_in_boxes(layer: TextLayer, boxes: list[Box]) -> list[Span]:
     by_page: dict[int, list[Box]] = defaultdict(list)
     for b in boxes:
         by_page[b.page].append(b)
+    return [trimmed for run in _runs_in_boxes(layer, by_page) if (trimmed := _trimmed(layer, run)) is not None]
+
+
+def _runs_in_boxes(layer: TextLayer, by_page: dict[int, list[Box]]) -> list[Span]:
+    """Runs of consecutive characters of ``layer`` whose centre lies in a box of ``by_page``; an
+    inserted character (no box) inside a run continues it."""
     spans: list[Span] = []
     start = None
     for i, cb in enumerate(layer.boxes):
@@ -131,17 +137,18 @@ def spans_in_boxes(layer: TextLayer, boxes: list[Box]) -> list[Span]:
             start = None
     if start is not None:
         spans.append(Span(start, len(layer.boxes)))
-    # trim inserted characters at the ends of each run
-    out = []
-    for s in spans:
-        a, e = s.start, s.end
-        while a < e and (layer.boxes[a] is None or layer.text[a].isspace()):
-            a += 1
-        while e > a and (layer.boxes[e - 1] is None or layer.text[e - 1].isspace()):
-            e -= 1
-        if e > a:
-            out.append(Span(a, e))
-    return out
+    return spans
+
+
+def _trimmed(layer: TextLayer, run: Span) -> Span | None:
+    """``run`` without the inserted characters and the whitespace at its ends; None when nothing
+    is left."""
+    a, e = run.start, run.end
+    while a < e and (layer.boxes[a] is None or layer.text[a].isspace()):
+        a += 1
+    while e > a and (layer.boxes[e - 1] is None or layer.text[e - 1].isspace()):
+        e -= 1
+    return Span(a, e) if e > a else None
 
 
 def union_area(rects: list[tuple[float, float, float, float]]) -> float:
