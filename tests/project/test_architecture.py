@@ -19,9 +19,9 @@ def test_engine_core_imports_no_django():
 
 def test_a_service_importing_a_door_breaks_the_contract(tmp_path):
     """The doors contract of pyproject.toml, run on a small project of the same packages: a service
-    module that imports a door by name (the contracts' review page), a door package (the
-    registry's web views) or a door matched by the wildcard (``accounts.views``) fails it, and the
-    same project without that import keeps it."""
+    module that imports a module of a door package (the contracts' review page in
+    ``contracts.views``), a door package (the registry's web views) or a door module matched by the
+    wildcard (``accounts.views``) fails it, and the same project without that import keeps it."""
     import tomllib
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
@@ -43,6 +43,9 @@ def test_a_service_importing_a_door_breaks_the_contract(tmp_path):
         if "*" not in name and name.split(".")[0] in config["root_packages"]:
             (tmp_path / (name.replace(".", "/") + ".py")).write_text("")
     (tmp_path / "registry" / "web" / "views.py").write_text("")
+    (tmp_path / "contracts" / "views").mkdir()
+    (tmp_path / "contracts" / "views" / "__init__.py").write_text("")
+    (tmp_path / "contracts" / "views" / "review.py").write_text("")
     service = tmp_path / "contracts" / "services" / "uploads.py"
     settings = {**config, "contracts": doors}
     (tmp_path / "pyproject.toml").write_text(

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import threading
+import time
 
 import pytest
 import requests
@@ -46,12 +47,16 @@ def served(tmp_path):
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}/"
-    for _ in range(100):
+    # nginx answers 502 at once until gunicorn's socket is there: every try waits, up to a minute
+    # (a loaded machine boots gunicorn's workers slowly)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         try:
             if requests.get(base + "healthz", timeout=2).status_code == 200:
                 break
         except requests.RequestException:
-            threading.Event().wait(0.2)
+            pass
+        threading.Event().wait(0.2)
     else:
         os.killpg(process.pid, signal.SIGTERM)
         pytest.fail("bin/serve did not start: " + process.stderr.read().decode()[-2000:])
