@@ -241,10 +241,7 @@ def contract_page_words(contract: Contract, page: int) -> list[tuple[str, float,
     """The words of page ``page`` (from 1) as analysed, with boxes in points, in reading order
     (:meth:`redactor.StoredDocument.words`: OCR's words on a scanned page): what the review page
     lets a reviewer select. Raises ``IndexError`` for a page out of range."""
-    layer = contract_text_layer(contract)
-    if not 1 <= page <= len(layer.pages):
-        raise IndexError(f"page {page} out of range 1..{len(layer.pages)}")
-    return [(w.text, w.x0, w.y0, w.x1, w.y1) for _span, w in layer.layer_words(page)]
+    return StoredDocument.words_of(contract_text_layer(contract), page)
 
 
 def contract_repeated_pages(contract: Contract, layer: TextLayer | None = None) -> dict[int, int]:

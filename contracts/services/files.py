@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.core.files.storage import Storage, default_storage
+from django.db import transaction
 from django.utils import timezone
 
 from contracts.models import Contract
@@ -74,6 +75,18 @@ def storage_sha256(storage: Storage, name: str) -> str:
         for chunk in fh.chunks(CHUNK):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def delete_after_commit(files: list[tuple[Storage, str]]) -> None:
+    """Delete ``files`` (``(storage, name)``) once the surrounding transaction commits. Robust:
+    the transaction stands when the storage is unreachable now; the daily sweep
+    (:func:`storage_sweep`) removes what is left once it answers."""
+
+    def delete() -> None:
+        for storage, name in files:
+            storage.delete(name)
+
+    transaction.on_commit(delete, robust=True)
 
 
 def referenced_files() -> dict[str, str | None]:

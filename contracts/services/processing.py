@@ -25,6 +25,7 @@ from redactor import AgencyProfile, Analysis, CategoryMap, ProposedRedaction, St
 from redactor import rules as engine_rules
 
 from .common import audit
+from .files import delete_after_commit
 from .runs import run_claim, run_progress
 from .webhooks import webhooks_notify
 
@@ -57,19 +58,10 @@ def _write_document(contract: Contract, document: StoredDocument) -> _Written:
     return _Written(analysed, hashlib.sha256(layer_bytes).hexdigest(), rebuilt, hashlib.sha256(pdf).hexdigest())
 
 
-def _delete_after_commit(storage, names: list[str]) -> None:
-    """Delete the files ``names`` from ``storage`` once the transaction commits."""
-
-    def delete() -> None:
-        for name in names:
-            storage.delete(name)
-
-    transaction.on_commit(delete)
-
-
 def _forget(contract: Contract, written: _Written) -> None:
     """Delete ``written`` after the transaction (a run that lost its claim stores nothing)."""
-    _delete_after_commit(contract.analysed.storage, [written.analysed, written.rebuilt])
+    storage = contract.analysed.storage
+    delete_after_commit([(storage, written.analysed), (storage, written.rebuilt)])
 
 
 def _name_document(contract: Contract, written: _Written) -> list[str]:
@@ -79,7 +71,7 @@ def _name_document(contract: Contract, written: _Written) -> list[str]:
     previous = [f.name for f in (contract.analysed, contract.rebuilt) if f.name]
     stale = [name for name in previous if name not in (written.analysed, written.rebuilt)]
     if stale:
-        _delete_after_commit(storage, stale)
+        delete_after_commit([(storage, name) for name in stale])
     contract.analysed.name, contract.analysed_format = written.analysed, StoredDocument.FORMAT
     contract.analysed_sha256 = written.analysed_sha256
     contract.rebuilt.name, contract.rebuilt_sha256 = written.rebuilt, written.rebuilt_sha256

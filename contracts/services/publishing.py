@@ -34,6 +34,7 @@ from policy.runtime import get_engine
 from redactor import Action, CategoryMap, ProposedRedaction, Reason, Span, errors, normalize, review, review_items
 
 from .common import Download, audit, require_published, require_status
+from .files import delete_after_commit
 from .processing import proposal_row
 from .runs import run_claim, run_progress, run_start
 from .watchdog import watchdog_published
@@ -428,10 +429,4 @@ def contract_delete(*, contract: Contract, user: User) -> None:
             event.save(update_fields=["detail"])
     audit(contract, user, "deleted", files=len(names))
 
-    def remove_files() -> None:
-        for storage, name in stored:
-            storage.delete(name)
-
-    # robust: the deletion stands when the storage is unreachable now; the daily sweep
-    # (files.storage_sweep) removes what is left once it answers
-    transaction.on_commit(remove_files, robust=True)
+    delete_after_commit(stored)

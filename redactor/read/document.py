@@ -92,12 +92,17 @@ class StoredDocument:
         return render_page(self.pdf, page, zoom=zoom, redact=boxes, max_pixels=max_pixels)
 
     def words(self, page: int) -> list[PageWord]:
-        """The words of page ``page`` as analysed (the text layer's, OCR's on a scan), in reading
-        order: what a reviewer selects on the page's picture. Raises ``IndexError`` for a page out
-        of range."""
-        if not 1 <= page <= self.page_count:
-            raise IndexError(f"page {page} out of range 1..{self.page_count}")
-        return [(w.text, w.x0, w.y0, w.x1, w.y1) for _span, w in self.layer.layer_words(page)]
+        """The words of page ``page`` as analysed (:meth:`words_of` of the layer)."""
+        return self.words_of(self.layer, page)
+
+    @staticmethod
+    def words_of(layer: TextLayer, page: int) -> list[PageWord]:
+        """The words of page ``page`` of an analysed ``layer`` (the text layer's, OCR's on a
+        scan), in reading order: what a reviewer selects on the page's picture; the rebuilt PDF
+        is not needed. Raises ``IndexError`` for a page out of range."""
+        if not 1 <= page <= len(layer.pages):
+            raise IndexError(f"page {page} out of range 1..{len(layer.pages)}")
+        return [(w.text, w.x0, w.y0, w.x1, w.y1) for _span, w in layer.layer_words(page)]
 
     def spans_under(self, boxes: list[Box]) -> list[Span]:
         """The layer's text under ``boxes`` (:func:`~redactor.read.review.spans_in_boxes`)."""
