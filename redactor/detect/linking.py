@@ -276,7 +276,7 @@ class Linker:
         return first == m.span.start and fn is None
 
     def _clerk_in_office(self, m: Finding, party: Party | None, here: str, seen: _Seen) -> bool:
-        """"Vyřizuje: X" on a public body's own paper (below its letterhead, or after "Za úřad
+        """ "Vyřizuje: X" on a public body's own paper (below its letterhead, or after "Za úřad
         práce vyřizuje:", in no party's entry): the clerk handling it for the body, acting in
         office. Returns whether that settled the mention."""
         if party is not None:
@@ -328,9 +328,7 @@ class Linker:
             if official is not None:
                 seen.role, seen.cue = OFFICIAL, official.function or official.name
                 seen.role_party = next((p for p in self.parties if p.kind == PartyKind.PUBLIC_BODY), None)
-                seen.evidence = (
-                    f"{official.name!r} ({official.function}) is an official of the agency (agency profile)"
-                )
+                seen.evidence = f"{official.name!r} ({official.function}) is an official of the agency (agency profile)"
 
     def _party_before_cue(self, span: Span) -> Party | None:
         """The public body named by "Za <its role or alias>" right before the contact cue that

@@ -43,6 +43,8 @@ ExportMode = Literal["removed", "tagged", "pseudonymised"]
 MODES: tuple[ExportMode, ...] = get_args(ExportMode)
 #: What a removed span becomes.
 REMOVED_MARKER = "[…]"
+
+
 @dataclass(frozen=True)
 class DecidedSpan:
     """One span of the analysed text decided for redaction: character offsets ``start``..``end``

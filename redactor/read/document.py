@@ -160,7 +160,6 @@ class StoredDocument:
         rebuild = dataclasses.replace(parts.rebuild, pdf=pdf)
         return cls(rebuild, parts.layer, _looks=parts.looks)
 
-
     @staticmethod
     def layer_of(layer_bytes: bytes) -> TextLayer:
         """The text layer of a stored layer file, of this format or of the layer-only format 2

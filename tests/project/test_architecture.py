@@ -287,7 +287,6 @@ def test_the_drawing_of_the_house_is_current_and_shows_no_import_against_the_flo
     assert (ROOT / "docs" / "development" / "house.svg").read_text(encoding="utf-8") == picture, "run bin/draw-house"
 
 
-
 #: The apps, whose every use of the engine goes through its front door.
 APPS = ("accounts", "contracts", "config", "policy", "registry")
 #: The most names the front door may list: what the apps need, not an index of the stages.
