@@ -244,50 +244,6 @@ class ProfileVersion(models.Model):
         return f"{self.agency} profile v{self.number}"
 
 
-class RegistrySettings(models.Model):
-    """How an agency publishes in the registry of contracts (Act 340/2015 Sb.): the publishing
-    body's unit and address for ``subjekt``, and the data box it sends from.
-
-    ``channel`` "databox" sends through the ISDS web services with the agency's credentials
-    (``login`` and a password, or a system certificate in PEM with its key), each kept encrypted
-    (:mod:`accounts.secrets`); "package" only prepares the submission package (XML and files)
-    for agencies that send through their own records system."""
-
-    class Channel(models.TextChoices):
-        DATABOX = "databox", _("Data box (sent by this service)")
-        PACKAGE = "package", _("Package to download (sent by your records system)")
-
-    class Environment(models.TextChoices):
-        TEST = "test", _("Test environment")
-        PRODUCTION = "production", _("Production")
-
-    agency = models.OneToOneField(Agency, on_delete=models.CASCADE, related_name="registry_settings")
-    channel = models.CharField(_("channel"), max_length=16, choices=Channel.choices, default=Channel.PACKAGE)
-    environment = models.CharField(
-        _("environment"), max_length=16, choices=Environment.choices, default=Environment.TEST
-    )
-    unit = models.CharField(_("unit"), max_length=255, blank=True, help_text=_("Útvar / odbor shown in the registry"))
-    address = models.CharField(_("address"), max_length=255, blank=True, help_text=_("Address of the publishing body"))
-    confirmation_email = models.EmailField(
-        _("e-mail for confirmations"),
-        max_length=50,
-        blank=True,
-        help_text=_("The registry sends a copy of its replies"),
-    )
-    login = models.CharField(_("data-box login"), max_length=100, blank=True)
-    password_sealed = models.TextField(blank=True, editable=False)
-    certificate_sealed = models.TextField(blank=True, editable=False)
-    replies_checked_at = models.DateTimeField(null=True, blank=True, editable=False)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        verbose_name = _("registry settings")
-        verbose_name_plural = _("registry settings")
-
-    def __str__(self) -> str:
-        return f"registry settings of {self.agency}"
-
-
 class SettingsChange(models.Model):
     """A change of an agency's settings, who made it and when (the settings' audit trail): which
     fields changed, never their secret values (a password or a certificate is recorded as

@@ -75,7 +75,8 @@ PUBLISHED_STATES = (Status.PUBLISHED, Status.REGISTERED)
 
 
 class Contract(models.Model):
-    """One uploaded contract: the immutable original, registry metadata, status and results."""
+    """One uploaded contract: the immutable original, what the clerk typed at upload, status and
+    results (its registry record is the registry app's, :class:`registry.models.RegistryRecord`)."""
 
     agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="contracts")
     title = models.CharField(_("title"), max_length=300)
@@ -110,13 +111,6 @@ class Contract(models.Model):
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.UPLOADED)
     error_message = models.TextField(blank=True)
-    # registry of contracts: the metadata (redactor.metadata.fields.ContractMetadata.to_dict),
-    # pre-filled by processing and confirmed by a reviewer; the record once the registry replied
-    registry_metadata = models.JSONField(default=dict, blank=True)
-    registry_record_id = models.BigIntegerField(null=True, blank=True)
-    registry_version_id = models.BigIntegerField(null=True, blank=True)
-    registry_link = models.URLField(max_length=300, blank=True)
-    registered_at = models.DateTimeField(null=True, blank=True)
     # pages: [{"number", "width", "height", "needs_ocr"}] in points; filled by processing
     pages = models.JSONField(default=list, blank=True)
     # pages that looked scanned at upload (their processing goes to the OCR queue)
@@ -182,12 +176,6 @@ class Contract(models.Model):
     def earlier_redaction_pages(self) -> list[int]:
         """Pages (from 1) where the uploaded file had text readable under a black box."""
         return sorted({int(box[0]) for box in self.earlier_redactions})
-
-    @property
-    def registry_waiting(self) -> bool:
-        """Whether a publication was sent to the registry of contracts and its reply is awaited
-        (the status stays *published* until the registry answers)."""
-        return self.registry_submissions.filter(operation="zverejneni", state__in=("sending", "sent")).exists()
 
     def download_name(self, suffix: str, extension: str = "pdf") -> str:
         """A file name for a download: the title as a slug plus ``suffix`` and ``.extension``."""
@@ -513,55 +501,3 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} to {self.webhook_id}: {self.state}"
-
-
-class RegistrySubmission(models.Model):
-    """One message to the registry of contracts (one operation, ISRS 1.2.1) and its reply.
-
-    ``files`` are ``[{"name", "sha256", "size", "kind"}]`` (kind "pdf" or "text", the published
-    files named exactly as in ``xml``); ``key`` is the SHA-256 of the operation, the XML and the
-    files, so the same submission is never sent twice. ``message_id`` is the data-box message's
-    id (dmID) the reply names in ``puvodniZprava``."""
-
-    class Operation(models.TextChoices):
-        PUBLISH = "zverejneni", _("Publication")
-        ADD_FILES = "pridaniPrilohy", _("Files added")
-        MODIFY = "modifikace", _("Metadata corrected")
-        WITHDRAW = "znepristupneni", _("Withdrawn")
-
-    class State(models.TextChoices):
-        PREPARED = "prepared", _("Prepared")
-        SENDING = "sending", _("Sending")
-        SENT = "sent", _("Sent, waiting for the registry")
-        ACCEPTED = "accepted", _("Accepted by the registry")
-        REJECTED = "rejected", _("Refused by the registry")
-        FAILED = "failed", _("Not sent")
-
-    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
-    contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="registry_submissions")
-    operation = models.CharField(max_length=16, choices=Operation.choices)
-    state = models.CharField(max_length=16, choices=State.choices, default=State.PREPARED)
-    channel = models.CharField(max_length=16, default="databox")
-    key = models.CharField(max_length=64)
-    xml = models.TextField(blank=True)  # empty until the record it adds to is known
-    files = models.JSONField(default=list, blank=True)
-    # the batch that needs this one's message id (pridani_prilohy by datovaZprava), or None
-    follows = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    reason = models.TextField(blank=True)
-    message_id = models.CharField(max_length=20, blank=True)
-    error_code = models.CharField(max_length=16, blank=True)
-    error_text = models.TextField(blank=True)
-    reply = models.JSONField(default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    replied_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        constraints = [models.UniqueConstraint(fields=["contract", "key"], name="one_submission_per_content")]
-
-    def __str__(self) -> str:
-        return f"{self.operation} of contract {self.contract_id}: {self.state}"

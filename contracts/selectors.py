@@ -19,12 +19,12 @@ from accounts.models import Agency
 from accounts.selectors import actor_name
 from redactor import Box, StoredDocument, TextLayer, errors, review
 
+from .extensions import contract_sections
 from .models import (
     AuditEvent,
     Contract,
     DecisionState,
     Proposal,
-    RegistrySubmission,
     Run,
     Status,
     Suggestion,
@@ -49,8 +49,9 @@ def contract_list(
     created_before: datetime | None = None,
 ) -> QuerySet[Contract]:
     """The agency's contracts filtered, newest first, each with its runs prefetched newest
-    first: ``status`` exactly, ``q`` in the title or counterparty (case-insensitive),
-    ``created_after`` inclusive, ``created_before`` exclusive."""
+    first and with what the apps' sections prefetch (:mod:`contracts.extensions`): ``status``
+    exactly, ``q`` in the title or counterparty (case-insensitive), ``created_after`` inclusive,
+    ``created_before`` exclusive."""
     qs = contracts_for_agency(agency=agency)
     if status:
         qs = qs.filter(status=status)
@@ -61,10 +62,8 @@ def contract_list(
     if created_before is not None:
         qs = qs.filter(created_at__lt=created_before)
     newest_first = Run.objects.order_by("-created_at", "-id")
-    submissions = RegistrySubmission.objects.order_by("-created_at", "-id")
-    return qs.order_by("-created_at", "-id").prefetch_related(
-        Prefetch("runs", queryset=newest_first), Prefetch("registry_submissions", queryset=submissions)
-    )
+    added = [lookup for section in contract_sections() for lookup in section.prefetch]
+    return qs.order_by("-created_at", "-id").prefetch_related(Prefetch("runs", queryset=newest_first), *added)
 
 
 def contract_get(*, agency: Agency, contract_id: int) -> Contract:

@@ -1,17 +1,18 @@
 """What a person reads for the codes the product stores about a contract: the audit trail's
-actions, in the interface's language. A code without a label here is shown as it is, and the
-Czech page tour (tests/contracts/web/test_czech_tour.py) fails on it."""
+actions, in the interface's language. The apps above contracts add the labels of their own codes
+(:func:`add_vocabulary`). A code without a label is shown as it is, and the Czech page tour
+(tests/contracts/web/test_czech_tour.py) fails on it."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable, Mapping
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import RegistrySettings
-from contracts.models import LegalGround, RegistrySubmission, Run
+from contracts.models import LegalGround, Run
 
-AUDIT_ACTIONS = {
+AUDIT_ACTIONS: dict[str, str | Promise] = {
     "uploaded": _("Uploaded"),
     "processed": _("Processed"),
     "failed": _("Job failed"),
@@ -33,25 +34,34 @@ AUDIT_ACTIONS = {
     "downloaded_original": _("Original downloaded"),
     "exported_text": _("Text exported"),
     "deleted": _("Data deleted"),
-    "registered": _("Registered in the registry"),
-    "registry_rejected": _("Refused by the registry"),
-    "registry_withdrawn": _("Withdrawn from the registry"),
-    "registry_send_failed": _("Sending to the registry failed"),
-    "registry_metadata_edited": _("Registry metadata edited"),
-    "registry_package_downloaded": _("Registry package downloaded"),
     "earlier_redaction_found": _("Text readable under an earlier redaction found"),
     "document_stored": _("Analysed document stored for review and publishing"),
     "decided_like_earlier": _("A page decided as the page of an earlier contract it repeats"),
-    "registry_package_sent": _("Registry package sent from the records system"),
-    "registry_reply_recorded": _("The registry's reply recorded by hand"),
 }
-#: ``registry_<operation>_<phase>``: a submission's operation (its label) and how far it got.
-REGISTRY_PHASES = {
-    "prepared": _("prepared"),
-    "sent": _("sent to the registry"),
-    "accepted": _("accepted by the registry"),
-}
-_REGISTRY_ACTION = re.compile(r"registry_(?P<operation>[A-Za-z]+)_(?P<phase>prepared|sent|accepted)")
+#: Labels of the actions apps above contracts write (:func:`add_vocabulary`): functions from an
+#: action code to its label, or None when the code is not theirs.
+_ACTION_LABELS: list[Callable[[str], str | None]] = []
+#: Labels of detail values apps above contracts write, by the detail's key: a function from the
+#: value to its text, or None when it does not know the value.
+_DETAIL_VALUES: dict[str, Callable[[object], str | None]] = {}
+
+
+def add_vocabulary(
+    *,
+    actions: Mapping[str, str | Promise] | None = None,
+    action_label: Callable[[str], str | None] | None = None,
+    details: Mapping[str, str | Promise] | None = None,
+    detail_values: dict[str, Callable[[object], str | None]] | None = None,
+) -> None:
+    """Labels an app above contracts adds for the codes it writes into a contract's audit trail
+    (call it from ``AppConfig.ready``; contracts never import the app): ``actions`` by code,
+    ``action_label`` for a family of codes, ``details`` for detail keys (shown after the ones
+    here) and ``detail_values`` for the values of a detail key."""
+    AUDIT_ACTIONS.update(actions or {})
+    if action_label is not None and action_label not in _ACTION_LABELS:
+        _ACTION_LABELS.append(action_label)
+    AUDIT_DETAILS.update(details or {})
+    _DETAIL_VALUES.update(detail_values or {})
 
 
 def audit_action_label(action: str) -> str:
@@ -59,46 +69,16 @@ def audit_action_label(action: str) -> str:
     person reads it in the active language; an unknown code as it is."""
     if action in AUDIT_ACTIONS:
         return str(AUDIT_ACTIONS[action])
-    m = _REGISTRY_ACTION.fullmatch(action)
-    if m and m["operation"] in RegistrySubmission.Operation.values:
-        return f"{RegistrySubmission.Operation(m['operation']).label} – {REGISTRY_PHASES[m['phase']]}"
+    for label_of in _ACTION_LABELS:
+        label = label_of(action)
+        if label is not None:
+            return label
     return action
-
-
-#: The registry metadata's fields (the keys of ``ContractMetadata.to_dict`` and of a party) as a
-#: person reads them.
-REGISTRY_FIELDS = {
-    "subject": _("Subject"),
-    "number": _("Contract number"),
-    "signed_by": _("Signed by"),
-    "date_concluded": _("Date of conclusion"),
-    "value_without_vat": _("Value without VAT"),
-    "value_with_vat": _("Value with VAT"),
-    "foreign_value": _("Value in a foreign currency"),
-    "foreign_currency": _("Currency"),
-    "related_record": _("Related record"),
-    "amendment": _("Amendment"),
-    "parties": _("Contracting parties"),
-    "name": _("name"),
-    "ico": _("IČO"),
-    "data_box": _("data box"),
-    "address": _("address"),
-}
-
-
-def registry_field_label(path: str) -> str:
-    """A metadata field (``"subject"``, ``"parties.0.address"``: parties counted from 0) as a
-    person reads it ("Subject", "Party 1: address"); an unknown name as it is."""
-    if path.startswith("parties.") and path.count(".") == 2:
-        _parties, index, key = path.split(".")
-        if index.isdigit():
-            return str(_("Party %(n)s: %(field)s") % {"n": int(index) + 1, "field": REGISTRY_FIELDS.get(key, key)})
-    return str(REGISTRY_FIELDS.get(path, path))
 
 
 #: The keys of an audit event's detail (``contracts.services.common.audit``) as a person reads
 #: them on the audit trail; the CSV export keeps the keys and the JSON.
-AUDIT_DETAILS = {
+AUDIT_DETAILS: dict[str, str | Promise] = {
     "filename": _("file name"),
     "size": _("size (bytes)"),
     "sha256": _("SHA-256"),
@@ -130,16 +110,6 @@ AUDIT_DETAILS = {
     "format": _("format"),
     "bulk": _("bulk export"),
     "files": _("files"),
-    "fields": _("fields"),
-    "submission": _("registry submission"),
-    "channel": _("channel"),
-    "message_id": _("data-box message"),
-    "code": _("error code"),
-    "record_id": _("record ID"),
-    "version_id": _("version ID"),
-    "link": _("link"),
-    "sha256_checked": _("files whose SHA-256 was checked"),
-    "hash_mismatch": _("files whose SHA-256 differs"),
     "legal_ground": _("legal ground"),
     "page": _("page"),
     "earlier_contract": _("earlier contract"),
@@ -156,10 +126,10 @@ EXPORT_MODES = {"removed": _("removed"), "tagged": _("tagged"), "pseudonymised":
 
 def audit_detail_items(detail: dict[str, object]) -> list[tuple[str, str]]:
     """An audit event's ``detail`` as ``(label, value)`` pairs for the audit trail, in the
-    interface's language: codes by their labels (a run's stage, an export mode, a metadata field,
-    a registry channel), yes/no for flags, boxes counted, lists joined; a key without a label
-    in :data:`AUDIT_DETAILS` as it is; :data:`HIDDEN_DETAILS` left out. In the order of
-    :data:`AUDIT_DETAILS`, unknown keys last."""
+    interface's language: codes by their labels (a run's stage, an export mode, a legal ground,
+    and what the apps above added: a metadata field, a registry channel), yes/no for flags,
+    boxes counted, lists joined; a key without a label in :data:`AUDIT_DETAILS` as it is;
+    :data:`HIDDEN_DETAILS` left out. In the order of :data:`AUDIT_DETAILS`, unknown keys last."""
     items: list[tuple[str, str]] = []
     order = {key: i for i, key in enumerate(AUDIT_DETAILS)}  # PostgreSQL's jsonb keeps no key order
     for key, value in sorted(detail.items(), key=lambda kv: order.get(kv[0], len(order))):
@@ -172,14 +142,11 @@ def audit_detail_items(detail: dict[str, object]) -> list[tuple[str, str]]:
             text = str(Run.Kind(value).label)
         elif key == "mode" and isinstance(value, str):
             text = str(EXPORT_MODES.get(value, value))
-        elif key == "fields" and isinstance(value, list):
-            text = ", ".join(registry_field_label(str(f)) for f in value)
-        elif key == "channel" and value in RegistrySettings.Channel.values:
-            text = str(RegistrySettings.Channel(value).label)
         elif key == "legal_ground" and value in LegalGround.values:
             text = str(LegalGround(value).label)
         else:
-            text = _value_text(value)
+            added = _DETAIL_VALUES[key](value) if key in _DETAIL_VALUES else None
+            text = added if added is not None else _value_text(value)
         items.append((str(AUDIT_DETAILS.get(key, key)), text))
     return items
 

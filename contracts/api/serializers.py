@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from accounts.selectors import actor_name
 from contracts import selectors
+from contracts.extensions import contract_sections
 from contracts.models import (
     DECISION_STATE,
     Contract,
@@ -20,9 +21,6 @@ from contracts.models import (
 )
 from policy.selectors import category_names
 from policy.vocabulary import in_reader_language
-from redactor import metadata
-
-from .registry_serializers import RegistryStatusField, registry_status
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -90,7 +88,6 @@ class ContractSerializer(serializers.ModelSerializer):
     )
     progress = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
-    registry = serializers.SerializerMethodField()
 
     class Meta:
         model = Contract
@@ -116,19 +113,20 @@ class ContractSerializer(serializers.ModelSerializer):
             "approved_at",
             "published_at",
             "progress",
-            "registry",
             "links",
         ]
 
     def get_page_count(self, obj) -> int:
         return len(obj.pages)
 
-    @extend_schema_field(RegistryStatusField)
-    def get_registry(self, obj) -> dict:
-        """The registration and the metadata as stored (``GET …/registry/`` adds what stops sending)."""
-        data = registry_status(obj)
-        data["metadata"] = metadata.ContractMetadata.from_dict(obj.registry_metadata).to_dict()
-        return data
+    def get_fields(self):
+        """The declared fields with the apps' sections (:mod:`contracts.extensions`) before ``links``."""
+        fields = {}
+        for name, field in super().get_fields().items():
+            if name == "links":
+                fields.update({s.name: s.serializer(source="*", read_only=True) for s in contract_sections()})
+            fields[name] = field
+        return fields
 
     @extend_schema_field(RunSerializer(allow_null=True))
     def get_progress(self, obj):

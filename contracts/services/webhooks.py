@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts import queue
+from contracts.extensions import contract_sections
 from contracts.models import Contract, Webhook, WebhookDelivery, WebhookEvent
 from contracts.webhooks import send_signed, url_problem
 
@@ -32,13 +33,19 @@ def webhook_payload(*, contract: Contract, event: str, delivery_uuid: str) -> di
             "title": contract.title,
             "status": contract.status,
             "url": f"/api/v1/contracts/{contract.pk}/",
-            **(
-                {"registry": {"record_id": contract.registry_record_id, "link": contract.registry_link}}
-                if contract.registry_record_id
-                else {}
-            ),
+            **_sections_of(contract),
         },
     }
+
+
+def _sections_of(contract: Contract) -> dict:
+    """What the apps above contracts add to the payload (:mod:`contracts.extensions`)."""
+    parts = {}
+    for section in contract_sections():
+        part = section.webhook(contract) if section.webhook else None
+        if part:
+            parts[section.name] = part
+    return parts
 
 
 def webhooks_notify(*, contract: Contract, event: str) -> list[WebhookDelivery]:

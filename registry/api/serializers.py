@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from contracts.models import (
-    RegistrySubmission,
-)
 from redactor import metadata as engine_metadata
+from registry.models import RegistrySubmission
+from registry.selectors import last_submission, registry_record
 
 
 class RegistrySourceSerializer(serializers.Serializer):
@@ -131,6 +130,9 @@ class RegistryStatusField(serializers.Serializer):
     """The contract's registration: ``record_id`` (idSmlouvy), ``version_id``, ``link`` and
     ``registered_at`` once the registry replied; the latest submission."""
 
+    # the ``registry`` section of the contract resource (contracts.extensions): it is given the
+    # contract; this docstring is the OpenAPI description
+
     record_id = serializers.IntegerField(allow_null=True)
     version_id = serializers.IntegerField(allow_null=True)
     link = serializers.CharField()
@@ -138,18 +140,14 @@ class RegistryStatusField(serializers.Serializer):
     last_submission = SubmissionSerializer(allow_null=True)
     metadata = StoredRegistryMetadataSerializer(read_only=True)
 
-
-def registry_status(contract) -> dict:
-    """:class:`RegistryStatusField` of ``contract``."""
-    if "registry_submissions" in getattr(contract, "_prefetched_objects_cache", {}):  # the list, newest first
-        submissions = contract.registry_submissions.all()
-        last = submissions[0] if submissions else None
-    else:
-        last = contract.registry_submissions.order_by("-created_at", "-id").first()
-    return {
-        "record_id": contract.registry_record_id,
-        "version_id": contract.registry_version_id,
-        "link": contract.registry_link,
-        "registered_at": contract.registered_at,
-        "last_submission": SubmissionSerializer(last).data if last else None,
-    }
+    def to_representation(self, instance) -> dict:
+        record = registry_record(instance)
+        last = last_submission(instance)
+        return {
+            "record_id": record.record_id,
+            "version_id": record.version_id,
+            "link": record.link,
+            "registered_at": record.registered_at,  # the renderer writes it as the other times
+            "last_submission": SubmissionSerializer(last).data if last else None,
+            "metadata": engine_metadata.ContractMetadata.from_dict(record.metadata).to_dict(),
+        }

@@ -13,15 +13,15 @@ from rest_framework.response import Response
 from accounts.models import Role
 from contracts.api.base import AgencyAPIView
 from contracts.api.openapi import CONTRACT_ID, errors
-from contracts.api.registry_serializers import (
+from contracts.http import file_response
+from registry import services as registry
+from registry.api.serializers import (
     PackageSentSerializer,
     RegisterSerializer,
     RegistryMetadataSerializer,
     RegistryReplySerializer,
     SubmissionSerializer,
 )
-from contracts.http import file_response
-from registry import services as registry
 
 
 def metadata_data(contract) -> dict:

@@ -16,15 +16,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import secrets
-from accounts.models import Agency, RegistrySettings
+from accounts.models import Agency
 from contracts import queue
-from contracts.models import Contract, RegistrySubmission, Status, WebhookEvent
+from contracts.models import Contract, Status, WebhookEvent
 from contracts.services.common import audit
 from contracts.services.webhooks import webhooks_notify
 from registry import isrs
 from registry.databox import DataBoxClient, DataBoxError, OutgoingFile
+from registry.models import RegistrySettings, RegistrySubmission
 
-from .metadata import registry_settings
+from .metadata import record_for_update, registry_settings
 from .submissions import SEND_REGISTRY_SUBMISSION, Operation, SubmissionState, _key, _published_files
 
 log = logging.getLogger(__name__)
@@ -188,9 +189,9 @@ def _apply_reply(submission: RegistrySubmission, reply: isrs.Reply) -> None:
     submission.state = SubmissionState.ACCEPTED
     submission.error_code, submission.error_text = ("hash", error_advice("hash")) if mismatched else ("", "")
     submission.save(update_fields=["state", "error_code", "error_text", "reply", "replied_at"])
-    contract.registry_record_id, contract.registry_version_id = record.record_id, record.version_id
-    contract.registry_link = record.link[:300]
-    fields = ["registry_record_id", "registry_version_id", "registry_link", "error_message"]
+    stored = record_for_update(contract)
+    stored.record_id, stored.version_id, stored.link = record.record_id, record.version_id, record.link[:300]
+    fields = ["error_message"]
     if mismatched:
         contract.error_message = _("The registry of contracts published the record, but: %(advice)s") % {
             "advice": submission.error_text
@@ -198,12 +199,12 @@ def _apply_reply(submission: RegistrySubmission, reply: isrs.Reply) -> None:
     else:
         contract.error_message = ""
     if submission.operation == Operation.WITHDRAW:
-        contract.status, contract.registry_link = Status.PUBLISHED, ""
+        contract.status, stored.link = Status.PUBLISHED, ""
         fields.append("status")
         audit(contract, None, "registry_withdrawn", submission=submission.pk, record_id=record.record_id)
     elif submission.operation == Operation.PUBLISH and not mismatched:
-        contract.status, contract.registered_at = Status.REGISTERED, record.published_at or timezone.now()
-        fields += ["status", "registered_at"]
+        contract.status, stored.registered_at = Status.REGISTERED, record.published_at or timezone.now()
+        fields.append("status")
         audit(contract, None, "registered", submission=submission.pk, record_id=record.record_id, link=record.link,
               sha256_checked=len(submission.files))  # fmt: skip
         webhooks_notify(contract=contract, event=WebhookEvent.REGISTERED)
@@ -216,6 +217,7 @@ def _apply_reply(submission: RegistrySubmission, reply: isrs.Reply) -> None:
     else:
         audit(contract, None, f"registry_{submission.operation}_accepted", submission=submission.pk,
               version_id=record.version_id, hash_mismatch=mismatched)  # fmt: skip
+    stored.save()
     contract.save(update_fields=fields)
 
 

@@ -12,15 +12,17 @@ from django.utils.translation import gettext as _
 
 from accounts import secrets
 from accounts.access import require_role
-from accounts.models import Agency, RegistrySettings, Role, SettingsChange
+from accounts.models import Agency, Role, SettingsChange
 from contracts import selectors
 from contracts.models import Contract, Status
 from contracts.services.common import audit
-from contracts.vocabulary import registry_field_label
 from policy.selectors import agency_profile
 from redactor import categories, plain_text
 from redactor import metadata as engine_metadata
 from registry import isrs
+from registry.models import RegistryRecord, RegistrySettings
+from registry.selectors import registry_record
+from registry.vocabulary import registry_field_label
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +48,17 @@ def publishing_body(agency: Agency) -> engine_metadata.PublishingBody:
     )
 
 
+def record_for_update(contract: Contract) -> RegistryRecord:
+    """The contract's registry record locked until the transaction ends (made when it had none),
+    also cached on ``contract``. Call it inside a transaction."""
+    record, _created = RegistryRecord.objects.select_for_update().get_or_create(contract=contract)
+    contract.registry_record = record
+    return record
+
+
 def registry_metadata(contract: Contract) -> engine_metadata.ContractMetadata:
     """The contract's registry metadata as stored, its ``subjekt`` from the agency's settings now."""
-    meta = engine_metadata.ContractMetadata.from_dict(contract.registry_metadata)
+    meta = engine_metadata.ContractMetadata.from_dict(registry_record(contract).metadata)
     payer = meta.publisher.payer
     meta.publisher = publishing_body(contract.agency)
     meta.publisher.payer = payer
@@ -60,7 +70,7 @@ def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> engin
     :class:`~redactor.engine.Analysis`) and the agency's ``profile``; what the clerk typed
     at upload wins over what was read. An amendment whose contract number matches a contract
     the agency registered gets that record as ``navazanyZaznam``. Saves nothing: the caller
-    stores ``contract.registry_metadata`` in its transaction."""
+    stores it as the record's metadata in its transaction."""
     meta = engine_metadata.prefill(analysis, profile, unit=registry_settings(contract.agency).unit)
     typed = engine_metadata.Source(0, "", "upload")
     if contract.subject:
@@ -79,15 +89,16 @@ def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> engin
         )
     if meta.amendment and meta.number and meta.related_record is None:
         earlier = (
-            Contract.objects.filter(agency=contract.agency, registry_record_id__isnull=False)
-            .exclude(pk=contract.pk)
-            .filter(registry_metadata__number=meta.number)
+            RegistryRecord.objects.filter(contract__agency=contract.agency, record_id__isnull=False)
+            .exclude(contract=contract)
+            .filter(metadata__number=meta.number)
+            .select_related("contract")
             .order_by("-registered_at")
             .first()
         )
         if earlier is not None:
-            meta.related_record = earlier.registry_record_id
-            meta.sources["related_record"] = engine_metadata.Source(0, earlier.title[:200], "same_number")
+            meta.related_record = earlier.record_id
+            meta.sources["related_record"] = engine_metadata.Source(0, earlier.contract.title[:200], "same_number")
     return meta
 
 
@@ -142,15 +153,16 @@ def registry_metadata_update(*, contract: Contract, user: User, metadata: engine
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     if contract.status == Status.DELETED:
         raise ValidationError(_("The contract was deleted."), code="wrong_status")
-    before = engine_metadata.ContractMetadata.from_dict(contract.registry_metadata)
+    record = record_for_update(contract)
+    before = engine_metadata.ContractMetadata.from_dict(record.metadata)
     metadata = _plain(metadata)
     old, new = before.to_dict(), metadata.to_dict()
     changed = sorted(k for k in new if k not in ("sources", "publisher") and new[k] != old.get(k))
     metadata.sources = dict(before.sources)
     for key in changed:
         metadata.sources[key] = engine_metadata.Source(0, "", "edited")
-    contract.registry_metadata = metadata.to_dict()
-    contract.save(update_fields=["registry_metadata"])
+    record.metadata = metadata.to_dict()
+    record.save(update_fields=["metadata"])
     audit(contract, user, "registry_metadata_edited", fields=changed)
     return contract
 
@@ -161,8 +173,9 @@ def registry_preview(contract: Contract, metadata: engine_metadata.ContractMetad
     :class:`~registry.isrs.RegistryXmlError` while a required field is empty."""
     metadata = metadata or registry_metadata(contract)
     email = registry_settings(contract.agency).confirmation_email
-    if contract.registry_record_id:
-        return isrs.modify_xml(contract.registry_record_id, metadata, [], email)
+    record_id = registry_record(contract).record_id
+    if record_id:
+        return isrs.modify_xml(record_id, metadata, [], email)
     names = [contract.download_name("", "pdf"), contract.download_name("", "txt")]
     return isrs.publish_xml(metadata, names, email)
 

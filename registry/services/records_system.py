@@ -22,9 +22,11 @@ from django.utils.translation import gettext as _
 
 from accounts.access import require_role
 from accounts.models import Role
-from contracts.models import Contract, RegistrySubmission
+from contracts.models import Contract
 from contracts.services.common import audit
 from registry import isrs
+from registry.models import RegistrySubmission
+from registry.selectors import registry_record
 
 from .databox import _apply_reply
 from .submissions import Operation, SubmissionState
@@ -82,13 +84,14 @@ def _answered(contract: Contract, reply: isrs.Reply) -> RegistrySubmission | Non
         unnamed = [s for s in candidates if s.state == SubmissionState.SENT and not s.message_id]
         return unnamed[0] if len(unnamed) == 1 else None
     published = {f.sha256.lower() for f in reply.record.files}
+    record_id = registry_record(contract).record_id
     for submission in candidates:
         if submission.message_id:
             continue  # paired by its id only
         if submission.files:
             if {f["sha256"] for f in submission.files} <= published:
                 return submission
-        elif submission.operation != Operation.PUBLISH and reply.record.record_id == contract.registry_record_id:
+        elif submission.operation != Operation.PUBLISH and reply.record.record_id == record_id:
             return submission
     return None
 

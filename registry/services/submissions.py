@@ -18,9 +18,11 @@ from django.utils.translation import gettext as _
 from accounts.access import require_role
 from accounts.models import Role
 from contracts import queue
-from contracts.models import PUBLISHED_STATES, Contract, RegistrySubmission
+from contracts.models import PUBLISHED_STATES, Contract
 from contracts.services.common import Download, audit
 from registry import isrs
+from registry.models import RegistrySubmission
+from registry.selectors import registry_record
 
 from .metadata import registry_metadata, registry_problems, registry_settings
 
@@ -224,6 +226,7 @@ def registry_package(*, contract: Contract, user: User):
 def _registered_record(contract: Contract) -> int:
     """The contract's record ID in the registry. Raises ``ValidationError`` (code
     ``wrong_status``) while it has none: a correction or a withdrawal needs the record."""
-    if not contract.registry_record_id:
+    record_id = registry_record(contract).record_id
+    if not record_id:
         raise ValidationError(_("The contract is not registered yet."), code="wrong_status")
-    return contract.registry_record_id
+    return record_id

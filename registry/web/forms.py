@@ -6,9 +6,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import RegistrySettings, validate_ico
-from contracts.models import RegistrySubmission
+from accounts.models import validate_ico
 from redactor import metadata
+from registry.models import RegistrySettings, RegistrySubmission
 
 _PAYS = [("", _("not known")), ("1", _("pays")), ("0", _("receives"))]
 

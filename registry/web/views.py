@@ -19,6 +19,7 @@ from contracts.http import file_response
 from contracts.services.watchdog import watchdog_flagged
 from registry import isrs
 from registry import services as registry
+from registry.selectors import registry_record
 
 from .forms import (
     RegistryMetadataForm,
@@ -73,6 +74,7 @@ def registry_panel(contract, membership, data=None) -> dict:
         "registry_preview": preview,
         "registry_submissions": list(contract.registry_submissions.order_by("-created_at", "-id")[:20]),
         "registry_settings": registry.registry_settings(contract.agency),
+        "registry_record": registry_record(contract),
         "watchdog": contract.watchdog,
         "watchdog_flagged": watchdog_flagged(contract.watchdog) if contract.watchdog else [],
         # a package of the agency's records system still waiting for the registry (newest first)

@@ -14,6 +14,7 @@ from redactor.metadata import ContractMetadata
 from redactor.text import plain_text
 from registry import isrs
 from registry import services as registry
+from registry.models import RegistryRecord
 from tests.plugins.tenants import logged_in
 from tests.plugins.tokens import api
 from tests.registry.web.test_registry import _url
@@ -65,20 +66,20 @@ def test_an_api_upload_with_a_nul_character_is_refused_naming_the_field(clerk_to
 
 
 def test_the_registry_panel_stores_a_pasted_line_break_as_a_space(published, clerk):
-    meta = ContractMetadata.from_dict(published.registry_metadata)
+    meta = ContractMetadata.from_dict(published.registry_record.metadata)
     meta.subject, meta.signed_by = "Oprava\x0bchodníku", "Ing. Petr\x00 Starosta"
     registry.registry_metadata_update(contract=published, user=clerk, metadata=meta)
     published.refresh_from_db()
-    saved = ContractMetadata.from_dict(published.registry_metadata)
+    saved = ContractMetadata.from_dict(published.registry_record.metadata)
     assert (saved.subject, saved.signed_by) == ("Oprava chodníku", "Ing. Petr Starosta")
     assert logged_in(clerk).get(_url(published, "contracts:detail")).status_code == 200
 
 
 def test_a_control_character_stored_before_cannot_break_the_page_or_the_xml(published, clerk):
-    data = dict(published.registry_metadata)
+    data = dict(published.registry_record.metadata)
     data["subject"], data["date_concluded"] = "Oprava\x0bchodníku", "2026-03-02"
-    type(published).objects.filter(pk=published.pk).update(registry_metadata=data)
+    RegistryRecord.objects.filter(contract=published).update(metadata=data)
     published.refresh_from_db()
     assert logged_in(clerk).get(_url(published, "contracts:detail")).status_code == 200
-    xml = isrs.publish_xml(ContractMetadata.from_dict(published.registry_metadata), ["smlouva.pdf"])
+    xml = isrs.publish_xml(ContractMetadata.from_dict(published.registry_record.metadata), ["smlouva.pdf"])
     assert b"\x0b" not in xml and "Oprava chodníku".encode() in xml

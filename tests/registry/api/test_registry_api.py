@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 import zipfile
 
-from contracts.models import RegistrySubmission
 from redactor.metadata import NOT_PUBLIC
 from registry import isrs
+from registry.models import RegistrySubmission
 from tests.plugins.tokens import api
 
 

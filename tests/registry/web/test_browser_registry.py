@@ -13,10 +13,11 @@ from django.core.management import call_command
 
 from accounts.models import Agency, Role
 from contracts import selectors
-from contracts.models import Contract, RegistrySubmission, Status
+from contracts.models import Contract, Status
 from contracts.services import publishing, reviewing, uploads
 from registry import isrs
 from registry import services as registry
+from registry.models import RegistrySubmission
 from tests.conftest import DATA
 from tests.databox_server import DataBoxServer
 from tests.plugins.browser import SCREENSHOTS, log_in
@@ -83,7 +84,7 @@ def test_reviewer_sends_a_contract_to_the_registry_in_the_browser(live_server, b
         page.reload()
         page.wait_for_selector("#registry-link")
         contract.refresh_from_db()
-        assert page.inner_text("#registry-link") == contract.registry_link
+        assert page.inner_text("#registry-link") == contract.registry_record.link
         assert "Registrováno" in page.inner_text("#registry-status") or "Registered" in page.inner_text(
             "#registry-status"
         )
@@ -147,7 +148,7 @@ def test_reviewer_records_a_package_sent_by_the_records_system_in_the_browser(li
         contract.refresh_from_db()
         assert contract.status == Status.REGISTERED
         assert "Odpověď registru je vložena" in page.inner_text(".messages")
-        assert page.inner_text("#registry-link") == contract.registry_link
+        assert page.inner_text("#registry-link") == contract.registry_record.link
         SCREENSHOTS.mkdir(exist_ok=True)
         page.locator("#registry").screenshot(path=str(SCREENSHOTS / "9-registry-records-system.png"))
     finally:

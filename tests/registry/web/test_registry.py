@@ -16,12 +16,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import translation
 
 from accounts import secrets
-from accounts.models import RegistrySettings
-from contracts.models import AuditEvent, RegistrySubmission, Status, WebhookDelivery, WebhookEvent
+from contracts.models import AuditEvent, Status, WebhookDelivery, WebhookEvent
 from contracts.services.webhooks import webhook_create
 from redactor.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
 from registry import isrs
 from registry import services as registry
+from registry.models import RegistrySettings, RegistrySubmission
 from tests.databox_server import DataBoxServer
 from tests.plugins.tenants import logged_in
 
@@ -63,7 +63,7 @@ def databox(settings, agency, admin_user):
 
 
 def _dated(contract, user, **changes):
-    meta = ContractMetadata.from_dict(contract.registry_metadata)
+    meta = ContractMetadata.from_dict(contract.registry_record.metadata)
     meta.date_concluded = date(2026, 3, 2)
     for key, value in changes.items():
         setattr(meta, key, value)
@@ -80,13 +80,15 @@ def _send(contract, user, **kw) -> RegistrySubmission:
 
 
 def test_processing_prefills_the_metadata_without_the_private_seller(processed):
-    meta = ContractMetadata.from_dict(processed.registry_metadata)
+    meta = ContractMetadata.from_dict(processed.registry_record.metadata)
     assert meta.number == "2026/15"
     assert meta.subject.startswith("Kupní smlouva")
     assert str(meta.value_without_vat) == "120000"
     assert [p.name for p in meta.parties] == [NOT_PUBLIC]  # Jan Novák sells as a private person
     assert meta.sources["value_without_vat"].page == 1 and "120 000 Kč" in meta.sources["value_without_vat"].text
-    assert "Novák" not in str(processed.registry_metadata) and "Lipová" not in str(processed.registry_metadata)
+    assert "Novák" not in str(processed.registry_record.metadata) and "Lipová" not in str(
+        processed.registry_record.metadata
+    )
 
 
 def test_the_agency_settings_fill_the_publishing_body(processed, databox):
@@ -122,14 +124,16 @@ def test_sent_replied_registered_and_every_hash_checked(published, reviewer, dat
     published.refresh_from_db()
     submission.refresh_from_db()
     assert published.status == Status.REGISTERED
-    record = databox.records[published.registry_record_id]
-    assert published.registry_link.endswith(str(record.versions[-1])) and published.registered_at
+    record = databox.records[published.registry_record.record_id]
+    assert published.registry_record.link.endswith(str(record.versions[-1])) and published.registry_record.registered_at
     assert submission.state == State.ACCEPTED and submission.error_code == ""
     assert {f["name"]: f["sha256"] for f in submission.reply["files"]} == {
         f["name"]: f["sha256"] for f in submission.files
     }
     assert AuditEvent.objects.filter(contract=published, action="registered", detail__sha256_checked=2).exists()
-    assert WebhookDelivery.objects.filter(contract=published, event=WebhookEvent.REGISTERED).exists()
+    delivery = WebhookDelivery.objects.get(contract=published, event=WebhookEvent.REGISTERED)
+    stored = published.registry_record
+    assert delivery.payload["contract"]["registry"] == {"record_id": stored.record_id, "link": stored.link}
     # the reply was marked read and is not applied twice
     assert registry.registry_replies_fetch(agency=agency) == 0
 
@@ -221,13 +225,16 @@ def test_a_correction_and_a_withdrawal_carry_their_reasons(published, reviewer, 
     fix.refresh_from_db()
     published.refresh_from_db()
     assert fix.state == State.ACCEPTED and published.status == Status.REGISTERED
-    assert databox.records[published.registry_record_id].metadata.findtext(f"{{{isrs.NS}}}hodnotaVcetneDph") == "145200"
+    assert (
+        databox.records[published.registry_record.record_id].metadata.findtext(f"{{{isrs.NS}}}hodnotaVcetneDph")
+        == "145200"
+    )
     gone = _send(published, reviewer, operation="znepristupneni", reason="Zveřejněna omylem")
     registry.registry_replies_fetch(agency=agency)
     gone.refresh_from_db()
     published.refresh_from_db()
-    assert gone.state == State.ACCEPTED and databox.records[published.registry_record_id].withdrawn
-    assert published.status == Status.PUBLISHED and published.registry_link == ""
+    assert gone.state == State.ACCEPTED and databox.records[published.registry_record.record_id].withdrawn
+    assert published.status == Status.PUBLISHED and published.registry_record.link == ""
     actions = ["registry_modifikace_prepared", "registry_znepristupneni_prepared"]
     reasons = AuditEvent.objects.filter(contract=published, action__in=actions).values_list("detail__reason", flat=True)
     assert sorted(reasons) == ["Doplněna cena s DPH", "Zveřejněna omylem"]
@@ -245,7 +252,7 @@ def test_a_hash_that_differs_is_not_registered(published, reviewer, databox, age
     submission.refresh_from_db()
     published.refresh_from_db()
     assert submission.error_code == "hash" and published.status == Status.PUBLISHED
-    assert published.registry_record_id and "SHA-256" in published.error_message
+    assert published.registry_record.record_id and "SHA-256" in published.error_message
 
 
 def test_files_over_one_message_follow_in_further_messages(published, reviewer, databox, agency, settings):
@@ -264,7 +271,7 @@ def test_files_over_one_message_follow_in_further_messages(published, reviewer, 
     follower.refresh_from_db()
     published.refresh_from_db()
     assert follower.state == State.ACCEPTED
-    assert len(databox.records[published.registry_record_id].files) == 2
+    assert len(databox.records[published.registry_record.record_id].files) == 2
 
 
 def test_the_package_for_an_agencys_own_records_system(published, reviewer, agency, admin_user):
@@ -297,7 +304,7 @@ def test_the_panel_shows_what_was_found_and_where(published, clerk):
 
 
 def test_the_panel_saves_corrections_and_sends_for_reviewers_only(published, clerk, reviewer, databox):
-    meta = ContractMetadata.from_dict(published.registry_metadata)
+    meta = ContractMetadata.from_dict(published.registry_record.metadata)
     form = {
         "reg-subject": meta.subject,
         "reg-date_concluded": "2026-03-02",
@@ -314,7 +321,7 @@ def test_the_panel_saves_corrections_and_sends_for_reviewers_only(published, cle
     response = logged_in(clerk).post(_url(published, "registry:save"), form)
     assert response.status_code == 302
     published.refresh_from_db()
-    saved = ContractMetadata.from_dict(published.registry_metadata)
+    saved = ContractMetadata.from_dict(published.registry_record.metadata)
     assert saved.signed_by == "Ing. Petr Starosta, starosta" and saved.date_concluded == date(2026, 3, 2)
     assert [(p.name, p.recipient) for p in saved.parties] == [(NOT_PUBLIC, True)]
     assert saved.sources["signed_by"].note == "edited"

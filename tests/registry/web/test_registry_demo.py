@@ -53,7 +53,7 @@ def test_the_demo_agency_sends_to_the_test_registry_and_back_to_packages(setting
         registry.registry_submission_send(submission_id=submission.pk)
         assert registry.registry_replies_fetch(agency=agency) == 1
         contract.refresh_from_db()
-        assert contract.status == Status.REGISTERED and contract.registry_record_id in server.records
+        assert contract.status == Status.REGISTERED and contract.registry_record.record_id in server.records
     finally:
         server.stop()
     assert "packages" in _run()

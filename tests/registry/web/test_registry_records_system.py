@@ -16,9 +16,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from contracts.models import AuditEvent, RegistrySubmission, Status
+from contracts.models import AuditEvent, Status
 from registry import services as registry
 from registry.databox import DataBoxClient, OutgoingFile
+from registry.models import RegistrySubmission
 from tests.databox_server import DataBoxServer
 from tests.plugins.tenants import logged_in, run_latest_job
 from tests.registry.web.test_registry import _dated
@@ -76,9 +77,9 @@ def test_sent_by_the_records_system_and_registered_from_its_reply(published, rev
     assert submission.state == State.SENT and submission.message_id == message_id and submission.sent_at
     submission = registry.registry_reply_record(contract=published, user=reviewer, xml=reply)
     published.refresh_from_db()
-    record = records_system.records[published.registry_record_id]
+    record = records_system.records[published.registry_record.record_id]
     assert submission.state == State.ACCEPTED and submission.error_code == ""
-    assert published.status == Status.REGISTERED and published.registry_version_id == record.versions[-1]
+    assert published.status == Status.REGISTERED and published.registry_record.version_id == record.versions[-1]
     assert {f["sha256"] for f in submission.files} == {h for _n, h in record.files}
     actions = list(AuditEvent.objects.filter(contract=published).values_list("action", flat=True))
     assert {"registry_package_sent", "registry_reply_recorded", "registered"} <= set(actions)
@@ -207,7 +208,9 @@ def test_a_correction_leaves_as_its_own_package_and_its_reply_is_paired_by_the_r
     published.refresh_from_db()
     assert answered.pk == correction.pk and answered.state == State.ACCEPTED
     assert published.status == Status.REGISTERED
-    assert published.registry_version_id == records_system.records[published.registry_record_id].versions[-1]
+    assert (
+        published.registry_record.version_id == records_system.records[published.registry_record.record_id].versions[-1]
+    )
 
 
 def test_the_day_the_package_left_is_kept_and_checked(published, reviewer, records_system):

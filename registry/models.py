@@ -1,0 +1,139 @@
+"""What the registry of contracts knows of an agency and of its contracts: how the agency publishes
+(:class:`RegistrySettings`), each contract's record in the registry with its metadata
+(:class:`RegistryRecord`) and every message sent to the registry with its reply
+(:class:`RegistrySubmission`). The operations and replies follow the registry's interface, ISRS
+1.2.1 (:mod:`registry.isrs`)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import Agency
+from contracts.models import Contract
+
+
+class RegistrySettings(models.Model):
+    """How an agency publishes in the registry of contracts (Act 340/2015 Sb.): the publishing
+    body's unit and address for ``subjekt``, and the data box it sends from.
+
+    ``channel`` "databox" sends through the ISDS web services with the agency's credentials
+    (``login`` and a password, or a system certificate in PEM with its key), each kept encrypted
+    (:mod:`accounts.secrets`); "package" only prepares the submission package (XML and files)
+    for agencies that send through their own records system."""
+
+    class Channel(models.TextChoices):
+        DATABOX = "databox", _("Data box (sent by this service)")
+        PACKAGE = "package", _("Package to download (sent by your records system)")
+
+    class Environment(models.TextChoices):
+        TEST = "test", _("Test environment")
+        PRODUCTION = "production", _("Production")
+
+    agency = models.OneToOneField(Agency, on_delete=models.CASCADE, related_name="registry_settings")
+    channel = models.CharField(_("channel"), max_length=16, choices=Channel.choices, default=Channel.PACKAGE)
+    environment = models.CharField(
+        _("environment"), max_length=16, choices=Environment.choices, default=Environment.TEST
+    )
+    unit = models.CharField(_("unit"), max_length=255, blank=True, help_text=_("Útvar / odbor shown in the registry"))
+    address = models.CharField(_("address"), max_length=255, blank=True, help_text=_("Address of the publishing body"))
+    confirmation_email = models.EmailField(
+        _("e-mail for confirmations"),
+        max_length=50,
+        blank=True,
+        help_text=_("The registry sends a copy of its replies"),
+    )
+    login = models.CharField(_("data-box login"), max_length=100, blank=True)
+    password_sealed = models.TextField(blank=True, editable=False)
+    certificate_sealed = models.TextField(blank=True, editable=False)
+    replies_checked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "accounts_registrysettings"  # made by the accounts app; kept when the model moved here
+        verbose_name = _("registry settings")
+        verbose_name_plural = _("registry settings")
+
+    def __str__(self) -> str:
+        return f"registry settings of {self.agency}"
+
+
+class RegistryRecord(models.Model):
+    """A contract's record in the registry of contracts: the metadata it is published with and,
+    once the registry replied, the record's ids and link.
+
+    ``metadata`` is ``redactor.metadata.ContractMetadata.to_dict()`` (``tSmlouva`` of the
+    registry's XSD 1.2.1), pre-filled by processing and confirmed by a reviewer; ``record_id`` is
+    the registry's ``idSmlouvy`` and ``version_id`` its ``idVerze``, ``link`` the record's public
+    address, ``registered_at`` when the registry published it. A contract without a row has empty
+    metadata and no record (:func:`registry.selectors.registry_record`)."""
+
+    contract = models.OneToOneField(
+        Contract, on_delete=models.CASCADE, primary_key=True, related_name="registry_record"
+    )
+    metadata = models.JSONField(default=dict, blank=True)
+    record_id = models.BigIntegerField(null=True, blank=True)
+    version_id = models.BigIntegerField(null=True, blank=True)
+    link = models.URLField(max_length=300, blank=True)
+    registered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("registry record")
+        verbose_name_plural = _("registry records")
+
+    def __str__(self) -> str:
+        return f"registry record {self.record_id or '-'} of contract {self.contract_id}"
+
+
+class RegistrySubmission(models.Model):
+    """One message to the registry of contracts (one operation, ISRS 1.2.1) and its reply.
+
+    ``files`` are ``[{"name", "sha256", "size", "kind"}]`` (kind "pdf" or "text", the published
+    files named exactly as in ``xml``); ``key`` is the SHA-256 of the operation, the XML and the
+    files, so the same submission is never sent twice. ``message_id`` is the data-box message's
+    id (dmID) the reply names in ``puvodniZprava``."""
+
+    class Operation(models.TextChoices):
+        PUBLISH = "zverejneni", _("Publication")
+        ADD_FILES = "pridaniPrilohy", _("Files added")
+        MODIFY = "modifikace", _("Metadata corrected")
+        WITHDRAW = "znepristupneni", _("Withdrawn")
+
+    class State(models.TextChoices):
+        PREPARED = "prepared", _("Prepared")
+        SENDING = "sending", _("Sending")
+        SENT = "sent", _("Sent, waiting for the registry")
+        ACCEPTED = "accepted", _("Accepted by the registry")
+        REJECTED = "rejected", _("Refused by the registry")
+        FAILED = "failed", _("Not sent")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="registry_submissions")
+    operation = models.CharField(max_length=16, choices=Operation.choices)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PREPARED)
+    channel = models.CharField(max_length=16, default="databox")
+    key = models.CharField(max_length=64)
+    xml = models.TextField(blank=True)  # empty until the record it adds to is known
+    files = models.JSONField(default=list, blank=True)
+    # the batch that needs this one's message id (pridani_prilohy by datovaZprava), or None
+    follows = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.TextField(blank=True)
+    message_id = models.CharField(max_length=20, blank=True)
+    error_code = models.CharField(max_length=16, blank=True)
+    error_text = models.TextField(blank=True)
+    reply = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    replied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "contracts_registrysubmission"  # made by the contracts app; kept when the model moved here
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["contract", "key"], name="one_submission_per_content")]
+
+    def __str__(self) -> str:
+        return f"{self.operation} of contract {self.contract_id}: {self.state}"
