@@ -104,6 +104,13 @@ class RegistryPartyForm(forms.Form):
             private=private,
         )
 
+    def name_not_published(self) -> bool:
+        """Whether a name was typed on a private person's row: the registry publishes the § 5(6)
+        sentence instead (:data:`redactor.metadata.NOT_PUBLIC`), so the name is not saved."""
+        d = self.cleaned_data
+        typed = (d.get("name") or "").strip() if d else ""
+        return bool(d) and not d.get("DELETE") and bool(d.get("private")) and typed not in ("", metadata.NOT_PUBLIC)
+
     @staticmethod
     def initial_of(party: metadata.RegistryParty) -> dict:
         """A row's initial values from a stored party."""

@@ -17,6 +17,7 @@ from accounts.web import form_action, member_required, report_error
 from contracts import selectors
 from contracts.http import file_response
 from contracts.services.watchdog import watchdog_flagged
+from redactor import metadata as engine_metadata
 from registry import isrs
 from registry import services as registry
 from registry.selectors import registry_record
@@ -99,6 +100,13 @@ def registry_metadata_save(request, membership, contract_id: int):
         meta = form.apply(registry.registry_metadata(contract))
         meta.parties = [p for p in (row.party() for row in parties.forms) if p is not None]
         saved = _("The registry metadata were saved.")
+        unnamed = [str(i) for i, row in enumerate(parties.forms, start=1) if row.name_not_published()]
+        if unnamed:
+            saved += " " + _(
+                "The name typed for contracting party %(parties)s was not saved: the registry publishes a "
+                "private person as “%(sentence)s” (Act 340/2015 Sb., § 5(6)). Untick “Private person” for a "
+                "party whose name is public."
+            ) % {"parties": ", ".join(unnamed), "sentence": engine_metadata.NOT_PUBLIC}
         form_action(
             request,
             lambda: registry.registry_metadata_update(contract=contract, user=request.user, metadata=meta),

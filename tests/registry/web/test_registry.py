@@ -13,15 +13,15 @@ from datetime import date
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts import secrets
-from contracts.models import AuditEvent, Status, WebhookDelivery, WebhookEvent
+from contracts.models import AuditEvent, Contract, Status, WebhookDelivery, WebhookEvent
 from contracts.services.webhooks import webhook_create
 from redactor.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
 from registry import isrs
 from registry import services as registry
-from registry.models import RegistrySettings, RegistrySubmission
+from registry.models import RegistryRecord, RegistrySettings, RegistrySubmission
 from tests.databox_server import DataBoxServer
 from tests.plugins.tenants import logged_in
 
@@ -329,6 +329,36 @@ def test_the_panel_saves_corrections_and_sends_for_reviewers_only(published, cle
     assert not RegistrySubmission.objects.filter(contract=published).exists()
     logged_in(reviewer).post(_url(published, "registry:send"), {"operation": "zverejneni"})
     assert RegistrySubmission.objects.get(contract=published).operation == "zverejneni"
+
+
+def test_a_name_typed_for_a_private_person_is_not_saved_and_the_clerk_is_told_why(published, clerk):
+    meta = ContractMetadata.from_dict(published.registry_record.metadata)
+    form = {
+        "reg-subject": meta.subject,
+        "party-TOTAL_FORMS": "1",
+        "party-INITIAL_FORMS": "1",
+        "party-0-private": "on",
+        "party-0-name": "Jan Novák",
+    }
+    response = logged_in(clerk).post(_url(published, "registry:save"), form, follow=True)
+    told = [str(m) for m in response.context["messages"]]
+    published.refresh_from_db()
+    saved = ContractMetadata.from_dict(published.registry_record.metadata)
+    assert [p.name for p in saved.parties] == [NOT_PUBLIC] and "Novák" not in str(published.registry_record.metadata)
+    assert len(told) == 1 and "smluvní strany 1" in told[0] and NOT_PUBLIC in told[0] and "Novák" not in told[0]
+
+
+def test_a_record_id_is_shown_as_the_registry_writes_it_without_a_thousands_separator(published, clerk):
+    """A clerk copies the record's id from the panel: "500000", never "500 000"."""
+    RegistryRecord.objects.update_or_create(
+        contract=published,
+        defaults={"record_id": 5000123, "version_id": 6000456, "link": "https://smlouvy.gov.cz/smlouva/6000456",
+                  "registered_at": timezone.now()},
+    )  # fmt: skip
+    Contract.objects.filter(pk=published.pk).update(status=Status.REGISTERED)
+    panel = logged_in(clerk).get(_url(published, "contracts:detail")).content.decode()
+    status = panel.split('id="registry-status"')[1].split("</p>")[0]
+    assert "záznam 5000123" in status and "5\xa0000\xa0123" not in status and "5 000 123" not in status
 
 
 def test_another_agencys_member_sees_nothing(published, outsider):
