@@ -23,6 +23,7 @@ from redactor.metadata.fields import (
     ContractMetadata,
     PublishingBody,
     RegistryParty,
+    Source,
     drop_redacted_values,
 )
 from redactor.metadata.values import (
@@ -251,12 +252,16 @@ def _signed_by(reader: ContractReader, party: Party | None, profile: AgencyProfi
     return None
 
 
-def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str = "") -> ContractMetadata:
+def prefill(
+    analysis: Analysis, profile: AgencyProfile | None = None, unit: str = "", counterparty: str = ""
+) -> ContractMetadata:
     """The registry metadata the contract itself gives (see the module docstring).
 
     ``profile`` is the agency's identity: it fills ``subjekt`` and tells the agency's own party
     apart, which is therefore not listed among ``smluvniStrana``; ``unit`` is the agency's útvar.
-    Values the analysis proposes to redact or to review are never taken. Fields the contract does
+    ``counterparty`` is the one a clerk typed at upload: it wins over what was read
+    (:func:`_typed_counterparty`). Values the analysis proposes to redact or to review are never
+    taken: a party's name among them is published as :data:`NOT_PUBLIC`. Fields the contract does
     not give stay empty (``None`` or ""); nothing is guessed beyond what ``sources`` name.
     """
     reader = ContractReader(analysis)
@@ -271,6 +276,8 @@ def prefill(analysis: Analysis, profile: AgencyProfile | None = None, unit: str 
         )
     own = _agency_party(analysis.parties, reader, profile)
     _fill_parties(meta, analysis, reader, own, list(profile.names) if profile is not None else [])
+    if counterparty.strip():
+        _typed_counterparty(meta, analysis, reader, counterparty)
     if own is not None:
         meta.sources["publisher"] = reader.source(own.blocks[0].start if own.blocks else 0, "own_party")
         recipient = _recipient(own)
@@ -306,6 +313,33 @@ def _fill_parties(
                 setattr(twin, key, getattr(twin, key) or getattr(rp, key))
             continue
         meta.parties.append(rp)
+
+
+def _typed_counterparty(meta: ContractMetadata, analysis: Analysis, reader: ContractReader, typed: str) -> None:
+    """The counterparty a clerk typed leads the parties, spelled as typed (``Source`` note
+    ``upload``): a party read under the same name (folded as :func:`_body_key`, or one name
+    within the other from 12 characters) takes the typed spelling and keeps what was read of it;
+    a private person the analysis read as a party stays the one row it has (published as
+    :data:`NOT_PUBLIC`, Act 340/2015 Sb., § 5(6)); any other name is a party of its own."""
+    name = clip(typed.strip(), MAX_TEXT)
+    key = _body_key(name)
+    source = Source(0, "", "upload")
+
+    def same(other: str) -> bool:
+        folded = _body_key(other)
+        within = min(len(folded), len(key)) >= 12 and (folded in key or key in folded)
+        return bool(folded) and (folded == key or within)
+
+    match = next((i for i, p in enumerate(meta.parties) if p.name != NOT_PUBLIC and same(p.name)), None)
+    if match is not None:
+        party = meta.parties.pop(match)
+        party.name, party.source = name, source
+        meta.parties.insert(0, party)
+        return
+    private = [_party_name(reader, p)[0] or p.name for p in analysis.parties if p.kind.is_private_person]
+    if any(same(n) for n in private if n):
+        return
+    meta.parties.insert(0, RegistryParty(name=name, source=source))
 
 
 def _fill_fields(

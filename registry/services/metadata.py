@@ -71,7 +71,9 @@ def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> engin
     at upload wins over what was read. An amendment whose contract number matches a contract
     the agency registered gets that record as ``navazanyZaznam``. Saves nothing: the caller
     stores it as the record's metadata in its transaction."""
-    meta = engine_metadata.prefill(analysis, profile, unit=registry_settings(contract.agency).unit)
+    meta = engine_metadata.prefill(
+        analysis, profile, unit=registry_settings(contract.agency).unit, counterparty=contract.counterparty
+    )
     typed = engine_metadata.Source(0, "", "upload")
     if contract.subject:
         meta.subject, meta.sources["subject"] = contract.subject[: engine_metadata.MAX_TEXT], typed
@@ -83,10 +85,6 @@ def registry_metadata_prefill(*, contract: Contract, analysis, profile) -> engin
         else:
             meta.foreign_value, meta.foreign_currency = contract.value_amount, contract.value_currency
             meta.sources["foreign_value"] = typed
-    if contract.counterparty and not any(p.name for p in meta.parties):
-        meta.parties.insert(
-            0, engine_metadata.RegistryParty(name=contract.counterparty[: engine_metadata.MAX_TEXT], source=typed)
-        )
     if meta.amendment and meta.number and meta.related_record is None:
         earlier = (
             RegistryRecord.objects.filter(contract__agency=contract.agency, record_id__isnull=False)

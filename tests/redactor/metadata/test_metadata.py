@@ -121,6 +121,24 @@ def test_the_agencys_own_party_is_the_publisher_not_a_counterparty(analysed, rul
     assert meta.sources["publisher"].note == "own_party"
 
 
+def test_the_counterparty_typed_at_upload_wins_over_the_parties_read(analysed):
+    """A clerk's counterparty leads the parties: spelled as typed where a party was read under the
+    same name (what was read of it kept), a party of its own otherwise; never a private person's
+    name beside the § 5(6) sentence the party already has."""
+    analysis, read = analysed("dilo_firma_1")
+    company = next(p for p in read.parties if p.name and p.name != NOT_PUBLIC)
+    same = prefill(analysis, counterparty=f"  {company.name.upper().replace(',', '')} ")
+    assert same.parties[0].name == company.name.upper().replace(",", "") and same.parties[0].ico == company.ico
+    assert same.parties[0].source.note == "upload" and len(same.parties) == len(read.parties)
+    other = prefill(analysis, counterparty="Stavební sdružení Lhota a.s.")
+    assert [p.name for p in other.parties] == ["Stavební sdružení Lhota a.s.", *[p.name for p in read.parties]]
+
+    private_analysis, private_read = analysed("pacht_1")
+    seller = next(p for p in private_analysis.parties if p.kind.is_private_person)
+    typed = prefill(private_analysis, counterparty=seller.name)
+    assert [p.name for p in typed.parties] == [p.name for p in private_read.parties] == [NOT_PUBLIC, NOT_PUBLIC]
+
+
 def test_metadata_survive_their_json_form():
     meta = ContractMetadata(
         parties=[RegistryParty("ACME s.r.o.", ico="27074358", recipient=True)],
