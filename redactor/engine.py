@@ -54,10 +54,10 @@ from redactor.model import (
     Span,
     VerificationResult,
 )
+from redactor.pdf.ink import widen_to_ink
 from redactor.pdf.rebuild import open_rebuilt, rebuilt
 from redactor.pdf.rebuilt import Rebuilt
 from redactor.publish.burn import burn_in, label_size
-from redactor.publish.ink import widen_to_ink
 from redactor.publish.legibility import boxes_for
 from redactor.publish.picture_check import legibility_reader, legible_in_pictures, legible_problem
 from redactor.publish.reader_check import PAGE_DPI, ReaderFinding, reader_check
@@ -460,7 +460,7 @@ class RedactionEngine:
         stored document or an upload's bytes, as :meth:`redact` takes them) and verify the result.
 
         On pages read by OCR each box first grows to the whole word's ink
-        (:func:`~redactor.publish.ink.widen_to_ink`): a box from a split OCR word never leaves the
+        (:func:`~redactor.pdf.ink.widen_to_ink`): a box from a split OCR word never leaves the
         last letters of a surname legible beside it.
 
         ``text_layer`` (the one the proposals came from) lets verification allow strings that

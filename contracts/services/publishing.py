@@ -145,7 +145,7 @@ def contract_publish(*, run_id: int) -> None:
         return
     sizes = {p.number: (p.width, p.height) for p in layer.pages}
     coverage = review.page_coverage(result.boxes, sizes)
-    score = watchdog_published(layer, result.boxes, result.text or "", result.pdf)
+    score = watchdog_published(contract, document, result.boxes, result.text or "", sorted(result.pictured))
     with transaction.atomic():
         locked = Run.objects.select_for_update().get(pk=run.pk)
         if locked.state != Run.State.RUNNING:

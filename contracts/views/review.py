@@ -81,7 +81,8 @@ def review(request, membership, contract_id: int):
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
     deciding = contract.status in (Status.NEEDS_REVIEW, Status.SECOND_APPROVAL)
-    layer = selectors.contract_text_layer(contract) if deciding else None  # read once for both uses below
+    document = selectors.contract_document(contract) if deciding else None  # read once for both uses below
+    layer = document.layer if document is not None else None
     return render(
         request,
         "contracts/review.html",
@@ -92,7 +93,7 @@ def review(request, membership, contract_id: int):
             "words": _review_words(),
             "editable": contract.status == Status.NEEDS_REVIEW,
             "legal_grounds": LegalGround.choices,
-            **(_watchdog_context(contract, layer) if deciding else {}),
+            **(_watchdog_context(contract, document) if deciding else {}),
             "second_approval": _second_approval(contract, request.user)
             if contract.status == Status.SECOND_APPROVAL
             else None,
@@ -166,8 +167,8 @@ def _second_approval(contract, user) -> dict:
     }
 
 
-def _watchdog_context(contract, layer=None) -> dict:
-    report = watchdog.watchdog_planned(contract, layer)
+def _watchdog_context(contract, document=None) -> dict:
+    report = watchdog.watchdog_planned(contract, document)
     return {"watchdog": report, "watchdog_flagged": watchdog.watchdog_flagged(report), "watchdog_planned": True}
 
 

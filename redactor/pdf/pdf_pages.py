@@ -62,6 +62,20 @@ def page_size_check(doc: pymupdf.Document, max_points: float = MAX_PAGE_POINTS) 
             )
 
 
+#: Padding in points around a box that lies over an image, so no pixel of a scanned glyph
+#: survives (burn-in, :mod:`redactor.publish.burn`, and pages published as pictures).
+IMAGE_PADDING = 1.5
+
+Rectangle = tuple[float, float, float, float]
+
+
+def over_images(rect: Rectangle, images: Sequence[Rectangle]) -> bool:
+    """Whether ``rect`` (x0, y0, x1, y1 in points) and one of ``images`` share a non-empty area:
+    a box burn-in grows by :data:`IMAGE_PADDING`."""
+    x0, y0, x1, y1 = rect
+    return any(x0 < ix1 and ix0 < x1 and y0 < iy1 and iy0 < y1 for ix0, iy0, ix1, iy1 in images)
+
+
 def page_area(page: pymupdf.Page) -> pymupdf.Rect:
     """The page's rectangle in the coordinates that text, images and redactions use (points,
     origin at the top left of the CropBox, **unrotated**): PyMuPDF reports ``page.rect`` as

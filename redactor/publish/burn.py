@@ -34,8 +34,8 @@ from typing import Any
 import pymupdf
 
 from redactor.model import Box
-from redactor.pdf.pdf_pages import image_boxes, open_pdf, page_area
-from redactor.publish.text_writing import IMAGE_PADDING, WrittenText, write_words
+from redactor.pdf.pdf_pages import IMAGE_PADDING, image_boxes, open_pdf, over_images, page_area
+from redactor.publish.text_writing import WrittenText, write_words
 
 #: Largest and smallest size (points) of a code printed inside a box; a box too small for the
 #: smallest stays plain black.
@@ -63,7 +63,7 @@ def _redaction_rect(page: pymupdf.Page, box: Box, image_rects: list[pymupdf.Rect
     """The rectangle blacked out: over an image it is padded so that no pixel of a scanned glyph
     survives; elsewhere it is :func:`_text_rect`."""
     rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1)
-    if any(rect.intersects(r) for r in image_rects):
+    if over_images((box.x0, box.y0, box.x1, box.y1), [tuple(r) for r in image_rects]):
         pad = IMAGE_PADDING
         padded = pymupdf.Rect(rect.x0 - pad, rect.y0 - pad, rect.x1 + pad, rect.y1 + pad)
         return padded & page_area(page)

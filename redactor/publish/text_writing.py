@@ -14,12 +14,8 @@ import pymupdf
 
 from redactor.model import Box
 from redactor.pdf.page_repair import as_picture
-from redactor.pdf.pdf_pages import open_pdf
+from redactor.pdf.pdf_pages import IMAGE_PADDING, open_pdf
 from redactor.read.ocr import OcrWord
-
-#: Padding in points around a box that lies over an image, so no pixel of a scanned glyph
-#: survives (burn-in, :mod:`redactor.publish.burn`, and pages published as pictures).
-IMAGE_PADDING = 1.5
 
 
 class _Display:

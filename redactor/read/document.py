@@ -13,6 +13,7 @@ unrotated page (as proposals' boxes are); pages count from 1.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -20,6 +21,8 @@ import numpy as np
 
 from redactor.errors import StoredLayerError
 from redactor.model import Box, Span
+from redactor.pdf.ink import widen_to_ink
+from redactor.pdf.pdf_pages import IMAGE_PADDING, over_images
 from redactor.pdf.rebuild import open_rebuilt
 from redactor.pdf.rebuilt import Rebuilt
 from redactor.read.extraction import TextLayer, extract_text_layer
@@ -122,16 +125,44 @@ class StoredDocument:
         (:func:`~redactor.read.review.page_coverage`)."""
         return page_coverage(boxes, {p.number: (p.width, p.height) for p in self.layer.pages})
 
-    def black_areas(self) -> dict[int, np.ndarray]:
+    def black_areas(
+        self, boxes: list[Box] | None = None, pages: Iterable[int] | None = None, pictured: Iterable[int] = ()
+    ) -> dict[int, np.ndarray]:
         """The solid black already in each page's picture (:func:`~redactor.read.review.black_areas`
-        of the rebuild)."""
-        return black_areas(self.pdf)
+        of the rebuild) or, with ``boxes``, in the pictures of the pages as published with them
+        (:meth:`burned` with ``pictured``, painted black); ``pages`` (from 1) limits the pages
+        drawn."""
+        return black_areas(self.pdf, self.burned(boxes, pictured) if boxes else (), pages)
 
-    def watchdog(self, boxes: list[Box], black: dict[int, np.ndarray] | None = None) -> list[WatchdogPage]:
-        """Each page as the registry's watchdog would score it with ``boxes`` burned in
-        (:func:`~redactor.read.review.watchdog_pages`); ``black`` is :meth:`black_areas` when the
-        caller kept it (drawn again otherwise)."""
-        return watchdog_pages(self.layer, boxes, black if black is not None else self.black_areas())
+    def burned(self, boxes: list[Box], pictured: Iterable[int] = ()) -> list[Box]:
+        """``boxes`` as publishing blackens them: on a page read by OCR widened to the ink of the
+        words they cut into (:func:`~redactor.pdf.ink.widen_to_ink`), and where a box lies over a
+        picture of the page (the rebuild's images) or on a page published as a picture of itself
+        (its text misread, or one of ``pictured``), also grown by :data:`~redactor.pdf.pdf_pages.IMAGE_PADDING` on every
+        side (:mod:`redactor.publish.burn`,
+        :func:`~redactor.publish.text_writing.publish_as_pictures`). Points, pages from 1."""
+        boxes = widen_to_ink(self.pdf, boxes, [p.number for p in self.layer.pages if p.ocr])
+        images = self.rebuilt.images
+        pictured = {p.number for p in self.layer.pages if p.text_misread} | set(pictured)
+        grown = []
+        for b in boxes:
+            if b.page in pictured or over_images((b.x0, b.y0, b.x1, b.y1), images.get(b.page, ())):
+                pad = IMAGE_PADDING
+                grown.append(Box(b.page, max(0.0, b.x0 - pad), max(0.0, b.y0 - pad), b.x1 + pad, b.y1 + pad))
+        return [*boxes, *grown]
+
+    def watchdog(
+        self, boxes: list[Box], black: dict[int, np.ndarray] | None = None, pictured: Iterable[int] = ()
+    ) -> list[WatchdogPage]:
+        """Each page as the registry's watchdog would score it when published with ``boxes``
+        (:func:`~redactor.read.review.watchdog_pages`), the pages ``pictured`` published as
+        pictures of themselves: ``black`` is :meth:`black_areas` with the same boxes when the
+        caller kept it (drawn otherwise), the pages' pictures as publishing leaves them. Before
+        approval and after publishing the same boxes give the same figures; what a renderer adds
+        along a box's edge (under a point) is left out."""
+        if black is None:
+            black = self.black_areas(boxes, pictured=pictured)
+        return watchdog_pages(self.layer, boxes, black)
 
     # -- storage ----------------------------------------------------------------------------
     def layer_bytes(self) -> bytes:

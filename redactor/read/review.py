@@ -10,6 +10,7 @@ import itertools
 import math
 import zlib
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -190,14 +191,22 @@ def page_coverage(boxes: list[Box], page_sizes: dict[int, tuple[float, float]]) 
 @dataclass(frozen=True)
 class WatchdogPage:
     """How the registry's watchdog (Hlídač státu) would score one published page: ``page``
-    (from 1), ``black`` and ``text`` areas in square points (the union of the boxes; the words
-    the boxes leave), ``share`` = black / (black + text), 0 for a page with neither, and its
-    verdict ``level``: "heavy" (≥ :data:`WATCHDOG_HEAVY`), "redacted" (≥
-    :data:`WATCHDOG_REDACTED`) or "ok"."""
+    (from 1), ``black`` and ``text`` areas in square points (the union of the boxes and the
+    black the file already had; the words they leave), ``share`` = black / (black + text), 0 for
+    a page with neither, and its verdict ``level``: "heavy" (≥ :data:`WATCHDOG_HEAVY`),
+    "redacted" (≥ :data:`WATCHDOG_REDACTED`) or "ok". ``own`` is the part of ``black`` the file
+    already had (a scan's dark edges, an earlier redaction): ``own_share`` of the same whole is
+    what the page would score with no box at all."""
 
     page: int
     black: float
     text: float
+    own: float = 0.0
+
+    @property
+    def own_share(self) -> float:
+        """own / (black + text), 0..1: the share the file's own black gives alone."""
+        return self.own / (self.black + self.text) if self.black + self.text else 0.0
 
     @property
     def share(self) -> float:
@@ -251,16 +260,26 @@ def _grown(corners: np.ndarray, k: int, shape: tuple[int, int]) -> np.ndarray:
     return covered
 
 
-def black_areas(pdf: bytes) -> dict[int, np.ndarray]:
+def black_areas(pdf: bytes, painted: Sequence[Box] = (), pages: Iterable[int] | None = None) -> dict[int, np.ndarray]:
     """The solid black of each page's picture (bars drawn, printed or scanned), as the watchdog
     finds it: ``{page: mask}``, the mask one cell a point (rows down the page), True where a
     pixel darker than :data:`BLACK_GREY` lies in a solid :data:`BLACK_SQUARE`-point square.
-    Renders every page once at 72 dpi in grey; ``pdf`` is a document this engine wrote (a
-    rebuild, a publication). Raises ``InvalidPdfError`` like :func:`render_page`."""
+    Renders each page (of ``pages``, pages from 1; all by default) once at 72 dpi in grey, with
+    the ``painted`` boxes (points, unrotated page space) filled black first, as publishing
+    leaves them; ``pdf`` is a document this engine wrote (a rebuild, a publication). Raises
+    ``InvalidPdfError`` like :func:`render_page`."""
     doc = _open(pdf)
+    wanted = set(pages) if pages is not None else None
     try:
         out = {}
         for index, page in enumerate(doc):
+            if wanted is not None and index + 1 not in wanted:
+                continue
+            for box in painted:
+                if box.page == index + 1:
+                    page.draw_rect(
+                        pymupdf.Rect(box.x0, box.y0, box.x1, box.y1), color=None, fill=(0, 0, 0), overlay=True
+                    )
             pix = page.get_pixmap(dpi=72, colorspace=pymupdf.csGRAY, alpha=False)
             dark = (
                 np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, : pix.width] < BLACK_GREY
@@ -287,8 +306,9 @@ def watchdog_pages(
     """Each page of ``layer`` as the watchdog would score it with ``boxes`` (PDF points) blacked
     out: the union of the boxes and of ``black_already`` (:func:`black_areas` of the file: bars
     in the input's pictures) against the union of the words they leave, on a 1-point grid (a
-    word half or more under black is hidden by it). The watchdog measures page pictures; this
-    measures what the product draws and keeps, the same areas without a renderer's noise.
+    word half or more under black is hidden by it); the part ``black_already`` gives is kept
+    apart (:attr:`WatchdogPage.own`). The watchdog measures page pictures; this measures what
+    the product draws and keeps, the same areas without a renderer's noise.
     """
     rects = _word_rects(layer)
     out = []
@@ -298,6 +318,7 @@ def watchdog_pages(
         if black_already and info.number in black_already:
             seen = black_already[info.number][:h, :w]
             black[: seen.shape[0], : seen.shape[1]] = seen
+        own = float(black.sum())
         for b in boxes:
             if b.page == info.number:
                 black[_cells(b.y0, b.y1), _cells(b.x0, b.x1)] = True
@@ -307,7 +328,7 @@ def watchdog_pages(
             cell = black[rows, cols]
             if cell.size and cell.mean() < 0.5:
                 text[rows, cols] = True
-        out.append(WatchdogPage(info.number, float(black.sum()), float((text & ~black).sum())))
+        out.append(WatchdogPage(info.number, float(black.sum()), float((text & ~black).sum()), own))
     return out
 
 

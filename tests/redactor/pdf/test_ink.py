@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from redactor.model import Box
-from redactor.publish.ink import widen_to_ink
+from redactor.pdf.ink import widen_to_ink
 
 DPI = 150
 SCALE = DPI / 72
