@@ -16,6 +16,28 @@
   });
   const mode = () => (document.querySelector("input[name=mode]:checked") || { value: "select" }).value;
 
+  // the sticky toolbar's height as --toolbar-h: a page a link jumps to starts below the toolbar
+  // (its caption and page-wide buttons stay visible) and the side column fits under it
+  const toolbar = document.getElementById("toolbar");
+  const keepToolbarHeight = () => document.documentElement.style.setProperty("--toolbar-h", `${toolbar.offsetHeight}px`);
+  keepToolbarHeight();
+  new ResizeObserver(keepToolbarHeight).observe(toolbar);
+  // the side column (proposals above the approval card) ends at the window's bottom wherever it
+  // starts: lower at the page's top, under the toolbar once it sticks there
+  const side = document.querySelector(".side");
+  let sizing = false;
+  const fitSide = () => {
+    sizing = false;
+    const top = Math.max(side.getBoundingClientRect().top, toolbar.getBoundingClientRect().bottom);
+    document.documentElement.style.setProperty("--side-h", `${Math.max(240, window.innerHeight - top - 8)}px`);
+  };
+  const fitSoon = () => { if (!sizing) { sizing = true; requestAnimationFrame(fitSide); } };
+  if (side) {
+    fitSide();
+    window.addEventListener("scroll", fitSoon, { passive: true });
+    window.addEventListener("resize", fitSoon);
+  }
+
   function pct(v, total) { return (100 * v / total).toFixed(3) + "%"; }
   function stateOf(p) {
     if (p.decision === "accepted") return "redact";

@@ -85,4 +85,4 @@ def test_the_pages_to_confirm_by_eye_are_links_to_the_pages(processed, reviewer)
     page = _czech(logged_in(reviewer)).get(url).content.decode()
     last = pages[-1]["number"]
     assert f'<a href="#page-{last}" class="page-link">{last}</a>' in page
-    assert f'id="page-{last}"' in page and "Stránky bez textové vrstvy" in page
+    assert f'id="page-{last}"' in page and "1 stránka bez textové vrstvy" in page

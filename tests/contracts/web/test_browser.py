@@ -91,6 +91,7 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     occurrences = Proposal.objects.filter(contract=contract, cluster=seller.cluster)
     assert occurrences.count() > 2
     item = page.locator(f".item[data-id='{seller.pk}']")
+    item.click()  # a proposal's buttons show on the selected one
     with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
         item.locator("button.reject").click()
     page.wait_for_selector("#last-count")

@@ -80,6 +80,7 @@ def test_a_repeated_page_is_decided_as_its_first_copy_in_the_browser(live_server
     page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/review/")
     assert "opakuje stranu" in page.inner_text("#page-3 figcaption")
     assert page.locator("#page-3 button.page-like").count() == 0  # nothing decided on page 2 yet
+    page.click(f'.item[data-id="{items[2].pk}"]')  # a proposal's buttons show on the selected one
     with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
         page.click(f'.item[data-id="{items[2].pk}"] button.reject-one')  # keep, only on page 2
     like = page.locator("#page-3 button.page-like")
