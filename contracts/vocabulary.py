@@ -5,8 +5,13 @@ actions, in the interface's language. The apps above contracts add the labels of
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Callable, Mapping
+from datetime import date
 
+from django.utils import formats, timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -38,6 +43,9 @@ AUDIT_ACTIONS: dict[str, str | Promise] = {
     "document_stored": _("Analysed document stored for review and publishing"),
     "decided_like_earlier": _("A page decided as the page of an earlier contract it repeats"),
 }
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+
 #: Labels of the actions apps above contracts write (:func:`add_vocabulary`): functions from an
 #: action code to its label, or None when the code is not theirs.
 _ACTION_LABELS: list[Callable[[str], str | None]] = []
@@ -160,4 +168,20 @@ def _value_text(value: object) -> str:
         return ", ".join(_value_text(v) for v in value)
     if isinstance(value, dict):
         return "; ".join(f"{k}: {_value_text(v)}" for k, v in value.items())
+    if isinstance(value, str):
+        return _date_text(value) or value
     return str(value)
+
+
+def _date_text(value: str) -> str | None:
+    """An ISO 8601 day or time (as details store them) the way the interface writes dates
+    ("2. března 2026"), or None for any other text."""
+    if _ISO_DAY.fullmatch(value):
+        with contextlib.suppress(ValueError):
+            return formats.date_format(date.fromisoformat(value), "DATE_FORMAT")
+    elif _ISO_TIME.match(value):
+        when = parse_datetime(value)
+        if when is not None:
+            aware = when if timezone.is_aware(when) else timezone.make_aware(when)
+            return formats.date_format(timezone.localtime(aware), "DATETIME_FORMAT")
+    return None

@@ -108,10 +108,13 @@ def category_names(*, version_id: int | None) -> dict[int, tuple[str, str]]:
     """``{category id: (Czech name, English name)}`` of map version ``version_id`` (empty for
     None or a version that is gone): how the categories of a contract decided with that version
     are named to its readers. A map older than the engine's signature category still names it
-    (:data:`~redactor.decide.signatures.SIGNATURE_NAME`)."""
+    (:data:`redactor.categories.SIGNATURE_NAME`), and a span sent to review because it may be
+    personal data has its name (:data:`redactor.categories.SUSPICIOUS_NAME`)."""
     if version_id is None:
         return {}
     data = MapVersion.objects.filter(pk=version_id).values_list("data", flat=True).first() or {}
     names = {int(r["id"]): (r.get("name_cs") or "", r.get("name_en") or "") for r in data.get("categories", [])}
     names.setdefault(SIGNATURE, (engine_categories.SIGNATURE_NAME["cs"], engine_categories.SIGNATURE_NAME["en"]))
+    suspicious = engine_categories.SUSPICIOUS_NAME
+    names.setdefault(engine_categories.SUSPICIOUS, (suspicious["cs"], suspicious["en"]))
     return names

@@ -52,6 +52,11 @@ LEGAL_ENTITY = 59
 SIGNATURE = 60
 #: Its names when an agency's map predates the category.
 SIGNATURE_NAME = {"cs": "Podpis nebo razítko", "en": "Signature or stamp"}
+#: Text no recognizer claimed that may still be personal data (:mod:`redactor.decide.suspicious`):
+#: in no category map, always for a reviewer to decide.
+SUSPICIOUS = 0
+#: Its names, as no map has them (the reviewer's words, not the engine's).
+SUSPICIOUS_NAME = {"cs": "Možný osobní údaj", "en": "Possible personal data"}
 ICO = 100
 DATA_BOX = 101
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+from redactor import categories
 from redactor.decide.category_map import CategoryMap
 from redactor.decide.decision_rules import Assessment
 from redactor.decide.decisions import decide, resolve_overlaps
@@ -618,4 +619,4 @@ def _overlap(word: OcrWord, box: Box) -> bool:
 
 
 def _unmapped_name(category: int) -> str:
-    return "Suspicious span" if category == SUSPICIOUS else str(category)
+    return categories.SUSPICIOUS_NAME["en"] if category == SUSPICIOUS else str(category)

@@ -49,7 +49,7 @@ CONFIDENT_SCORE = 0.8
 #: Score of a spaCy PERSON hit the name rules could not confirm.
 NER_UNCONFIRMED_SCORE = 0.5
 #: Category ID of a suspicious span (not in the category map: it is not an identifier yet).
-SUSPICIOUS = 0
+SUSPICIOUS = cat.SUSPICIOUS
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 #: Words that are capitalised in party blocks for reasons other than being a name.

@@ -174,6 +174,19 @@ def test_an_audit_events_detail_is_read_in_words_not_as_json(czech):
         ("kanál", "Datová schránka (odesílá tato služba)"),
     ]
     assert problems_in(" ".join(f"{k}: {v}" for k, v in items)) == []
+    # a day or a time a detail stores in ISO 8601 reads as the interface writes dates
+    with translation.override("cs"):
+        dated = [
+            value for _key, value in audit_detail_items({"claimed_on": "2026-03-02", "at": "2026-03-02T09:30:00Z"})
+        ]
+    assert dated[0] == "2. března 2026" and dated[1].startswith("2. března 2026 ")
+    assert not [value for value in dated if re.search(r"\d{4}-\d{2}", value)]
+
+
+def test_the_language_menu_names_each_language_in_itself(czech, clerk):
+    page = logged_in(clerk).get("/", HTTP_ACCEPT_LANGUAGE="cs", follow=True).content.decode()
+    menu = re.search(r'<select name="language".*?</select>', page, re.S).group(0)
+    assert re.findall(r"<option[^>]*>([^<]+)</option>", menu) == ["Česky", "English"]
 
 
 def admin_screens(agency, admin_user) -> dict[str, str]:
@@ -222,3 +235,25 @@ def test_the_agency_admins_screens_in_czech_have_no_raw_vocabulary(czech, proces
         assert response.status_code == 200, name
         found[name] = problems_in(visible_text(response.content.decode()))
     assert {name: words for name, words in found.items() if words} == {}
+
+
+def test_the_review_lists_categories_are_named_in_czech_at_both_doors(czech, processed, reviewer, reviewer_token):
+    """The review page's list groups proposals by their category's name, and the API names them:
+    in Czech for a Czech reader, the map's names, and a span sent to review because it may be
+    personal data by its own name, not the engine's term (a proposal stored with the engine's
+    old English name included)."""
+    import json
+
+    from contracts.models import Proposal
+    from tests.plugins.tokens import api
+
+    doubt = Proposal.objects.filter(contract=processed).first()
+    doubt.pk, doubt.category, doubt.category_name = None, 0, "Suspicious span"
+    doubt.save()
+    page = logged_in(reviewer).get(_tour(processed, processed.agency_id)["review"], HTTP_ACCEPT_LANGUAGE="cs")
+    config = json.loads(re.search(r'id="review-config"[^>]*>(.*?)</script>', page.content.decode(), re.S).group(1))
+    names = {p["category"]: p["category_name"] for p in config["state"]["proposals"]}
+    assert names[0] == "Možný osobní údaj" and len(names) > 2
+    assert not [name for name in names.values() if problems_in(name) or re.search(r"\b(span|data|name)\b", name, re.I)]
+    listed = api(reviewer_token).get(f"/api/v1/contracts/{processed.pk}/proposals/", HTTP_ACCEPT_LANGUAGE="cs").json()
+    assert {p["category_name"] for p in listed if p["category"] == 0} == {"Možný osobní údaj"}

@@ -41,7 +41,7 @@ def test_a_heavily_redacted_page_is_named_before_approval_and_kept_after(process
     assert 'class="watchdog-heavy"' in detail
     listing = client.get(reverse("contracts:list", args=[processed.agency_id])).content.decode()
     summary = re.search(r'id="watchdog-summary">(.*?)</p>', listing, re.S).group(1)
-    assert summary.startswith("Ze 1 zveřejněné smlouvy") and "1 jako silně začerněné" in summary
+    assert summary.startswith("Zveřejněné smlouvy: 1. ") and "1 jako silně začerněné" in summary
 
 
 def test_a_file_left_with_almost_no_text_is_named_unreadable(processed, reviewer):
