@@ -14,7 +14,6 @@ from django.core.management import call_command
 
 from accounts.models import Role
 from contracts.models import Proposal, Status
-from tests.conftest import SHARED_DATA
 from tests.plugins.tenants import run_latest_job
 
 SIZES = [(1366, 768), (1920, 1080)]
@@ -29,9 +28,9 @@ _ITEMS_SHOWN = """() => {
 }"""
 
 
-def _longest_scan():
+def _longest_scan(shared_data):
     """The longest PDF of the real contracts without gold (a scanned inventory of 73 pages)."""
-    pdfs = sorted((SHARED_DATA / "real" / "more").glob("*.pdf"))
+    pdfs = sorted((shared_data / "real" / "more").glob("*.pdf"))
     counts = {}
     for path in pdfs:
         with pymupdf.open(path) as doc:
@@ -48,7 +47,7 @@ def _below_toolbar_and_visible(page, selector: str) -> bool:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_a_long_scans_review_page_fits_a_laptop_and_a_desktop(live_server, browser_page):
+def test_a_long_scans_review_page_fits_a_laptop_and_a_desktop(live_server, browser_page, shared_data):
     from accounts.management.commands.demo import DEMO_AGENCY
     from accounts.models import Agency, Membership
     from contracts.services import uploads
@@ -57,7 +56,7 @@ def test_a_long_scans_review_page_fits_a_laptop_and_a_desktop(live_server, brows
     call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
     agency = Agency.objects.get(ico=DEMO_AGENCY["ico"])
     reviewer = Membership.objects.get(agency=agency, role=Role.REVIEWER).user
-    scan = _longest_scan()
+    scan = _longest_scan(shared_data)
     contract = uploads.contract_upload(
         agency=agency, user=reviewer, data=scan.read_bytes(), filename=scan.name, title="Inventura"
     )
