@@ -12,8 +12,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.utils.text import slugify
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from accounts.models import Agency
 from policy.i18n import reason_text
@@ -214,14 +214,34 @@ class Run(models.Model):
         SUCCEEDED = "succeeded", _("Succeeded")
         FAILED = "failed", _("Failed")
 
+    class Phase(models.TextChoices):
+        """The step a job is in: the engine's steps (:class:`redactor.progress.Step`) and the
+        service's own."""
+
+        LOADING = "loading", _("Loading the recognisers")
+        PREPARING = "preparing", _("Opening the document")
+        READING = "reading", _("Reading the pages")
+        CHECKING = "checking", _("Checking another tool's text layer against the scan")
+        REREADING = "rereading", _("Reading again by OCR the pages whose text layer is off")
+        DECIDING = "deciding", _("Looking for personal data")
+        SIGNATURES = "signatures", _("Looking for signatures")
+        STORING = "storing", _("Storing the result")
+        BURNING = "burning", _("Burning in the redactions and verifying the result")
+        DONE = "done", _("Done")
+
     agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
     contract = models.ForeignKey(Contract, on_delete=models.CASCADE, related_name="runs")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
     rq_job_id = models.CharField(max_length=64, blank=True)
-    phase = models.CharField(max_length=64, blank=True)
+    phase = models.CharField(max_length=64, blank=True, choices=Phase.choices)
+    #: the step's own counter: pages from 1 when the step counts pages, else 0 of 0
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
+    #: the whole job, 0–100 (:class:`redactor.progress.JobProgress`), never going back
+    progress_percent = models.PositiveSmallIntegerField(default=0)
+    #: seconds left, estimated from the work to go; None before anything was measured
+    seconds_left = models.PositiveIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -236,10 +256,31 @@ class Run(models.Model):
 
     @property
     def percent(self) -> int:
-        """Progress 0..100 (pages done over pages, for the progress bar)."""
-        if not self.progress_total:
-            return 0
-        return min(100, round(100 * self.progress_done / self.progress_total))
+        """The whole job's progress, 0–100 (100 once it succeeded), for the progress bar."""
+        return 100 if self.state == self.State.SUCCEEDED else min(100, self.progress_percent)
+
+    def progress_text(self) -> str:
+        """Where the job stands, in the interface's language: the step, its page counter when it
+        counts pages, and the time left ("Reading the pages: page 12 of 73, about 40 s left")."""
+        text = self.get_phase_display() if self.phase else self.get_state_display()
+        if self.progress_total:
+            text += ": " + gettext("page %(done)d of %(total)d") % {
+                "done": self.progress_done,
+                "total": self.progress_total,
+            }
+        if self.state == self.State.RUNNING and self.seconds_left is not None:
+            text += ", " + time_left(self.seconds_left)
+        return text
+
+
+def time_left(seconds: int) -> str:
+    """``seconds`` as a person reads a job's time left: "about 40 s left", "about 3 min left"
+    (minutes rounded up), "a few seconds left" under 5 s."""
+    if seconds < 5:
+        return gettext("a few seconds left")
+    if seconds < 60:
+        return gettext("about %(seconds)d s left") % {"seconds": seconds}
+    return gettext("about %(minutes)d min left") % {"minutes": -(-seconds // 60)}
 
 
 class Source(models.TextChoices):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from redactor import (
     AgencyProfile,
     Analysis,
     CategoryMap,
+    JobProgress,
     ProposedRedaction,
     RedactionEngine,
     errors,
@@ -69,7 +70,7 @@ def redact_file(
     category_map: CategoryMap | None = None,
     profile: AgencyProfile | None = None,
     max_bytes: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: JobProgress | None = None,
 ) -> FileOutcome:
     """Analyse ``source`` (with the publishing agency's ``profile``, when given), accept every
     proposal whose action is redact, burn in, verify, and
@@ -83,8 +84,8 @@ def redact_file(
     written PDF that nobody decided is listed among the JSON's proposals as review items (action
     review) and in ``FileOutcome.review_needed``: the PDF is what would be published, and it
     needs review first. An output
-    path that is the input itself is refused. ``progress(done, total)`` is called after each
-    page is read (pages from 1).
+    path that is the input itself is refused. ``progress`` follows the analysis's steps
+    (:mod:`redactor.progress`).
     """
     pdf_path = out_dir / f"{source.stem}.pdf"
     json_path = out_dir / f"{source.stem}.json"

@@ -37,6 +37,7 @@ from redactor.engine import Analysis, RedactionEngine
 from redactor.model import Action, Box, ProposedRedaction, Span
 from redactor.pdf.intake import check_upload
 from redactor.pdf.pdf_limits import PdfLimits
+from redactor.progress import JobProgress, ProgressReport, Step
 from redactor.publish import text_export
 from redactor.publish.reader_check import review_items
 from redactor.publish.verify import extract_texts
@@ -53,13 +54,16 @@ __all__ = [
     "Analysis",
     "Box",
     "CategoryMap",
+    "JobProgress",
     "PdfLimits",
+    "ProgressReport",
     "ProposedRedaction",
     "Reason",
     "RedactionEngine",
     "RuleOnlyNlpEngine",
     "SpacyNlpEngine",
     "Span",
+    "Step",
     "StoredDocument",
     "TesseractOcr",
     "TextLayer",

@@ -58,6 +58,7 @@ from redactor.model import (
 from redactor.pdf.ink import widen_to_ink
 from redactor.pdf.rebuild import open_rebuilt, rebuilt
 from redactor.pdf.rebuilt import Rebuilt
+from redactor.progress import JobProgress, Step
 from redactor.publish.burn import burn_in, label_size
 from redactor.publish.legibility import boxes_for
 from redactor.publish.picture_check import legibility_reader, legible_in_pictures, legible_problem
@@ -70,7 +71,7 @@ from redactor.read.covered import covered_text
 from redactor.read.document import StoredDocument
 from redactor.read.extraction import TextLayer, extract_text_layer, scan_ink
 from redactor.read.looks import PageLook
-from redactor.read.ocr import OcrPage, OcrWord, TesseractOcr, layers_off
+from redactor.read.ocr import SCAN_MIN_IMAGE_COVERAGE, OcrPage, OcrWord, TesseractOcr, layers_off
 from redactor.read.ocr.stored import ReadAgain
 from redactor.text import blank_spans, sentence_spans
 
@@ -201,22 +202,27 @@ class RedactionEngine:
         self,
         pdf: bytes,
         category_map: CategoryMap | None = None,
-        progress: Callable[[int, int], None] | None = None,
+        progress: JobProgress | None = None,
         profile: AgencyProfile | None = None,
     ) -> Analysis:
         """Extract, recognise and decide. Raises ``InvalidPdfError`` (and subclasses) for
         input that cannot be processed; pages without text are reported, not refused.
         ``profile`` is the publishing agency's own identity (:mod:`redactor.detect.profile`): its
         names make a public-body party, its own values and officials are kept.
-        ``progress(done, total)`` is called after each page is extracted (pages from 1).
+        ``progress`` follows the job's steps (:mod:`redactor.progress`): the upload prepared,
+        each page read, another tool's layer checked and the pages found off read again, the
+        text decided on, each scanned page searched for signatures.
         Another tool's OCR layer kept on a scanned page is checked where a proposal would be
         redacted (:func:`~redactor.read.ocr.layers_off`): a page whose layer is off the pixels
         there is read by OCR instead and the document analysed again."""
         cmap = category_map or self.category_map
+        tracker = progress or JobProgress()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
+        tracker.start(Step.PREPARING, 1)
         doc, prepared = open_rebuilt(pdf, max_pages=self.max_pages)  # refuses active content too
         timings["rebuild"] = time.perf_counter() - t0
+        tracker.pages_known(doc.page_count)
         distrust: set[int] = set()
         earlier: dict[int, OcrPage] = {}  # what the first extraction read by OCR
         try:
@@ -225,10 +231,11 @@ class RedactionEngine:
                 t1 = time.perf_counter()
                 # a second pass reads only the distrusted pages again; the rest replay the first
                 ocr = ReadAgain(self.ocr, earlier, distrust) if distrust and self.ocr is not None else self.ocr
+                tracker.start(Step.REREADING if distrust else Step.READING)
                 layer = extract_text_layer(
                     doc,
                     prepared.pdf,
-                    progress,
+                    _reading_progress(tracker, distrust),
                     ocr=ocr,
                     regions=prepared.regions,
                     distrust=distrust,
@@ -238,21 +245,30 @@ class RedactionEngine:
                 if covered is None:  # the black boxes already in the file, read once
                     covered = covered_text(doc, layer)
                 timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
+                kept = [] if distrust or self.ocr is None else [p for p in layer.pages if p.scan_layer]
+                if not distrust:  # the first pass tells what the steps after it will be
+                    tracker.plan(Step.CHECKING, len(kept))
+                    tracker.plan(Step.SIGNATURES, sum(p.image_coverage >= SCAN_MIN_IMAGE_COVERAGE for p in layer.pages))
+                tracker.start(Step.DECIDING, len(layer.text) / 1000)
                 analysis = self._decide(layer, cmap, timings, profile, covered)
                 # the boxes of a kept layer must lie on the pixels of what they redact: a layer a
                 # line off there is replaced by OCR (once), and the page analysed again
-                off = set() if distrust or self.ocr is None else layers_off(self.ocr, doc, layer.pages, analysis[3])
+                if kept:
+                    tracker.start(Step.CHECKING)
+                off = layers_off(self.ocr, doc, kept, analysis[3]) if kept and self.ocr is not None else set()
                 if not off:
                     break
                 distrust = off
+                tracker.plan(Step.REREADING, len(distrust))
             t2 = time.perf_counter()
-            layer.ink_marks = scan_ink(doc, layer)
+            layer.ink_marks = scan_ink(doc, layer, tracker.pages(Step.SIGNATURES))
             timings["ink"] = time.perf_counter() - t2
             if layer.ink_marks:  # signatures are decided with the text's parties, persons and values
                 proposals = analysis[3]
                 proposals += signature_proposals(layer, analysis[0], analysis[1], proposals, cmap, profile)
         finally:
             doc.close()
+        tracker.finish()
         for page in layer.pages:
             page.pictured = page.number in prepared.pictured
         parties, persons, _decisions, proposals = analysis
@@ -576,6 +592,16 @@ class _Source:
 
 #: Why a page whose visible text lost the diacritics its glyphs show is published as a picture.
 MISREAD_TEXT = "its text layer lost the diacritics its glyphs show; published as read by OCR"
+
+
+def _reading_progress(tracker: JobProgress, distrust: set[int]) -> Callable[[int, int], None]:
+    """The extraction's ``progress(page, pages)`` as the job's reading step, or, on the pass that
+    reads again the pages whose other tool's layer was off (``distrust``), as the rereading step
+    counting those pages only (the others are replayed)."""
+    if not distrust:
+        return tracker.pages(Step.READING)
+    reread = tracker.pages(Step.REREADING)
+    return lambda number, _pages: reread(sum(1 for n in distrust if n <= number), len(distrust))
 
 
 def _only_page_text(result: VerificationResult) -> bool:

@@ -128,3 +128,22 @@ def rotated_scan_of(pdf: bytes, rotation: int, *, dpi: int = 150) -> bytes:
     out.close()
     src.close()
     return data
+
+
+def scan_with_one_line_off(pdf: bytes, line_start: str, shift: float = 14.0) -> bytes:
+    """An image-only copy of ``pdf`` with another tool's invisible layer that sits on the image,
+    except for the line starting with ``line_start``, which is ``shift`` points lower."""
+    src = pymupdf.open(stream=pdf, filetype="pdf")
+    page = src[0]
+    out = pymupdf.open()
+    new = out.new_page(width=page.rect.width, height=page.rect.height)
+    new.insert_image(new.rect, pixmap=page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY))
+    writer = pymupdf.TextWriter(new.rect)
+    off = None
+    for x0, _y0, _x1, y1, word, *_ in page.get_text("words"):
+        if word == line_start:
+            off = y1
+        down = shift if off is not None and abs(y1 - off) < 1 else 0
+        writer.append((x0, y1 - 2 + down), word, font=pymupdf.Font("helv"), fontsize=10)
+    writer.write_text(new, render_mode=3)
+    return out.tobytes(garbage=3, deflate=True)

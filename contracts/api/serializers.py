@@ -50,7 +50,11 @@ class ContractUploadSerializer(serializers.Serializer):
 class RunSerializer(serializers.ModelSerializer):
     """The latest job on a contract, for a progress bar."""
 
-    percent = serializers.IntegerField(help_text="0–100: pages done of pages")
+    percent = serializers.IntegerField(help_text="0–100 of the whole job, never going back; 100 once it succeeded")
+    phase_display = serializers.CharField(source="get_phase_display", help_text="The phase in the interface's language")
+    progress_text = serializers.CharField(
+        help_text="Where the job stands, in the interface's language: the phase, its page counter, the time left"
+    )
 
     class Meta:
         model = Run
@@ -58,9 +62,12 @@ class RunSerializer(serializers.ModelSerializer):
             "kind",
             "state",
             "phase",
+            "phase_display",
             "progress_done",
             "progress_total",
             "percent",
+            "seconds_left",
+            "progress_text",
             "error",
             "created_at",
             "started_at",

@@ -21,12 +21,12 @@ from policy.i18n import reason_fields
 from policy.models import MapVersion
 from policy.runtime import get_engine
 from policy.selectors import agency_profile, map_version_in_force, rules_in_force
-from redactor import AgencyProfile, Analysis, CategoryMap, ProposedRedaction, StoredDocument, review
+from redactor import AgencyProfile, Analysis, CategoryMap, JobProgress, ProposedRedaction, Step, StoredDocument, review
 from redactor import rules as engine_rules
 
 from .common import audit
 from .files import delete_after_commit
-from .runs import run_claim, run_progress
+from .runs import run_claim, run_progress, run_tracker
 from .webhooks import webhooks_notify
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,9 @@ def contract_process(*, run_id: int) -> None:
     contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
     Contract.objects.filter(pk=contract.pk).update(status=Status.PROCESSING, error_message="")
     inputs = _inputs(contract)
-    analysis = _analyse(run, contract, inputs)
+    tracker = run_tracker(run)
+    analysis = _analyse(run, contract, inputs, tracker)
+    tracker.start(Step.STORING)
     learned = _with_agency_rules(contract, analysis, inputs.cmap)
     assert analysis.document is not None  # RedactionEngine.analyze always gives it
     written = _write_document(contract, analysis.document)
@@ -133,7 +135,7 @@ def contract_process(*, run_id: int) -> None:
             _forget(contract, written)
             return
         _store(contract, analysis, learned, inputs, written)
-        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
+        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), Run.Phase.DONE
         locked.save(update_fields=["state", "finished_at", "phase"])
         counts = {s: sum(1 for p in learned.proposals if p.action.value == s) for s in ("redact", "keep", "review")}
         audit(
@@ -178,23 +180,15 @@ def _inputs(contract: Contract) -> _Inputs:
     )
 
 
-def _analyse(run: Run, contract: Contract, inputs: _Inputs) -> Analysis:
-    """The engine's analysis of the original with the agency's map and profile, reporting its
-    progress on ``run``."""
-    run_progress(run, "loading")
+def _analyse(run: Run, contract: Contract, inputs: _Inputs, tracker: JobProgress) -> Analysis:
+    """The engine's analysis of the original with the agency's map and profile, its steps
+    followed by ``tracker`` (which records them on ``run``)."""
     engine = get_engine()
     if not engine.loaded:  # a worker other than contracts.worker.EngineWorker (or the CLI): load it here
+        run_progress(run, Run.Phase.LOADING)
         log.info("run %s: the engine is loaded in the job", run.pk)
         engine.load()
-    run_progress(run, "extracting")
-    analysis = engine.analyze(
-        inputs.data,
-        category_map=inputs.cmap,
-        progress=lambda done, total: run_progress(run, "extracting", done, total),
-        profile=inputs.profile,
-    )
-    run_progress(run, "detecting", len(analysis.pages), len(analysis.pages))
-    return analysis
+    return engine.analyze(inputs.data, category_map=inputs.cmap, progress=tracker, profile=inputs.profile)
 
 
 def _with_agency_rules(contract: Contract, analysis: Analysis, cmap: CategoryMap) -> engine_rules.RuleOutcome:

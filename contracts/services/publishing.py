@@ -114,11 +114,11 @@ def contract_publish(*, run_id: int) -> None:
     if run is None:
         return
     contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
-    run_progress(run, "extracting")
+    run_progress(run, Run.Phase.PREPARING)
     document = selectors.contract_document(contract)
     layer = document.layer
     proposals = decided_proposals(contract, layer)
-    run_progress(run, "burning", len(layer.pages), len(layer.pages))
+    run_progress(run, Run.Phase.BURNING)
     try:
         result = get_engine().redact(
             document,
@@ -168,7 +168,7 @@ def contract_publish(*, run_id: int) -> None:
                 "published_at",
             ]
         )
-        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), "done"
+        locked.state, locked.finished_at, locked.phase = Run.State.SUCCEEDED, timezone.now(), Run.Phase.DONE
         locked.save(update_fields=["state", "finished_at", "phase"])
         # boxes the engine added over values still legible in a page's picture (RedactionEngine.redact)
         covered = {"covered": len(result.covered)} if result.covered else {}

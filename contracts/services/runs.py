@@ -18,6 +18,7 @@ from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts import queue, selectors
 from contracts.models import Contract, Run, Status, WebhookEvent
+from redactor import JobProgress, ProgressReport, Step
 
 from .common import audit
 from .webhooks import webhooks_notify
@@ -129,11 +130,28 @@ def run_claim(run_id: int) -> Run | None:
 DEFER_SECONDS = 2
 
 
-def run_progress(run: Run, phase: str, done: int = 0, total: int = 0) -> None:
-    """Record the running ``run``'s phase and progress (pages from 1) and its heartbeat."""
-    Run.objects.filter(pk=run.pk, state=Run.State.RUNNING).update(
-        phase=phase, progress_done=done, progress_total=total, heartbeat_at=timezone.now()
-    )
+def run_progress(
+    run: Run, phase: str, done: int = 0, total: int = 0, *, percent: int | None = None, seconds_left: int | None = None
+) -> None:
+    """Record the running ``run``'s phase (a :class:`~contracts.models.Run.Phase`), the phase's
+    counter (pages from 1; 0 of 0 when it counts none), the whole job's ``percent`` when known
+    (0–100), the ``seconds_left`` estimated, and its heartbeat."""
+    fields: dict[str, object] = {"phase": phase, "progress_done": done, "progress_total": total}
+    if percent is not None:
+        fields |= {"progress_percent": percent, "seconds_left": seconds_left}
+    Run.objects.filter(pk=run.pk, state=Run.State.RUNNING).update(**fields, heartbeat_at=timezone.now())
+
+
+def run_tracker(run: Run) -> JobProgress:
+    """A :class:`~redactor.progress.JobProgress` that records each report on ``run`` (the engine's
+    steps, then storing, planned by the document's pages)."""
+
+    def record(report: ProgressReport) -> None:
+        run_progress(
+            run, report.step.value, report.done, report.total, percent=report.percent, seconds_left=report.seconds_left
+        )
+
+    return JobProgress(report=record, per_page=(Step.STORING,))
 
 
 def run_fail(*, run_id: int, message: str) -> None:

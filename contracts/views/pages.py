@@ -134,7 +134,8 @@ def contract_detail(request, membership, contract_id: int):
 @require_GET
 @member_required(Role.CLERK)
 def contract_status(request, membership, contract_id: int):
-    """JSON for the progress bar: status, phase, pages done of total, error."""
+    """JSON for the progress bar: status, the job's phase, its page counter, percent of the whole
+    job, seconds left and the sentence saying so, error."""
     contract = contract_of(membership, contract_id)
     run = selectors.run_latest(contract=contract)
     return JsonResponse(
@@ -151,6 +152,8 @@ def contract_status(request, membership, contract_id: int):
                 "done": run.progress_done,
                 "total": run.progress_total,
                 "percent": run.percent,
+                "seconds_left": run.seconds_left,
+                "text": run.progress_text(),
             },
         }
     )

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from redactor import AgencyProfile, CategoryMap
+from redactor import AgencyProfile, CategoryMap, JobProgress, ProgressReport, Step
 
 #: A worker's progress message: (file index, pages done, pages in all).
 Progress = tuple[int, int, int]
@@ -97,9 +97,9 @@ def redact_one(
 
     channel = channel or _progress
 
-    def progress(done: int, total: int) -> None:
-        if channel is not None:
-            channel.put((index, done, total))
+    def progress(report: ProgressReport) -> None:
+        if channel is not None and report.step == Step.READING and report.total:  # the bars count pages read
+            channel.put((index, report.done, report.total))
 
     outcome = redact_file(
         get_engine(),
@@ -108,7 +108,7 @@ def redact_one(
         category_map=category_map,
         profile=profile,
         max_bytes=max_bytes,
-        progress=progress,
+        progress=JobProgress(report=progress),
     )
     lines: list[str] = []
     if report and outcome.analysis is not None:

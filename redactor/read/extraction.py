@@ -389,15 +389,19 @@ def extract_text_layer(
         tables.close()
 
 
-def scan_ink(doc: pymupdf.Document, layer: TextLayer) -> dict[int, list[InkMark]]:
+def scan_ink(
+    doc: pymupdf.Document, layer: TextLayer, progress: Callable[[int, int], None] | None = None
+) -> dict[int, list[InkMark]]:
     """The ink no word explains (:func:`~redactor.read.handwriting.ink_marks`) on each page of
     ``doc`` that is a scan (images cover at least :data:`SCAN_MIN_IMAGE_COVERAGE` of it), by page
     number (from 1). The words that explain ink are those OCR read there with confidence
-    (:func:`~redactor.read.handwriting.explained`), or the page's kept text layer."""
+    (:func:`~redactor.read.handwriting.explained`), or the page's kept text layer.
+    ``progress(done, total)`` is called after each scanned page (counted from 1 among them)."""
     out: dict[int, list[InkMark]] = {}
-    for info in layer.pages:
-        if info.image_coverage < SCAN_MIN_IMAGE_COVERAGE:
-            continue
+    scanned = [info for info in layer.pages if info.image_coverage >= SCAN_MIN_IMAGE_COVERAGE]
+    for done, info in enumerate(scanned, start=1):
+        if progress is not None:
+            progress(done - 1, len(scanned))
         read = layer.ocr_pages.get(info.number)
         if read is not None and read.clip is None:
             boxes = explained((w.text, w.x0, w.y0, w.x1, w.y1, w.confidence) for w in read.words)
@@ -406,6 +410,8 @@ def scan_ink(doc: pymupdf.Document, layer: TextLayer) -> dict[int, list[InkMark]
         marks = ink_marks(doc[info.number - 1], boxes)
         if marks:
             out[info.number] = marks
+        if progress is not None:
+            progress(done, len(scanned))
     return out
 
 

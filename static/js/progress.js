@@ -3,7 +3,7 @@
   const box = document.getElementById("progress");
   if (!box) return;
   const bar = document.getElementById("progress-bar");
-  const pages = document.getElementById("progress-pages");
+  const step = document.getElementById("progress-step");
   const initial = document.getElementById("status").textContent.trim();
   async function poll() {
     try {
@@ -13,7 +13,7 @@
         if (s.status_display !== initial) { window.location.reload(); return; }
         if (s.run) {
           bar.value = s.run.percent;
-          if (s.run.total) pages.textContent = s.run.done + " / " + s.run.total;
+          if (s.run.state === "running") step.textContent = s.run.text;  // the step, its pages, the time left
         }
       }
     } catch (e) { /* network hiccup: try again */ }

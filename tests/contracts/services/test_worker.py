@@ -31,7 +31,7 @@ def test_worker_processes_an_upload(agency, clerk, contract_pdf):
     contract.refresh_from_db()
     assert contract.status == Status.NEEDS_REVIEW, contract.error_message
     run = Run.objects.get(contract=contract)
-    assert run.state == Run.State.SUCCEEDED and run.rq_job_id and run.progress_done == run.progress_total == 1
+    assert run.state == Run.State.SUCCEEDED and run.rq_job_id and run.phase == Run.Phase.DONE and run.percent == 100
     assert contract.proposals.filter(text="750403/1238").exists()
 
 
@@ -66,7 +66,7 @@ def test_worker_reads_a_scan_from_the_ocr_queue_with_progress_by_page(agency, cl
     assert contract.status == Status.NEEDS_REVIEW, contract.error_message
     assert contract.pages[0]["ocr"] and contract.proposals.filter(text="750403/1238").exists()
     run = Run.objects.get(contract=contract)
-    assert run.state == Run.State.SUCCEEDED and run.progress_done == run.progress_total == 1
+    assert run.state == Run.State.SUCCEEDED and run.phase == Run.Phase.DONE and run.percent == 100
 
 
 def test_killed_worker_leaves_a_failed_contract_and_retry_succeeds(agency, clerk, contract_pdf):

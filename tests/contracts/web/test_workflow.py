@@ -67,7 +67,7 @@ def test_processing_stores_proposals_with_reasons(processed):
     with translation.override("en"):
         assert birth.party_display() == birth.party == "natural person party 1 (prodávající)"
     run = Run.objects.get(contract=processed)
-    assert run.state == Run.State.SUCCEEDED and run.progress_done == run.progress_total == 1
+    assert run.state == Run.State.SUCCEEDED and run.phase == Run.Phase.DONE and run.percent == 100
     # the page as the engine describes it (PageInfo.to_dict): a born-digital A4 page, nothing read by OCR
     (page,) = processed.pages
     assert {k: page[k] for k in ("number", "width", "height", "needs_ocr", "ocr", "ocr_confidence", "needs_check")} == {

@@ -20,7 +20,7 @@ from redactor.publish.text_writing import write_words
 from redactor.read.extraction import extract_text_layer
 from redactor.read.ocr import OcrPage, OcrWord, StoredOcr, TesseractOcr
 from tests.adversarial import picture_of_text
-from tests.pdfs import Layout, pdf_from_html, pdf_from_paragraphs, rotated_scan_of, scan_of
+from tests.pdfs import Layout, pdf_from_html, pdf_from_paragraphs, rotated_scan_of, scan_of, scan_with_one_line_off
 
 needs_tesseract = pytest.mark.skipif(not TesseractOcr().available(), reason="Tesseract with ces is not installed")
 
@@ -207,25 +207,6 @@ def test_a_symbol_font_bullet_is_not_a_region_without_meaning():
     assert first in ("\uf0b7", "\x00")  # the bullet is there, as a character that maps to nothing
 
 
-def _scan_with_one_line_off(pdf: bytes, line_start: str, shift: float = 14.0) -> bytes:
-    """An image-only copy of ``pdf`` with another tool's invisible layer that sits on the image,
-    except for the line starting with ``line_start``, which is ``shift`` points lower."""
-    src = pymupdf.open(stream=pdf, filetype="pdf")
-    page = src[0]
-    out = pymupdf.open()
-    new = out.new_page(width=page.rect.width, height=page.rect.height)
-    new.insert_image(new.rect, pixmap=page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY))
-    writer = pymupdf.TextWriter(new.rect)
-    off = None
-    for x0, _y0, _x1, y1, word, *_ in page.get_text("words"):
-        if word == line_start:
-            off = y1
-        down = shift if off is not None and abs(y1 - off) < 1 else 0
-        writer.append((x0, y1 - 2 + down), word, font=pymupdf.Font("helv"), fontsize=10)
-    writer.write_text(new, render_mode=3)
-    return out.tobytes(garbage=3, deflate=True)
-
-
 @needs_tesseract
 def test_the_boxes_of_a_kept_layer_are_checked_the_same_a_band_at_a_time_or_in_parallel(engine):
     """The check of a kept layer under each proposal reads one band per box; reading them two at
@@ -233,7 +214,7 @@ def test_the_boxes_of_a_kept_layer_are_checked_the_same_a_band_at_a_time_or_in_p
     from redactor.read.ocr import layers_off
 
     clauses = [f"Článek {i}. Smluvní strany se dohodly na podmínkách uvedených v této smlouvě." for i in range(1, 12)]
-    scan = _scan_with_one_line_off(pdf_from_paragraphs(PARAGRAPHS[1:] + clauses), "Prodávající:")
+    scan = scan_with_one_line_off(pdf_from_paragraphs(PARAGRAPHS[1:] + clauses), "Prodávající:")
     doc, prepared = open_rebuilt(scan)
     with doc:
         layer = extract_text_layer(doc, prepared.pdf, ocr=TesseractOcr(parallel=1))
@@ -252,7 +233,7 @@ def test_a_kept_layer_that_is_a_line_off_where_a_name_is_gives_way_to_the_pixels
     checked against the pixels, the page is read by OCR instead, and the name is blacked out
     where the picture shows it."""
     clauses = [f"Článek {i}. Smluvní strany se dohodly na podmínkách uvedených v této smlouvě." for i in range(1, 12)]
-    scan = _scan_with_one_line_off(pdf_from_paragraphs(PARAGRAPHS[1:] + clauses), "Prodávající:")
+    scan = scan_with_one_line_off(pdf_from_paragraphs(PARAGRAPHS[1:] + clauses), "Prodávající:")
     analysis = engine.analyze(scan)
     page = analysis.pages[0]
     assert page.ocr and not page.scan_layer  # the layer gave way
