@@ -232,6 +232,32 @@ _SERVICE_LINE = re.compile(
 )
 
 
+#: A line that begins with a figure: four digits or more, then a space or the line's end (a
+#: postcode is written "602 00", Czech Post's form, and does not open such a line).
+_FIGURE_LINE = re.compile(r"[ \t]*\d{4,}(?:[ \t]|$)", re.M)
+
+
+def _cell_of_figures(text: str, start: int, end: int) -> bool:
+    """Whether the number ``text[start:end]`` (or its part after a line break) opens its line
+    and a line next to it (the one above or below) opens with a figure too: a cell of a table
+    column of figures (prices down an inventory "17954355⏎200322907", inventory numbers opening
+    its rows "…350,351⏎358047 K.S.LIŠEN⏎5688886 K.S.…"), where a fixed-line number without a
+    cue is no phone. A contact block ("Jan Novák⏎545 212 111") and an address above a phone
+    in Czech Post's form ("602 00 Brno⏎545 212 111") are not such columns."""
+    last = text.rfind("\n", start, end)
+    part = last + 1 if last >= 0 else start
+    line_start = text.rfind("\n", 0, part) + 1
+    if text[line_start:part].strip():
+        return False  # the number does not open its line: a value within a sentence or a row
+    above_end = text.rfind("\n", 0, min(start, line_start))
+    above = text.rfind("\n", 0, above_end) + 1 if above_end >= 0 else -1
+    below = text.find("\n", end)
+    return bool(
+        (above >= 0 and _FIGURE_LINE.match(text, above, above_end))
+        or (below >= 0 and _FIGURE_LINE.match(text, below + 1))
+    )
+
+
 def _grouped(raw: str) -> bool:
     """True when ``raw`` is written in digit groups a phone number of its country is written in
     (libphonenumber's STRICT_GROUPING: "603 817 091", "603817091", "+420 603 817 091"; not "60
@@ -313,6 +339,8 @@ class PhoneRecognizer(Recognizer):
             mobile = phonenumbers.number_type(match.number) == phonenumbers.PhoneNumberType.MOBILE
             if not cue and not mobile and not _grouped(flat[match.start : end]):
                 continue  # "8-10-12 1596", "27-39 60648": inventory numbers, not a phone as written
+            if not cue and not mobile and _cell_of_figures(text, match.start, end):
+                continue  # "17954355⏎200322907⏎2218803": a column of prices, not a phone
             score = 0.95 if cue else 0.7
             sentence = re.split(rf"[;]|\.\s+(?=[{UPPER}])", text[max(0, match.start - 50) : match.start])[-1]
             service = _SERVICE_LINE.search(sentence)

@@ -192,6 +192,20 @@ def test_inventory_numbers_without_a_cue_are_no_phones_unless_grouped_as_phones(
     assert texts(run("phone", "Jan Novák, 777 12 34 56, jan@example.cz")) == ["777 12 34 56"]
 
 
+def test_a_fixed_line_number_in_a_column_of_figures_is_no_phone():
+    """A real inventory's price column ("17954355⏎200322907⏎2218803") and its rows opening with
+    inventory numbers ("…ST.355⏎112480 SPL KANAL⏎78470 KANAL") gave valid fixed-line numbers
+    without a cue, proposed as phones. A phone opening its line next to other figures is a cell."""
+    assert run("phone", "11720910\n17954355\n200322907\n2218803\n18525594") == []
+    assert run("phone", "celkem:\nPor.cena\n2297689\n50853\n485102437\nopravky Nasev") == []
+    assert run("phone", "75306 V.R.JUNDROV-ZAPAD ST.355\n112480 SPL KANAL-KOMÍN\n78470 KANAL KABÁTNÍKOVA") == []
+    # a phone in a contact block, under an address, with a cue, or a mobile among figures stays a phone
+    assert texts(run("phone", "Jan Novák\n545 212 111\njan@example.cz")) == ["545 212 111"]
+    assert texts(run("phone", "Lipová 12\n602 00 Brno\n545 212 111")) == ["545 212 111"]
+    assert texts(run("phone", "17954355\ntel. 200322907\n2218803")) == ["200322907"]
+    assert texts(run("phone", "17954355\n777123456\n2218803")) == ["777123456"]
+
+
 @pytest.mark.parametrize(
     "text",
     ["Cena činí 224 000 Kč", "IČO: 32154712", "ČKAIT 1851288", "dne 6. 6. 1994", "cena 123 456 789 Kč"],
