@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 
 from redactor.categories import NAME_CATEGORIES, SIGNATURE, SIGNATURE_NAME
+from redactor.czech import strip_diacritics
 from redactor.decide.category_map import CategoryMap
 from redactor.detect.linking import Person
 from redactor.detect.profile import AgencyProfile
@@ -214,14 +215,19 @@ def _official(
 
 
 def _party_of(label: str, parties: list[Party]) -> Party | None:
-    """The party whose role noun the label names ("Za objednatele:" → objednatel)."""
-    words = [w for w in re.findall(r"\w+", label.lower()) if w != "za"]
+    """The party whose role noun the label names ("Za objednatele:" → objednatel). A stem of
+    seven letters may differ in one letter, diacritics aside: a pen across a printed label makes
+    OCR misread a letter of it ("Poskyfóvatel služeb:" under a signature)."""
+    words = [strip_diacritics(w) for w in re.findall(r"\w+", label.lower()) if w != "za"]
     if not words:
         return None
     for party in parties:
         for role in party.roles:
-            stem = role.split()[0][:7]
-            if len(stem) >= 5 and words[0].startswith(stem):
+            stem = strip_diacritics(role.split()[0][:7])
+            head = words[0][: len(stem)]
+            if len(stem) >= 5 and (
+                head == stem or (len(stem) == 7 and len(head) == 7 and sum(a != b for a, b in zip(head, stem)) == 1)
+            ):
                 return party
     return None
 

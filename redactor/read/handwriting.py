@@ -91,7 +91,8 @@ def explained(words: Iterable[tuple[str, float, float, float, float, float]]) ->
 
 def ink_marks(page: pymupdf.Page, text_boxes: Iterable[tuple[float, ...]]) -> list[InkMark]:
     """The marks on ``page`` that none of ``text_boxes`` (points, :func:`explained`) explains,
-    largest first.
+    largest first. Inside a word's box a pen's coloured strokes stay ink when they are less than
+    half of the box's ink (a signature across a printed label).
 
     The page is rendered at :data:`INK_DPI`; ink is a pixel darker than :data:`DARK_BELOW` or
     coloured (:data:`COLOURED_SATURATION` above the page's median); ruled lines (straight runs of :data:`RULE_LENGTH`)
@@ -110,10 +111,18 @@ def ink_marks(page: pymupdf.Page, text_boxes: Iterable[tuple[float, ...]]) -> li
     saturation = max(COLOURED_SATURATION, float(np.median(hsv[:, :, 1])) + COLOURED_SATURATION)
     coloured = (hsv[:, :, 1] > saturation) & (hsv[:, :, 2] < 245)
     ink = ((grey < DARK_BELOW) | coloured).astype(np.uint8)
+    # a pen's strokes are 2–4 pixels wide; the coloured fringe a scanner leaves on black print is one
+    pen = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)).astype(np.uint8)
     turn = page.rotation_matrix  # boxes are points of the unrotated page, the picture is as displayed
     for box in text_boxes:
         x0, y0, x1, y1 = pymupdf.Rect(box) * turn
-        ink[max(0, int(y0 * scale) - 1) : int(y1 * scale) + 2, max(0, int(x0 * scale) - 1) : int(x1 * scale) + 2] = 0
+        rows = slice(max(0, int(y0 * scale) - 1), int(y1 * scale) + 2)
+        cols = slice(max(0, int(x0 * scale) - 1), int(x1 * scale) + 2)
+        strokes = pen[rows, cols]
+        # a pen's stroke across a printed word stays ink: coloured strokes that are a minority of
+        # the word's ink (a word printed in colour is coloured all through, and is explained)
+        keep = strokes if int(strokes.sum()) * 2 < int(ink[rows, cols].sum()) else np.zeros_like(strokes)
+        ink[rows, cols] = ink[rows, cols] & keep
     run = max(3, int(RULE_LENGTH * scale))
     rules = np.zeros_like(ink)
     for kernel in ((run, 1), (1, run)):

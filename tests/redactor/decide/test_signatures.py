@@ -200,3 +200,33 @@ def test_printed_text_and_ruled_lines_are_no_marks():
     marks = ink_marks(page, words)
     assert len(marks) == 1 and marks[0].coloured > 0.5
     assert _covers(marks[0].box, pymupdf.Rect(100, 150, 200, 195), slack=3)
+
+
+def test_a_pen_across_a_printed_label_is_ink_and_a_word_printed_in_colour_is_not():
+    """A real sole trader signed across the printed "Poskytovatel služeb:": OCR read the label with
+    confidence, so the strokes inside its box were taken for the label's print and the little
+    left outside was too small for a signature. A pen's coloured strokes are a minority of a
+    black word's ink and stay ink; a word printed in colour is coloured all through and is print."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 700), "Poskytovatel sluzeb:", fontsize=11)
+    page.insert_text((72, 400), "Smlouva o poskytovani sluzeb", fontsize=14, color=BLUE)
+    words = [(x0, y0, x1, y1) for x0, y0, x1, y1, *_ in page.get_text("words")]
+    assert ink_marks(page, words) == []
+    page.draw_polyline([(88, 704), (96, 689), (101, 706), (108, 690), (114, 703), (121, 692)], color=BLUE, width=1.3)
+    [mark] = ink_marks(page, words)
+    assert mark.coloured > 0.5 and mark.y0 < 693 and mark.x0 < 92 and mark.x1 > 118  # the strokes over the word
+
+
+def test_a_label_ocr_misread_under_a_pen_still_names_its_party():
+    """ "Poskyfóvatel služeb:" (the t under a stroke read as f) is still the provider's block; a
+    different role noun is not."""
+    from redactor.decide.signatures import _party_of
+    from redactor.model import Party, PartyKind, Span
+
+    provider = Party(1, "Poskytovatel služeb", PartyKind.SOLE_TRADER, [Span(0, 10)], ["poskytovatel služeb"])
+    client = Party(2, "Objednatel", PartyKind.PUBLIC_BODY, [Span(20, 30)], ["objednatel"])
+    assert _party_of("Poskyfóvatel služeb", [provider, client]) is provider
+    assert _party_of("Poskytovatel služeb", [provider, client]) is provider
+    assert _party_of("Objednatel", [provider, client]) is client
+    assert _party_of("Poskxfóvatel služeb", [provider, client]) is None  # two letters of the stem off
