@@ -67,7 +67,7 @@ from redactor.publish.text_export import published_text
 from redactor.publish.text_writing import WrittenText, publish_as_pictures
 from redactor.publish.verify import verify
 from redactor.read.columns import ColumnCells
-from redactor.read.covered import covered_text
+from redactor.read.covered import covered_text, whited_text
 from redactor.read.document import StoredDocument
 from redactor.read.extraction import TextLayer, extract_text_layer, scan_ink
 from redactor.read.looks import PageLook
@@ -108,7 +108,8 @@ class Analysis:
     timings: dict[str, float] = field(default_factory=dict)
     #: What the allowlist rebuild removed before analysis, by kind (:class:`~redactor.pdf.rebuild.Rebuilt`).
     removed: dict[str, int] = field(default_factory=dict)
-    #: Black rectangles already in the input over live text (:func:`~redactor.read.covered.covered_text`):
+    #: Black rectangles and white-outs already in the input over live text
+    #: (:func:`~redactor.read.covered.covered_text`, :func:`~redactor.read.covered.whited_text`):
     #: an earlier redaction that left the text readable; the text under them is proposed for redaction.
     covered: list[Box] = field(default_factory=list)
     #: The rebuilt PDF with :attr:`text_layer` (:meth:`RedactionEngine.analyze`; None from
@@ -227,6 +228,7 @@ class RedactionEngine:
         earlier: dict[int, OcrPage] = {}  # what the first extraction read by OCR
         try:
             covered: list[Box] | None = None
+            whited: list[Box] = []
             while True:
                 t1 = time.perf_counter()
                 # a second pass reads only the distrusted pages again; the rest replay the first
@@ -242,15 +244,15 @@ class RedactionEngine:
                     images=prepared.images,
                 )
                 earlier = layer.ocr_pages
-                if covered is None:  # the black boxes already in the file, read once
-                    covered = covered_text(doc, layer)
+                if covered is None:  # the black boxes and white-outs already in the file, read once
+                    covered, whited = covered_text(doc, layer), whited_text(doc, layer)
                 timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
                 kept = [] if distrust or self.ocr is None else [p for p in layer.pages if p.scan_layer]
                 if not distrust:  # the first pass tells what the steps after it will be
                     tracker.plan(Step.CHECKING, len(kept))
                     tracker.plan(Step.SIGNATURES, sum(p.image_coverage >= SCAN_MIN_IMAGE_COVERAGE for p in layer.pages))
                 tracker.start(Step.DECIDING, len(layer.text) / 1000)
-                analysis = self._decide(layer, cmap, timings, profile, covered)
+                analysis = self._decide(layer, cmap, timings, profile, covered, whited)
                 # the boxes of a kept layer must lie on the pixels of what they redact: a layer a
                 # line off there is replaced by OCR (once), and the page analysed again
                 if kept:
@@ -281,7 +283,7 @@ class RedactionEngine:
             f"{cmap.name} v{cmap.version}",
             timings,
             prepared.removed,
-            covered or [],
+            (covered or []) + whited,
             StoredDocument(prepared, layer, upload=pdf),
         )
 
@@ -305,9 +307,11 @@ class RedactionEngine:
         timings: dict[str, float],
         profile: AgencyProfile | None = None,
         covered: list[Box] | None = None,
+        whited: list[Box] | None = None,
     ) -> tuple[list[Party], dict[str, Person], list[Assessment], list[ProposedRedaction]]:
         """Recognise and decide on ``layer``'s text: ``(parties, persons, decisions, proposals)``;
-        the text under ``covered`` (black already in the input) is redacted."""
+        the text under ``covered`` (black already in the input) and ``whited`` (white-outs) is
+        redacted."""
         t1 = time.perf_counter()
         text = layer.text
         sentences = sentence_spans(text)
@@ -323,6 +327,7 @@ class RedactionEngine:
         decisions += suspicious_spans(text, findings, parties, context.nlp, decisions)
         decisions += ocr_doubts(text, unsure_words(layer, DOUBT_CONFIDENCE), decisions)
         decisions += covered_decisions(layer, covered or [], decisions)
+        decisions += covered_decisions(layer, whited or [], decisions, white=True)
         proposals = self._proposals(layer, decisions, cmap)
         proposals += signature_proposals(layer, parties, persons, proposals, cmap, profile)
         timings["decide"] = timings.get("decide", 0.0) + time.perf_counter() - t2

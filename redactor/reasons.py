@@ -126,6 +126,11 @@ TEMPLATES: dict[str, str] = {
         "Redact: a black box already in the file hides this text from the eye, but the text stays readable "
         "under it (an earlier redaction that failed); it is taken out of the text as well."
     ),
+    "earlier_whiteout": gettext_noop(
+        "Redact: a white box already in the file is drawn over this text, but the text stays readable under it "
+        "and the letters may show around it (an earlier redaction that failed); it is blacked out and taken out "
+        "of the text as well."
+    ),
     # signatures and stamps on scans (redactor.decide.signatures)
     "signature_private": gettext_noop(
         "Redact: a handwritten signature in the block “%(label)s” of %(name)s, a private person."

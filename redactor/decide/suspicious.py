@@ -379,12 +379,16 @@ def suspicious_spans(
     return out
 
 
-def covered_decisions(layer: TextLayer, covered: list[Box], decisions: list[Assessment]) -> list[Assessment]:
+def covered_decisions(
+    layer: TextLayer, covered: list[Box], decisions: list[Assessment], *, white: bool = False
+) -> list[Assessment]:
     """Redact decisions for the text under ``covered`` (black rectangles already in the input
-    over live text, :func:`redactor.read.covered.covered_text`): what the earlier redaction hid
-    from the eye is taken out of the text layer too, so the published file reads as it looks
-    (nothing visible is lost) and the value the earlier hand meant to hide is gone. Text a redact
-    decision already covers is left to it."""
+    over live text, :func:`redactor.read.covered.covered_text`; ``white``: white-outs,
+    :func:`~redactor.read.covered.whited_text`): what the earlier redaction hid from the eye is
+    taken out of the text layer too, so the published file reads as it looks (nothing visible is
+    lost) and the value the earlier hand meant to hide is gone; a white-out's box is blacked out,
+    so the part of the letters it left visible goes too. Text a redact decision already covers is
+    left to it."""
     out: list[Assessment] = []
     redacted = [d.finding.span for d in decisions if d.action == Action.REDACT]
     for span in spans_in_boxes(layer, covered):
@@ -392,6 +396,9 @@ def covered_decisions(layer: TextLayer, covered: list[Box], decisions: list[Asse
         inked = [i for i in range(span.start, span.end) if not layer.text[i].isspace()]
         if not inked or all(any(s.start <= i < s.end for s in redacted) for i in inked):
             continue
-        f = Finding(SUSPICIOUS, span, words, 1.0, "earlier_redaction", "text under a black box already in the file")
-        out.append(Assessment(f, SUSPICIOUS, Action.REDACT, Reason("earlier_redaction")))
+        code = "earlier_whiteout" if white else "earlier_redaction"
+        f = Finding(
+            SUSPICIOUS, span, words, 1.0, code, f"text under a {'white' if white else 'black'} box already in the file"
+        )
+        out.append(Assessment(f, SUSPICIOUS, Action.REDACT, Reason(code)))
     return out

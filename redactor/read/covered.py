@@ -9,6 +9,11 @@ heading on a black band) and is not covered. A character is covered when the cen
 lies inside the rectangle. Redact annotations not yet applied and black square annotations
 count the same way (an annotation is drawn over all page content).
 
+A white-out fails the same way (:func:`whited_text`): an opaque rectangle of the paper's colour
+(every component at least 0.95) drawn after the text, over at least :data:`WHITE_MIN_SHARE` of a
+character's box; drawn over part of a line's height it also leaves the rest of the letters
+legible to the eye ("the lower half of an e-mail address").
+
 Coordinates are PDF points with y growing downwards; pages count from 1.
 """
 
@@ -23,20 +28,29 @@ from redactor.read.extraction import TextLayer
 DARK = 0.25
 #: The smallest side, in points, of a rectangle that can hide text.
 MIN_SIDE = 4.0
+#: A colour component at or over this (0..1) is the paper's white.
+WHITE = 0.95
+#: The share (0..1) of a character's box a white rectangle must cover to hide it, in part.
+WHITE_MIN_SHARE = 0.3
 
 
 def _dark(colour: tuple[float, ...] | list[float] | None) -> bool:
     return colour is not None and len(colour) > 0 and all(c <= DARK for c in colour)
 
 
-def _bars(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, int]]:
-    """Dark opaque filled rectangles of ``page`` with the sequence number they are drawn at
-    (annotations: after everything)."""
+def _white(colour: tuple[float, ...] | list[float] | None) -> bool:
+    return colour is not None and len(colour) > 0 and all(c >= WHITE for c in colour)
+
+
+def _bars(page: pymupdf.Page, white: bool = False) -> list[tuple[pymupdf.Rect, int]]:
+    """Dark (``white``: white) opaque filled rectangles of ``page`` with the sequence number they
+    are drawn at (annotations: after everything)."""
     bars = []
+    shade = _white if white else _dark
     # MuPDF's drawings as plain tuples (``get_cdrawings``): the same paths ``get_drawings`` gives,
     # without a Python object for every point of every table rule on the page
     for d in page.get_cdrawings():
-        if d.get("fill") is None or not _dark(d["fill"]) or (d.get("fill_opacity") or 1.0) < 0.95:
+        if d.get("fill") is None or not shade(d["fill"]) or (d.get("fill_opacity") or 1.0) < 0.95:
             continue
         rects = [pymupdf.Rect(item[1]) for item in d["items"] if item[0] == "re"]
         quads = [pymupdf.Quad(*item[1]).rect for item in d["items"] if item[0] == "qu"]
@@ -45,7 +59,7 @@ def _bars(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, int]]:
                 bars.append((r, d["seqno"]))
     for annot in page.annots() or []:
         colours = annot.colors or {}
-        if annot.type[1] in ("Square", "Redact") and _dark(colours.get("fill")) and (annot.opacity or 1) >= 0.95:
+        if annot.type[1] in ("Square", "Redact") and shade(colours.get("fill")) and (annot.opacity or 1) >= 0.95:
             r = annot.rect
             if r.width >= MIN_SIDE and r.height >= MIN_SIDE:
                 bars.append((pymupdf.Rect(r), 1 << 30))
@@ -59,11 +73,34 @@ def covered_text(doc: pymupdf.Document, layer: TextLayer | None = None) -> list[
     layer when it is extracted already, spares the reading of a page's drawing order where none
     of the page's own characters even touches a dark rectangle (pages whose text OCR read are
     always read)."""
+    return _covering(doc, layer, white=False)
+
+
+def whited_text(doc: pymupdf.Document, layer: TextLayer | None = None) -> list[Box]:
+    """The white rectangles of ``doc`` drawn over live text, each over at least
+    :data:`WHITE_MIN_SHARE` of a character's box (a white-out, module docstring), as
+    :func:`covered_text` finds the dark ones."""
+    return _covering(doc, layer, white=True)
+
+
+def _hides(rect: pymupdf.Rect, char: tuple[float, float, float, float], white: bool) -> bool:
+    """Whether ``rect`` hides the character of box ``char``: over its centre (a dark box), over
+    :data:`WHITE_MIN_SHARE` of it (a white one)."""
+    x0, y0, x1, y1 = rect
+    cx0, cy0, cx1, cy1 = char
+    if not white:
+        return bool(x0 <= (cx0 + cx1) / 2 < x1 and y0 <= (cy0 + cy1) / 2 < y1)
+    area = (cx1 - cx0) * (cy1 - cy0)
+    overlap = max(0.0, min(x1, cx1) - max(x0, cx0)) * max(0.0, min(y1, cy1) - max(y0, cy0))
+    return bool(area > 0 and overlap >= WHITE_MIN_SHARE * area)
+
+
+def _covering(doc: pymupdf.Document, layer: TextLayer | None, *, white: bool) -> list[Box]:
     found: list[Box] = []
     own = {p.number for p in layer.pages if not p.ocr and not p.pictures_read} if layer is not None else set()
     for index, page in enumerate(doc):
         try:
-            bars = _bars(page)
+            bars = _bars(page, white)
             if not bars:
                 continue
             if index + 1 in own and layer is not None and not _touched(layer, index + 1, [r for r, _s in bars]):
@@ -79,9 +116,7 @@ def covered_text(doc: pymupdf.Document, layer: TextLayer | None = None) -> list[
                 sx0, sy0, sx1, sy1 = span["bbox"]
                 if sx1 < x0 or sx0 >= x1 or sy1 < y0 or sy0 >= y1:
                     continue  # no character of the span can have its centre inside
-                if any(
-                    x0 <= (c[3][0] + c[3][2]) / 2 < x1 and y0 <= (c[3][1] + c[3][3]) / 2 < y1 for c in span["chars"]
-                ):
+                if any(_hides(rect, c[3], white) for c in span["chars"] if not chr(c[0]).isspace()):
                     clipped = rect & page.rect
                     found.append(Box(index + 1, clipped.x0, clipped.y0, clipped.x1, clipped.y1))
                     break

@@ -1,5 +1,5 @@
-"""Contracts that arrive already (badly) redacted: a black rectangle drawn over live text hides
-it from the eye only. The engine finds it, proposes the text under it for redaction, and the
+"""Contracts that arrive already (badly) redacted: a black rectangle (or a white-out) drawn over
+live text hides it from the eye only. The engine finds it, proposes the text under it for redaction, and the
 product reports it to the clerk, the reviewer, the audit trail and the API."""
 
 from __future__ import annotations
@@ -32,12 +32,71 @@ def _contract(*, bar_after_text: bool = True, fill=(0, 0, 0), heading_on_band: b
     return doc.tobytes()
 
 
-def _found(data: bytes):
+def _found(data: bytes, find=covered_text):
     doc = pymupdf.open(stream=data, filetype="pdf")
     try:
-        return covered_text(doc)
+        return find(doc)
     finally:
         doc.close()
+
+
+def _whited(
+    *,
+    after_text: bool = True,
+    share: float = 0.6,
+    over_text: bool = True,
+    value: str = "kolibri.obchod@trezor-sluzby.cz",
+) -> bytes:
+    """A contract whose office e-mail got a white-out: a white box over the top ``share`` of its
+    line (the lower part of the letters stays legible), drawn after the text or before it (a
+    cell's background, under the text); ``over_text=False`` puts it in the margin."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Kupní smlouva č. 2026/15", fontsize=14)
+    line = f"Kontaktní údaj prodávajícího: {value}, doručení osobně."
+    scratch = pymupdf.open().new_page()
+    scratch.insert_text((72, 160), line, fontsize=11)
+    [where] = scratch.search_for(value)
+    box = pymupdf.Rect(where.x0, where.y0, where.x1, where.y0 + share * where.height)
+    if not over_text:
+        box = pymupdf.Rect(400, 700, 500, 710)
+    if not after_text:
+        page.draw_rect(box, color=(1, 1, 1), fill=(1, 1, 1))
+    page.insert_text((72, 130), "Prodávající: Jan Novák, bytem Lipová 12, 602 00 Brno", fontsize=11)
+    page.insert_text((72, 160), line, fontsize=11)
+    if after_text:
+        page.draw_rect(box, color=(1, 1, 1), fill=(1, 1, 1))
+    page.insert_text((72, 190), "Kupní cena 120 000 Kč.", fontsize=11)
+    return doc.tobytes()
+
+
+def test_a_white_out_over_part_of_the_letters_is_found_and_a_cells_background_is_not():
+    from redactor.read.covered import whited_text
+
+    [box] = _found(_whited(), whited_text)
+    assert box.page == 1 and box.y1 < 160  # the top of the line only
+    assert _found(_whited(), covered_text) == []  # not black
+    assert _found(_whited(after_text=False), whited_text) == []  # drawn first: the text is on top of it
+    assert _found(_whited(over_text=False), whited_text) == []  # white over blank paper hides nothing
+    assert _found(_whited(share=0.15), whited_text) == []  # a hairline over the letters' tops is no white-out
+
+
+def test_the_text_under_a_white_out_is_reported_blacked_out_and_taken_out_of_the_text(engine):
+    # a value no recognizer proposes: the white-out alone says it was meant to be hidden
+    analysis = engine.analyze(_whited(value="KOLIBRI-4471-TREZOR"))
+    assert len(analysis.covered) == 1  # reported with the earlier redactions
+    whited = [p for p in analysis.proposals if p.recognizer == "earlier_whiteout"]
+    assert whited and all(p.action.value == "redact" for p in whited)
+    assert "KOLIBRI-4471-TREZOR" in "".join(p.text for p in whited)
+    result = engine.redact(analysis.document, analysis.to_redact())
+    out = pymupdf.open(stream=result.pdf, filetype="pdf")
+    text = out[0].get_text()
+    assert "KOLIBRI" not in text and "TREZOR" not in text
+    assert "Kupní cena 120 000" in text and "Kontaktní údaj" in text and "osobn" in text
+    # the seller's e-mail under a white-out: reported, and redacted as the e-mail it is
+    analysis = engine.analyze(_whited())
+    assert len(analysis.covered) == 1
+    assert [p.action.value for p in analysis.proposals if "trezor-sluzby" in p.text] == ["redact"]
 
 
 def test_a_black_bar_over_live_text_is_found_and_nothing_else():
