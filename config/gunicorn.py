@@ -16,6 +16,10 @@ from __future__ import annotations
 from config.env import env_int
 from contracts.memory import limit_memory, resident
 
+#: gunicorn's access log line with the client's address nginx saw (X-Real-IP; gunicorn's own
+#: ``%(h)s`` is the Unix socket nginx connects through) and the time taken (ms)
+access_log_format = '%({x-real-ip}i)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
+
 max_requests = env_int("GUNICORN_MAX_REQUESTS", 2000)
 max_requests_jitter = max_requests // 10
 _ALLOWANCE = env_int("REDACTOR_WEB_MEMORY_BYTES", 1024**3)
