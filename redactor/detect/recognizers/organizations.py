@@ -43,6 +43,31 @@ def _declined(head: str) -> str:
     return " ".join(words)
 
 
+def _continues(line_end: str) -> bool:
+    """Whether a name may run from a line ending with ``line_end`` onto the next line: the line
+    ends with a connector ("Brněnské vodárny a⏎kanalizace, a.s."), a hyphen or a dash; a line
+    that ends with a whole word is a line of its own (a signatory's name above the company's,
+    "Jitka Pleskačová⏎GRANERO Vlasatice s.r.o.")."""
+    last = re.search(r"(\S+)[ ]*$", line_end)
+    return last is not None and (last.group(1).lower() in _CONNECTORS or last.group(1).endswith(("-", "–", "—")))
+
+
+def _heading_cut(text: str, start: int, end: int) -> int:
+    """Where a public body's name matched over ``text[start:end]`` really ends: at a line break
+    after which comes a word in capitals while the name is not in capitals ("Město Brno⏎PŘÍLOHA
+    7.3.1. SMLOUVY", a heading), or the first words of a line that goes on in lower case
+    ("Město Brno⏎Materiálové toky …", the next line's text)."""
+    for brk in (m.start() for m in re.finditer("\n", text[start:end])):
+        at = start + brk
+        head, tail = text[start:at], text[at + 1 : end]
+        first = re.match(r"[^\W\d_]+", tail)
+        if first and len(first.group()) >= 3 and first.group().isupper() and not head.isupper():
+            return at
+        if re.match(r"[ ]+[^\W\d_]*[a-zá-ž]", text[end : end + 20]) and "\n" not in tail:
+            return at  # the match stops mid-line before a lower-case word: the line is text, not the name
+    return end
+
+
 class OrganizationRecognizer(Recognizer):
     """Legal persons by their legal form (s.r.o., a.s., z.s., příspěvková organizace, ...),
     public bodies by the head of their name (Město, Obec, Kraj, Ministerstvo, ...), and
@@ -79,8 +104,8 @@ class OrganizationRecognizer(Recognizer):
             while j > 0 and text[j - 1] == " ":
                 j -= 1
             if j > 0 and text[j - 1] == "\n":
-                if j - 1 > 0 and text[j - 2] in ",.:;":
-                    break
+                if not _continues(text[max(0, j - 30) : j - 1]):
+                    break  # "Jitka Pleskačová⏎GRANERO Vlasatice s.r.o.", "…Brno,⏎": the line above is not the name's
                 j -= 1
             if j == 0 or text[j - 1] in _STOP_CHARS or text[j - 1] in ",.":
                 if j > 0 and text[j - 1] == "." and re.search(r"\b[A-Z]\.$", text[max(0, j - 3) : j]):
@@ -146,6 +171,7 @@ class OrganizationRecognizer(Recognizer):
                     # (but "2. Nájemce Česká republika – …": a label that lost its colon)
                 if kind == "public_body" and re.search(r"\b\d{3} ?\d{2}[ \n]+$", text[max(0, s - 12) : s]):
                     continue  # "656 16 Město Touškov": the town of a postal address, not a party
+                e = _heading_cut(text, s, e)
                 # trim trailing connectors
                 name = text[s:e]
                 trimmed = re.sub(r"(?:[ \n](?:nad|pod|u|v|ve|na|a|pro|při))+$", "", name)
