@@ -43,15 +43,6 @@ def _declined(head: str) -> str:
     return " ".join(words)
 
 
-def _continues(line_end: str) -> bool:
-    """Whether a name may run from a line ending with ``line_end`` onto the next line: the line
-    ends with a connector ("Brněnské vodárny a⏎kanalizace, a.s."), a hyphen or a dash; a line
-    that ends with a whole word is a line of its own (a signatory's name above the company's,
-    "Jitka Pleskačová⏎GRANERO Vlasatice s.r.o.")."""
-    last = re.search(r"(\S+)[ ]*$", line_end)
-    return last is not None and (last.group(1).lower() in _CONNECTORS or last.group(1).endswith(("-", "–", "—")))
-
-
 def _heading_cut(text: str, start: int, end: int) -> int:
     """Where a public body's name matched over ``text[start:end]`` really ends: at a line break
     after which comes a word in capitals while the name is not in capitals ("Město Brno⏎PŘÍLOHA
@@ -104,8 +95,8 @@ class OrganizationRecognizer(Recognizer):
             while j > 0 and text[j - 1] == " ":
                 j -= 1
             if j > 0 and text[j - 1] == "\n":
-                if not _continues(text[max(0, j - 30) : j - 1]):
-                    break  # "Jitka Pleskačová⏎GRANERO Vlasatice s.r.o.", "…Brno,⏎": the line above is not the name's
+                if j - 1 > 0 and text[j - 2] in ",.:;":
+                    break
                 j -= 1
             if j == 0 or text[j - 1] in _STOP_CHARS or text[j - 1] in ",.":
                 if j > 0 and text[j - 1] == "." and re.search(r"\b[A-Z]\.$", text[max(0, j - 3) : j]):
