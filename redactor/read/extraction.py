@@ -22,7 +22,7 @@ import pymupdf
 
 from redactor.model import Box, PageInfo, Span
 from redactor.pdf.pdf_pages import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_coverage, page_area
-from redactor.read.handwriting import InkMark, explained, ink_marks
+from redactor.read.handwriting import InkMark, explained, ink_marks, label_boxes
 from redactor.read.layout import (
     COLUMN_GAP,
     Line,
@@ -395,7 +395,8 @@ def scan_ink(
     """The ink no word explains (:func:`~redactor.read.handwriting.ink_marks`) on each page of
     ``doc`` that is a scan (images cover at least :data:`SCAN_MIN_IMAGE_COVERAGE` of it), by page
     number (from 1). The words that explain ink are those OCR read there with confidence
-    (:func:`~redactor.read.handwriting.explained`), or the page's kept text layer.
+    (:func:`~redactor.read.handwriting.explained`), or the page's kept text layer; a pen's strokes
+    across a block's label stay ink (:func:`~redactor.read.handwriting.label_boxes`).
     ``progress(done, total)`` is called after each scanned page (counted from 1 among them)."""
     out: dict[int, list[InkMark]] = {}
     scanned = [info for info in layer.pages if info.image_coverage >= SCAN_MIN_IMAGE_COVERAGE]
@@ -407,7 +408,8 @@ def scan_ink(
             boxes = explained((w.text, w.x0, w.y0, w.x1, w.y1, w.confidence) for w in read.words)
         else:
             boxes = [(w.x0, w.y0, w.x1, w.y1) for _span, w in layer.layer_words(info.number)]
-        marks = ink_marks(doc[info.number - 1], boxes)
+        words = [(w.text, w.line[0], (w.x0, w.y0, w.x1, w.y1)) for _span, w in layer.layer_words(info.number)]
+        marks = ink_marks(doc[info.number - 1], boxes, label_boxes(words))
         if marks:
             out[info.number] = marks
         if progress is not None:

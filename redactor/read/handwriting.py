@@ -89,10 +89,14 @@ def explained(words: Iterable[tuple[str, float, float, float, float, float]]) ->
     ]
 
 
-def ink_marks(page: pymupdf.Page, text_boxes: Iterable[tuple[float, ...]]) -> list[InkMark]:
+def ink_marks(
+    page: pymupdf.Page, text_boxes: Iterable[tuple[float, ...]], pen_over: Iterable[tuple[float, ...]] = ()
+) -> list[InkMark]:
     """The marks on ``page`` that none of ``text_boxes`` (points, :func:`explained`) explains,
-    largest first. Inside a word's box a pen's coloured strokes stay ink when they are less than
-    half of the box's ink (a signature across a printed label).
+    largest first. Inside the boxes of ``pen_over`` (points: the words of a signature block's
+    label, :func:`label_boxes`) a pen's coloured strokes stay ink when they are less than half of
+    the box's ink (a signature across "Poskytovatel služeb:"); elsewhere a word explains all the
+    ink in its box (a stamp over a line of text stays the text's).
 
     The page is rendered at :data:`INK_DPI`; ink is a pixel darker than :data:`DARK_BELOW` or
     coloured (:data:`COLOURED_SATURATION` above the page's median); ruled lines (straight runs of :data:`RULE_LENGTH`)
@@ -114,15 +118,23 @@ def ink_marks(page: pymupdf.Page, text_boxes: Iterable[tuple[float, ...]]) -> li
     # a pen's strokes are 2–4 pixels wide; the coloured fringe a scanner leaves on black print is one
     pen = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)).astype(np.uint8)
     turn = page.rotation_matrix  # boxes are points of the unrotated page, the picture is as displayed
-    for box in text_boxes:
+
+    def pixels(box: tuple[float, ...]) -> tuple[slice, slice]:
         x0, y0, x1, y1 = pymupdf.Rect(box) * turn
-        rows = slice(max(0, int(y0 * scale) - 1), int(y1 * scale) + 2)
-        cols = slice(max(0, int(x0 * scale) - 1), int(x1 * scale) + 2)
-        strokes = pen[rows, cols]
-        # a pen's stroke across a printed word stays ink: coloured strokes that are a minority of
-        # the word's ink (a word printed in colour is coloured all through, and is explained)
-        keep = strokes if int(strokes.sum()) * 2 < int(ink[rows, cols].sum()) else np.zeros_like(strokes)
-        ink[rows, cols] = ink[rows, cols] & keep
+        return slice(max(0, int(y0 * scale) - 1), int(y1 * scale) + 2), slice(
+            max(0, int(x0 * scale) - 1), int(x1 * scale) + 2
+        )
+
+    printed = ink.copy()
+    for box in text_boxes:
+        ink[pixels(box)] = 0
+    for box in pen_over:
+        # a pen's stroke across a label stays ink: coloured strokes that are a minority of the
+        # word's ink (a word printed in colour is coloured all through, and is print)
+        area = pixels(box)
+        strokes = pen[area]
+        if int(strokes.sum()) * 2 < int(printed[area].sum()):
+            ink[area] |= printed[area] & strokes
     run = max(3, int(RULE_LENGTH * scale))
     rules = np.zeros_like(ink)
     for kernel in ((run, 1), (1, run)):
@@ -162,6 +174,31 @@ def ink_marks(page: pymupdf.Page, text_boxes: Iterable[tuple[float, ...]]) -> li
             )
         )
     return sorted(marks, key=lambda m: -m.pixels)
+
+
+#: A label's words on one row are at most this far apart (points); a label is at most this many words.
+LABEL_GAP, LABEL_WORDS = 24.0, 4
+
+
+def label_boxes(words: Iterable[tuple[str, int, tuple[float, float, float, float]]]) -> list[tuple[float, ...]]:
+    """The boxes (points) of the words ``(text, line, box)`` that make a label of a block: a run of
+    at most :data:`LABEL_WORDS` words on one line, each within :data:`LABEL_GAP` of the last, whose
+    last word ends with a colon ("Poskytovatel služeb:", "Za objednatele:")."""
+    rows: dict[int, list[tuple[str, tuple[float, float, float, float]]]] = {}
+    for text, line, box in words:
+        rows.setdefault(line, []).append((text, box))
+    out: list[tuple[float, ...]] = []
+    for row in rows.values():
+        row.sort(key=lambda w: w[1][0])
+        run: list[tuple[str, tuple[float, float, float, float]]] = []
+        for text, box in row:
+            if run and box[0] - run[-1][1][2] > LABEL_GAP:
+                run = []
+            run.append((text, box))
+            if text.endswith(":") and len(run) <= LABEL_WORDS:
+                out += [b for _t, b in run]
+                run = []
+    return out
 
 
 def marks_dict(marks: dict[int, list[InkMark]]) -> dict[str, list[list[float]]]:

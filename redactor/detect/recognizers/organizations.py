@@ -46,16 +46,21 @@ def _declined(head: str) -> str:
 def _heading_cut(text: str, start: int, end: int) -> int:
     """Where a public body's name matched over ``text[start:end]`` really ends: at a line break
     after which comes a word in capitals while the name is not in capitals ("Město Brno⏎PŘÍLOHA
-    7.3.1. SMLOUVY", a heading), or the first words of a line that goes on in lower case
-    ("Město Brno⏎Materiálové toky …", the next line's text)."""
+    7.3.1. SMLOUVY", a heading), or the first words of a line that goes on in lower-case words
+    ("Město Brno⏎Materiálové toky se …", the next line's text; "Město⏎Vodňany." ends a sentence
+    and stays whole)."""
     for brk in (m.start() for m in re.finditer("\n", text[start:end])):
         at = start + brk
         head, tail = text[start:at], text[at + 1 : end]
         first = re.match(r"[^\W\d_]+", tail)
         if first and len(first.group()) >= 3 and first.group().isupper() and not head.isupper():
             return at
-        if re.match(r"[ ]+[^\W\d_]*[a-zá-ž]", text[end : end + 20]) and "\n" not in tail:
-            return at  # the match stops mid-line before a lower-case word: the line is text, not the name
+        if (
+            "\n" not in tail
+            and not tail.endswith(".")
+            and re.match(r"[ ]+[a-zá-ž]+[ ]+[a-zá-ž]+", text[end : end + 40])
+        ):
+            return at  # the line goes on in lower-case words: it is text, not the rest of the name
     return end
 
 

@@ -64,9 +64,13 @@ def test_a_long_scans_review_page_fits_a_laptop_and_a_desktop(live_server, brows
     assert contract.status == Status.NEEDS_REVIEW and len(contract.pages) > 50
     proposals = Proposal.objects.filter(contract=contract)
     assert proposals.count() >= 10
-    # the last page with two or more open review items has page-wide buttons ("redact the page's items")
-    open_items = Counter(p.boxes[0][0] for p in proposals if p.suggestion == "review" and p.boxes)
-    far_page = max(n for n, count in open_items.items() if count >= 2)
+    # a page with two or more open review items has page-wide buttons ("redact the page's items"):
+    # the last page with two proposals gets them open for review (the layout is under test here,
+    # not what the engine proposes on this inventory)
+    per_page = Counter(p.boxes[0][0] for p in proposals if p.boxes)
+    far_page = max(n for n, count in per_page.items() if count >= 2)
+    on_far_page = [p.pk for p in proposals if p.boxes and p.boxes[0][0] == far_page]
+    Proposal.objects.filter(pk__in=on_far_page).update(suggestion="review", decision="pending")
 
     page = browser_page
     refused = []  # every request of the pages answers (the favicon included)

@@ -16,7 +16,7 @@ from redactor.detect.nlp import RuleOnlyNlpEngine
 from redactor.detect.profile import AgencyProfile
 from redactor.engine import RedactionEngine
 from redactor.model import Action, Box
-from redactor.read.handwriting import InkMark, ink_marks
+from redactor.read.handwriting import InkMark, ink_marks, label_boxes
 from redactor.read.stored_layer import layer_from_bytes, layer_to_bytes
 
 BLUE = (0.1, 0.2, 0.75)
@@ -205,17 +205,24 @@ def test_printed_text_and_ruled_lines_are_no_marks():
 def test_a_pen_across_a_printed_label_is_ink_and_a_word_printed_in_colour_is_not():
     """A real sole trader signed across the printed "Poskytovatel služeb:": OCR read the label with
     confidence, so the strokes inside its box were taken for the label's print and the little
-    left outside was too small for a signature. A pen's coloured strokes are a minority of a
-    black word's ink and stay ink; a word printed in colour is coloured all through and is print."""
+    left outside was too small for a signature. Over a label's words a pen's coloured strokes
+    are a minority of the ink and stay ink; a label printed in colour is coloured all through and
+    is print; over other words (a stamp across a line of text) the words explain their box."""
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
     page.insert_text((72, 700), "Poskytovatel sluzeb:", fontsize=11)
-    page.insert_text((72, 400), "Smlouva o poskytovani sluzeb", fontsize=14, color=BLUE)
-    words = [(x0, y0, x1, y1) for x0, y0, x1, y1, *_ in page.get_text("words")]
-    assert ink_marks(page, words) == []
-    page.draw_polyline([(88, 704), (96, 689), (101, 706), (108, 690), (114, 703), (121, 692)], color=BLUE, width=1.3)
-    [mark] = ink_marks(page, words)
-    assert mark.coloured > 0.5 and mark.y0 < 693 and mark.x0 < 92 and mark.x1 > 118  # the strokes over the word
+    page.insert_text((72, 400), "Objednatel:", fontsize=14, color=BLUE)
+    page.insert_text((72, 500), "Smluvni strany se dohodly na teto smlouve", fontsize=11)
+    found = page.get_text("words")
+    words = [(x0, y0, x1, y1) for x0, y0, x1, y1, *_ in found]
+    labels = label_boxes((w[4], w[5] * 1000 + w[6], (w[0], w[1], w[2], w[3])) for w in found)
+    assert len(labels) == 3  # "Poskytovatel sluzeb:" and "Objednatel:"
+    assert ink_marks(page, words, labels) == []
+    strokes = [(88, 704), (96, 689), (101, 706), (108, 690), (114, 703), (121, 692)]
+    page.draw_polyline(strokes, color=BLUE, width=1.3)
+    page.draw_polyline([(x, y - 200) for x, y in strokes], color=BLUE, width=1.3)  # over the sentence
+    [mark] = ink_marks(page, words, labels)
+    assert mark.coloured > 0.5 and mark.y0 < 693 and mark.x0 < 92 and mark.x1 > 118  # the strokes over the label
 
 
 def test_a_label_ocr_misread_under_a_pen_still_names_its_party():

@@ -132,6 +132,7 @@ def test_a_public_bodys_name_takes_no_heading_from_the_next_line():
     organisations = lambda text: texts(run("organization", text))  # noqa: E731
     assert organisations("Město Brno\nPŘÍLOHA 7.3.1. SMLOUVY\nFORMA") == ["Město Brno"]
     assert organisations("Město Brno\nMateriálové toky se řídí plánem") == ["Město Brno"]
+    assert organisations("v registru smluv, které zajistí Město\nVodňany.   sí\nKupující") == ["Město\nVodňany."]
     # a name broken over two lines stays whole
     assert organisations("Brněnské vodárny a\nkanalizace, a.s.") == ["Brněnské vodárny a\nkanalizace, a.s."]
     assert organisations("Statutární město\nBrno, se sídlem Dominikánské nám. 1") == ["Statutární město\nBrno"]
