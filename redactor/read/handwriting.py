@@ -119,7 +119,7 @@ def ink_marks(
     pen = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)).astype(np.uint8)
     turn = page.rotation_matrix  # boxes are points of the unrotated page, the picture is as displayed
 
-    def pixels(box: tuple[float, ...]) -> tuple[slice, slice]:
+    def area_of(box: tuple[float, ...]) -> tuple[slice, slice]:
         x0, y0, x1, y1 = pymupdf.Rect(box) * turn
         return slice(max(0, int(y0 * scale) - 1), int(y1 * scale) + 2), slice(
             max(0, int(x0 * scale) - 1), int(x1 * scale) + 2
@@ -127,11 +127,11 @@ def ink_marks(
 
     printed = ink.copy()
     for box in text_boxes:
-        ink[pixels(box)] = 0
+        ink[area_of(box)] = 0
     for box in pen_over:
         # a pen's stroke across a label stays ink: coloured strokes that are a minority of the
         # word's ink (a word printed in colour is coloured all through, and is print)
-        area = pixels(box)
+        area = area_of(box)
         strokes = pen[area]
         if int(strokes.sum()) * 2 < int(printed[area].sum()):
             ink[area] |= printed[area] & strokes
