@@ -95,8 +95,9 @@ def ink_marks(
     """The marks on ``page`` that none of ``text_boxes`` (points, :func:`explained`) explains,
     largest first. Inside the boxes of ``pen_over`` (points: the words of a signature block's
     label, :func:`label_boxes`) a pen's coloured strokes stay ink when they are less than half of
-    the box's ink (a signature across "Poskytovatel služeb:"); elsewhere a word explains all the
-    ink in its box (a stamp over a line of text stays the text's).
+    the box's ink and run on outside the words (a signature across "Poskytovatel služeb:", not
+    the coloured fringe of bold print); elsewhere a word explains all the ink in its box (a stamp
+    over a line of text stays the text's).
 
     The page is rendered at :data:`INK_DPI`; ink is a pixel darker than :data:`DARK_BELOW` or
     coloured (:data:`COLOURED_SATURATION` above the page's median); ruled lines (straight runs of :data:`RULE_LENGTH`)
@@ -128,13 +129,18 @@ def ink_marks(
     printed = ink.copy()
     for box in text_boxes:
         ink[area_of(box)] = 0
-    for box in pen_over:
+    labels_over = list(pen_over)
+    if labels_over:
         # a pen's stroke across a label stays ink: coloured strokes that are a minority of the
-        # word's ink (a word printed in colour is coloured all through, and is print)
-        area = area_of(box)
-        strokes = pen[area]
-        if int(strokes.sum()) * 2 < int(printed[area].sum()):
-            ink[area] |= printed[area] & strokes
+        # word's ink (a word printed in colour is coloured all through, and is print) and run on
+        # outside the words (a scanner's coloured fringe on bold print stays inside its letters)
+        _n, strokes_of = cv2.connectedComponents(pen)
+        crossing = np.isin(strokes_of, np.unique(strokes_of[(pen > 0) & (ink > 0)]))
+        for box in labels_over:
+            area = area_of(box)
+            strokes = pen[area] & crossing[area].astype(np.uint8)
+            if int(pen[area].sum()) * 2 < int(printed[area].sum()):
+                ink[area] |= printed[area] & strokes
     run = max(3, int(RULE_LENGTH * scale))
     rules = np.zeros_like(ink)
     for kernel in ((run, 1), (1, run)):
