@@ -98,7 +98,7 @@ def redact_one(
     channel = channel or _progress
 
     def progress(report: ProgressReport) -> None:
-        if channel is not None and report.step == Step.READING and report.total:  # the bars count pages read
+        if channel is not None and report.step == Step.READING and report.done:  # the bars count pages read
             channel.put((index, report.done, report.total))
 
     outcome = redact_file(
