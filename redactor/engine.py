@@ -67,7 +67,7 @@ from redactor.publish.text_export import published_text
 from redactor.publish.text_writing import WrittenText, publish_as_pictures
 from redactor.publish.verify import verify
 from redactor.read.columns import ColumnCells
-from redactor.read.covered import covered_text, whited_text
+from redactor.read.covered import earlier_boxes
 from redactor.read.document import StoredDocument
 from redactor.read.extraction import TextLayer, extract_text_layer, scan_ink
 from redactor.read.looks import PageLook
@@ -109,7 +109,7 @@ class Analysis:
     #: What the allowlist rebuild removed before analysis, by kind (:class:`~redactor.pdf.rebuild.Rebuilt`).
     removed: dict[str, int] = field(default_factory=dict)
     #: Black rectangles and white-outs already in the input over live text
-    #: (:func:`~redactor.read.covered.covered_text`, :func:`~redactor.read.covered.whited_text`):
+    #: (:func:`~redactor.read.covered.earlier_boxes`):
     #: an earlier redaction that left the text readable; the text under them is proposed for redaction.
     covered: list[Box] = field(default_factory=list)
     #: The rebuilt PDF with :attr:`text_layer` (:meth:`RedactionEngine.analyze`; None from
@@ -245,7 +245,7 @@ class RedactionEngine:
                 )
                 earlier = layer.ocr_pages
                 if covered is None:  # the black boxes and white-outs already in the file, read once
-                    covered, whited = covered_text(doc, layer), whited_text(doc, layer)
+                    covered, whited = earlier_boxes(doc, layer)
                 timings["extract"] = timings.get("extract", 0.0) + time.perf_counter() - t1
                 kept = [] if distrust or self.ocr is None else [p for p in layer.pages if p.scan_layer]
                 if not distrust:  # the first pass tells what the steps after it will be
