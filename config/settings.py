@@ -351,5 +351,14 @@ REDACTOR_DATABOX_TIMEOUT = env_int("REDACTOR_DATABOX_TIMEOUT", 60)
 REDACTOR_REGISTRY_POLL_SECONDS = env_int("REDACTOR_REGISTRY_POLL_SECONDS", 300)
 # Files one data-box message may carry (20 MB); more go in further messages (pridani_prilohy).
 REDACTOR_REGISTRY_MESSAGE_BYTES = env_int("REDACTOR_REGISTRY_MESSAGE_BYTES", 20 * 1024 * 1024)
+# The registry's open data, read to audit what an agency already published: monthly dumps at
+# <REDACTOR_REGISTRY_OPEN_DATA_URL>dump_<yyyy>_<mm>.xml (dump_mesice.xsd), each record's files at the
+# link the dump gives, fetched only when it starts with REDACTOR_REGISTRY_FILES_URL (a dump an admin
+# uploads cannot send the service elsewhere). REDACTOR_REGISTRY_FETCH=false: nothing is fetched (an
+# agency without access to the internet uploads its dumps; their files stay unread).
+REDACTOR_REGISTRY_FETCH = env_bool("REDACTOR_REGISTRY_FETCH", True)
+REDACTOR_REGISTRY_OPEN_DATA_URL = env("REDACTOR_REGISTRY_OPEN_DATA_URL", "https://data.smlouvy.gov.cz/")
+REDACTOR_REGISTRY_FILES_URL = env("REDACTOR_REGISTRY_FILES_URL", "https://smlouvy.gov.cz/smlouva/soubor/")
+REDACTOR_REGISTRY_FETCH_TIMEOUT = env_int("REDACTOR_REGISTRY_FETCH_TIMEOUT", 60)
 # Key for credentials stored in the database (Fernet); derived from SECRET_KEY when unset.
 REDACTOR_SECRETS_KEY = env("REDACTOR_SECRETS_KEY", "")

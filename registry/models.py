@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -137,3 +139,146 @@ class RegistrySubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.operation} of contract {self.contract_id}: {self.state}"
+
+
+def _published_file_path(instance: PublishedFile, filename: str) -> str:
+    """An unguessable name under the agency's folder for a file fetched from the registry."""
+    return f"published/{instance.record.agency_id}/{uuid.uuid4().hex}.pdf"
+
+
+class RecordImport(models.Model):
+    """One import of an agency's records from the registry's monthly open data
+    (``dump_mesice.xsd``): a dump the admin uploaded (``dump`` kept as uploaded) or one fetched from
+    ``source`` by the job. Counts: ``records`` of the agency in the dump (``new`` not known
+    before), ``files`` named by them, ``stored`` fetched and matching their SHA-256, ``refused``
+    whose content did not match, ``failed`` that could not be fetched (each named on its
+    :class:`PublishedFile`)."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("Waiting")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Failed")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="record_imports")
+    source = models.CharField(_("source"), max_length=300)
+    dump = models.FileField(upload_to="dumps/%Y/", blank=True, editable=False)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
+    records = models.PositiveIntegerField(default=0)
+    new = models.PositiveIntegerField(default=0)
+    files = models.PositiveIntegerField(default=0)
+    stored = models.PositiveIntegerField(default=0)
+    refused = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"import of {self.source} for agency {self.agency_id}: {self.state}"
+
+
+class PublishedRecord(models.Model):
+    """A record the agency published in the registry of contracts, as its open data shows it:
+    ``record_id`` (idSmlouvy), ``version_id`` (idVerze, the newest imported), ``link``,
+    ``published_at`` and the ``metadata`` as published (``ContractMetadata.to_dict()``).
+
+    The audit (:func:`registry.services.audit.record_audit`) stores what the record exposes if
+    it were published now: ``findings`` (see :data:`registry.services.audit.FINDINGS_SHAPE`),
+    ``exposure`` (the number of exposed values, the list's order) and ``audit_state``.
+    ``correction`` is the contract made to correct the record (:func:`record_correct`): its
+    publication is sent as a ``modifikace`` of this record."""
+
+    class AuditState(models.TextChoices):
+        WAITING = "waiting", _("Not audited yet")
+        RUNNING = "running", _("Being audited")
+        DONE = "done", _("Audited")
+        FAILED = "failed", _("Audit failed")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="published_records")
+    record_id = models.BigIntegerField()
+    version_id = models.BigIntegerField()
+    link = models.URLField(max_length=300, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    imported_by = models.ForeignKey(RecordImport, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    audit_state = models.CharField(max_length=16, choices=AuditState.choices, default=AuditState.WAITING)
+    audited_at = models.DateTimeField(null=True, blank=True)
+    exposure = models.PositiveIntegerField(default=0)
+    findings = models.JSONField(default=dict, blank=True)
+    audit_error = models.TextField(blank=True)
+    correction = models.OneToOneField(
+        Contract, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrects_record"
+    )
+
+    class Meta:
+        ordering = ["-exposure", "-published_at", "-record_id"]
+        constraints = [models.UniqueConstraint(fields=["agency", "record_id"], name="one_published_record")]
+        indexes = [models.Index(fields=["agency", "audit_state"])]
+
+    def __str__(self) -> str:
+        return f"published record {self.record_id} of agency {self.agency_id}"
+
+
+class PublishedFile(models.Model):
+    """A file of a :class:`PublishedRecord` as the registry publishes it: ``name``, ``sha256``
+    (hex, from the dump) and ``link``. ``content`` is the file fetched once and kept unchanged
+    when its SHA-256 matched (``state`` stored); a file whose content did not match is refused
+    and not kept, with the SHA-256 it had in ``error``."""
+
+    class State(models.TextChoices):
+        WAITING = "waiting", _("Not fetched yet")
+        STORED = "stored", _("Stored")
+        REFUSED = "refused", _("Refused: content does not match the registry's hash")
+        FAILED = "failed", _("Could not be fetched")
+
+    record = models.ForeignKey(PublishedRecord, on_delete=models.CASCADE, related_name="files")
+    name = models.CharField(max_length=255)
+    sha256 = models.CharField(max_length=64, blank=True)
+    link = models.URLField(max_length=500, blank=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.WAITING)
+    content = models.FileField(upload_to=_published_file_path, blank=True, editable=False)
+    size = models.PositiveBigIntegerField(default=0)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} of record {self.record.record_id}"
+
+
+class RecordAudit(models.Model):
+    """One audit of an agency's imported records, a background job on the low queue: ``total``
+    records to audit when it started, ``done`` so far (it resumes with the records still
+    waiting), ``state`` and the time it took."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("Waiting")
+        RUNNING = "running", _("Auditing")
+        DONE = "done", _("Audited")
+        FAILED = "failed", _("Failed")
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="record_audits")
+    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"audit of agency {self.agency_id}: {self.state} ({self.done}/{self.total})"

@@ -302,6 +302,33 @@ def withdraw_xml(record_id: int, email: str = "") -> bytes:
     return _finish(root)
 
 
+def dump_xml(records: Sequence[Record], year: int, month: int, generated: datetime, complete: bool = True) -> bytes:
+    """A monthly open-data dump (``dump_mesice.xsd``) of ``records``, as the registry publishes it
+    (the inverse of :func:`parse_dump`; each file's ``sha256`` and ``link`` as given, its hash
+    algorithm sha256). Raises :class:`RegistryXmlError` when the result does not validate."""
+    root = etree.Element(_Q + "dump", nsmap={None: NS})
+    _sub(root, "mesic", f"{month:02d}")
+    _sub(root, "rok", year)
+    _sub(root, "casGenerovani", generated.isoformat(timespec="seconds"))
+    _sub(root, "dokoncenyMesic", "1" if complete else "0")
+    for record in records:
+        el = _sub(root, "zaznam")
+        ident = _sub(el, "identifikator")
+        _sub(ident, "idSmlouvy", record.record_id)
+        _sub(ident, "idVerze", record.version_id)
+        _sub(el, "odkaz", record.link)
+        _sub(el, "casZverejneni", (record.published_at or generated).isoformat(timespec="seconds"))
+        _contract(el, record.metadata)
+        files = _sub(el, "prilohy")
+        for f in record.files:
+            item = _sub(files, "priloha")
+            _sub(item, "nazevSouboru", f.name)
+            _sub(item, "hash", f.sha256).set("algoritmus", "sha256")
+            _sub(item, "odkaz", f.link)
+        _sub(el, "platnyZaznam", "1" if record.current is not False else "0")
+    return _finish(root)
+
+
 def split_files(files: list[tuple[str, int]], limit: int = MESSAGE_LIMIT) -> list[list[str]]:
     """``files`` (name, size in bytes) in batches of one message each: the first for
     ``zverejneni``, the others for ``pridani_prilohy``; each under ``limit`` less room for the

@@ -1,0 +1,294 @@
+"""An agency's records already in the registry of contracts, read from the registry's open data.
+
+The registry publishes every record each month in a dump (``dump_mesice.xsd`` of ISRS 1.2.1): its
+metadata as published and, for every file, its name, SHA-256 and link. An import
+(:class:`~registry.models.RecordImport`) takes the records whose publisher (``subjekt``) is the
+agency, by its IČO or its data box, from a dump an admin uploaded
+(:func:`record_import_upload`) or one the job fetches (:func:`record_import_fetch`), and keeps
+each as a :class:`~registry.models.PublishedRecord` with its newest version's metadata. Each file is
+fetched once (:func:`record_files_fetch`) from the registry's address
+(``settings.REDACTOR_REGISTRY_FILES_URL``: a dump cannot send the service elsewhere), its SHA-256
+checked against the dump's: a file that does not match is refused and not kept, the others are
+kept unchanged as the record's published originals. ``REDACTOR_REGISTRY_FETCH`` off fetches
+nothing. Nothing is ever sent to the registry here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import date
+
+import urllib3
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from lxml import etree
+
+from accounts.access import require_role
+from accounts.models import Agency, Role
+from contracts import queue
+from registry import isrs
+from registry.models import PublishedFile, PublishedRecord, RecordImport
+
+log = logging.getLogger(__name__)
+
+#: The job that runs an import (:func:`record_import_run`), on the low queue.
+IMPORT_RECORDS = "registry.jobs.import_records"
+
+#: The largest dump read (bytes): a month of the whole registry is about 100 MB.
+DUMP_MAX_BYTES = 400 * 1024 * 1024
+
+
+class FetchError(Exception):
+    """A file or dump could not be fetched; the message is a sentence for the agency."""
+
+
+def _looks_like_dump(data: bytes) -> bool:
+    """Whether ``data`` starts as a registry dump (its root element ``dump`` in the ISRS
+    namespace), read without building the tree."""
+    try:
+        for _event, element in etree.iterparse(
+            _Head(data), events=("start",), resolve_entities=False, no_network=True, huge_tree=False
+        ):
+            return etree.QName(element).localname == "dump" and etree.QName(element).namespace == isrs.NS
+    except etree.XMLSyntaxError:
+        return False
+    return False
+
+
+class _Head:
+    """A file-like view of bytes for :func:`lxml.etree.iterparse`."""
+
+    def __init__(self, data: bytes):
+        self.data, self.at = data, 0
+
+    def read(self, n: int = -1) -> bytes:
+        n = len(self.data) - self.at if n < 0 else n
+        chunk = self.data[self.at : self.at + n]
+        self.at += len(chunk)
+        return chunk
+
+
+def record_import_upload(*, agency: Agency, user: User, data: bytes, filename: str) -> RecordImport:
+    """Import the agency's records from a monthly dump an admin uploaded: the dump is kept and
+    the import queued on the low queue (:func:`record_import_run`). Raises ``PermissionDenied``
+    unless ``user`` is the agency's admin, ``ValidationError`` code ``not_a_dump`` for a file that
+    is not a registry dump."""
+    require_role(user, agency, Role.ADMIN)
+    if len(data) > DUMP_MAX_BYTES or not _looks_like_dump(data):
+        raise ValidationError(
+            _("This file is not a monthly dump of the registry of contracts' open data (dump_YYYY_MM.xml)."),
+            code="not_a_dump",
+        )
+    name = filename.rsplit("/", 1)[-1][:200] or "dump.xml"
+    with transaction.atomic():
+        started = RecordImport(agency=agency, source=name, created_by=user)
+        started.dump.save(f"{agency.pk}-{hashlib.sha256(data).hexdigest()[:16]}.xml", ContentFile(data), save=False)
+        started.save()
+        queue.enqueue(IMPORT_RECORDS, started.pk, queue="low", timeout=6 * 3600)
+    return started
+
+
+def dump_url(month: date) -> str:
+    """The address of the registry's dump of ``month`` (its day ignored)."""
+    return f"{settings.REDACTOR_REGISTRY_OPEN_DATA_URL}dump_{month.year}_{month.month:02d}.xml"
+
+
+def record_import_fetch(*, agency: Agency, user: User | None, month: date) -> RecordImport:
+    """Import the agency's records from the registry's dump of ``month``, fetched by the job.
+    Raises ``PermissionDenied`` unless ``user`` is the agency's admin (``None``: the system),
+    ``ValidationError`` code ``fetch_off`` when this service fetches nothing
+    (``REDACTOR_REGISTRY_FETCH``)."""
+    if user is not None:
+        require_role(user, agency, Role.ADMIN)
+    if not settings.REDACTOR_REGISTRY_FETCH:
+        raise ValidationError(
+            _("This service does not fetch from the registry; download the month's dump and upload it here."),
+            code="fetch_off",
+        )
+    with transaction.atomic():
+        started = RecordImport.objects.create(agency=agency, source=dump_url(month), created_by=user)
+        queue.enqueue(IMPORT_RECORDS, started.pk, queue="low", timeout=6 * 3600)
+    return started
+
+
+def _get(url: str, limit: int) -> bytes:
+    """The body of ``url`` (GET, no redirects, at most ``limit`` bytes). Raises
+    :class:`FetchError` with a sentence for the agency."""
+    http = urllib3.PoolManager(
+        timeout=urllib3.Timeout(connect=10, read=settings.REDACTOR_REGISTRY_FETCH_TIMEOUT), retries=False
+    )
+    try:
+        reply = http.request("GET", url, preload_content=False, redirect=False)
+    except urllib3.exceptions.HTTPError as exc:
+        log.info("fetching %s failed: %s", url, exc)
+        raise FetchError(_("The registry could not be reached; the import will try again.")) from None
+    try:
+        if reply.status != 200:
+            raise FetchError(_("The registry answered %(status)d for this address.") % {"status": reply.status})
+        body = bytearray()
+        for chunk in reply.stream(1 << 16):
+            body += chunk
+            if len(body) > limit:
+                raise FetchError(_("The file is larger than this service accepts."))
+        return bytes(body)
+    except urllib3.exceptions.HTTPError as exc:
+        log.info("reading %s failed: %s", url, exc)
+        raise FetchError(_("The registry stopped answering while sending the file.")) from None
+    finally:
+        reply.release_conn()
+
+
+def _published_by(agency: Agency, record: isrs.Record) -> bool:
+    """Whether ``record`` was published by ``agency``: its IČO or its data box as ``subjekt``."""
+    body = record.metadata.publisher
+    return bool(body.ico and body.ico == agency.ico) or bool(
+        agency.data_box_id and body.data_box and body.data_box == agency.data_box_id
+    )
+
+
+def record_import_run(*, import_id: int) -> None:
+    """Job body of an import: read the dump (stored, or fetched from ``source``), keep the
+    agency's records and their files (a record already known is updated when the dump has a
+    newer version; the files of the new version replace those of the old one), then fetch the
+    files still waiting (:func:`record_files_fetch`). Run again, it goes on where it stopped.
+    A dump that cannot be read or is not valid leaves the import failed with the reason."""
+    started = RecordImport.objects.select_related("agency").get(pk=import_id)
+    if started.state == RecordImport.State.DONE:
+        return
+    RecordImport.objects.filter(pk=started.pk).update(state=RecordImport.State.RUNNING, error="")
+    try:
+        data = started.dump.read() if started.dump else _get(started.source, DUMP_MAX_BYTES)
+        records = isrs.parse_dump(data)
+    except FetchError as exc:
+        return _failed(started, str(exc))
+    except isrs.RegistryXmlError:
+        return _failed(
+            started, _("The dump does not follow the registry's schema (dump_mesice.xsd); nothing was imported.")
+        )
+    agency = started.agency
+    mine = [r for r in records if _published_by(agency, r)]
+    new = sum(_keep_record(started, r) for r in mine)
+    RecordImport.objects.filter(pk=started.pk).update(records=len(mine), new=new)
+    ids = {r.record_id for r in mine}
+    files = PublishedFile.objects.filter(record__agency=agency, record__record_id__in=ids)
+    RecordImport.objects.filter(pk=started.pk).update(files=files.count())
+    if settings.REDACTOR_REGISTRY_FETCH:
+        record_files_fetch(agency=agency, record_ids=ids, progress=started)
+    RecordImport.objects.filter(pk=started.pk).update(
+        state=RecordImport.State.DONE, finished_at=timezone.now(), **_file_counts(files)
+    )
+
+
+def record_import_fail(*, import_id: int) -> None:
+    """The import's job stopped on an error of its own: the import is failed, with a sentence;
+    the records and files it kept stay, and an import of the same dump goes on from there."""
+    _failed(
+        RecordImport.objects.get(pk=import_id),
+        _("The import stopped because of an internal error; the details are in the operator's log. Try again."),
+    )
+
+
+def _failed(started: RecordImport, reason: str) -> None:
+    RecordImport.objects.filter(pk=started.pk).update(
+        state=RecordImport.State.FAILED, error=reason, finished_at=timezone.now()
+    )
+
+
+def _file_counts(files) -> dict[str, int]:
+    states = list(files.values_list("state", flat=True))
+    return {
+        "stored": states.count(PublishedFile.State.STORED),
+        "refused": states.count(PublishedFile.State.REFUSED),
+        "failed": states.count(PublishedFile.State.FAILED),
+    }
+
+
+@transaction.atomic
+def _keep_record(started: RecordImport, record: isrs.Record) -> bool:
+    """Store or update one record of the dump; True when the agency's list did not have it."""
+    fields = {
+        "version_id": record.version_id,
+        "link": record.link[:300],
+        "published_at": record.published_at,
+        "metadata": record.metadata.to_dict(),
+    }
+    kept, created = PublishedRecord.objects.select_for_update().get_or_create(
+        agency=started.agency, record_id=record.record_id, defaults={**fields, "imported_by": started}
+    )
+    if not created:
+        if record.version_id <= kept.version_id:
+            return False
+        for name, value in fields.items():
+            setattr(kept, name, value)
+        kept.imported_by, kept.audit_state, kept.findings, kept.exposure = (
+            started, PublishedRecord.AuditState.WAITING, {}, 0,
+        )  # fmt: skip
+        kept.save()
+        for old in kept.files.all():  # the new version's files replace the old version's
+            if old.content:
+                old.content.delete(save=False)
+            old.delete()
+    PublishedFile.objects.bulk_create(
+        [
+            PublishedFile(record=kept, name=f.name[:255], sha256=f.sha256.lower(), link=f.link[:500])
+            for f in record.files
+        ]
+    )
+    return created
+
+
+def record_files_fetch(
+    *, agency: Agency, record_ids: set[int] | None = None, progress: RecordImport | None = None
+) -> int:
+    """Fetch the agency's files still waiting (of ``record_ids``, or all), each once: a link
+    outside ``REDACTOR_REGISTRY_FILES_URL`` is not followed, a content whose SHA-256 is not the
+    dump's is refused and not kept (the SHA-256 it had is recorded), a fetch that fails is
+    recorded with its reason and tried again by the next import. ``progress`` gets the counts as
+    they grow. Returns how many files were stored."""
+    waiting = PublishedFile.objects.filter(
+        record__agency=agency, state__in=(PublishedFile.State.WAITING, PublishedFile.State.FAILED)
+    ).order_by("id")
+    if record_ids is not None:
+        waiting = waiting.filter(record__record_id__in=record_ids)
+    stored = 0
+    for f in waiting.iterator():
+        stored += _fetch_one(f)
+        if progress is not None:
+            files = PublishedFile.objects.filter(record__agency=agency)
+            if record_ids is not None:
+                files = files.filter(record__record_id__in=record_ids)
+            RecordImport.objects.filter(pk=progress.pk).update(**_file_counts(files))
+    return stored
+
+
+def _fetch_one(f: PublishedFile) -> bool:
+    if not f.link.startswith(settings.REDACTOR_REGISTRY_FILES_URL):
+        f.state, f.error = PublishedFile.State.FAILED, _("The link is not the registry's; it was not followed.")
+        f.save(update_fields=["state", "error"])
+        return False
+    try:
+        data = _get(f.link, settings.REDACTOR_MAX_UPLOAD_BYTES)
+    except FetchError as exc:
+        f.state, f.error = PublishedFile.State.FAILED, str(exc)
+        f.save(update_fields=["state", "error"])
+        return False
+    digest = hashlib.sha256(data).hexdigest()
+    if f.sha256 and digest != f.sha256:
+        f.state, f.size = PublishedFile.State.REFUSED, len(data)
+        f.error = _("The file's SHA-256 is %(got)s, the registry lists %(listed)s; it was not kept.") % {
+            "got": digest,
+            "listed": f.sha256,
+        }
+        f.save(update_fields=["state", "size", "error"])
+        log.warning("file %s of record %s: SHA-256 mismatch", f.name, f.record_id)
+        return False
+    f.content.save("file.pdf", ContentFile(data), save=False)
+    f.state, f.size, f.error = PublishedFile.State.STORED, len(data), ""
+    f.save(update_fields=["content", "state", "size", "error"])
+    return True

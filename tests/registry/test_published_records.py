@@ -1,0 +1,247 @@
+"""What an agency already published: its records imported from the registry's open data served by
+a test server of this project over HTTP on loopback (tests.registry_open_data), every file's
+SHA-256 checked, and audited by the real engine as if published now."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pymupdf
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from redactor.metadata import ContractMetadata, PublishingBody, RegistryParty
+from registry import isrs
+from registry.models import PublishedFile, PublishedRecord, RecordAudit, RecordImport
+from registry.services import audit, published
+from tests.pdfs import pdf_from_paragraphs
+from tests.plugins.tenants import CONTRACT_TEXT
+from tests.registry_open_data import OpenDataServer
+
+JULY = date(2026, 7, 1)
+FIRM = RegistryParty(name="STAVBY HORÁK s.r.o.", ico="25596641")
+
+#: A contract the earlier hand redacted with a black rectangle drawn over live text.
+CLEAN_TEXT = [
+    "Smlouva o dílo č. 2026/40",
+    "Objednatel: Obec Horní Lhota, IČO: 00000001, se sídlem Náměstí 1, 679 01 Horní Lhota",
+    "Zhotovitel: STAVBY HORÁK s.r.o., IČO: 25596641, se sídlem Průmyslová 8, 602 00 Brno",
+    "Cena díla činí 250 000 Kč bez DPH.",
+]
+
+
+def _blacked_over(pdf: bytes, words: str) -> bytes:
+    """``pdf`` with a black rectangle drawn over ``words``, the text left under it."""
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    for rect in doc[0].search_for(words):
+        doc[0].draw_rect(rect, color=(0, 0, 0), fill=(0, 0, 0))
+    out = doc.tobytes()
+    doc.close()
+    return out
+
+
+def _metadata(agency, parties: list[RegistryParty]) -> ContractMetadata:
+    return ContractMetadata(
+        publisher=PublishingBody(name=agency.name, ico=agency.ico),
+        parties=parties,
+        subject="Kupní smlouva",
+        date_concluded=date(2026, 6, 30),
+    )
+
+
+@pytest.fixture
+def open_data(settings):
+    with OpenDataServer() as server:
+        settings.REDACTOR_REGISTRY_OPEN_DATA_URL = server.url
+        settings.REDACTOR_REGISTRY_FILES_URL = server.files_url
+        settings.REDACTOR_REGISTRY_FETCH = True
+        yield server
+
+
+@pytest.fixture
+def month(open_data, agency, other_agency):
+    """July's dump: three records of the agency (a private seller in the text and in the metadata,
+    an earlier black box over live text, a file changed since publication) and one of another
+    agency."""
+    sale = open_data.file("kupni.pdf", pdf_from_paragraphs(CONTRACT_TEXT))
+    boxed_pdf = _blacked_over(pdf_from_paragraphs(CONTRACT_TEXT), "750403/1238")
+    boxed = open_data.file("prodej.pdf", boxed_pdf)
+    clean = open_data.file("dilo.pdf", pdf_from_paragraphs(CLEAN_TEXT))
+    changed = open_data.file("zmenena.pdf", pdf_from_paragraphs(CLEAN_TEXT))
+    open_data.replace(changed, pdf_from_paragraphs([*CLEAN_TEXT, "Dodatek doplněný po zveřejnění."]))
+    seller = RegistryParty(name="Jan Novák", address="Lipová 12, 602 00 Brno")
+    firm = FIRM
+    records = [
+        open_data.record(101, _metadata(agency, [seller]), [sale]),
+        open_data.record(102, _metadata(agency, [firm]), [boxed]),
+        open_data.record(103, _metadata(agency, [firm]), [clean, changed]),
+        open_data.record(201, _metadata(other_agency, [seller]), [open_data.file("cizi.pdf", b"%PDF-1.4")]),
+    ]
+    open_data.publish(JULY, records)
+    return records
+
+
+def _imported(agency, admin_user) -> RecordImport:
+    started = published.record_import_fetch(agency=agency, user=admin_user, month=JULY)
+    published.record_import_run(import_id=started.pk)
+    started.refresh_from_db()
+    return started
+
+
+def test_the_dump_written_is_the_dump_read(open_data, month):
+    xml = open_data.paths["/dump_2026_07.xml"]
+    assert isrs.validate(xml) == "dump"
+    again = isrs.parse_dump(xml)
+    assert [(r.record_id, [f.sha256 for f in r.files]) for r in again] == [
+        (r.record_id, [f.sha256 for f in r.files]) for r in month
+    ]
+    assert again[0].metadata.parties[0].name == "Jan Novák"
+
+
+def test_the_agencys_records_are_imported_and_each_file_checked_once(open_data, month, agency, admin_user):
+    started = _imported(agency, admin_user)
+    assert started.state == RecordImport.State.DONE, started.error
+    assert (started.records, started.new, started.files) == (3, 3, 4)
+    assert (started.stored, started.refused, started.failed) == (3, 1, 0)
+    assert sorted(agency.published_records.values_list("record_id", flat=True)) == [101, 102, 103]
+    refused = PublishedFile.objects.get(name="zmenena.pdf")
+    assert refused.state == PublishedFile.State.REFUSED and not refused.content
+    assert refused.sha256 in refused.error and "not kept" in refused.error
+    kept = PublishedFile.objects.get(name="kupni.pdf")
+    with kept.content.open("rb") as fh:
+        assert isrs.sha256(fh.read()) == kept.sha256 == month[0].files[0].sha256
+    assert not any("cizi" in path for path in open_data.requests)  # another agency's files are not fetched
+
+    # a second import of the same month fetches nothing stored again; the refused file is not asked for
+    fetched = sum(open_data.requests.values())
+    again = _imported(agency, admin_user)
+    assert (again.records, again.new, again.stored, again.refused) == (3, 0, 3, 1)
+    assert sum(open_data.requests.values()) == fetched + 1  # the dump only
+
+
+def test_a_newer_version_replaces_the_records_metadata_and_files(open_data, month, agency, admin_user):
+    _imported(agency, admin_user)
+    corrected = open_data.file("kupni-v2.pdf", pdf_from_paragraphs(CLEAN_TEXT))
+    first = month[0]
+    newer = open_data.record(101, _metadata(agency, [RegistryParty(name="Neveřejný údaj")]), [corrected], 150)
+    open_data.publish(JULY, [newer, *month[1:]])
+    _imported(agency, admin_user)
+    record = agency.published_records.get(record_id=101)
+    assert record.version_id == 150 and record.metadata["parties"][0]["name"] == "Neveřejný údaj"
+    assert list(record.files.values_list("name", "state")) == [("kupni-v2.pdf", "stored")]
+    assert first.files[0].name not in set(PublishedFile.objects.values_list("name", flat=True))
+
+
+def test_a_link_outside_the_registry_is_not_followed(open_data, agency, admin_user, settings):
+    outside = isrs.RecordFile("x.pdf", "0" * 64, "http://127.0.0.1:9/elsewhere/x.pdf")
+    open_data.publish(JULY, [open_data.record(7, _metadata(agency, [FIRM]), [outside])])
+    started = _imported(agency, admin_user)
+    f = PublishedFile.objects.get(name="x.pdf")
+    assert (started.failed, f.state) == (1, PublishedFile.State.FAILED) and "not the registry's" in f.error
+
+
+def test_an_uploaded_dump_is_imported_and_a_non_dump_refused(open_data, month, agency, admin_user, reviewer):
+    xml = open_data.paths["/dump_2026_07.xml"]
+    with pytest.raises(PermissionDenied):
+        published.record_import_upload(agency=agency, user=reviewer, data=xml, filename="dump_2026_07.xml")
+    for bad in (b"%PDF-1.7 not a dump", b"<?xml version='1.0'?><zverejneni/>", b"<dump>"):
+        with pytest.raises(ValidationError) as refused:
+            published.record_import_upload(agency=agency, user=admin_user, data=bad, filename="x.xml")
+        assert refused.value.code == "not_a_dump"
+    started = published.record_import_upload(agency=agency, user=admin_user, data=xml, filename="dump_2026_07.xml")
+    published.record_import_run(import_id=started.pk)
+    started.refresh_from_db()
+    assert (started.state, started.records, started.stored) == (RecordImport.State.DONE, 3, 3)
+    assert "/dump_2026_07.xml" not in open_data.requests
+
+
+def test_fetching_turned_off(open_data, month, agency, admin_user, settings):
+    settings.REDACTOR_REGISTRY_FETCH = False
+    with pytest.raises(ValidationError) as refused:
+        published.record_import_fetch(agency=agency, user=admin_user, month=JULY)
+    assert refused.value.code == "fetch_off"
+    started = published.record_import_upload(
+        agency=agency, user=admin_user, data=open_data.paths["/dump_2026_07.xml"], filename="d.xml"
+    )
+    published.record_import_run(import_id=started.pk)
+    started.refresh_from_db()
+    assert (started.records, started.stored) == (3, 0) and not open_data.requests
+    assert set(PublishedFile.objects.values_list("state", flat=True)) == {PublishedFile.State.WAITING}
+
+
+def test_a_dump_the_schema_refuses_fails_the_import_with_a_sentence(open_data, agency, admin_user):
+    open_data.paths["/dump_2026_07.xml"] = b'<dump xmlns="http://portal.gov.cz/rejstriky/ISRS/1.2/"><rok>x</rok></dump>'
+    started = _imported(agency, admin_user)
+    assert started.state == RecordImport.State.FAILED and "schema" in started.error
+    assert not agency.published_records.exists()
+
+
+def _audit_all(agency, user) -> RecordAudit:
+    run = audit.record_audit_start(agency=agency, user=user)
+    while audit.record_audit_step(audit_id=run.pk) is not None:
+        pass
+    run.refresh_from_db()
+    return run
+
+
+def test_the_audit_finds_what_each_record_exposes_and_orders_them(open_data, month, agency, admin_user, reviewer):
+    _imported(agency, admin_user)
+    run = _audit_all(agency, reviewer)
+    assert (run.state, run.total, run.done) == (RecordAudit.State.DONE, 3, 3)
+    records = {r.record_id: r for r in agency.published_records.all()}
+    sale, boxed, clean = records[101], records[102], records[103]
+    assert {r.audit_state for r in records.values()} == {PublishedRecord.AuditState.DONE}
+
+    # the private seller: the metadata names him, with his home; the file shows his birth number
+    assert sale.findings["metadata"] == [
+        {"party": 1, "kind": "natural_person", "person": "Jan Novák", "fields": ["name", "address"], "known": True}
+    ]
+    values = {v["text"] for v in sale.findings["files"][0]["values"]}
+    assert "750403/1238" in values and "19-2000145399/0800" in values
+    assert sale.findings["metadata_fields"] == {"name": 1, "address": 1}
+    assert sum(sale.findings["categories"].values()) == sale.findings["files"][0]["legible"] >= 5
+    assert sale.exposure == sum(sale.findings["categories"].values()) + 2
+    # the earlier hand's black box with the birth number readable under it
+    assert boxed.findings["files"][0]["failed_boxes"] >= 1
+    assert "750403/1238" in {v["text"] for v in boxed.findings["files"][0]["values"]}
+    # a company's contract exposes nothing; its refused file is not audited
+    assert clean.exposure == 0 and [f["name"] for f in clean.findings["files"]] == ["dilo.pdf"]
+    assert list(agency.published_records.values_list("record_id", flat=True))[-1] == 103  # least exposed last
+    assert sale.exposure > 0 and boxed.exposure > 0
+
+    with pytest.raises(ValidationError) as nothing:
+        audit.record_audit_start(agency=agency, user=reviewer)
+    assert nothing.value.code == "nothing_to_audit"
+
+
+def test_an_audit_resumes_and_a_record_a_dead_job_left_is_failed(open_data, month, agency, admin_user, reviewer):
+    _imported(agency, admin_user)
+    run = audit.record_audit_start(agency=agency, user=reviewer)
+    assert audit.record_audit_start(agency=agency, user=reviewer) == run  # the one under way
+    first = audit.record_audit_step(audit_id=run.pk)
+    # the next step's worker dies in the middle of a record
+    PublishedRecord.objects.filter(agency=agency, record_id=102).update(audit_state=PublishedRecord.AuditState.RUNNING)
+    audit.record_audit_failed(audit_id=run.pk)
+    while audit.record_audit_step(audit_id=run.pk) is not None:
+        pass
+    run.refresh_from_db()
+    states = dict(agency.published_records.values_list("record_id", "audit_state"))
+    assert first.record_id == 101 and states == {101: "done", 102: "failed", 103: "done"}
+    assert run.state == RecordAudit.State.DONE and run.done == 3
+    assert "memory or time" in agency.published_records.get(record_id=102).audit_error
+
+
+def test_a_broken_file_fails_its_record_with_a_sentence(open_data, agency, admin_user, reviewer):
+    broken = open_data.file("rozbita.pdf", b"%PDF-1.7\nthis is no PDF at all")
+    open_data.publish(JULY, [open_data.record(5, _metadata(agency, [FIRM]), [broken])])
+    _imported(agency, admin_user)
+    _audit_all(agency, reviewer)
+    record = agency.published_records.get()
+    assert record.audit_state == PublishedRecord.AuditState.FAILED and record.audit_error
+    assert "Traceback" not in record.audit_error and "Error" not in record.audit_error
+
+
+def test_an_audit_needs_a_reviewer(open_data, month, agency, admin_user, clerk):
+    _imported(agency, admin_user)
+    with pytest.raises(PermissionDenied):
+        audit.record_audit_start(agency=agency, user=clerk)
