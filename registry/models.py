@@ -192,8 +192,9 @@ class PublishedRecord(models.Model):
     The audit (:func:`registry.services.audit.record_audit`) stores what the record exposes if
     it were published now: ``findings`` (see :data:`registry.services.audit.FINDINGS_SHAPE`),
     ``exposure`` (the number of exposed values, the list's order) and ``audit_state``.
-    ``correction`` is the contract made to correct the record (:func:`record_correct`): its
-    publication is sent as a ``modifikace`` of this record."""
+    ``correction`` is the contract made to correct the record from its file ``correction_file``
+    (:func:`registry.services.corrections.record_correct`): its publication is sent as a
+    ``modifikace`` of this record; ``corrected_at`` is when the registry accepted it."""
 
     class AuditState(models.TextChoices):
         WAITING = "waiting", _("Not audited yet")
@@ -216,6 +217,10 @@ class PublishedRecord(models.Model):
     correction = models.OneToOneField(
         Contract, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrects_record"
     )
+    correction_file = models.ForeignKey(
+        "PublishedFile", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    corrected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-exposure", "-published_at", "-record_id"]

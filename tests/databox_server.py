@@ -85,6 +85,10 @@ class DataBoxServer:
         self._server: WSGIServer | None = None
         self.add_box(registry_box, f"registry-{registry_box}", "registry")
 
+    def add_record(self, record_id: int, publisher: str, files: list[tuple[str, str]]) -> None:
+        """A record ``publisher`` (a box id) published before: ``files`` are (name, sha256)."""
+        self.records[record_id] = _Record(record_id, publisher, versions=[record_id], files=list(files))
+
     def add_box(self, box_id: str, login: str, password: str) -> None:
         """Open data box ``box_id`` reachable with ``login`` and ``password``."""
         self.boxes[login] = (box_id, password)
@@ -313,6 +317,8 @@ class DataBoxServer:
             record = self._target(root, message)
             if root_name == "modifikace":
                 record.metadata = _child(root, f"{_R}smlouva")
+                if files:  # a new version's files replace the record's
+                    record.files = []
             elif root_name == "znepristupneni":
                 record.withdrawn = True
         record.files += files

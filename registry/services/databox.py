@@ -23,10 +23,10 @@ from contracts.services.common import audit
 from contracts.services.webhooks import webhooks_notify
 from registry import isrs
 from registry.databox import DataBoxClient, DataBoxError, OutgoingFile
-from registry.models import RegistrySettings, RegistrySubmission
+from registry.models import PublishedRecord, RegistrySettings, RegistrySubmission
 
 from .metadata import record_for_update, registry_settings
-from .submissions import SEND_REGISTRY_SUBMISSION, Operation, SubmissionState, _key, _published_files
+from .submissions import SEND_REGISTRY_SUBMISSION, Operation, SubmissionState, _files_of, _key
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def registry_submission_send(*, submission_id: int) -> None:
     submission = RegistrySubmission.objects.select_related("contract", "agency").get(pk=submission_id)
     contract = submission.contract
     try:
-        contents = {name: data for name, data, _k in _published_files(contract)}
+        contents = {name: data for name, data, _k in _files_of(contract, submission.operation)}
         main = isrs.FILE_NAMES[submission.operation]
         files = [OutgoingFile(main, submission.xml.encode("utf-8"), "application/xml", "main")]
         for entry in submission.files:
@@ -217,6 +217,13 @@ def _apply_reply(submission: RegistrySubmission, reply: isrs.Reply) -> None:
     else:
         audit(contract, None, f"registry_{submission.operation}_accepted", submission=submission.pk,
               version_id=record.version_id, hash_mismatch=mismatched)  # fmt: skip
+        if submission.operation == Operation.MODIFY and submission.files and not mismatched:
+            # a correction of a record published before: its new version is this contract
+            corrected = PublishedRecord.objects.filter(correction=contract)
+            if corrected.update(version_id=record.version_id, corrected_at=timezone.now()):
+                contract.status, stored.registered_at = Status.REGISTERED, record.published_at or timezone.now()
+                fields.append("status")
+                webhooks_notify(contract=contract, event=WebhookEvent.REGISTERED)
     stored.save()
     contract.save(update_fields=fields)
 

@@ -24,6 +24,7 @@ from registry import isrs
 from registry.models import RegistrySubmission
 from registry.selectors import registry_record
 
+from .corrections import correction_files
 from .metadata import registry_metadata, registry_problems, registry_settings
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,20 @@ def _published_files(contract: Contract) -> list[tuple[str, bytes, str]]:
             with field.open("rb") as fh:
                 files.append((contract.download_name(suffix, ext), fh.read(), kind))
     return files
+
+
+def _files_of(contract: Contract, operation: str) -> list[tuple[str, bytes, str]]:
+    """The files ``operation`` may send: a publication's (and its further messages') published
+    files; a correction of a record the agency published before (:mod:`.corrections`) sends the
+    corrected contract's published files and the record's other files, unchanged; any other
+    operation none."""
+    if operation in (Operation.PUBLISH, Operation.ADD_FILES):
+        return _published_files(contract)
+    if operation == Operation.MODIFY:
+        others = correction_files(contract)
+        if others is not None and contract.redacted:
+            return _published_files(contract) + others
+    return []
 
 
 def _key(operation: str, xml: bytes, files: list[dict]) -> str:
@@ -108,7 +123,7 @@ def registry_submit(
     regs = registry_settings(contract.agency)
     metadata = registry_metadata(contract)
     pending = _submittable(contract, operation, reason, metadata)
-    entries = _file_entries(_published_files(contract) if operation == Operation.PUBLISH else [])
+    entries = _file_entries(_files_of(contract, operation))
     batches, first, xml = _message(contract, operation, metadata, entries, regs.confirmation_email)
     same = contract.registry_submissions.filter(key=_key(operation, xml, first)).first()
     if same is not None:
@@ -147,12 +162,20 @@ def _submittable(contract: Contract, operation: str, reason: str, metadata) -> Q
     if operation == Operation.PUBLISH:
         if contract.status not in PUBLISHED_STATES or not contract.redacted:
             raise ValidationError(_("Publish the redacted contract first."), code="wrong_status")
+        if correction_files(contract) is not None:
+            raise ValidationError(
+                _("This contract corrects a record already in the registry: send it as a correction."),
+                code="wrong_status",
+            )
         pending = contract.registry_submissions.filter(
             operation=Operation.PUBLISH,
             state__in=(SubmissionState.SENDING, SubmissionState.SENT, SubmissionState.ACCEPTED),
         )
     else:
         _registered_record(contract)
+        corrects = operation == Operation.MODIFY and correction_files(contract) is not None
+        if corrects and (contract.status not in PUBLISHED_STATES or not contract.redacted):
+            raise ValidationError(_("Publish the corrected contract first."), code="wrong_status")
         if not reason.strip():
             raise ValidationError(_("Give the reason for the correction or withdrawal."), code="reason_required")
         pending = RegistrySubmission.objects.none()
@@ -177,7 +200,8 @@ def _message(
             first = [f for f in entries if f["name"] in batches[0]]
             return batches, first, isrs.publish_xml(metadata, [f["name"] for f in first], email)
         if operation == Operation.MODIFY:
-            return [[]], [], isrs.modify_xml(_registered_record(contract), metadata, [], email)
+            names = [f["name"] for f in entries]
+            return [names], entries, isrs.modify_xml(_registered_record(contract), metadata, names, email)
         if operation == Operation.WITHDRAW:
             return [[]], [], isrs.withdraw_xml(_registered_record(contract), email)
     except isrs.RegistryXmlError as exc:
@@ -213,7 +237,9 @@ def registry_package(*, contract: Contract, user: User):
     if submission is None:
         with transaction.atomic():
             submission = registry_submit(contract=contract, user=user, operation=Operation.PUBLISH)
-    files = {name: content for name, content, _k in _published_files(contract)} if submission.files else {}
+    files = (
+        {name: content for name, content, _k in _files_of(contract, submission.operation)} if submission.files else {}
+    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(isrs.FILE_NAMES[submission.operation], submission.xml.encode("utf-8"))

@@ -10,7 +10,7 @@ import pymupdf
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from redactor.metadata import ContractMetadata, PublishingBody, RegistryParty
+from redactor.metadata import NOT_PUBLIC, ContractMetadata, PublishingBody, RegistryParty
 from registry import isrs
 from registry.models import PublishedFile, PublishedRecord, RecordAudit, RecordImport
 from registry.services import audit, published
@@ -245,3 +245,82 @@ def test_an_audit_needs_a_reviewer(open_data, month, agency, admin_user, clerk):
     _imported(agency, admin_user)
     with pytest.raises(PermissionDenied):
         audit.record_audit_start(agency=agency, user=clerk)
+
+
+@pytest.fixture
+def databox(settings, agency, admin_user):
+    """The data-box test server with a box for the agency, which sends through it."""
+    from registry import services as registry
+    from tests.databox_server import DataBoxServer
+
+    server = DataBoxServer(registry_box=settings.REDACTOR_REGISTRY_DATABOX)
+    server.add_box("abc2def", "horni-lhota", "heslo-1")
+    settings.REDACTOR_DATABOX_URL_TEST = server.start()
+    agency.data_box_id = "abc2def"
+    agency.save(update_fields=["data_box_id"])
+    registry.registry_settings_update(agency=agency, user=admin_user, channel="databox", environment="test",
+                                      login="horni-lhota", password="heslo-1")  # fmt: skip
+    yield server
+    server.stop()
+
+
+def test_a_record_is_corrected_through_the_registry(open_data, month, agency, admin_user, reviewer, clerk, databox):
+    from contracts.models import Status
+    from contracts.services import publishing, reviewing
+    from registry import services as registry
+    from registry.services.corrections import record_correct
+    from tests.plugins.tenants import run_latest_job
+
+    _imported(agency, admin_user)
+    _audit_all(agency, reviewer)
+    sale = agency.published_records.get(record_id=101)
+    databox.add_record(101, "abc2def", [(f.name, f.sha256) for f in sale.files.all()])
+    with pytest.raises(PermissionDenied):
+        record_correct(record=sale, user=clerk)
+    contract = record_correct(record=sale, user=reviewer)
+    assert record_correct(record=sale, user=reviewer) == contract  # one correction per record
+    sale.refresh_from_db()
+    assert sale.correction == contract and contract.original_sha256 == sale.files.get().sha256
+    # the metadata it will send names the seller by the § 5(6) sentence, without his home
+    meta = registry.registry_metadata(contract)
+    assert [(p.name, p.address) for p in meta.parties] == [(NOT_PUBLIC, "")]
+    assert contract.registry_record.record_id == 101
+
+    run_latest_job(contract)  # processing, as for any upload
+    assert contract.status == Status.NEEDS_REVIEW
+    assert ContractMetadata.from_dict(contract.registry_record.metadata).parties[0].name == NOT_PUBLIC
+    with pytest.raises(ValidationError) as early:
+        registry.registry_submit(contract=contract, user=reviewer, operation="modifikace", reason="Oprava")
+    assert early.value.code == "wrong_status"
+    suggested = list(contract.proposals.filter(suggestion="redact").values_list("pk", flat=True))
+    reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=suggested, decision="accept")
+    publishing.contract_approve(contract=contract, user=reviewer)
+    run_latest_job(contract)
+    assert contract.status == Status.PUBLISHED, contract.error_message
+    with pytest.raises(ValidationError) as as_new:
+        registry.registry_submit(contract=contract, user=reviewer)  # not a second record of the same contract
+    assert as_new.value.code == "wrong_status"
+
+    submission = registry.registry_submit(
+        contract=contract, user=reviewer, operation="modifikace", reason="Znečitelněny osobní údaje prodávajícího"
+    )
+    registry.registry_submission_send(submission_id=submission.pk)
+    submission.refresh_from_db()
+    message = databox.messages[submission.message_id]
+    xml = message.files[0][3]
+    assert isrs.validate(xml) == "modifikace" and b"<idSmlouvy>101</idSmlouvy>" in xml
+    assert "Jan Novák".encode() not in xml and "Lipová".encode() not in xml
+    sent = {name: content for name, _mime, _meta, content in message.files[1:]}
+    assert sorted(n.rsplit(".", 1)[-1] for n in sent) == ["pdf", "txt"]
+    pdf = next(c for n, c in sent.items() if n.endswith(".pdf"))
+    text = pymupdf.open(stream=pdf, filetype="pdf")[0].get_text()
+    assert "750403/1238" not in text and "Kupní smlouva" in text
+
+    registry.registry_replies_fetch(agency=agency)
+    submission.refresh_from_db()
+    contract.refresh_from_db()
+    sale.refresh_from_db()
+    assert submission.state == registry.SubmissionState.ACCEPTED and not submission.error_code
+    assert submission.reply["record_id"] == 101 and contract.status == Status.REGISTERED
+    assert sale.corrected_at is not None and sale.version_id == submission.reply["version_id"]
+    assert sorted(n for n, _h in databox.records[101].files) == sorted(sent)  # the new files replace the old
