@@ -69,13 +69,16 @@ def record_correct(*, record: PublishedRecord, user: User, file_id: int | None =
         with chosen.content.open("rb") as fh:
             data = fh.read()
         meta = corrected_metadata(locked)
+        title = _("Correction of record %(record)d: %(subject)s") % {
+            "record": locked.record_id,
+            "subject": meta.subject,
+        }
         contract = contract_upload(
             agency=locked.agency,
             user=user,
             data=data,
             filename=chosen.name,
-            title=_("Correction of record %(record)d: %(subject)s")
-            % {"record": locked.record_id, "subject": meta.subject},  # fmt: skip
+            title=title,
             metadata=RegistryMetadata(subject=meta.subject[:300], date_concluded=meta.date_concluded),
         )
         RegistryRecord.objects.update_or_create(
