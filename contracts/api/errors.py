@@ -20,6 +20,7 @@ CONFLICT_CODES = {
     "no_text",
     "changed_since",
     "already_sent",
+    "nothing_to_audit",
 }
 UNPROCESSABLE_CODES = {"idempotency_mismatch"}
 # A file the service no longer keeps (a bulk export whose zip was pruned): 410.

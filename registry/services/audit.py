@@ -23,6 +23,7 @@ turn between records, and an audit stopped for any reason resumes with the recor
 
 from __future__ import annotations
 
+import io
 import logging
 from collections import Counter
 
@@ -36,11 +37,14 @@ from accounts.access import require_role
 from accounts.models import Agency, Role
 from accounts.selectors import profile_in_force
 from contracts import queue
+from contracts.services.common import Download
 from contracts.services.uploads import pdf_problem
 from policy.runtime import get_engine
 from policy.selectors import agency_profile, map_version_in_force
+from policy.spreadsheet import SafeWriter
 from redactor import Action, CategoryMap, RedactionEngine, errors
 from redactor import metadata as engine_metadata
+from registry import selectors
 from registry.models import PublishedFile, PublishedRecord, RecordAudit
 
 log = logging.getLogger(__name__)
@@ -237,3 +241,42 @@ def _file_findings(engine: RedactionEngine, cmap: CategoryMap, profile, f: Publi
             "heavy": [p.page for p in pages if p.level == "heavy"],
         }
     return out
+
+
+#: The CSV's columns (one row per record, the most exposed first).
+CSV_COLUMNS = [
+    "record", "version", "link", "published_at", "subject", "audit", "exposure", "failed_boxes",
+    "watchdog_redacted_pages", "categories", "correction",
+]  # fmt: skip
+
+
+def published_records_csv(*, agency: Agency, user: User | None) -> Download:
+    """The audit list as CSV (UTF-8, :data:`CSV_COLUMNS`; ``categories`` as "label: count" joined
+    by "; ", in the reader's language; cells escaped against spreadsheet formulas). Raises
+    ``PermissionDenied`` unless ``user`` is a reviewer of the agency (``None``: the system)."""
+    if user is not None:
+        require_role(user, agency, Role.REVIEWER)
+    out = io.StringIO()
+    writer = SafeWriter(out)
+    writer.writerow(CSV_COLUMNS)
+    labels: dict = {}
+    for record in selectors.published_records(agency):
+        row = selectors.record_row(record, labels)
+        writer.writerow(
+            [
+                record.record_id,
+                record.version_id,
+                record.link,
+                record.published_at.isoformat() if record.published_at else "",
+                record.metadata.get("subject", ""),
+                record.audit_state,
+                record.exposure,
+                row.failed_boxes,
+                row.redacted_pages,
+                "; ".join(f"{label}: {n}" for label, n in row.categories),
+                record.correction_id or "",
+            ]
+        )
+    return Download(
+        "registr-zaznamy-audit.csv", out.getvalue().encode("utf-8"), "text/csv; charset=utf-8", private=True
+    )

@@ -184,3 +184,27 @@ class RegistrySettingsForm(forms.Form):
         label=_("System certificate (PEM with its key)"), required=False, widget=SecretTextarea({"rows": 3}),
         help_text=_("Stored encrypted. Leave empty to keep the stored one."),
     )  # fmt: skip
+
+
+class RecordImportForm(forms.Form):
+    """An import of the agency's records: a monthly dump uploaded, or a month the service fetches."""
+
+    dump = forms.FileField(label=_("Monthly dump of the registry's open data (XML)"), required=False)
+    month = forms.DateField(
+        label=_("Or fetch the registry's dump of the month"),
+        required=False,
+        input_formats=["%Y-%m"],
+        widget=forms.DateInput({"type": "month"}, format="%Y-%m"),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("dump") and not data.get("month"):
+            raise forms.ValidationError(_("Choose a dump file, or a month to fetch."))
+        return data
+
+
+class RecordCorrectForm(forms.Form):
+    """The file of a record to correct (empty: the one with most findings)."""
+
+    file = forms.IntegerField(required=False, min_value=1)

@@ -3,9 +3,10 @@ agency's registry settings. Every write is one call of :mod:`registry.services`.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,9 +21,16 @@ from contracts.services.watchdog import watchdog_flagged
 from redactor import metadata as engine_metadata
 from registry import isrs
 from registry import services as registry
-from registry.selectors import registry_record
+from registry.models import PublishedRecord
+from registry.selectors import audit_summary, record_row, registry_record
+from registry.selectors import published_records as published_records_of
+from registry.services import audit as audit_service
+from registry.services import corrections
+from registry.services import published as published_service
 
 from .forms import (
+    RecordCorrectForm,
+    RecordImportForm,
     RegistryMetadataForm,
     RegistryPackageSentForm,
     RegistryPartyFormSet,
@@ -76,6 +84,7 @@ def registry_panel(contract, membership, data=None) -> dict:
         "registry_submissions": list(contract.registry_submissions.order_by("-created_at", "-id")[:20]),
         "registry_settings": registry.registry_settings(contract.agency),
         "registry_record": registry_record(contract),
+        "registry_corrects": PublishedRecord.objects.filter(correction=contract).first(),
         "watchdog": contract.watchdog,
         "watchdog_flagged": watchdog_flagged(contract.watchdog) if contract.watchdog else [],
         # a package of the agency's records system still waiting for the registry (newest first)
@@ -258,3 +267,101 @@ def registry_settings(request, membership):
             ],
         },
     )
+
+
+# -- records the agency published before ---------------------------------------------------------
+def _records_url(membership) -> str:
+    return reverse("registry:records", args=[membership.agency_id])
+
+
+@require_GET
+@member_required(Role.REVIEWER)
+def published_records(request, membership):
+    """The agency's records already in the registry, the most exposed first, with the audit's
+    counts by category, the imports and the audit under way."""
+    labels: dict = {}
+    rows = [record_row(r, labels) for r in published_records_of(membership.agency)]
+    summary = audit_summary(membership.agency, rows)
+    running = summary.audit is not None and summary.audit.state in ("queued", "running")
+    importing = any(i.state in ("queued", "running") for i in summary.imports)
+    return render(
+        request,
+        "registry/records.html",
+        {
+            "membership": membership,
+            "rows": rows,
+            "summary": summary,
+            "running": running,
+            "importing": importing,
+            "import_form": RecordImportForm(),
+            "fetching": settings.REDACTOR_REGISTRY_FETCH,
+        },
+    )
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def records_import(request, membership):
+    """Import the agency's records from an uploaded dump or a fetched month; the service checks
+    the role (admins)."""
+    form = RecordImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect(_records_url(membership))
+    upload, month = form.cleaned_data["dump"], form.cleaned_data["month"]
+
+    def start():
+        if upload:
+            data = upload.read(published_service.DUMP_MAX_BYTES + 1)
+            published_service.record_import_upload(
+                agency=membership.agency, user=request.user, data=data, filename=upload.name
+            )
+        else:
+            published_service.record_import_fetch(agency=membership.agency, user=request.user, month=month)
+
+    try:
+        form_action(request, start, _("The import has started; the records appear here as it goes."))
+    except PermissionDenied:
+        messages.error(request, _("Only agency admins import records from the registry."))
+    return redirect(_records_url(membership))
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def records_audit(request, membership):
+    """Start (or go on with) the audit of the agency's records; ``again`` audits every record anew."""
+    again = request.POST.get("again") == "1"
+    starter = audit_service.record_audit_again if again else audit_service.record_audit_start
+    form_action(
+        request,
+        lambda: starter(agency=membership.agency, user=request.user),
+        _("The audit runs in the background; this page shows its progress."),
+    )
+    return redirect(_records_url(membership))
+
+
+@require_GET
+@member_required(Role.REVIEWER)
+def records_csv(request, membership):
+    """The audit list as CSV."""
+    return file_response(audit_service.published_records_csv(agency=membership.agency, user=request.user))
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def record_correct(request, membership, record_id: int):
+    """Make the contract that corrects a record and open it."""
+    record = get_object_or_404(PublishedRecord, agency=membership.agency, pk=record_id)
+    form = RecordCorrectForm(request.POST)
+    file_id = form.cleaned_data["file"] if form.is_valid() else None
+    try:
+        contract = corrections.record_correct(record=record, user=request.user, file_id=file_id)
+    except ValidationError as exc:
+        report_error(request, exc)
+        return redirect(_records_url(membership))
+    messages.success(
+        request,
+        _("The published file of record %(record)d is being read. Review it like any upload; publishing it sends "
+          "a new version of the record to the registry.") % {"record": record.record_id},
+    )  # fmt: skip
+    return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)

@@ -10,6 +10,7 @@ import pymupdf
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from accounts.models import Role
 from redactor.metadata import NOT_PUBLIC, ContractMetadata, PublishingBody, RegistryParty
 from registry import isrs
 from registry.models import PublishedFile, PublishedRecord, RecordAudit, RecordImport
@@ -106,7 +107,7 @@ def test_the_agencys_records_are_imported_and_each_file_checked_once(open_data, 
     assert sorted(agency.published_records.values_list("record_id", flat=True)) == [101, 102, 103]
     refused = PublishedFile.objects.get(name="zmenena.pdf")
     assert refused.state == PublishedFile.State.REFUSED and not refused.content
-    assert refused.sha256 in refused.error and "not kept" in refused.error
+    assert refused.sha256 in refused.error and "nebyl uložen" in refused.error
     kept = PublishedFile.objects.get(name="kupni.pdf")
     with kept.content.open("rb") as fh:
         assert isrs.sha256(fh.read()) == kept.sha256 == month[0].files[0].sha256
@@ -137,7 +138,7 @@ def test_a_link_outside_the_registry_is_not_followed(open_data, agency, admin_us
     open_data.publish(JULY, [open_data.record(7, _metadata(agency, [FIRM]), [outside])])
     started = _imported(agency, admin_user)
     f = PublishedFile.objects.get(name="x.pdf")
-    assert (started.failed, f.state) == (1, PublishedFile.State.FAILED) and "not the registry's" in f.error
+    assert (started.failed, f.state) == (1, PublishedFile.State.FAILED) and "nevede do registru" in f.error
 
 
 def test_an_uploaded_dump_is_imported_and_a_non_dump_refused(open_data, month, agency, admin_user, reviewer):
@@ -172,7 +173,7 @@ def test_fetching_turned_off(open_data, month, agency, admin_user, settings):
 def test_a_dump_the_schema_refuses_fails_the_import_with_a_sentence(open_data, agency, admin_user):
     open_data.paths["/dump_2026_07.xml"] = b'<dump xmlns="http://portal.gov.cz/rejstriky/ISRS/1.2/"><rok>x</rok></dump>'
     started = _imported(agency, admin_user)
-    assert started.state == RecordImport.State.FAILED and "schema" in started.error
+    assert started.state == RecordImport.State.FAILED and "schématu" in started.error
     assert not agency.published_records.exists()
 
 
@@ -228,7 +229,7 @@ def test_an_audit_resumes_and_a_record_a_dead_job_left_is_failed(open_data, mont
     states = dict(agency.published_records.values_list("record_id", "audit_state"))
     assert first.record_id == 101 and states == {101: "done", 102: "failed", 103: "done"}
     assert run.state == RecordAudit.State.DONE and run.done == 3
-    assert "memory or time" in agency.published_records.get(record_id=102).audit_error
+    assert "paměti nebo času" in agency.published_records.get(record_id=102).audit_error
 
 
 def test_a_broken_file_fails_its_record_with_a_sentence(open_data, agency, admin_user, reviewer):
@@ -324,3 +325,59 @@ def test_a_record_is_corrected_through_the_registry(open_data, month, agency, ad
     assert submission.reply["record_id"] == 101 and contract.status == Status.REGISTERED
     assert sale.corrected_at is not None and sale.version_id == submission.reply["version_id"]
     assert sorted(n for n, _h in databox.records[101].files) == sorted(sent)  # the new files replace the old
+
+
+def test_the_api_imports_audits_lists_and_starts_a_correction(open_data, month, agency, admin_user):
+    from tests.plugins.tokens import api, make_token
+
+    admin = api(make_token(agency, Role.ADMIN, created_by=admin_user)[1])
+    clerk = api(make_token(agency, Role.CLERK, created_by=admin_user)[1])
+    assert clerk.get("/api/v1/registry/records/").status_code == 403
+    bad = admin.post("/api/v1/registry/records/imports/", {"month": "2026-7-x"}, format="json")
+    assert bad.status_code == 400
+    started = admin.post("/api/v1/registry/records/imports/", {"month": "2026-07"}, format="json")
+    assert started.status_code == 202 and started.json()["state"] == "queued"
+    published.record_import_run(import_id=started.json()["id"])
+    state = admin.get(f"/api/v1/registry/records/imports/{started.json()['id']}/").json()
+    assert (state["state"], state["records"], state["stored"], state["refused"]) == ("done", 3, 3, 1)
+
+    run = admin.post("/api/v1/registry/records/audit/")
+    assert run.status_code == 202 and run.json()["total"] == 3
+    while audit.record_audit_step(audit_id=run.json()["id"]) is not None:
+        pass
+    assert admin.get("/api/v1/registry/records/audit/").json()["done"] == 3
+    assert admin.post("/api/v1/registry/records/audit/").status_code == 409  # nothing left to audit
+
+    listed = admin.get("/api/v1/registry/records/?limit=2").json()
+    assert listed["count"] == 3 and [r["record_id"] for r in listed["results"]] == [101, 102]
+    first = listed["results"][0]
+    assert first["exposure"] > 0 and {"label": "Jméno soukromé osoby v metadatech", "count": 1} in first["categories"]
+    csv = admin.get("/api/v1/registry/records/csv/")
+    assert csv.status_code == 200 and csv["Content-Type"].startswith("text/csv")
+    lines = b"".join(csv.streaming_content).decode().splitlines()
+    assert lines[0].startswith("record,version,link") and [line.split(",")[0] for line in lines[1:]] == [
+        "101",
+        "102",
+        "103",
+    ]
+
+    made = admin.post("/api/v1/registry/records/101/correct/")
+    assert made.status_code == 201
+    assert PublishedRecord.objects.get(agency=agency, record_id=101).correction_id == made.json()["id"]
+    assert admin.post("/api/v1/registry/records/999/correct/").status_code == 404
+
+
+def test_the_page_is_the_reviewers_and_the_import_the_admins(open_data, month, agency, admin_user, reviewer, clerk):
+    from tests.plugins.tenants import logged_in
+
+    url = f"/a/{agency.pk}/contracts/registry/records/"
+    assert logged_in(clerk).get(url).status_code == 403
+    page = logged_in(reviewer).get(url)
+    assert page.status_code == 200 and b"records-import" not in page.content
+    xml = open_data.paths["/dump_2026_07.xml"]
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    refused = logged_in(reviewer).post(url + "import/", {"dump": SimpleUploadedFile("d.xml", xml)}, follow=True)
+    assert not RecordImport.objects.exists() and "importují jen správci úřadu" in refused.content.decode()
+    logged_in(admin_user).post(url + "import/", {"dump": SimpleUploadedFile("d.xml", xml)})
+    assert RecordImport.objects.get().source == "d.xml"

@@ -1,0 +1,214 @@
+"""The records the agency published in the registry before, at the API: import them from the
+registry's open data, audit them, list them by what they expose (JSON or CSV), and start the
+correction of one. The same services as the web page (:mod:`registry.services.published`,
+:mod:`registry.services.audit`, :mod:`registry.services.corrections`)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.response import Response
+
+from accounts.models import Role
+from contracts.api.base import AgencyAPIView, AgencyListAPIView, ContractPagination, contract_response
+from contracts.api.openapi import errors
+from contracts.http import file_response
+from registry.models import PublishedRecord, RecordAudit, RecordImport
+from registry.selectors import published_records, record_row
+from registry.services import audit, corrections, published
+
+RECORD_ID = OpenApiParameter(
+    "record_id", int, OpenApiParameter.PATH, description="The record's id in the registry (idSmlouvy)."
+)
+
+
+class RecordImportSerializer(serializers.ModelSerializer):
+    """An import: its ``source`` (a dump's file name or address), ``state`` (queued, running, done,
+    failed with ``error``) and counts: ``records`` of the agency (``new`` among them), ``files``
+    named, ``stored`` (SHA-256 matched), ``refused`` (did not match) and ``failed`` (not fetched)."""
+
+    class Meta:
+        model = RecordImport
+        fields = ["id", "source", "state", "records", "new", "files", "stored", "refused", "failed", "error",
+                  "created_at", "finished_at"]  # fmt: skip
+        read_only_fields = fields
+
+
+class RecordImportRequestSerializer(serializers.Serializer):
+    """Either ``dump`` (a monthly dump, multipart) or ``month`` (``YYYY-MM``: fetched by the service)."""
+
+    dump = serializers.FileField(required=False)
+    month = serializers.DateField(required=False, input_formats=["%Y-%m"])
+
+    def validate(self, attrs):
+        if bool(attrs.get("dump")) == bool(attrs.get("month")):
+            raise serializers.ValidationError("Give either a dump file or a month.")
+        return attrs
+
+
+class RecordAuditSerializer(serializers.ModelSerializer):
+    """An audit: ``state`` (queued, running, done, failed), ``done`` of ``total`` records."""
+
+    class Meta:
+        model = RecordAudit
+        fields = ["id", "state", "total", "done", "error", "created_at", "started_at", "finished_at"]
+        read_only_fields = fields
+
+
+class RecordSerializer(serializers.Serializer):
+    """A record and what its audit found: ``exposure`` (exposed values, the list's order),
+    ``categories`` (``[{"label", "count"}]`` in the reader's language, the metadata's fields
+    included), ``failed_boxes``, ``watchdog_redacted_pages`` and the ``findings`` as stored (the
+    values found, per file; see the docs), ``correction`` (the contract correcting it)."""
+
+    record_id = serializers.IntegerField(source="record.record_id")
+    version_id = serializers.IntegerField(source="record.version_id")
+    link = serializers.URLField(source="record.link")
+    published_at = serializers.DateTimeField(source="record.published_at")
+    subject = serializers.SerializerMethodField()
+    audit_state = serializers.CharField(source="record.audit_state")
+    audit_error = serializers.CharField(source="record.audit_error")
+    exposure = serializers.IntegerField(source="record.exposure")
+    categories = serializers.SerializerMethodField()
+    failed_boxes = serializers.IntegerField()
+    watchdog_redacted_pages = serializers.IntegerField(source="redacted_pages")
+    findings = serializers.JSONField(source="record.findings")
+    correction = serializers.IntegerField(source="record.correction_id", allow_null=True)
+    corrected_at = serializers.DateTimeField(source="record.corrected_at", allow_null=True)
+
+    def get_subject(self, row) -> str:
+        return row.record.metadata.get("subject", "")
+
+    def get_categories(self, row) -> list[dict]:
+        return [{"label": label, "count": n} for label, n in row.categories]
+
+
+class PublishedRecordList(AgencyListAPIView):
+    required_role = Role.REVIEWER
+    pagination_class = ContractPagination
+    serializer_class = RecordSerializer
+
+    def get_queryset(self):
+        return published_records(self.agency)
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        labels: dict = {}
+        return [record_row(r, labels) for r in page] if page is not None else None
+
+    @extend_schema(
+        operation_id="registry_records_list",
+        summary="The agency's records in the registry, most exposed first (reviewer)",
+        responses={200: RecordSerializer(many=True), **errors()},
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class PublishedRecordCsv(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="registry_records_csv",
+        summary="The same list as CSV (reviewer)",
+        description="One row per record, the most exposed first: the web page's download.",
+        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="The list.")},
+    )
+    def get(self, request):
+        return file_response(audit.published_records_csv(agency=self.agency, user=request.user))
+
+
+class RecordImportView(AgencyAPIView):
+    required_role = Role.ADMIN
+    parser_classes = [MultiPartParser, JSONParser]
+
+    @extend_schema(
+        operation_id="registry_records_import",
+        summary="Import the agency's records from the registry's open data (admin)",
+        description="A monthly dump uploaded (multipart `dump`) or fetched by the service (`month`, "
+        "`YYYY-MM`; 400 `fetch_off` when this service fetches nothing). The job keeps the records "
+        "whose publisher is the agency and fetches each file once, checking its SHA-256. 400 `not_a_dump`.",
+        request={
+            "multipart/form-data": RecordImportRequestSerializer,
+            "application/json": RecordImportRequestSerializer,
+        },
+        responses={202: RecordImportSerializer, **errors(400)},
+    )
+    def post(self, request):
+        form = RecordImportRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        upload = form.validated_data.get("dump")
+        if upload:
+            started = published.record_import_upload(
+                agency=self.agency, user=request.user, data=upload.read(published.DUMP_MAX_BYTES + 1),
+                filename=upload.name,
+            )  # fmt: skip
+        else:
+            started = published.record_import_fetch(
+                agency=self.agency, user=request.user, month=form.validated_data["month"]
+            )
+        return Response(RecordImportSerializer(started).data, status=202)
+
+
+class RecordImportDetail(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="registry_records_import_retrieve",
+        summary="An import's state and counts",
+        parameters=[OpenApiParameter("import_id", int, OpenApiParameter.PATH)],
+        responses={200: RecordImportSerializer, **errors(404)},
+    )
+    def get(self, request, import_id: int):
+        return Response(RecordImportSerializer(get_object_or_404(RecordImport, agency=self.agency, pk=import_id)).data)
+
+
+class RecordAuditView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="registry_records_audit_retrieve",
+        summary="The newest audit's progress",
+        responses={200: RecordAuditSerializer, **errors(404)},
+    )
+    def get(self, request):
+        return Response(
+            RecordAuditSerializer(get_object_or_404(RecordAudit.objects.filter(agency=self.agency)[:1])).data
+        )
+
+    @extend_schema(
+        operation_id="registry_records_audit",
+        summary="Audit the records not audited yet (reviewer)",
+        description="Returns the audit under way when there is one. `?again=1` audits every record anew. "
+        "409 `nothing_to_audit`.",
+        request=None,
+        parameters=[OpenApiParameter("again", bool, required=False)],
+        responses={202: RecordAuditSerializer, **errors(409)},
+    )
+    def post(self, request):
+        again = request.query_params.get("again") in ("1", "true")
+        starter = audit.record_audit_again if again else audit.record_audit_start
+        return Response(RecordAuditSerializer(starter(agency=self.agency, user=request.user)).data, status=202)
+
+
+class RecordCorrectView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="registry_records_correct",
+        summary="Correct a record: a contract from its published file (reviewer)",
+        description="Makes (once) the contract whose original is the record's published file, linked to "
+        "the record, with the metadata's private parties replaced by the § 5(6) sentence; it is "
+        "processed and reviewed like an upload, and its registry send (`modifikace`) makes a new version "
+        "of the record. 400 `no_file`.",
+        parameters=[RECORD_ID],
+        request=None,
+        responses={201: OpenApiResponse(OpenApiTypes.OBJECT, description="The contract."), **errors(400, 404)},
+    )
+    def post(self, request, record_id: int):
+        record = get_object_or_404(PublishedRecord, agency=self.agency, record_id=record_id)
+        contract = corrections.record_correct(record=record, user=request.user)
+        return contract_response(contract, status=201)

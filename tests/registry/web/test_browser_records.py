@@ -1,0 +1,145 @@
+"""The records an agency published before, in a real browser with the real worker: the admin
+uploads a month's dump of the registry's open data (served with its files by the project's
+open-data test server on loopback), the worker imports the agency's records and fetches their files,
+the reviewer audits them and reads the list ordered by what each record exposes, then corrects the
+worst: the contract made from its published file is reviewed and published, and sent through the
+data-box test server as a new version of the record. Screenshot ``screenshots/10-records.png``."""
+
+from __future__ import annotations
+
+import os
+import signal
+from datetime import date
+
+import pytest
+from django.core.management import call_command
+
+from accounts.models import Agency, Role
+from contracts import selectors
+from contracts.models import Contract, Status
+from contracts.services import publishing, reviewing
+from redactor.metadata import ContractMetadata, PublishingBody, RegistryParty
+from registry import isrs
+from registry import services as registry
+from registry.models import PublishedRecord, RecordImport, RegistrySubmission
+from tests.databox_server import DataBoxServer
+from tests.pdfs import pdf_from_paragraphs
+from tests.plugins.browser import SCREENSHOTS, log_in
+from tests.plugins.tenants import CONTRACT_TEXT
+from tests.registry_open_data import OpenDataServer
+from tests.worker import flush_queue, start_worker, wait_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+WORK = [
+    "Smlouva o dílo č. 2026/40",
+    "Objednatel: Statutární město Demo, IČO: 00000001",
+    "Zhotovitel: STAVBY HORÁK s.r.o., IČO: 25596641, se sídlem Průmyslová 8, 602 00 Brno",
+    "Cena díla činí 250 000 Kč bez DPH.",
+]
+
+
+def _dump(server: OpenDataServer, agency: Agency) -> bytes:
+    body = PublishingBody(name=agency.name, ico=agency.ico)
+    seller = RegistryParty(name="Jan Novák", address="Lipová 12, 602 00 Brno")
+    firm = RegistryParty(name="STAVBY HORÁK s.r.o.", ico="25596641")
+    records = [
+        server.record(
+            3001,
+            ContractMetadata(body, [firm], "Smlouva o dílo", date(2026, 6, 2)),
+            [server.file("dilo.pdf", pdf_from_paragraphs(WORK))],
+        ),
+        server.record(
+            3002,
+            ContractMetadata(body, [seller], "Kupní smlouva", date(2026, 6, 30)),
+            [server.file("kupni.pdf", pdf_from_paragraphs(CONTRACT_TEXT))],
+        ),
+    ]
+    return server.paths[server.publish(date(2026, 7, 1), records)]
+
+
+def test_the_agency_audits_its_published_records_and_corrects_one(live_server, browser_page, settings, tmp_path):
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico="00000001")
+    admin = agency.memberships.get(role=Role.ADMIN).user
+    reviewer = agency.memberships.get(role=Role.REVIEWER).user
+    databox = DataBoxServer(registry_box=settings.REDACTOR_REGISTRY_DATABOX)
+    databox.add_box(agency.data_box_id, "demo-box", "demo-box-heslo")
+    box_url = databox.start()
+    settings.REDACTOR_DATABOX_URL_TEST = box_url
+    registry.registry_settings_update(agency=agency, user=admin, channel="databox", environment="test",
+                                      login="demo-box", password="demo-box-heslo")  # fmt: skip
+    with OpenDataServer() as open_data:
+        dump = tmp_path / "dump_2026_07.xml"
+        dump.write_bytes(_dump(open_data, agency))
+        flush_queue()
+        env = {
+            "REDACTOR_DATABOX_URL_TEST": box_url,
+            "REDACTOR_REGISTRY_FETCH": "true",
+            "REDACTOR_REGISTRY_OPEN_DATA_URL": open_data.url,
+            "REDACTOR_REGISTRY_FILES_URL": open_data.files_url,
+        }
+        worker = start_worker(env=env)
+        try:
+            page = browser_page
+            log_in(page, live_server, "spravce")
+            page.click("nav >> text=Zveřejněné záznamy")
+            page.set_input_files("#records-import input[name=dump]", str(dump))
+            page.click("#records-import-start")
+            assert "Import byl zahájen" in page.inner_text(".messages")
+            wait_for(lambda: RecordImport.objects.filter(agency=agency, state="done").exists(), timeout=60)
+            assert (RecordImport.objects.get().records, RecordImport.objects.get().stored) == (2, 2)
+
+            page.context.clear_cookies()  # the reviewer on the same machine
+            log_in(page, live_server, "kontrolor")
+            page.goto(f"{live_server.url}/a/{agency.pk}/contracts/registry/records/")
+            assert page.locator("#records-import").count() == 0  # importing is the admin's
+            page.click("#records-audit-start")
+            wait_for(lambda: not PublishedRecord.objects.filter(agency=agency).exclude(audit_state="done").exists(),
+                     timeout=120)  # fmt: skip
+            page.reload()
+            page.wait_for_selector("#records-audit-summary")  # the page stops refreshing when the audit ends
+            rows = page.locator("#records tr.record")
+            assert rows.count() == 2 and rows.nth(0).get_attribute("data-record") == "3002"  # most exposed first
+            first = rows.nth(0).inner_text()
+            assert "Rodné číslo" in first and "Jméno soukromé osoby v metadatech: 1" in first, first
+            assert (
+                rows.nth(1).locator(".exposure").inner_text() == "0"
+                and rows.nth(1).locator("button.correct").count() == 0
+            )
+            assert "Adresa soukromé osoby v metadatech: 1" in page.inner_text("#records-categories")
+            with page.expect_download() as csv_download:
+                page.click("#records-csv")
+            lines = open(csv_download.value.path(), encoding="utf-8").read().splitlines()
+            assert lines[0].startswith("record,version,link") and lines[1].startswith("3002,")
+            SCREENSHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "10-records.png"), full_page=True)
+
+            # correct the worst: a contract from its published file, reviewed like any upload
+            rows.nth(0).locator("button.correct").click()
+            page.wait_for_url(lambda url: "/contracts/" in url and "/registry/" not in url)
+            record = PublishedRecord.objects.get(agency=agency, record_id=3002)
+            contract = record.correction
+            assert contract is not None and contract.original_sha256 == record.files.get().sha256
+            wait_for(lambda: Contract.objects.get(pk=contract.pk).status == Status.NEEDS_REVIEW, timeout=120)
+            open_ids = list(selectors.proposals_open(contract=contract).values_list("pk", flat=True))
+            if open_ids:
+                reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=open_ids, decision="accept")
+            publishing.contract_approve(contract=contract, user=reviewer)
+            wait_for(lambda: Contract.objects.get(pk=contract.pk).status == Status.PUBLISHED, timeout=120)
+
+            page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/#registry")
+            assert "opravuje záznam 3002" in page.inner_text("#registry-correct-record")
+            page.click("#registry-send-correction")
+            page.wait_for_selector("#registry-state")
+            submission = wait_for(
+                lambda: RegistrySubmission.objects.filter(contract=contract, state="sent").first(), timeout=60
+            )
+            assert submission.operation == "modifikace"
+            xml = databox.messages[submission.message_id].files[0][3]
+            assert isrs.validate(xml) == "modifikace" and b"<idSmlouvy>3002</idSmlouvy>" in xml
+            assert "Novák".encode() not in xml
+        finally:
+            os.killpg(worker.pid, signal.SIGTERM)
+            worker.wait(timeout=30)
+            databox.stop()
