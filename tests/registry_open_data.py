@@ -21,9 +21,10 @@ from registry import isrs
 
 class OpenDataServer:
     """``with OpenDataServer() as server``: ``server.url`` is the open data's base (dumps),
-    ``server.files_url`` the files' base; :meth:`publish` adds a month's dump."""
+    ``server.files_url`` the files' base, on ``port`` (0: any free one); :meth:`publish` adds a
+    month's dump."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
         self.paths: dict[str, bytes] = {}
         self.requests: Counter[str] = Counter()
         self._n = 0
@@ -45,7 +46,7 @@ class OpenDataServer:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}/"
         self.files_url = f"{self.url}smlouva/soubor/"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
