@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -166,6 +167,8 @@ def main() -> int:
         if busy
         else "The audit ended before another agency's upload could be timed during it.",
     ]
+    today, cores = date.today().isoformat(), os.cpu_count()
+    lines.append(f"(`benchmarks/registry_audit.py`, {today}, {cores} cores, the quick start's workers)")
     print("\n".join(lines))
     if args.out:
         args.out.write_text("\n\n".join(lines) + "\n", encoding="utf-8")

@@ -21,7 +21,7 @@ from contracts.services import publishing, reviewing
 from redactor.metadata import ContractMetadata, PublishingBody, RegistryParty
 from registry import isrs
 from registry import services as registry
-from registry.models import PublishedRecord, RecordImport, RegistrySubmission
+from registry.models import PublishedRecord, RecordAudit, RecordImport, RegistrySubmission
 from tests.databox_server import DataBoxServer
 from tests.pdfs import pdf_from_paragraphs
 from tests.plugins.browser import SCREENSHOTS, log_in
@@ -114,6 +114,12 @@ def test_the_agency_audits_its_published_records_and_corrects_one(live_server, b
             assert lines[0].startswith("record,version,link") and lines[1].startswith("3002,")
             SCREENSHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "10-records.png"), full_page=True)
+            # after a change of the map the reviewer audits everything again
+            page.click("#records-audit-again")
+            assert "Prověřování běží na pozadí" in page.inner_text(".messages")
+            assert RecordAudit.objects.filter(agency=agency).count() == 2
+            wait_for(lambda: RecordAudit.objects.filter(agency=agency, state="done").count() == 2, timeout=120)
+            page.reload()
 
             # correct the worst: a contract from its published file, reviewed like any upload
             rows.nth(0).locator("button.correct").click()
