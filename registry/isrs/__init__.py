@@ -18,13 +18,15 @@ through the same record reader (:func:`parse_dump`).
 
 from __future__ import annotations
 
+import copy
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
 from importlib import resources
+from typing import IO
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -511,6 +513,59 @@ def parse_reply(xml: bytes) -> Reply:
     info_el = potvrzeni.find(_Q + "informace") if potvrzeni is not None else None
     info = [(t.text or "").strip() for t in info_el.findall(_Q + "text")] if info_el is not None else []
     return Reply(operation, message_id, record, info=info, schema_errors=errors)
+
+
+def iter_dump(source: IO[bytes], keep: Callable[[PublishingBody], bool]) -> Iterator[Record]:
+    """The records of a monthly dump read from the file ``source`` piece by piece, in bounded
+    memory whatever the dump's size: each ``zaznam`` whose publisher (``subjekt``) ``keep``
+    accepts is validated against ``dump_mesice.xsd`` on its own (the dump's head with this record)
+    and read; the others are skipped unread. Raises :class:`RegistryXmlError` for XML that is not
+    well-formed, a document type, a root other than ``dump`` or a kept record the schema refuses."""
+    head: list[etree._Element] = []
+    context = etree.iterparse(
+        source, events=("start", "end"), resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False
+    )
+    try:
+        for event, el in context:
+            name = etree.QName(el).localname
+            if event == "start":
+                if el.getparent() is None:
+                    if el.getroottree().docinfo.doctype:
+                        raise RegistryXmlError(["a document type (DOCTYPE) is not allowed"])
+                    if name != "dump" or etree.QName(el).namespace != NS:
+                        raise RegistryXmlError([f"not a dump: {etree.QName(el).text}"])
+                continue
+            parent = el.getparent()
+            if parent is None or parent.getparent() is not None:
+                continue  # the root's end, or an element inside a record
+            if name != "zaznam":
+                head.append(el)
+                continue
+            publisher = _read_metadata(el.find(_Q + "smlouva")).publisher
+            if keep(publisher):
+                yield _checked_record(head, el)
+            el.clear()
+            while el.getprevious() is not None:  # what was read goes (the head is kept in ``head``)
+                del parent[0]
+    except etree.XMLSyntaxError as exc:
+        raise RegistryXmlError([f"not well-formed XML: {exc}"]) from None
+    _validated_dump(head, [])  # the head itself (a dump may have no record)
+
+
+def _checked_record(head: list[etree._Element], record: etree._Element) -> Record:
+    """``record`` validated as the only record of a dump with ``head`` (mesic, rok, …), then read."""
+    return _read_record(_validated_dump(head, [record])[-1])
+
+
+def _validated_dump(head: list[etree._Element], records: list[etree._Element]) -> etree._Element:
+    """A dump of copies of ``head`` and ``records``, validated. Raises :class:`RegistryXmlError`."""
+    root = etree.Element(_Q + "dump", nsmap={None: NS})
+    for el in [*head, *records]:
+        root.append(copy.deepcopy(el))
+    errors = _schema_errors(etree.ElementTree(root), "dump")
+    if errors:
+        raise RegistryXmlError(errors)
+    return root
 
 
 def parse_dump(xml: bytes, *, strict: bool = True) -> list[Record]:

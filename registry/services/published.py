@@ -15,9 +15,13 @@ nothing. Nothing is ever sent to the registry here.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
+import tempfile
+from collections.abc import Iterator
 from datetime import date
+from typing import IO
 
 import urllib3
 from django.conf import settings
@@ -32,6 +36,7 @@ from lxml import etree
 from accounts.access import require_role
 from accounts.models import Agency, Role
 from contracts import queue
+from redactor.metadata import PublishingBody
 from registry import isrs
 from registry.models import PublishedFile, PublishedRecord, RecordImport
 
@@ -117,9 +122,10 @@ def record_import_fetch(*, agency: Agency, user: User | None, month: date) -> Re
     return started
 
 
-def _get(url: str, limit: int) -> bytes:
-    """The body of ``url`` (GET, no redirects, at most ``limit`` bytes). Raises
-    :class:`FetchError` with a sentence for the agency."""
+def _get(url: str, limit: int, out: IO[bytes] | None = None) -> bytes:
+    """The body of ``url`` (GET, no redirects, at most ``limit`` bytes), or written to ``out``
+    as it comes (then ``b""`` is returned). Raises :class:`FetchError` with a sentence for the
+    agency."""
     http = urllib3.PoolManager(
         timeout=urllib3.Timeout(connect=10, read=settings.REDACTOR_REGISTRY_FETCH_TIMEOUT), retries=False
     )
@@ -131,11 +137,15 @@ def _get(url: str, limit: int) -> bytes:
     try:
         if reply.status != 200:
             raise FetchError(_("The registry answered %(status)d for this address.") % {"status": reply.status})
-        body = bytearray()
+        body, size = bytearray(), 0
         for chunk in reply.stream(1 << 16):
-            body += chunk
-            if len(body) > limit:
+            size += len(chunk)
+            if size > limit:
                 raise FetchError(_("The file is larger than this service accepts."))
+            if out is None:
+                body += chunk
+            else:
+                out.write(chunk)
         return bytes(body)
     except urllib3.exceptions.HTTPError as exc:
         log.info("reading %s failed: %s", url, exc)
@@ -144,9 +154,23 @@ def _get(url: str, limit: int) -> bytes:
         reply.release_conn()
 
 
-def _published_by(agency: Agency, record: isrs.Record) -> bool:
-    """Whether ``record`` was published by ``agency``: its IČO or its data box as ``subjekt``."""
-    body = record.metadata.publisher
+@contextlib.contextmanager
+def _dump_of(started: RecordImport) -> Iterator[IO[bytes]]:
+    """The import's dump as a file: the one uploaded, or the one fetched from ``source`` into a
+    temporary file (never whole in memory)."""
+    if started.dump:
+        with started.dump.open("rb") as fh:
+            yield fh
+        return
+    with tempfile.TemporaryFile() as fh:
+        _get(started.source, DUMP_MAX_BYTES, fh)
+        fh.seek(0)
+        yield fh
+
+
+def _published_by(agency: Agency, body: PublishingBody) -> bool:
+    """Whether a record whose ``subjekt`` is ``body`` was published by ``agency``: its IČO or its
+    data box."""
     return bool(body.ico and body.ico == agency.ico) or bool(
         agency.data_box_id and body.data_box and body.data_box == agency.data_box_id
     )
@@ -162,17 +186,16 @@ def record_import_run(*, import_id: int) -> None:
     if started.state == RecordImport.State.DONE:
         return
     RecordImport.objects.filter(pk=started.pk).update(state=RecordImport.State.RUNNING, error="")
+    agency = started.agency
     try:
-        data = started.dump.read() if started.dump else _get(started.source, DUMP_MAX_BYTES)
-        records = isrs.parse_dump(data)
+        with _dump_of(started) as fh:
+            mine = list(isrs.iter_dump(fh, lambda body: _published_by(agency, body)))
     except FetchError as exc:
         return _failed(started, str(exc))
     except isrs.RegistryXmlError:
         return _failed(
             started, _("The dump does not follow the registry's schema (dump_mesice.xsd); nothing was imported.")
         )
-    agency = started.agency
-    mine = [r for r in records if _published_by(agency, r)]
     new = sum(_keep_record(started, r) for r in mine)
     RecordImport.objects.filter(pk=started.pk).update(records=len(mine), new=new)
     ids = {r.record_id for r in mine}

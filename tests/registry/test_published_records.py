@@ -381,3 +381,41 @@ def test_the_page_is_the_reviewers_and_the_import_the_admins(open_data, month, a
     assert not RecordImport.objects.exists() and "importují jen správci úřadu" in refused.content.decode()
     logged_in(admin_user).post(url + "import/", {"dump": SimpleUploadedFile("d.xml", xml)})
     assert RecordImport.objects.get().source == "d.xml"
+
+
+def test_a_dump_is_read_piece_by_piece_as_parse_dump_reads_it_whole(shared_data):
+    import io
+
+    data = (shared_data / "registry" / "dump_2016_07.xml").read_bytes()
+    whole = [r for r in isrs.parse_dump(data) if r.metadata.publisher.ico == "70891508"]
+    pieces = list(isrs.iter_dump(io.BytesIO(data), lambda body: body.ico == "70891508"))
+    assert len(pieces) == 155 and pieces == whole
+
+
+@pytest.mark.parametrize(
+    "xml",
+    [
+        b'<!DOCTYPE dump [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+        b'<dump xmlns="http://portal.gov.cz/rejstriky/ISRS/1.2/"><mesic>&b;</mesic></dump>',
+        b'<zverejneni xmlns="http://portal.gov.cz/rejstriky/ISRS/1.2/"/>',
+        b'<dump xmlns="http://portal.gov.cz/rejstriky/ISRS/1.2/"><mesic>07</mesic>',
+        b"%PDF-1.7",
+    ],
+    ids=["entity-bomb", "other-root", "cut-off", "not-xml"],
+)
+def test_a_dump_that_is_no_dump_is_refused_when_read(xml):
+    import io
+
+    with pytest.raises(isrs.RegistryXmlError):
+        list(isrs.iter_dump(io.BytesIO(xml), lambda body: True))
+
+
+def test_a_kept_record_the_schema_refuses_refuses_the_dump_another_agencys_is_not_read(open_data, agency):
+    import io
+
+    only = open_data.record(9, _metadata(agency, [FIRM]), [open_data.file("a.pdf", b"%PDF-1.4")])
+    xml = open_data.paths[open_data.publish(JULY, [only])]
+    broken = xml.replace(b"<idVerze>9</idVerze>", b"<idVerze>devet</idVerze>")
+    assert list(isrs.iter_dump(io.BytesIO(broken), lambda body: False)) == []
+    with pytest.raises(isrs.RegistryXmlError):
+        list(isrs.iter_dump(io.BytesIO(broken), lambda body: True))
