@@ -3,6 +3,7 @@ agency published before with what their audit found."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 
@@ -62,13 +63,15 @@ METADATA_FIELD_LABELS = {
 @dataclass(frozen=True)
 class RecordRow:
     """One record of the audit list, as every door shows it: the record, its ``categories``
-    (``[(label, count)]``, most first, the metadata's fields included), ``failed_boxes`` and the
-    watchdog's ``redacted_pages`` over its files."""
+    (``[(label, count)]``, most first, the metadata's fields included), ``failed_boxes``, the
+    watchdog's ``redacted_pages`` over its files and the ``values`` found."""
 
     record: PublishedRecord
     categories: list[tuple[str, int]]
     failed_boxes: int
     redacted_pages: int
+    #: the values shown per file: ``[(file name, page, category label, text)]``
+    values: list[tuple[str, int, str, str]] = dataclasses.field(default_factory=list)
 
 
 def _labels(version_id: int | None) -> dict[str, str]:
@@ -91,6 +94,11 @@ def record_row(record: PublishedRecord, labels: dict[int | None, dict[str, str]]
         sorted(counts, key=lambda c: (-c[1], c[0])),
         sum(f.get("failed_boxes", 0) for f in files),
         sum(len(f.get("watchdog", {}).get("redacted", [])) for f in files),
+        [
+            (f["name"], v["page"], names.get(str(v["category"]), str(v["category"])), v["text"])
+            for f in files
+            for v in f.get("values", [])
+        ],
     )
 
 

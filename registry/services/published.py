@@ -208,6 +208,23 @@ def record_import_run(*, import_id: int) -> None:
     )
 
 
+def record_import_retry(*, agency: Agency, user: User | None, import_id: int) -> RecordImport:
+    """Queue a failed import again: it goes on where it stopped (records kept stay, files
+    stored are not fetched again). Raises ``PermissionDenied`` unless ``user`` is the agency's
+    admin, ``ValidationError`` code ``not_failed`` for an import that did not fail,
+    ``RecordImport.DoesNotExist`` for an import of another agency."""
+    if user is not None:
+        require_role(user, agency, Role.ADMIN)
+    with transaction.atomic():
+        started = RecordImport.objects.select_for_update().get(agency=agency, pk=import_id)
+        if started.state != RecordImport.State.FAILED:
+            raise ValidationError(_("Only a failed import is started again."), code="not_failed")
+        started.state, started.error, started.finished_at = RecordImport.State.QUEUED, "", None
+        started.save(update_fields=["state", "error", "finished_at"])
+        queue.enqueue(IMPORT_RECORDS, started.pk, queue="low", timeout=6 * 3600)
+    return started
+
+
 def record_import_fail(*, import_id: int) -> None:
     """The import's job stopped on an error of its own: the import is failed, with a sentence;
     the records and files it kept stay, and an import of the same dump goes on from there."""

@@ -16,6 +16,7 @@ urlpatterns = [
     path("registry/settings/", views.registry_settings, name="settings"),
     path("registry/records/", views.published_records, name="records"),
     path("registry/records/import/", views.records_import, name="records_import"),
+    path("registry/records/import/<id:import_id>/retry/", views.records_import_retry, name="records_import_retry"),
     path("registry/records/audit/", views.records_audit, name="records_audit"),
     path("registry/records/audit.csv", views.records_csv, name="records_csv"),
     path("registry/records/<id:record_id>/correct/", views.record_correct, name="record_correct"),

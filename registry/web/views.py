@@ -21,7 +21,7 @@ from contracts.services.watchdog import watchdog_flagged
 from redactor import metadata as engine_metadata
 from registry import isrs
 from registry import services as registry
-from registry.models import PublishedRecord
+from registry.models import PublishedRecord, RecordImport
 from registry.selectors import audit_summary, record_row, registry_record
 from registry.selectors import published_records as published_records_of
 from registry.services import audit as audit_service
@@ -323,6 +323,19 @@ def records_import(request, membership):
         form_action(request, start, _("The import has started; the records appear here as it goes."))
     except PermissionDenied:
         messages.error(request, _("Only agency admins import records from the registry."))
+    return redirect(_records_url(membership))
+
+
+@require_POST
+@member_required(Role.ADMIN)
+def records_import_retry(request, membership, import_id: int):
+    """Start a failed import again."""
+    get_object_or_404(RecordImport, agency=membership.agency, pk=import_id)
+    form_action(
+        request,
+        lambda: published_service.record_import_retry(agency=membership.agency, user=request.user, import_id=import_id),
+        _("The import has started again."),
+    )
     return redirect(_records_url(membership))
 
 

@@ -419,3 +419,20 @@ def test_a_kept_record_the_schema_refuses_refuses_the_dump_another_agencys_is_no
     assert list(isrs.iter_dump(io.BytesIO(broken), lambda body: False)) == []
     with pytest.raises(isrs.RegistryXmlError):
         list(isrs.iter_dump(io.BytesIO(broken), lambda body: True))
+
+
+def test_a_failed_import_is_started_again_and_goes_on(open_data, month, agency, admin_user, reviewer):
+    served = open_data.paths.pop("/dump_2026_07.xml")
+    started = _imported(agency, admin_user)
+    assert started.state == RecordImport.State.FAILED and "404" in started.error
+    with pytest.raises(PermissionDenied):
+        published.record_import_retry(agency=agency, user=reviewer, import_id=started.pk)
+    open_data.paths["/dump_2026_07.xml"] = served
+    again = published.record_import_retry(agency=agency, user=admin_user, import_id=started.pk)
+    assert again.state == RecordImport.State.QUEUED and not again.error
+    published.record_import_run(import_id=started.pk)
+    again.refresh_from_db()
+    assert (again.state, again.records, again.stored) == (RecordImport.State.DONE, 3, 3)
+    with pytest.raises(ValidationError) as done:
+        published.record_import_retry(agency=agency, user=admin_user, import_id=started.pk)
+    assert done.value.code == "not_failed"

@@ -72,6 +72,9 @@ def test_the_agency_audits_its_published_records_and_corrects_one(live_server, b
     with OpenDataServer() as open_data:
         dump = tmp_path / "dump_2026_07.xml"
         dump.write_bytes(_dump(open_data, agency))
+        served = open_data.paths.pop("/dump_2026_07.xml")  # the registry has not published July yet
+        settings.REDACTOR_REGISTRY_OPEN_DATA_URL = open_data.url  # the web door names the month's address
+        settings.REDACTOR_REGISTRY_FILES_URL = open_data.files_url
         flush_queue()
         env = {
             "REDACTOR_DATABOX_URL_TEST": box_url,
@@ -84,11 +87,24 @@ def test_the_agency_audits_its_published_records_and_corrects_one(live_server, b
             page = browser_page
             log_in(page, live_server, "spravce")
             page.click("nav >> text=Zveřejněné záznamy")
-            page.set_input_files("#records-import input[name=dump]", str(dump))
+            # the month fetched from the registry: not there yet, so the import fails and says why
+            page.fill("#records-import input[name=month]", "2026-07")
             page.click("#records-import-start")
             assert "Import byl zahájen" in page.inner_text(".messages")
+            wait_for(lambda: RecordImport.objects.filter(agency=agency, state="failed").exists(), timeout=60)
+            page.reload()
+            assert "odpověděl kódem 404" in page.inner_text("#record-imports")
+            open_data.paths["/dump_2026_07.xml"] = served
+            page.click("#record-imports button.retry")
             wait_for(lambda: RecordImport.objects.filter(agency=agency, state="done").exists(), timeout=60)
             assert (RecordImport.objects.get().records, RecordImport.objects.get().stored) == (2, 2)
+            # the same month's dump uploaded: nothing new, nothing fetched again
+            fetched = sum(n for path, n in open_data.requests.items() if "/soubor/" in path)
+            page.set_input_files("#records-import input[name=dump]", str(dump))
+            page.click("#records-import-start")
+            wait_for(lambda: RecordImport.objects.filter(agency=agency, state="done").count() == 2, timeout=60)
+            assert RecordImport.objects.order_by("-id").first().new == 0
+            assert sum(n for path, n in open_data.requests.items() if "/soubor/" in path) == fetched
 
             page.context.clear_cookies()  # the reviewer on the same machine
             log_in(page, live_server, "kontrolor")
