@@ -18,7 +18,8 @@ The script makes an admin token for the demo agency and a second agency with a c
 (``manage.py agency_create`` and ``api_token_create``), imports the month through the API (the
 files fetched and checked), times ``--rounds`` uploads of ``--small`` by the second agency with the
 workers idle, starts the audit and uploads ``--small`` again, one after another, until the audit
-ends. Prints, and with ``--out`` writes, the figures. Timing lives here, never in a test.
+ends. Prints, and with ``--out`` writes, the figures as a row of the evaluation page's table.
+Timing lives here, never in a test.
 """
 
 from __future__ import annotations
@@ -156,22 +157,24 @@ def main() -> int:
         _s, listed = _json(f"{base}/api/v1/registry/records/?limit=200", admin)
     pages = sum(f["pages"] for r in listed["results"] for f in r["findings"].get("files", []))
     exposing = sum(1 for r in listed["results"] if r["exposure"])
-    lines = [
-        f"Audit of {run['done']} records ({pages} pages, files of `{Path(args.dir).name}`) on the quick start: "
-        f"{audited:.0f} s, **{60 * run['done'] / audited:.1f} records per minute** "
-        f"({60 * pages / audited:.0f} pages per minute); {exposing} records expose personal data.",
-        f"Import of the month (dump and {state['stored']} files fetched and checked): {imported:.1f} s.",
-        f"Another agency's upload of `{small.name}` → needs_review: idle p50 {statistics.median(idle):.1f} s, "
-        f"p95 {_p95(idle):.1f} s ({len(idle)} uploads); during the audit p50 {statistics.median(busy):.1f} s, "
-        f"p95 {_p95(busy):.1f} s ({len(busy)} uploads)."
-        if busy
-        else "The audit ended before another agency's upload could be timed during it.",
-    ]
     today, cores = date.today().isoformat(), os.cpu_count()
-    lines.append(f"(`benchmarks/registry_audit.py`, {today}, {cores} cores, the quick start's workers)")
-    print("\n".join(lines))
+    during = (
+        f"during the audit p50 {statistics.median(busy):.1f} s, p95 **{_p95(busy):.1f} s** ({len(busy)} uploads)"
+        if busy
+        else "the audit ended before one could be timed during it"
+    )
+    row = (
+        f"| the audit of an agency's published records on the quick start (`benchmarks/registry_audit.py`, "
+        f"{run['done']} records standing for published files from `{Path(args.dir).name}`, {pages} pages, "
+        f"{cores} cores, {today}) | **{60 * run['done'] / audited:.1f} records per minute** "
+        f"({60 * pages / audited:.0f} pages per minute, {audited:.0f} s; {exposing} records expose personal data); "
+        f"the month's import with {state['stored']} files fetched and checked {imported:.1f} s; another agency's "
+        f"upload of `{small.name}` → needs review idle p50 {statistics.median(idle):.1f} s, p95 {_p95(idle):.1f} s "
+        f"({len(idle)} uploads), {during} |"
+    )
+    print(row)
     if args.out:
-        args.out.write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+        args.out.write_text(row + "\n", encoding="utf-8")
     return 0
 
 

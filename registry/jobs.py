@@ -62,3 +62,10 @@ def on_audit_failure(job, connection, type, value, traceback) -> None:
     log.error("audit %s: the work horse died: %s", job.args[0], value)
     fresh_connections()
     audit.record_audit_failed(audit_id=job.args[0])
+
+
+def on_import_failure(job, connection, type, value, traceback) -> None:
+    """rq failure callback: the work horse of an import died (killed, out of memory)."""
+    log.error("import %s: the work horse died: %s", job.args[0], value)
+    fresh_connections()
+    published.record_import_fail(import_id=job.args[0])

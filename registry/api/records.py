@@ -102,7 +102,7 @@ class PublishedRecordList(AgencyListAPIView):
     @extend_schema(
         operation_id="registry_records_list",
         summary="The agency's records in the registry, most exposed first (reviewer)",
-        responses={200: RecordSerializer(many=True), **errors()},
+        responses={200: RecordSerializer(many=True), **errors(400)},
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
@@ -115,7 +115,7 @@ class PublishedRecordCsv(AgencyAPIView):
         operation_id="registry_records_csv",
         summary="The same list as CSV (reviewer)",
         description="One row per record, the most exposed first: the web page's download.",
-        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="The list.")},
+        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="The list."), **errors()},
     )
     def get(self, request):
         return file_response(audit.published_records_csv(agency=self.agency, user=request.user))

@@ -42,8 +42,10 @@ from registry.models import PublishedFile, PublishedRecord, RecordImport
 
 log = logging.getLogger(__name__)
 
-#: The job that runs an import (:func:`record_import_run`), on the low queue.
+#: The job that runs an import (:func:`record_import_run`), on the low queue, and what RQ calls
+#: when its work horse dies (:func:`record_import_fail`).
 IMPORT_RECORDS = "registry.jobs.import_records"
+ON_IMPORT_FAILURE = "registry.jobs.on_import_failure"
 
 #: The largest dump read (bytes): a month of the whole registry is about 100 MB.
 DUMP_MAX_BYTES = 400 * 1024 * 1024
@@ -95,8 +97,12 @@ def record_import_upload(*, agency: Agency, user: User, data: bytes, filename: s
         started = RecordImport(agency=agency, source=name, created_by=user)
         started.dump.save(f"{agency.pk}-{hashlib.sha256(data).hexdigest()[:16]}.xml", ContentFile(data), save=False)
         started.save()
-        queue.enqueue(IMPORT_RECORDS, started.pk, queue="low", timeout=6 * 3600)
+        _enqueue(started)
     return started
+
+
+def _enqueue(started: RecordImport) -> None:
+    queue.enqueue(IMPORT_RECORDS, started.pk, queue="low", timeout=6 * 3600, on_failure=ON_IMPORT_FAILURE)
 
 
 def dump_url(month: date) -> str:
@@ -118,7 +124,7 @@ def record_import_fetch(*, agency: Agency, user: User | None, month: date) -> Re
         )
     with transaction.atomic():
         started = RecordImport.objects.create(agency=agency, source=dump_url(month), created_by=user)
-        queue.enqueue(IMPORT_RECORDS, started.pk, queue="low", timeout=6 * 3600)
+        _enqueue(started)
     return started
 
 
@@ -221,7 +227,7 @@ def record_import_retry(*, agency: Agency, user: User | None, import_id: int) ->
             raise ValidationError(_("Only a failed import is started again."), code="not_failed")
         started.state, started.error, started.finished_at = RecordImport.State.QUEUED, "", None
         started.save(update_fields=["state", "error", "finished_at"])
-        queue.enqueue(IMPORT_RECORDS, started.pk, queue="low", timeout=6 * 3600)
+        _enqueue(started)
     return started
 
 

@@ -436,3 +436,22 @@ def test_a_failed_import_is_started_again_and_goes_on(open_data, month, agency, 
     with pytest.raises(ValidationError) as done:
         published.record_import_retry(agency=agency, user=admin_user, import_id=started.pk)
     assert done.value.code == "not_failed"
+
+
+def test_a_dead_work_horse_fails_its_import_and_an_audit_goes_on(open_data, month, agency, admin_user, reviewer):
+    from types import SimpleNamespace
+
+    from registry import jobs
+
+    started = published.record_import_fetch(agency=agency, user=admin_user, month=JULY)
+    RecordImport.objects.filter(pk=started.pk).update(state=RecordImport.State.RUNNING)
+    jobs.on_import_failure(SimpleNamespace(args=[started.pk]), None, MemoryError, MemoryError(), None)
+    started.refresh_from_db()
+    assert started.state == RecordImport.State.FAILED and started.error
+    published.record_import_retry(agency=agency, user=admin_user, import_id=started.pk)
+    published.record_import_run(import_id=started.pk)
+
+    run = audit.record_audit_start(agency=agency, user=reviewer)
+    PublishedRecord.objects.filter(agency=agency, record_id=101).update(audit_state=PublishedRecord.AuditState.RUNNING)
+    jobs.on_audit_failure(SimpleNamespace(args=[run.pk]), None, MemoryError, MemoryError(), None)
+    assert agency.published_records.get(record_id=101).audit_state == PublishedRecord.AuditState.FAILED
