@@ -50,9 +50,9 @@ def audit_records(audit_id: int) -> None:
     fresh_connections()
     try:
         audit.record_audit_step(audit_id=audit_id)
-    except Exception:
+    except Exception as exc:  # rq's JobTimeoutException included: the record must not stay "running"
         log.exception("audit %s: a step failed", audit_id)
-        audit.record_audit_failed(audit_id=audit_id)
+        audit.record_audit_failed(audit_id=audit_id, internal=type(exc).__name__ != "JobTimeoutException")
     finally:
         fresh_connections()
 

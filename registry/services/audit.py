@@ -156,14 +156,18 @@ def _audited(audit: RecordAudit) -> int:
     ).count()
 
 
-def record_audit_failed(*, audit_id: int) -> None:
-    """The step's worker process died (killed, out of memory): the record it audited is marked
-    failed and the audit goes on with the next."""
+def record_audit_failed(*, audit_id: int, internal: bool = False) -> None:
+    """The step's worker process died (killed, out of memory), or with ``internal`` the step
+    stopped on an error of its own: the record it audited is marked failed with a sentence
+    saying which, and the audit goes on with the next."""
     audit = RecordAudit.objects.get(pk=audit_id)
+    reason = (
+        _("The audit of this record stopped because of an internal error; the details are in the operator's log.")
+        if internal
+        else _("The audit of this record needed more memory or time than one document may use.")
+    )
     audit.agency.published_records.filter(audit_state=PublishedRecord.AuditState.RUNNING).update(
-        audit_state=PublishedRecord.AuditState.FAILED,
-        audit_error=_("The audit of this record needed more memory or time than one document may use."),
-        audited_at=timezone.now(),
+        audit_state=PublishedRecord.AuditState.FAILED, audit_error=reason, audited_at=timezone.now()
     )
     if audit.state in (RecordAudit.State.QUEUED, RecordAudit.State.RUNNING):
         _next(audit)

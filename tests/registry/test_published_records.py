@@ -455,3 +455,20 @@ def test_a_dead_work_horse_fails_its_import_and_an_audit_goes_on(open_data, mont
     PublishedRecord.objects.filter(agency=agency, record_id=101).update(audit_state=PublishedRecord.AuditState.RUNNING)
     jobs.on_audit_failure(SimpleNamespace(args=[run.pk]), None, MemoryError, MemoryError(), None)
     assert agency.published_records.get(record_id=101).audit_state == PublishedRecord.AuditState.FAILED
+
+
+def test_a_step_that_raises_fails_its_record_with_an_internal_error(open_data, month, agency, admin_user, reviewer,
+                                                                    monkeypatch):  # fmt: skip
+    from registry import jobs
+
+    _imported(agency, admin_user)
+    run = audit.record_audit_start(agency=agency, user=reviewer)
+
+    def broken(record):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(audit, "record_audit", broken)
+    jobs.audit_records(run.pk)
+    failed = agency.published_records.get(record_id=101)
+    assert failed.audit_state == PublishedRecord.AuditState.FAILED and "vnitřní chyb" in failed.audit_error
+    assert "a bug" not in failed.audit_error
