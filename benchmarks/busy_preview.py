@@ -62,7 +62,7 @@ class Browser:
 
 def _upload(base: str, token: str, pdf: Path, timeout: float) -> dict:
     out: dict = {}
-    one_upload(base, token, pdf, timeout, out)
+    one_upload(base, token, pdf, timeout, 0.5, out)  # poll every half second where no Retry-After is sent
     if out.get("outcome") != "needs_review":
         raise SystemExit(f"{pdf.name}: {out}")
     return out
