@@ -247,12 +247,10 @@ def _failed(started: RecordImport, reason: str) -> None:
 
 
 def _file_counts(files) -> dict[str, int]:
+    """How many of ``files`` are stored, refused and failed (:class:`RecordImport`'s fields,
+    named as the file states are)."""
     states = list(files.values_list("state", flat=True))
-    return {
-        "stored": states.count(PublishedFile.State.STORED),
-        "refused": states.count(PublishedFile.State.REFUSED),
-        "failed": states.count(PublishedFile.State.FAILED),
-    }
+    return {state: states.count(state) for state in ("stored", "refused", "failed")}
 
 
 @transaction.atomic
@@ -302,14 +300,19 @@ def record_files_fetch(
     ).order_by("id")
     if record_ids is not None:
         waiting = waiting.filter(record__record_id__in=record_ids)
+    files = PublishedFile.objects.filter(record__agency=agency)
+    if record_ids is not None:
+        files = files.filter(record__record_id__in=record_ids)
+    counts = _file_counts(files) if progress is not None else {}
     stored = 0
     for f in waiting.iterator():
+        before = f.state
         stored += _fetch_one(f)
-        if progress is not None:
-            files = PublishedFile.objects.filter(record__agency=agency)
-            if record_ids is not None:
-                files = files.filter(record__record_id__in=record_ids)
-            RecordImport.objects.filter(pk=progress.pk).update(**_file_counts(files))
+        if progress is not None:  # the counts follow each file's move, without counting them all again
+            for state, n in ((before, -1), (f.state, +1)):
+                if state in counts:
+                    counts[state] += n
+            RecordImport.objects.filter(pk=progress.pk).update(**counts)
     return stored
 
 
