@@ -17,6 +17,7 @@ from registry.models import PublishedFile, PublishedRecord, RecordAudit, RecordI
 from registry.services import audit, published
 from tests.pdfs import pdf_from_paragraphs
 from tests.plugins.tenants import CONTRACT_TEXT
+from tests.registry.conftest import AGENCY_BOX
 from tests.registry_open_data import OpenDataServer
 
 JULY = date(2026, 7, 1)
@@ -248,23 +249,6 @@ def test_an_audit_needs_a_reviewer(open_data, month, agency, admin_user, clerk):
         audit.record_audit_start(agency=agency, user=clerk)
 
 
-@pytest.fixture
-def databox(settings, agency, admin_user):
-    """The data-box test server with a box for the agency, which sends through it."""
-    from registry import services as registry
-    from tests.databox_server import DataBoxServer
-
-    server = DataBoxServer(registry_box=settings.REDACTOR_REGISTRY_DATABOX)
-    server.add_box("abc2def", "horni-lhota", "heslo-1")
-    settings.REDACTOR_DATABOX_URL_TEST = server.start()
-    agency.data_box_id = "abc2def"
-    agency.save(update_fields=["data_box_id"])
-    registry.registry_settings_update(agency=agency, user=admin_user, channel="databox", environment="test",
-                                      login="horni-lhota", password="heslo-1")  # fmt: skip
-    yield server
-    server.stop()
-
-
 def test_a_record_is_corrected_through_the_registry(open_data, month, agency, admin_user, reviewer, clerk, databox):
     from contracts.models import Status
     from contracts.services import publishing, reviewing
@@ -275,7 +259,7 @@ def test_a_record_is_corrected_through_the_registry(open_data, month, agency, ad
     _imported(agency, admin_user)
     _audit_all(agency, reviewer)
     sale = agency.published_records.get(record_id=101)
-    databox.add_record(101, "abc2def", [(f.name, f.sha256) for f in sale.files.all()])
+    databox.add_record(101, AGENCY_BOX, [(f.name, f.sha256) for f in sale.files.all()])
     with pytest.raises(PermissionDenied):
         record_correct(record=sale, user=clerk)
     contract = record_correct(record=sale, user=reviewer)

@@ -22,10 +22,8 @@ from redactor.metadata import NOT_PUBLIC, ContractMetadata, RegistryParty
 from registry import isrs
 from registry import services as registry
 from registry.models import RegistryRecord, RegistrySettings, RegistrySubmission
-from tests.databox_server import DataBoxServer
 from tests.plugins.tenants import logged_in
-
-AGENCY_BOX = "abc2def"
+from tests.registry.conftest import AGENCY_BOX
 
 
 @contextlib.contextmanager
@@ -38,28 +36,6 @@ def socket_closed():
 
 
 State = RegistrySubmission.State
-
-
-@pytest.fixture
-def databox(settings, agency, admin_user):
-    """The test server with a box for the agency, and the agency set to send through it."""
-    server = DataBoxServer(registry_box=settings.REDACTOR_REGISTRY_DATABOX)
-    server.add_box(AGENCY_BOX, "horni-lhota", "heslo-1")
-    settings.REDACTOR_DATABOX_URL_TEST = server.start()
-    agency.data_box_id = AGENCY_BOX
-    agency.save(update_fields=["data_box_id"])
-    registry.registry_settings_update(
-        agency=agency,
-        user=admin_user,
-        channel="databox",
-        environment="test",
-        unit="odbor správy majetku",
-        address="Náměstí 1, 679 01 Horní Lhota",
-        login="horni-lhota",
-        password="heslo-1",
-    )
-    yield server
-    server.stop()
 
 
 def _dated(contract, user, **changes):
