@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import logging
 import tempfile
 from collections.abc import Iterator
@@ -60,25 +61,12 @@ def _looks_like_dump(data: bytes) -> bool:
     namespace), read without building the tree."""
     try:
         for _event, element in etree.iterparse(
-            _Head(data), events=("start",), resolve_entities=False, no_network=True, huge_tree=False
+            io.BytesIO(data), events=("start",), resolve_entities=False, no_network=True, huge_tree=False
         ):
             return etree.QName(element).localname == "dump" and etree.QName(element).namespace == isrs.NS
     except etree.XMLSyntaxError:
         return False
     return False
-
-
-class _Head:
-    """A file-like view of bytes for :func:`lxml.etree.iterparse`."""
-
-    def __init__(self, data: bytes):
-        self.data, self.at = data, 0
-
-    def read(self, n: int = -1) -> bytes:
-        n = len(self.data) - self.at if n < 0 else n
-        chunk = self.data[self.at : self.at + n]
-        self.at += len(chunk)
-        return chunk
 
 
 def record_import_upload(*, agency: Agency, user: User, data: bytes, filename: str) -> RecordImport:
