@@ -280,6 +280,9 @@ class RecordAudit(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    #: when the last step began: an audit under way whose last step began longer ago than a step
+    #: may run has lost its chain of jobs (a worker gone with it) and is resumed
+    stepped_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -18,7 +18,8 @@ exposed metadata fields), the list's order.
 An audit (:class:`~registry.models.RecordAudit`) runs on the low queue one record per job
 (:data:`AUDIT_RECORDS`), each job queueing the next: a crashing or memory-bombing file ends its own
 job only (the record is marked failed and the audit goes on), other agencies' jobs take their
-turn between records, and an audit stopped for any reason resumes with the records still waiting.
+turn between records, and an audit whose chain of jobs was lost (a worker gone) resumes with the
+records still waiting when it is started again.
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ FINDINGS_SHAPE = """{
 
 def record_audit_start(*, agency: Agency, user: User | None) -> RecordAudit:
     """Audit the agency's records not audited yet: returns the audit under way when there is one
-    (it goes on), else a new one queued on the low queue. Raises ``PermissionDenied`` unless
+    (it goes on; one whose chain of jobs was lost with a worker is queued again), else a new one
+    queued on the low queue. Raises ``PermissionDenied`` unless
     ``user`` is a reviewer of the agency (``None``: the system), ``ValidationError`` code
     ``nothing_to_audit`` when every record was audited (re-audit with :func:`record_audit_again`)."""
     if user is not None:
@@ -81,6 +83,8 @@ def record_audit_start(*, agency: Agency, user: User | None) -> RecordAudit:
         Agency.objects.select_for_update().get(pk=agency.pk)  # one audit per agency at a time
         running = agency.record_audits.filter(state__in=(RecordAudit.State.QUEUED, RecordAudit.State.RUNNING)).first()
         if running is not None:
+            if _chain_lost(running):
+                _next(running)
             return running
         waiting = agency.published_records.filter(audit_state=PublishedRecord.AuditState.WAITING).count()
         if not waiting:
@@ -101,16 +105,19 @@ def record_audit_again(*, agency: Agency, user: User | None) -> RecordAudit:
     return record_audit_start(agency=agency, user=user)
 
 
-def record_audit_resume(*, audit_id: int) -> None:
-    """Queue the next step of an audit that stopped (its job lost with a worker): the records
-    still waiting are audited. An audit that is done stays so."""
-    audit = RecordAudit.objects.get(pk=audit_id)
-    if audit.state in (RecordAudit.State.QUEUED, RecordAudit.State.RUNNING):
-        _next(audit)
+#: Seconds one step may run (its job's timeout).
+STEP_SECONDS = 1800
+
+
+def _chain_lost(audit: RecordAudit) -> bool:
+    """Whether no step of ``audit`` can still be queued or running: its last step began (or it was
+    created) longer ago than a step may run, with a minute's margin."""
+    last = audit.stepped_at or audit.created_at
+    return (timezone.now() - last).total_seconds() > STEP_SECONDS + 60
 
 
 def _next(audit: RecordAudit) -> None:
-    queue.enqueue(AUDIT_RECORDS, audit.pk, queue="low", timeout=1800, on_failure=ON_AUDIT_FAILURE)
+    queue.enqueue(AUDIT_RECORDS, audit.pk, queue="low", timeout=STEP_SECONDS, on_failure=ON_AUDIT_FAILURE)
 
 
 def record_audit_step(*, audit_id: int) -> PublishedRecord | None:
@@ -120,6 +127,7 @@ def record_audit_step(*, audit_id: int) -> PublishedRecord | None:
     audit = RecordAudit.objects.select_related("agency").get(pk=audit_id)
     if audit.state in (RecordAudit.State.DONE, RecordAudit.State.FAILED):
         return None
+    RecordAudit.objects.filter(pk=audit.pk).update(stepped_at=timezone.now())
     records = audit.agency.published_records
     records.filter(audit_state=PublishedRecord.AuditState.RUNNING).update(
         audit_state=PublishedRecord.AuditState.FAILED,

@@ -456,3 +456,22 @@ def test_a_step_that_raises_fails_its_record_with_an_internal_error(open_data, m
     failed = agency.published_records.get(record_id=101)
     assert failed.audit_state == PublishedRecord.AuditState.FAILED and "vnitřní chyb" in failed.audit_error
     assert "a bug" not in failed.audit_error
+
+
+def test_an_audit_whose_chain_of_jobs_was_lost_is_queued_again_when_started(
+    open_data, month, agency, admin_user, reviewer, monkeypatch
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    _imported(agency, admin_user)
+    queued: list[int] = []
+    monkeypatch.setattr(audit, "_next", lambda run: queued.append(run.pk))
+    run = audit.record_audit_start(agency=agency, user=reviewer)
+    audit.record_audit_step(audit_id=run.pk)
+    assert audit.record_audit_start(agency=agency, user=reviewer) == run and queued == [run.pk, run.pk]
+    # a step began less than a step may run ago: its chain may be alive, nothing more is queued
+    assert audit.record_audit_start(agency=agency, user=reviewer) == run and len(queued) == 2
+    RecordAudit.objects.filter(pk=run.pk).update(stepped_at=timezone.now() - timedelta(seconds=audit.STEP_SECONDS + 61))
+    assert audit.record_audit_start(agency=agency, user=reviewer) == run and len(queued) == 3
