@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,18 @@ def log_in(page, live_server, username: str, password: str | None = None) -> Non
     page.fill("input[name=password]", password or DEMO_PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"/a/\d+/contracts/$"))
+
+
+def wait_for_js(page, expression: str, timeout: float = 60.0) -> None:
+    """Wait until the JavaScript ``expression`` is truthy in ``page``, polled from here every
+    50 ms; ``AssertionError`` after ``timeout`` seconds.
+
+    Playwright's ``page.wait_for_function`` re-evaluates a string in the page with ``eval``,
+    which the product's Content-Security-Policy (``script-src 'self'``) forbids: it fails
+    whenever the condition is not already true at the first try. ``page.evaluate`` goes through
+    the DevTools protocol, which the policy does not govern."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout:.0f} s: {expression}")
+        time.sleep(0.05)

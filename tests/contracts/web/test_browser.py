@@ -17,13 +17,14 @@ import pymupdf
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from contracts.models import Contract, Proposal, Source
 from policy.models import AgencyRule
 from redactor.model import Box
 from redactor.publish.verify import verify
 from tests.conftest import DATA, SCORER
-from tests.plugins.browser import SCREENSHOTS
+from tests.plugins.browser import SCREENSHOTS, wait_for_js
 from tests.worker import flush_queue, start_worker
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -77,9 +78,7 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
         page.click("#accept-suggested")
     # page 1 of this contract is empty but for a sticky note (a planted hidden-layer secret); show page 2
     page.locator("#page-2 .sheet").evaluate("e => { e.scrollIntoView({block: 'start'}); window.scrollBy(0, -140); }")
-    page.wait_for_function(
-        "(() => { const i = document.querySelector('#page-2 img'); return i.complete && i.naturalWidth > 0; })()"
-    )
+    wait_for_js(page, "(i => i.complete && i.naturalWidth > 0)(document.querySelector('#page-2 img'))")
     page.locator(".item.state-redact").first.click()
     assert page.locator(".item.state-redact .reason").first.inner_text().startswith("Znečitelnil kontrolor – ")
     page.screenshot(path=str(SCREENSHOTS / "2-review.png"), full_page=False)
@@ -95,7 +94,7 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
         item.locator("button.reject").click()
     # the box still shows the accept above until the page has read this answer
-    page.wait_for_function("document.querySelector('#last-count')?.textContent.startsWith('Ponecháno: ')")
+    expect(page.locator("#last-count")).to_have_text(re.compile(r"^Ponecháno: "))
     n = occurrences.count()  # Czech plural of the count (1 výskyt, 2–4 výskyty, 5 výskytů)
     assert page.inner_text("#last-count").split(": ")[1] == f"{n} " + ("výskyty" if 2 <= n <= 4 else "výskytů")
     assert set(occurrences.values_list("decision", flat=True)) == {"rejected"}

@@ -6,11 +6,13 @@ both sizes go to ``screenshots/`` (not in the tree)."""
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 import pymupdf
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from accounts.models import Role
 from contracts.models import Proposal, Status
@@ -92,7 +94,7 @@ def test_a_long_scans_review_page_fits_a_laptop_and_a_desktop(live_server, brows
         link = page.locator("#approve-form a[href^='#page-']").last
         target = link.get_attribute("href")
         link.click()
-        page.wait_for_function(f"location.hash === '{target}'")
+        expect(page).to_have_url(re.compile(re.escape(target) + "$"))
         assert _below_toolbar_and_visible(page, f"{target} figcaption"), f"{width}×{height}: {target} hidden"
 
         # a page with an open review item: its caption and page-wide buttons are clickable after the jump

@@ -8,6 +8,7 @@ import os
 import pymupdf
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from accounts.models import Role
 from contracts.models import Status
@@ -43,6 +44,6 @@ def test_the_review_page_offers_ocrs_words_on_a_scanned_page(live_server, browse
     page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/review/")
     with page.expect_response(lambda r: "/pages/1/words.json" in r.url and r.ok):
         page.check("#mode-text")
-    page.wait_for_function(f"document.querySelectorAll('#page-1 .words span').length >= {len(ocr)}")
+    expect(page.locator("#page-1 .words span")).to_have_count(len(ocr))
     offered = [t.strip() for t in page.locator("#page-1 .words span").all_inner_texts()]
     assert offered == ocr
