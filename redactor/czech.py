@@ -167,10 +167,17 @@ PARTY_ROLE_STEMS = {
     "licenční nabyvatel": "licenční nabyvatel",
 }
 
-#: Markers of a legal person's name (Civil Code and Act 90/2012 Sb. on business corporations).
+#: Markers of a legal person's name (Civil Code and Act 90/2012 Sb. on business corporations;
+#: "p. s." a branch association, Civil Code § 228; "občanské sdružení" the civic association of
+#: Act 83/1990 Sb. before 2014; foreign companies' forms).
 LEGAL_FORMS = (
-    r"s\.\s?r\.\s?o\.",
-    r"spol\.\s?s\s?r\.\s?o\.",
+    # as typed in the registry's own records: the last dot, or a dot, left out ("PANEL SERVIS
+    # s.r.o", "TOI TOI, s r.o.", "ELA LITVÍNOV, spol s  r. o.")
+    r"s\.\s?r\.?\s?o\.?",
+    r"s\s?r\.\s?o\.?",
+    r"spol\.?\s{0,2}s\s{0,2}r\.\s?o\.?",
+    r"S\.\s?R\.\s?O\.?",
+    r"SPOL\.\s?S\s?R\.\s?O\.?",
     r"a\.\s?s\.",
     r"z\.\s?s\.",
     r"z\.\s?ú\.",
@@ -180,17 +187,25 @@ LEGAL_FORMS = (
     r"s\.\s?p\.",
     r"p\.\s?o\.",
     r"o\.\s?s\.",
+    r"p\.\s?s\.",
+    r"přísp\.\s?org\.",
     r"družstvo",
     r"SE",
     r"GmbH",
+    r"AG",
+    r"N\.\s?V\.",
+    r"B\.\s?V\.",
     r"Ltd\.?",
+    r"LTD\.?",
     r"Inc\.",
+    r"INC\.",
     r"akciová společnost",
     r"společnost s ručením omezeným",
     r"příspěvková organizace",
     r"státní podnik",
     r"zapsaný spolek",
     r"zapsaný ústav",
+    r"občanské sdružení",
     r"obecně prospěšná společnost",
     r"nadace",
     r"nadační fond",

@@ -64,6 +64,35 @@ def _heading_cut(text: str, start: int, end: int) -> int:
     return end
 
 
+def _name_stops(text: str, end: int) -> bool:
+    """Whether an organisation's name read backwards stops at ``end``: the text's start, a
+    colon, bracket or quote, or a comma or full stop that is not an initial's ("J. K. Tyl")."""
+    if end == 0:
+        return True
+    if text[end - 1] in _STOP_CHARS or text[end - 1] == ",":
+        return True
+    return text[end - 1] == "." and not re.search(r"\b[A-Z]\.$", text[max(0, end - 3) : end])
+
+
+def _parenthesis_before(text: str, end: int) -> int | None:
+    """Where a parenthesis of capitalised words that closes at ``end`` opens, when a capitalised
+    word stands right before it on the same line, so it is a part of a company's name ("Thermo
+    Fisher Scientific (Praha) s.r.o."); otherwise None ("Kupující (dále jen Firma) …" is a
+    clause, "(1) ABC" a number, "Zhotovitel (Praha)" a party's role)."""
+    if end == 0 or text[end - 1] != ")":
+        return None
+    opening = text.rfind("(", max(0, end - 40), end - 1)
+    if opening < 1 or "\n" in text[opening:end]:
+        return None
+    inner = text[opening + 1 : end - 1].strip()
+    if not re.fullmatch(rf"[{UPPER}][\w.&'’-]*(?: [{UPPER}][\w.&'’-]*){{0,3}}", inner):
+        return None
+    before = re.search(rf"([{UPPER}][\w.&'’-]*) $", text[max(0, opening - 40) : opening])
+    if not before or before.group(1) in _LABEL_WORDS or role_of(before.group(1)) is not None:
+        return None  # "Zhotovitel (Praha) ABC s.r.o.": a party's role, then the name
+    return opening
+
+
 class OrganizationRecognizer(Recognizer):
     """Legal persons by their legal form (s.r.o., a.s., z.s., příspěvková organizace, ...),
     public bodies by the head of their name (Město, Obec, Kraj, Ministerstvo, ...), and
@@ -75,7 +104,8 @@ class OrganizationRecognizer(Recognizer):
     def load(self) -> None:
         # Patterns are matched against the text without diacritics (OCR often drops them).
         forms = "|".join(fold(f) for f in LEGAL_FORMS)
-        self._form = re.compile(rf"(?:,?[ \n])(?:{forms})(?![\w])")
+        # the form after a space or a comma ("INDUSTRY MEASURING,spol. s r.o.", "MONIT  s.r.o")
+        self._form = re.compile(rf"(?:,[ \n]{{0,2}}|[ \n]{{1,2}})(?:{forms})(?![\w])")
         ordered = sorted(PUBLIC_BODY_HEADS, key=len, reverse=True)
         heads = "|".join(_declined(fold(h)) for h in ordered if len(h.split()) < 3)
         whole = "|".join(_declined(fold(h)) for h in ordered if len(h.split()) >= 3)
@@ -103,11 +133,12 @@ class OrganizationRecognizer(Recognizer):
                 if j - 1 > 0 and text[j - 2] in ",.:;":
                     break
                 j -= 1
-            if j == 0 or text[j - 1] in _STOP_CHARS or text[j - 1] in ",.":
-                if j > 0 and text[j - 1] == "." and re.search(r"\b[A-Z]\.$", text[max(0, j - 3) : j]):
-                    pass  # an initial inside the name
-                else:
-                    break
+            inner = _parenthesis_before(text, j)
+            if inner is not None:
+                i = inner  # "Alcon Pharmaceuticals (Czech Republic) s.r.o.": part of the name
+                continue
+            if _name_stops(text, j):
+                break
             k = j
             while k > 0 and not text[k - 1].isspace() and text[k - 1] not in _STOP_CHARS:
                 k -= 1
@@ -134,7 +165,9 @@ class OrganizationRecognizer(Recognizer):
             name = text[start : m.end()]
             if len(name) < 4:
                 continue
-            public = bool(re.search(r"prispevkova organizace|statni podnik|p\.\s?o\.|s\.\s?p\.", fold(name)))
+            public = bool(
+                re.search(r"prispevkova organizace|statni podnik|p\.\s?o\.|s\.\s?p\.|prisp\.\s?org\.", fold(name))
+            )
             out.append(
                 self.finding(
                     cat.COMPANY_NAME,

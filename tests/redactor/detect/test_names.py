@@ -148,6 +148,53 @@ def test_a_town_named_mesto_x_after_a_postal_code_is_no_party():
 
 
 @pytest.mark.parametrize(
+    ("text", "found", "kind"),
+    [
+        # legal forms as the registry's own records type them: a dot left out, a comma without a space
+        ("Dodavatel: PANEL SERVIS s.r.o, IČO: 26067340", "PANEL SERVIS s.r.o", "legal_person"),
+        ("Dodavatel: SECURITY MONIT  s.r.o, IČO: 60755792", "SECURITY MONIT  s.r.o", "legal_person"),
+        ("Dodavatel: ACE Design s.ro, IČO: 60711361", "ACE Design s.ro", "legal_person"),
+        ("Dodavatel: ELA LITVÍNOV, spol s  r. o., Litvínov", "ELA LITVÍNOV, spol s  r. o.", "legal_person"),
+        ("Dodavatel: INDUSTRY MEASURING,spol. s r.o., Praha", "INDUSTRY MEASURING,spol. s r.o.", "legal_person"),
+        ("Dodavatel: STAVBY NOVÁK S.R.O., IČO: 12345678", "STAVBY NOVÁK S.R.O.", "legal_person"),
+        # a parenthesis of capitalised words inside a name
+        (
+            "Dodavatel: Alcon Pharmaceuticals (Czech Republic) s.r.o., Praha",
+            "Alcon Pharmaceuticals (Czech Republic) s.r.o.",
+            "legal_person",
+        ),
+        (
+            "Dodavatel: ČESKÝ HYDROMETEOROLOGICKÝ ÚSTAV, přísp. org.",
+            "ČESKÝ HYDROMETEOROLOGICKÝ ÚSTAV, přísp. org.",
+            "public_body",
+        ),
+        # a branch association, a civic association before 2014, foreign forms
+        ("Dodavatel: AVZO TSČ ČR TEPLICE, p.s.", "AVZO TSČ ČR TEPLICE, p.s.", "legal_person"),
+        ("Dodavatel: Aeroklub Frýdlant, občanské sdružení", "Aeroklub Frýdlant, občanské sdružení", "legal_person"),
+        ("Dodavatel: Liechtensteinische Post AG, Vaduz", "Liechtensteinische Post AG", "legal_person"),
+        ("Dodavatel: Terumo BCT Europe N.V., Leuven", "Terumo BCT Europe N.V.", "legal_person"),
+        ("Dodavatel: MACROGEN INC., Soul", "MACROGEN INC.", "legal_person"),
+    ],
+)
+def test_legal_forms_as_typed_in_the_registrys_records_name_organisations(text, found, kind):
+    [finding] = run("organization", text)
+    assert (finding.text, finding.attributes["kind"]) == (found, kind)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Kupující (dále jen Kupec) ABC s.r.o. nejedná", ["ABC s.r.o."]),  # a clause in a parenthesis
+        ("(1) ABC s.r.o. se zavazuje", ["ABC s.r.o."]),  # a clause's number
+        ("Zhotovitel (Praha) ABC s.r.o.", ["ABC s.r.o."]),  # no capitalised word right before it
+        ("Petr Novák se zavazuje", []),  # "se" is no legal form
+    ],
+)
+def test_a_parenthesis_that_is_no_part_of_a_name_stays_out(text, found):
+    assert texts(run("organization", text)) == found
+
+
+@pytest.mark.parametrize(
     ("text", "found"),
     [
         # the municipality's name under a stamp: the office and its department are still a public body

@@ -44,6 +44,21 @@ def test_a_name_of_no_known_person_is_told_apart(rules_engine):
     assert found.kind == PartyKind.NATURAL_PERSON and not found.known
 
 
+def test_an_organisation_whose_legal_form_is_typed_loosely_is_no_person(rules_engine):
+    """Registry records type legal forms without a dot, with a parenthesis in the name or in a
+    foreign form; such a party is an organisation, not a sole trader named like one."""
+    found = metadata_exposures(
+        rules_engine,
+        _metadata(
+            RegistryParty(name="PANEL SERVIS s.r.o", ico="26067340", address="Praha"),
+            RegistryParty(name="Alcon Pharmaceuticals (Czech Republic) s.r.o.", ico="26427389"),
+            RegistryParty(name="Liechtensteinische Post AG"),
+            RegistryParty(name="Jiří Kavan", ico="12345679"),
+        ),
+    )
+    assert [(f.index, f.person) for f in found] == [(4, "Jiří Kavan")]
+
+
 @pytest.mark.django_db
 def test_the_dumps_records_naming_private_persons_are_counted_and_listed(shared_data, tmp_path):
     out = StringIO()
