@@ -235,7 +235,9 @@ class PublishedFile(models.Model):
     """A file of a :class:`PublishedRecord` as the registry publishes it: ``name``, ``sha256``
     (hex, from the dump) and ``link``. ``content`` is the file fetched once and kept unchanged
     when its SHA-256 matched (``state`` stored); a file whose content did not match is refused
-    and not kept, with the SHA-256 it had in ``error``."""
+    and not kept, with the SHA-256 it had in ``error``. ``correction`` is the contract made to
+    correct this file (:func:`registry.services.corrections.record_correct`); the record's
+    ``correction`` is the one of them that sends the record's new version."""
 
     class State(models.TextChoices):
         WAITING = "waiting", _("Not fetched yet")
@@ -251,6 +253,9 @@ class PublishedFile(models.Model):
     content = models.FileField(upload_to=_published_file_path, blank=True, editable=False)
     size = models.PositiveBigIntegerField(default=0)
     error = models.TextField(blank=True)
+    correction = models.ForeignKey(
+        Contract, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrects_published_files"
+    )
 
     class Meta:
         ordering = ["id"]

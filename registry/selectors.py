@@ -15,7 +15,7 @@ from contracts.models import Contract
 from policy.selectors import category_names
 from policy.vocabulary import in_reader_language
 
-from .models import PublishedRecord, RecordAudit, RecordImport, RegistryRecord, RegistrySubmission
+from .models import PublishedFile, PublishedRecord, RecordAudit, RecordImport, RegistryRecord, RegistrySubmission
 
 
 def registry_record(contract: Contract) -> RegistryRecord:
@@ -64,7 +64,8 @@ METADATA_FIELD_LABELS = {
 class RecordRow:
     """One record of the audit list, as every door shows it: the record, its ``categories``
     (``[(label, count)]``, most first, the metadata's fields included), ``failed_boxes``, the
-    watchdog's ``redacted_pages`` over its files and the ``values`` found."""
+    watchdog's ``redacted_pages`` over its files, the ``values`` found and its
+    ``exposed_files``."""
 
     record: PublishedRecord
     categories: list[tuple[str, int]]
@@ -72,6 +73,9 @@ class RecordRow:
     redacted_pages: int
     #: the values shown per file: ``[(file name, page, category label, text)]``
     values: list[tuple[str, int, str, str]] = dataclasses.field(default_factory=list)
+    #: the stored files that expose data (legible values or failed boxes), each with that count,
+    #: in the record's order: ``[(file, count)]``; each may be corrected on its own
+    exposed_files: list[tuple[PublishedFile, int]] = dataclasses.field(default_factory=list)
 
 
 def _labels(version_id: int | None) -> dict[str, str]:
@@ -99,12 +103,19 @@ def record_row(record: PublishedRecord, labels: dict[int | None, dict[str, str]]
             for f in files
             for v in f.get("values", [])
         ],
+        _exposed_files(record, files),
     )
+
+
+def _exposed_files(record: PublishedRecord, files: list[dict]) -> list[tuple[PublishedFile, int]]:
+    found = {f["name"]: f.get("legible", 0) + f.get("failed_boxes", 0) for f in files}
+    stored = [f for f in record.files.all() if f.state == PublishedFile.State.STORED]
+    return [(f, found[f.name]) for f in stored if found.get(f.name)]
 
 
 def published_records(agency: Agency) -> QuerySet[PublishedRecord]:
     """The agency's imported records, the most exposed first (then the newest)."""
-    return agency.published_records.select_related("correction").prefetch_related("files")
+    return agency.published_records.select_related("correction").prefetch_related("files__correction")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ CONFLICT_CODES = {
     "changed_since",
     "already_sent",
     "nothing_to_audit",
+    "correction_pending",
 }
 UNPROCESSABLE_CODES = {"idempotency_mismatch"}
 # A file the service no longer keeps (a bulk export whose zip was pruned): 410.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.response import Response
@@ -58,11 +58,23 @@ class RecordAuditSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class RecordFileSerializer(serializers.Serializer):
+    """A file of a record: ``name``, ``state`` (waiting, stored, refused, failed), ``exposure``
+    (legible values and failed boxes the audit found in it) and ``correction`` (the contract
+    correcting it, or null)."""
+
+    name = serializers.CharField()
+    state = serializers.CharField()
+    exposure = serializers.IntegerField()
+    correction = serializers.IntegerField(allow_null=True)
+
+
 class RecordSerializer(serializers.Serializer):
     """A record and what its audit found: ``exposure`` (exposed values, the list's order),
     ``categories`` (``[{"label", "count"}]`` in the reader's language, the metadata's fields
     included), ``failed_boxes``, ``watchdog_redacted_pages`` and the ``findings`` as stored (the
-    values found, per file; see the docs), ``correction`` (the contract correcting it)."""
+    values found, per file; see the docs), ``correction`` (the contract correcting it) and its
+    ``files`` (name, state, exposure, the contract correcting the file)."""
 
     record_id = serializers.IntegerField(source="record.record_id")
     version_id = serializers.IntegerField(source="record.version_id")
@@ -78,12 +90,21 @@ class RecordSerializer(serializers.Serializer):
     findings = serializers.JSONField(source="record.findings")
     correction = serializers.IntegerField(source="record.correction_id", allow_null=True)
     corrected_at = serializers.DateTimeField(source="record.corrected_at", allow_null=True)
+    files = serializers.SerializerMethodField()
 
     def get_subject(self, row) -> str:
         return row.record.metadata.get("subject", "")
 
     def get_categories(self, row) -> list[dict]:
         return [{"label": label, "count": n} for label, n in row.categories]
+
+    @extend_schema_field(RecordFileSerializer(many=True))
+    def get_files(self, row) -> list[dict]:
+        exposed = {f.pk: n for f, n in row.exposed_files}
+        return [
+            {"name": f.name, "state": f.state, "exposure": exposed.get(f.pk, 0), "correction": f.correction_id}
+            for f in row.record.files.all()
+        ]
 
 
 class PublishedRecordList(AgencyListAPIView):
@@ -203,12 +224,25 @@ class RecordCorrectView(AgencyAPIView):
         description="Makes (once) the contract whose original is the record's published file, linked to "
         "the record, with the metadata's private parties replaced by the § 5(6) sentence; it is "
         "processed and reviewed like an upload, and its registry send (`modifikace`) makes a new version "
-        "of the record. 400 `no_file`.",
-        parameters=[RECORD_ID],
+        "of the record. A record with more exposed files gets a correction per file (`?file=` the "
+        "file's name): those go to the registry inside the record's correction, which waits until they are "
+        "published. 400 `no_file`; 409 `already_sent`.",
+        parameters=[
+            RECORD_ID,
+            OpenApiParameter(
+                "file",
+                str,
+                description="The name of the record's file to correct (default: the record's correction, else its "
+                "most exposed file).",
+            ),
+        ],
         request=None,
-        responses={201: OpenApiResponse(OpenApiTypes.OBJECT, description="The contract."), **errors(400, 404)},
+        responses={201: OpenApiResponse(OpenApiTypes.OBJECT, description="The contract."), **errors(400, 404, 409)},
     )
     def post(self, request, record_id: int):
         record = get_object_or_404(PublishedRecord, agency=self.agency, record_id=record_id)
-        contract = corrections.record_correct(record=record, user=request.user)
+        name = request.query_params.get("file")
+        chosen = record.files.filter(name=name).first() if name else None
+        file_id = (chosen.pk if chosen else 0) if name else None  # an unknown name: no file (400)
+        contract = corrections.record_correct(record=record, user=request.user, file_id=file_id)
         return contract_response(contract, status=201)

@@ -1,15 +1,18 @@
 """Correcting a record the agency published before: from an audit's finding to a new version of
 the record in the registry.
 
-:func:`record_correct` makes a contract whose original is the record's published file (the one
-with most findings, or the one the reviewer chose), linked to the record
-(``PublishedRecord.correction``). It is processed and reviewed like any upload. Its registry record
-carries the published record's id and the published metadata, with every party the audit found
-naming a private person replaced as the registry's XSD prescribes for § 5(6) of Act 340/2015
-(:data:`redactor.metadata.NOT_PUBLIC`, the address emptied). Once the contract is published, the
-registry panel sends a ``modifikace`` of the record (:func:`registry.services.registry_submit`),
-whose files are the corrected contract's published files and the record's other stored files,
-unchanged.
+:func:`record_correct` makes a contract whose original is one of the record's published files
+(the one with most findings, or the one the reviewer chose), linked to it
+(``PublishedFile.correction``). It is processed and reviewed like any upload. The record's first
+correction (``PublishedRecord.correction``) carries the record: its registry record holds the
+published record's id and the published metadata, with every party the audit found naming a
+private person replaced as the registry's XSD prescribes for § 5(6) of Act 340/2015
+(:data:`redactor.metadata.NOT_PUBLIC`, the address emptied). A record with more files that expose
+data gets a correction per file the same way; those go to the registry only inside the record's
+correction. Once the record's correction is published, the registry panel sends a ``modifikace``
+of the record (:func:`registry.services.registry_submit`), whose files are the corrected
+contracts' published files and the record's other stored files, unchanged; it is refused while a
+file's correction is not published yet.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from django.utils.translation import gettext as _
 
 from accounts.access import require_role
 from accounts.models import Role
-from contracts.models import Contract
+from contracts.models import PUBLISHED_STATES, Contract
 from contracts.services.common import audit
 from contracts.services.uploads import RegistryMetadata, contract_upload
 from redactor import metadata as engine_metadata
 from registry.models import PublishedFile, PublishedRecord, RegistryRecord
+
+from .files import published_files
 
 
 def _most_exposed(record: PublishedRecord) -> PublishedFile | None:
@@ -51,62 +56,121 @@ def corrected_metadata(record: PublishedRecord) -> engine_metadata.ContractMetad
 
 
 def record_correct(*, record: PublishedRecord, user: User, file_id: int | None = None) -> Contract:
-    """Make the contract that corrects ``record`` (module docstring) from its stored file
-    ``file_id`` (None: the most exposed) and queue its processing; a record being corrected
-    already returns its contract. Raises ``PermissionDenied`` unless ``user`` is a reviewer of the
-    record's agency, ``ValidationError`` code ``no_file`` when the record has no stored file (or
-    ``file_id`` is not one of them), and as :func:`contracts.services.uploads.contract_upload`
-    for a file that cannot be processed."""
+    """Make the contract that corrects the record's stored file ``file_id`` (None: the record's
+    correction if it has one, else its most exposed file; module docstring) and queue its
+    processing; a file being corrected already returns its contract.
+
+    Raises ``PermissionDenied`` unless ``user`` is a reviewer of the record's agency;
+    ``ValidationError`` code ``no_file`` when the record has no stored file (or ``file_id`` is not
+    one of them), ``already_sent`` for a further file once the record's correction was sent to
+    the registry, and as :func:`contracts.services.uploads.contract_upload` for a file that cannot
+    be processed."""
     require_role(user, record.agency, Role.REVIEWER)
     with transaction.atomic():
         locked = PublishedRecord.objects.select_for_update().get(pk=record.pk)
-        if locked.correction is not None:
-            return locked.correction
         stored = locked.files.filter(state=PublishedFile.State.STORED)
+        if file_id is None and locked.correction is not None:
+            return locked.correction
         chosen = stored.filter(pk=file_id).first() if file_id is not None else _most_exposed(locked)
         if chosen is None:
             raise ValidationError(_("This record has no file fetched from the registry to correct."), code="no_file")
-        with chosen.content.open("rb") as fh:
-            data = fh.read()
-        meta = corrected_metadata(locked)
-        title = _("Correction of record %(record)d: %(subject)s") % {
-            "record": locked.record_id,
-            "subject": meta.subject,
-        }
-        contract = contract_upload(
-            agency=locked.agency,
-            user=user,
-            data=data,
-            filename=chosen.name,
-            title=title,
-            metadata=RegistryMetadata(subject=meta.subject[:300], date_concluded=meta.date_concluded),
-        )
-        RegistryRecord.objects.update_or_create(
-            contract=contract,
-            defaults={
-                "metadata": meta.to_dict(),
-                "record_id": locked.record_id,
-                "version_id": locked.version_id,
-                "link": locked.link,
-                "registered_at": locked.published_at,
-            },
-        )
-        locked.correction, locked.correction_file = contract, chosen
-        locked.save(update_fields=["correction", "correction_file"])
+        if chosen.correction is not None:
+            return chosen.correction
+        lead = locked.correction
+        if lead is not None and lead.registry_submissions.exists():
+            raise ValidationError(
+                _("The correction of this record was already sent to the registry; a further file cannot join it."),
+                code="already_sent",
+            )
+        contract = _correction_upload(locked, chosen, user, further=lead is not None)
+        if lead is None:
+            locked.correction, locked.correction_file = contract, chosen
+            locked.save(update_fields=["correction", "correction_file"])
+        chosen.correction = contract
+        chosen.save(update_fields=["correction"])
         audit(contract, user, "record_correction_started", record_id=locked.record_id, file=chosen.name,
               sha256=chosen.sha256)  # fmt: skip
     return contract
 
 
+def _correction_upload(record: PublishedRecord, chosen: PublishedFile, user: User, *, further: bool) -> Contract:
+    """The contract made from ``chosen``; the record's first correction (not ``further``) also
+    gets the registry record with the corrected metadata."""
+    with chosen.content.open("rb") as fh:
+        data = fh.read()
+    meta = corrected_metadata(record)
+    names = {"record": record.record_id, "file": chosen.name, "subject": meta.subject}
+    if further:
+        title = _("Correction of record %(record)d, file %(file)s: %(subject)s") % names
+    else:
+        title = _("Correction of record %(record)d: %(subject)s") % names
+    contract = contract_upload(
+        agency=record.agency,
+        user=user,
+        data=data,
+        filename=chosen.name,
+        title=title,
+        metadata=RegistryMetadata(subject=meta.subject[:300], date_concluded=meta.date_concluded),
+    )
+    if not further:
+        RegistryRecord.objects.update_or_create(
+            contract=contract,
+            defaults={
+                "metadata": meta.to_dict(),
+                "record_id": record.record_id,
+                "version_id": record.version_id,
+                "link": record.link,
+                "registered_at": record.published_at,
+            },
+        )
+    return contract
+
+
+def correction_published(contract: Contract) -> bool:
+    """Whether a file's correction ``contract`` is published, so its files can go to the registry."""
+    return contract.status in PUBLISHED_STATES and bool(contract.redacted)
+
+
+def corrected_record(contract: Contract) -> PublishedRecord | None:
+    """The record ``contract`` is the correction of (the one that sends its new version), or None."""
+    return PublishedRecord.objects.filter(correction=contract).first()
+
+
+def corrected_file_of(contract: Contract) -> PublishedFile | None:
+    """The published file ``contract`` corrects (with its record), or None."""
+    return PublishedFile.objects.select_related("record").filter(correction=contract).first()
+
+
+def further_corrections(contract: Contract) -> list[tuple[PublishedFile, Contract]]:
+    """The record's other files with a correction of their own and that correction, when
+    ``contract`` is the record's correction; else empty."""
+    record = corrected_record(contract)
+    if record is None:
+        return []
+    files = record.files.exclude(correction=None).exclude(correction=contract).select_related("correction")
+    return [(f, f.correction) for f in files if f.correction is not None]
+
+
 def correction_files(contract: Contract) -> list[tuple[str, bytes, str]] | None:
-    """The record's other stored files, sent again unchanged beside the corrected contract's
-    files (``[(name, content, "pdf")]``), or None when ``contract`` corrects no record."""
-    record = PublishedRecord.objects.filter(correction=contract).first()
+    """The record's other stored files, sent beside the record's correction ``contract``'s files
+    (``[(name, content, kind)]``): a file with a correction of its own as that contract published
+    it, the others unchanged; None when ``contract`` is no record's correction. Raises
+    ``ValidationError`` code ``correction_pending`` while a file's correction is not published."""
+    record = corrected_record(contract)
     if record is None:
         return None
-    out = []
-    others = record.files.filter(state=PublishedFile.State.STORED).order_by("id")
+    out: list[tuple[str, bytes, str]] = []
+    others = record.files.filter(state=PublishedFile.State.STORED).select_related("correction").order_by("id")
     for f in others.exclude(pk=record.correction_file_id) if record.correction_file_id else others:
+        if f.correction is not None and f.correction != contract:
+            if not correction_published(f.correction):
+                raise ValidationError(
+                    _("The file %(file)s of this record is still being corrected: publish “%(title)s” first.")
+                    % {"file": f.name, "title": f.correction.title},
+                    code="correction_pending",
+                )
+            out.extend(published_files(f.correction))
+            continue
         with f.content.open("rb") as fh:
             out.append((f.name, fh.read(), "pdf"))
     return out

@@ -25,6 +25,7 @@ from registry import isrs
 from registry.databox import DataBoxClient, DataBoxError, OutgoingFile
 from registry.models import PublishedRecord, RegistrySettings, RegistrySubmission
 
+from .corrections import further_corrections
 from .metadata import record_for_update, registry_settings
 from .submissions import SEND_REGISTRY_SUBMISSION, Operation, SubmissionState, _files_of, _key
 
@@ -224,6 +225,9 @@ def _apply_reply(submission: RegistrySubmission, reply: isrs.Reply) -> None:
                 contract.status, stored.registered_at = Status.REGISTERED, record.published_at or timezone.now()
                 fields.append("status")
                 webhooks_notify(contract=contract, event=WebhookEvent.REGISTERED)
+                for _file, further in further_corrections(contract):  # their files went in this version
+                    audit(further, None, f"registry_{submission.operation}_accepted",
+                          submission=submission.pk, version_id=record.version_id, hash_mismatch=False)  # fmt: skip
     stored.save()
     contract.save(update_fields=fields)
 

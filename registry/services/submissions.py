@@ -24,7 +24,8 @@ from registry import isrs
 from registry.models import RegistrySubmission
 from registry.selectors import registry_record
 
-from .corrections import correction_files
+from .corrections import corrected_file_of, corrected_record, correction_files
+from .files import published_files
 from .metadata import registry_metadata, registry_problems, registry_settings
 
 log = logging.getLogger(__name__)
@@ -37,31 +38,17 @@ SEND_REGISTRY_SUBMISSION = "registry.jobs.send_registry_submission"
 
 
 # -- submissions --------------------------------------------------------------------------------
-def _published_files(contract: Contract) -> list[tuple[str, bytes, str]]:
-    """The files the registry gets: ``[(name, content, kind)]``, the published PDF and its text,
-    named as the downloads are (ASCII, the registry is case-sensitive)."""
-    files = []
-    for field, suffix, ext, kind in (
-        (contract.redacted, "", "pdf", "pdf"),
-        (contract.redacted_text, "", "txt", "text"),
-    ):
-        if field:
-            with field.open("rb") as fh:
-                files.append((contract.download_name(suffix, ext), fh.read(), kind))
-    return files
-
-
 def _files_of(contract: Contract, operation: str) -> list[tuple[str, bytes, str]]:
     """The files ``operation`` may send: a publication's (and its further messages') published
     files; a correction of a record the agency published before (:mod:`.corrections`) sends the
-    corrected contract's published files and the record's other files, unchanged; any other
-    operation none."""
+    corrected contract's published files and the record's other files, each corrected file as its
+    own correction published it, the rest unchanged; any other operation none."""
     if operation in (Operation.PUBLISH, Operation.ADD_FILES):
-        return _published_files(contract)
+        return published_files(contract)
     if operation == Operation.MODIFY:
         others = correction_files(contract)
         if others is not None and contract.redacted:
-            return _published_files(contract) + others
+            return published_files(contract) + others
     return []
 
 
@@ -114,8 +101,9 @@ def registry_submit(
     queues nothing (a submission that failed to send is queued again). Raises
     ``PermissionDenied`` unless ``user`` is a reviewer (``None``: the system), ``ValidationError``
     with code ``wrong_status`` (not published, or not registered for a correction),
-    ``incomplete`` (:func:`registry_problems`), ``already_sent``, ``reason_required`` or
-    ``invalid_xml``.
+    ``incomplete`` (:func:`registry_problems`), ``already_sent``, ``reason_required``,
+    ``correction_pending`` (a record's correction while one of its files' corrections is not
+    published, :func:`.corrections.correction_files`) or ``invalid_xml``.
     """
     if user is not None:
         require_role(user, contract.agency, Role.REVIEWER)
@@ -162,18 +150,20 @@ def _submittable(contract: Contract, operation: str, reason: str, metadata) -> Q
     if operation == Operation.PUBLISH:
         if contract.status not in PUBLISHED_STATES or not contract.redacted:
             raise ValidationError(_("Publish the redacted contract first."), code="wrong_status")
-        if correction_files(contract) is not None:
+        if corrected_record(contract) is not None:
             raise ValidationError(
                 _("This contract corrects a record already in the registry: send it as a correction."),
                 code="wrong_status",
             )
+        _refuse_a_file_correction(contract)
         pending = contract.registry_submissions.filter(
             operation=Operation.PUBLISH,
             state__in=(SubmissionState.SENDING, SubmissionState.SENT, SubmissionState.ACCEPTED),
         )
     else:
+        _refuse_a_file_correction(contract)
         _registered_record(contract)
-        corrects = operation == Operation.MODIFY and correction_files(contract) is not None
+        corrects = operation == Operation.MODIFY and corrected_record(contract) is not None
         if corrects and (contract.status not in PUBLISHED_STATES or not contract.redacted):
             raise ValidationError(_("Publish the corrected contract first."), code="wrong_status")
         if not reason.strip():
@@ -184,6 +174,21 @@ def _submittable(contract: Contract, operation: str, reason: str, metadata) -> Q
         if problems:
             raise ValidationError(" ".join(problems), code="incomplete")
     return pending
+
+
+def _refuse_a_file_correction(contract: Contract) -> None:
+    """A contract that corrects one more file of a record goes to the registry inside the
+    record's correction, never on its own: ``ValidationError`` code ``wrong_status``."""
+    corrected = corrected_file_of(contract)
+    if corrected is not None and corrected.record.correction_id != contract.pk:
+        raise ValidationError(
+            _(
+                "This contract corrects the file %(file)s of record %(record)s: it goes to the registry with the "
+                "record's correction, sent from the contract that corrects the record."
+            )
+            % {"file": corrected.name, "record": corrected.record.record_id},
+            code="wrong_status",
+        )
 
 
 def _message(

@@ -84,7 +84,11 @@ def registry_panel(contract, membership, data=None) -> dict:
         "registry_submissions": list(contract.registry_submissions.order_by("-created_at", "-id")[:20]),
         "registry_settings": registry.registry_settings(contract.agency),
         "registry_record": registry_record(contract),
-        "registry_corrects": PublishedRecord.objects.filter(correction=contract).first(),
+        "registry_corrects": corrections.corrected_record(contract),
+        "registry_corrects_file": corrections.corrected_file_of(contract),
+        "registry_further": [
+            (f, c, corrections.correction_published(c)) for f, c in corrections.further_corrections(contract)
+        ],
         "watchdog": contract.watchdog,
         "watchdog_flagged": watchdog_flagged(contract.watchdog) if contract.watchdog else [],
         # a package of the agency's records system still waiting for the registry (newest first)
@@ -372,9 +376,12 @@ def record_correct(request, membership, record_id: int):
     except ValidationError as exc:
         report_error(request, exc)
         return redirect(_records_url(membership))
-    messages.success(
-        request,
-        _("The published file of record %(record)d is being read. Review it like any upload; publishing it sends "
-          "a new version of the record to the registry.") % {"record": record.record_id},
-    )  # fmt: skip
+    record.refresh_from_db(fields=["correction"])
+    if record.correction_id == contract.pk:
+        message = _("The published file of record %(record)d is being read. Review it like any upload; publishing "
+                    "it sends a new version of the record to the registry.")  # fmt: skip
+    else:
+        message = _("The published file of record %(record)d is being read. Review it like any upload; once "
+                    "published it goes to the registry with the record's correction.")  # fmt: skip
+    messages.success(request, message % {"record": record.record_id})
     return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)

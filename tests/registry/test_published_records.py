@@ -311,6 +311,102 @@ def test_a_record_is_corrected_through_the_registry(open_data, month, agency, ad
     assert sorted(n for n, _h in databox.records[101].files) == sorted(sent)  # the new files replace the old
 
 
+def _published_as_reviewed(contract, reviewer) -> None:
+    """Process ``contract``, accept every suggested redaction and publish it."""
+    from contracts.models import Status
+    from contracts.services import publishing, reviewing
+    from tests.plugins.tenants import run_latest_job
+
+    run_latest_job(contract)
+    suggested = list(contract.proposals.filter(suggestion="redact").values_list("pk", flat=True))
+    reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=suggested, decision="accept")
+    publishing.contract_approve(contract=contract, user=reviewer)
+    run_latest_job(contract)
+    assert contract.status == Status.PUBLISHED, contract.error_message
+
+
+def _page(contract, user) -> str:
+    """The contract's detail page as ``user`` reads it (Czech)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client(HTTP_ACCEPT_LANGUAGE="cs")
+    client.force_login(user)
+    url = reverse("contracts:detail", kwargs={"agency_id": contract.agency_id, "contract_id": contract.pk})
+    return client.get(url).content.decode()
+
+
+def test_a_record_with_two_exposing_files_is_corrected_file_by_file(open_data, agency, admin_user, reviewer, databox):
+    """Each exposing file gets its own correction; the record's new version waits for all of them
+    and carries each as its correction published it, the clean file unchanged."""
+    from contracts.models import AuditEvent, Status
+    from registry import services as registry
+    from registry.services.corrections import record_correct
+
+    sale = open_data.file("kupni.pdf", pdf_from_paragraphs(CONTRACT_TEXT))
+    boxed = open_data.file("prodej.pdf", _blacked_over(pdf_from_paragraphs(CONTRACT_TEXT), "750403/1238"))
+    clean_pdf = pdf_from_paragraphs(CLEAN_TEXT)
+    clean = open_data.file("dilo.pdf", clean_pdf)
+    open_data.publish(JULY, [open_data.record(104, _metadata(agency, [FIRM]), [sale, boxed, clean])])
+    _imported(agency, admin_user)
+    _audit_all(agency, reviewer)
+    record = agency.published_records.get(record_id=104)
+    databox.add_record(104, AGENCY_BOX, [(f.name, f.sha256) for f in record.files.all()])
+    files = {f.name: f for f in record.files.all()}
+    assert {f["name"] for f in record.findings["files"] if f["legible"]} >= {"kupni.pdf", "prodej.pdf"}
+
+    lead = record_correct(record=record, user=reviewer, file_id=files["kupni.pdf"].pk)
+    further = record_correct(record=record, user=reviewer, file_id=files["prodej.pdf"].pk)
+    assert further != lead
+    assert record_correct(record=record, user=reviewer, file_id=files["prodej.pdf"].pk) == further
+    assert record_correct(record=record, user=reviewer) == lead  # the record's correction
+    record.refresh_from_db()
+    assert (record.correction, record.correction_file.name) == (lead, "kupni.pdf")
+    assert {f.name: f.correction for f in record.files.all()} == {
+        "kupni.pdf": lead,
+        "prodej.pdf": further,
+        "dilo.pdf": None,
+    }
+    assert not hasattr(further, "registry_record") or not further.registry_record.record_id
+
+    _published_as_reviewed(lead, reviewer)
+    with pytest.raises(ValidationError) as waiting:
+        registry.registry_submit(contract=lead, user=reviewer, operation="modifikace", reason="Oprava")
+    assert waiting.value.code == "correction_pending" and "prodej.pdf" in waiting.value.messages[0]
+
+    panel = _page(lead, reviewer)
+    assert "prodej.pdf" in panel and "ještě nezveřejněno; záznam nelze odeslat" in panel
+
+    _published_as_reviewed(further, reviewer)
+    assert "Tato smlouva opravuje soubor prodej.pdf záznamu 104" in _page(further, reviewer)
+    assert "ještě nezveřejněno" not in _page(lead, reviewer)
+    for operation in ("zverejneni", "modifikace"):  # never on its own: a second record, or no record
+        with pytest.raises(ValidationError) as alone:
+            registry.registry_submit(contract=further, user=reviewer, operation=operation, reason="Oprava")
+        assert alone.value.code == "wrong_status" and "prodej.pdf" in alone.value.messages[0]
+
+    submission = registry.registry_submit(contract=lead, user=reviewer, operation="modifikace", reason="Oprava")
+    registry.registry_submission_send(submission_id=submission.pk)
+    submission.refresh_from_db()
+    sent = {name: content for name, _mime, _meta, content in databox.messages[submission.message_id].files[1:]}
+    assert sent["dilo.pdf"] == clean_pdf  # unchanged
+    corrected_pdfs = [c for n, c in sent.items() if n.endswith(".pdf") and n != "dilo.pdf"]
+    assert len(corrected_pdfs) == 2 and len([n for n in sent if n.endswith(".txt")]) == 2
+    for pdf in corrected_pdfs:
+        text = pymupdf.open(stream=pdf, filetype="pdf")[0].get_text()
+        assert "750403/1238" not in text and "Kupní smlouva" in text
+    with pytest.raises(ValidationError) as late:
+        record_correct(record=record, user=reviewer, file_id=files["dilo.pdf"].pk)
+    assert late.value.code == "already_sent"
+
+    registry.registry_replies_fetch(agency=agency)
+    lead.refresh_from_db()
+    record.refresh_from_db()
+    assert lead.status == Status.REGISTERED and record.corrected_at is not None
+    assert sorted(n for n, _h in databox.records[104].files) == sorted(sent)
+    assert AuditEvent.objects.filter(contract=further, action="registry_modifikace_accepted").exists()
+
+
 def test_the_api_imports_audits_lists_and_starts_a_correction(open_data, month, agency, admin_user):
     from tests.plugins.tokens import api, make_token
 
@@ -348,6 +444,11 @@ def test_the_api_imports_audits_lists_and_starts_a_correction(open_data, month, 
     made = admin.post("/api/v1/registry/records/101/correct/")
     assert made.status_code == 201
     assert PublishedRecord.objects.get(agency=agency, record_id=101).correction_id == made.json()["id"]
+    unknown = admin.post("/api/v1/registry/records/101/correct/?file=nic.pdf")
+    assert (unknown.status_code, unknown.json()["extra"]["code"]) == (400, "no_file")
+    [kupni] = admin.get("/api/v1/registry/records/?limit=1").json()["results"][0]["files"]
+    assert (kupni["name"], kupni["state"], kupni["correction"]) == ("kupni.pdf", "stored", made.json()["id"])
+    assert kupni["exposure"] == first["findings"]["files"][0]["legible"]
     assert admin.post("/api/v1/registry/records/999/correct/").status_code == 404
 
 

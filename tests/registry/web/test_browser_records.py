@@ -165,3 +165,55 @@ def test_the_agency_audits_its_published_records_and_corrects_one(live_server, b
             os.killpg(worker.pid, signal.SIGTERM)
             worker.wait(timeout=30)
             databox.stop()
+
+
+def test_each_exposing_file_of_a_record_is_corrected_on_its_own(live_server, browser_page, settings):
+    """A record with two files that expose data lists both; the reviewer corrects the second
+    file through its own button, and the list then shows it being corrected."""
+    from registry.services import audit, published
+
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico="00000001")
+    admin = agency.memberships.get(role=Role.ADMIN).user
+    with OpenDataServer() as open_data:
+        settings.REDACTOR_REGISTRY_OPEN_DATA_URL = open_data.url
+        settings.REDACTOR_REGISTRY_FILES_URL = open_data.files_url
+        settings.REDACTOR_REGISTRY_FETCH = True
+        body = PublishingBody(name=agency.name, ico=agency.ico)
+        firm = RegistryParty(name="STAVBY HORÁK s.r.o.", ico="25596641")
+        files = [
+            open_data.file("kupni.pdf", pdf_from_paragraphs(CONTRACT_TEXT)),
+            open_data.file("dodatek.pdf", pdf_from_paragraphs([*CONTRACT_TEXT[:2], "Dodatek č. 1 ke kupní smlouvě."])),
+            open_data.file("dilo.pdf", pdf_from_paragraphs(WORK)),
+        ]
+        record = open_data.record(3005, ContractMetadata(body, [firm], "Kupní smlouva", date(2026, 6, 30)), files)
+        open_data.publish(date(2026, 7, 1), [record])
+        started = published.record_import_fetch(agency=agency, user=admin, month=date(2026, 7, 1))
+        published.record_import_run(import_id=started.pk)
+    run = audit.record_audit_start(agency=agency, user=admin)
+    while audit.record_audit_step(audit_id=run.pk) is not None:
+        pass
+    flush_queue()
+
+    page = browser_page
+    log_in(page, live_server, "kontrolor")
+    page.goto(f"{live_server.url}/a/{agency.pk}/contracts/registry/records/")
+    listed = page.locator("#records tr.record ul.files li")
+    assert [t.split(" (")[0] for t in listed.all_inner_texts()] == ["kupni.pdf", "dodatek.pdf"]  # dilo.pdf is clean
+    listed.nth(1).locator("button.correct-file").click()
+    page.wait_for_url(lambda url: "/contracts/" in url and "/registry/" not in url)
+    assert "odešle nová verze záznamu" in page.inner_text(".messages")  # the record's correction
+    stored = PublishedRecord.objects.get(agency=agency, record_id=3005)
+    corrected = {f.name: f.correction_id for f in stored.files.all()}
+    assert corrected["dodatek.pdf"] is not None and stored.correction_id == corrected["dodatek.pdf"]
+    assert corrected["kupni.pdf"] is None
+
+    page.goto(f"{live_server.url}/a/{agency.pk}/contracts/registry/records/")
+    assert listed.nth(1).locator("a.file-correction").count() == 1
+    listed.nth(0).locator("button.correct-file").click()  # the other file: a further correction
+    page.wait_for_url(lambda url: "/contracts/" in url and "/registry/" not in url)
+    stored.refresh_from_db()
+    further = stored.files.get(name="kupni.pdf").correction
+    assert further is not None and further != stored.correction
+    assert "spolu s opravou záznamu" in page.inner_text(".messages")
+    flush_queue()
