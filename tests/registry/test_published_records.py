@@ -327,13 +327,14 @@ def _published_as_reviewed(contract, reviewer) -> None:
 
 def _page(contract, user) -> str:
     """The contract's detail page as ``user`` reads it (Czech)."""
-    from django.test import Client
     from django.urls import reverse
 
-    client = Client(HTTP_ACCEPT_LANGUAGE="cs")
-    client.force_login(user)
+    from tests.plugins.tenants import logged_in
+
     url = reverse("contracts:detail", kwargs={"agency_id": contract.agency_id, "contract_id": contract.pk})
-    return client.get(url).content.decode()
+    answer = logged_in(user).get(url, HTTP_ACCEPT_LANGUAGE="cs")
+    assert answer.status_code == 200, answer.status_code
+    return answer.content.decode()
 
 
 def test_a_record_with_two_exposing_files_is_corrected_file_by_file(open_data, agency, admin_user, reviewer, databox):
