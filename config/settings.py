@@ -277,9 +277,9 @@ REDACTOR_PREVIEW_DIR = env("REDACTOR_PREVIEW_DIR", str(BASE_DIR.parent / "shared
 # progress for REDACTOR_JOB_STALE_SECONDS is taken for dead (its worker was killed) and can be retried.
 REDACTOR_JOB_TIMEOUT = env_int("REDACTOR_JOB_TIMEOUT", 900)
 REDACTOR_JOB_STALE_SECONDS = env_int("REDACTOR_JOB_STALE_SECONDS", 300)
-# How many runs of one agency may run at once; 0: every worker serving the queue but one
-# (contracts.services.runs.agency_share), so one agency never holds every worker.
-REDACTOR_AGENCY_RUNS = env_int("REDACTOR_AGENCY_RUNS", 0)
+# A queued run whose queue nobody has worked on for REDACTOR_QUEUE_WAIT_SECONDS (no run of its
+# queue started or running meanwhile) is shown as stuck, with a sentence and a retry.
+REDACTOR_QUEUE_WAIT_SECONDS = env_int("REDACTOR_QUEUE_WAIT_SECONDS", 180)
 # Uploads above 2.5 MB go to a temporary file rather than memory; the request may carry the file plus form fields.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

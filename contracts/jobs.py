@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.utils.translation import gettext as _
+from rq import get_current_job
 
 from accounts.models import Agency
 from contracts import selectors
@@ -17,12 +18,24 @@ log = logging.getLogger(__name__)
 
 
 def _guarded(body, run_id: int) -> None:
+    """Take a queued run for the job queued for ``run_id`` (:func:`contracts.services.runs.run_take`:
+    the fair choice among the runs waiting on its queue, often another one), note its id in the
+    job's meta for :func:`on_job_failure`, and run ``body`` on it; any exception fails that run."""
     fresh_connections()
     try:
-        body(run_id=run_id)
-    except Exception as exc:  # includes rq's JobTimeoutException: the contract must not stay "processing"
-        log.exception("run %s failed", run_id)  # the operator's log keeps the type, text and traceback
-        runs.run_fail(run_id=run_id, message=_describe(exc, run_id))
+        run = runs.run_take(run_id)
+        if run is None:
+            log.info("job for run %s: no run of its queue is waiting any more", run_id)
+            return
+        job = get_current_job()
+        if job is not None:
+            job.meta["run_id"] = run.pk
+            job.save_meta()
+        try:
+            body(run=run)
+        except Exception as exc:  # includes rq's JobTimeoutException: the contract must not stay "processing"
+            log.exception("run %s failed", run.pk)  # the operator's log keeps the type, text and traceback
+            runs.run_fail(run_id=run.pk, message=_describe(exc, run.pk))
     finally:
         fresh_connections()
 
@@ -56,10 +69,16 @@ def publish_contract(run_id: int) -> None:
 
 
 def on_job_failure(job, connection, type, value, traceback) -> None:
-    """rq failure callback: the work horse died (killed, out of memory) outside our own handler."""
-    log.error("run %s: the work horse died: %s", job.args[0], value)
+    """rq failure callback: the work horse died (killed, out of memory) outside our own handler;
+    the run it had taken (its meta's ``run_id``, :func:`_guarded`) fails. A horse that died before
+    it took one leaves nothing to fail."""
+    job.get_meta(refresh=True)
+    run_id = job.meta.get("run_id")
+    log.error("run %s: the work horse died: %s", run_id, value)
+    if run_id is None:
+        return
     runs.run_fail(
-        run_id=job.args[0],
+        run_id=run_id,
         message=_(
             "The job stopped unexpectedly (its worker process ended, e.g. out of memory). Retry; if it fails "
             "again, split the document."

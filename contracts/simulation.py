@@ -43,7 +43,7 @@ from redactor import Box, Span, count_word, normalize
 
 from . import selectors
 from .models import Decision, DecisionState, Proposal, Run, Source, Suggestion
-from .services import processing, publishing, reviewing, uploads
+from .services import processing, publishing, reviewing, runs, uploads
 
 
 @dataclass
@@ -216,6 +216,15 @@ def _storage_in(folder: str) -> override_settings:
     return override_settings(MEDIA_ROOT=folder, STORAGES={**settings.STORAGES, "default": local})
 
 
+def _claimed(run_id: int) -> Run:
+    """The simulation's own queued run ``run_id``, claimed to run here (no worker sees it: the
+    simulation runs in one transaction)."""
+    run = runs.run_claim(run_id)
+    if run is None:
+        raise RuntimeError(f"run {run_id} is not queued")
+    return run
+
+
 def simulate(
     gold_dir: Path,
     *,
@@ -247,13 +256,13 @@ def simulate(
                 agency=agency, user=user, data=pdf.read_bytes(), filename=pdf.name, title=pdf.stem
             )
             run = Run.objects.get(contract=contract, kind=Run.Kind.PROCESSING)
-            processing.contract_process(run_id=run.pk)
+            processing.contract_process(run=_claimed(run.pk))
             contract.refresh_from_db()
             _review(contract, GoldReviewer(gold), user, learn, result)
             publish = publishing.contract_approve(contract=contract, user=user, ocr_pages_checked=True)
             if publish is None:  # the agency requires four eyes: the simulation has one reviewer
                 raise ValidationError(f"{agency.name} requires a second reviewer approval; simulate another agency")
-            publishing.contract_publish(run_id=publish.pk)
+            publishing.contract_publish(run=_claimed(publish.pk))
             contract.refresh_from_db()
             result.published = contract.status in ("published", "registered")
             if not result.published:

@@ -115,11 +115,15 @@ class EngineWorker(Worker):
         return super().main_work_horse(job, queue)
 
     def work(self, *args, **kwargs):
-        """Warm the engine, then take jobs as :meth:`rq.Worker.work` does. What is loaded by then
-        is moved out of the garbage collector's sight (``gc.freeze``, as the Python documentation
-        advises for a process that forks without exec): a horse's full collection (a long scan's
-        job makes several) would otherwise walk, and so copy, every page of the engine it shares
-        with the worker."""
+        """Warm the engine, then take jobs as :meth:`rq.Worker.work` does, always with RQ's
+        scheduler: the jobs queued with a delay (a webhook's retries) of every queue this worker
+        serves are then moved to their queue in any topology, whatever flags started the worker
+        (RQ's scheduler locks each queue, so one of the workers serving it acts). What is loaded
+        by then is moved out of the garbage collector's sight (``gc.freeze``, as the Python
+        documentation advises for a process that forks without exec): a horse's full collection
+        (a long scan's job makes several) would otherwise walk, and so copy, every page of the
+        engine it shares with the worker."""
+        kwargs["with_scheduler"] = True
         seconds = warm_engine()
         warm_storage()
         gc.collect()

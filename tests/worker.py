@@ -24,17 +24,17 @@ def worker_env() -> dict[str, str]:
 def start_worker(
     *,
     burst: bool = False,
-    scheduler: bool = False,
+    queues: tuple[str, ...] = ("default", "ocr", "low"),
     env: dict[str, str] | None = None,
     output=None,
     cwd: Path = ROOT,
 ) -> subprocess.Popen:
-    """A worker on the default, OCR and low-priority queues in its own process group (so a test can
-    kill it with its work horse); ``scheduler`` also runs rq's scheduler (jobs enqueued with a
-    delay), ``env`` adds variables, ``output`` (an open file) receives its log, ``cwd`` is its
-    working directory (the checkout unless said)."""
-    args = [sys.executable, str(ROOT / "manage.py"), "rqworker", "default", "ocr", "low"]
-    args += (["--burst"] if burst else []) + (["--with-scheduler"] if scheduler else [])
+    """A worker on ``queues`` (the default, OCR and low-priority ones unless said), with RQ's
+    scheduler as every worker of the product (:class:`contracts.worker.EngineWorker`), in its own
+    process group (so a test can kill it with its work horse); ``env`` adds variables, ``output``
+    (an open file) receives its log, ``cwd`` is its working directory (the checkout unless said)."""
+    args = [sys.executable, str(ROOT / "manage.py"), "rqworker", *queues]
+    args += ["--burst"] if burst else []
     return subprocess.Popen(
         args,
         cwd=cwd,

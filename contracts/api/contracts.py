@@ -159,7 +159,7 @@ class RetryView(AgencyAPIView):
 
     @extend_schema(
         operation_id="contracts_retry",
-        summary="Retry a failed contract",
+        summary="Retry a failed contract, or one whose queued job is stuck",
         parameters=[CONTRACT_ID, RETRY_AFTER],
         request=None,
         responses={202: s.ContractSerializer, **errors(404, 409)},

@@ -19,6 +19,7 @@ from contracts.models import (
     Status,
     Suggestion,
 )
+from contracts.services.runs import run_stuck
 from policy.selectors import category_names
 from policy.vocabulary import in_reader_language
 
@@ -55,6 +56,14 @@ class RunSerializer(serializers.ModelSerializer):
     progress_text = serializers.CharField(
         help_text="Where the job stands, in the interface's language: the phase, its page counter, the time left"
     )
+    stuck = serializers.SerializerMethodField(
+        help_text="Why a queued job is stuck (its queue did not move for `REDACTOR_QUEUE_WAIT_SECONDS`), in the "
+        "interface's language; null otherwise. `POST …/retry/` offers it to a worker again."
+    )
+
+    @extend_schema_field({"type": "string", "nullable": True})
+    def get_stuck(self, obj: Run) -> str | None:
+        return run_stuck(obj)
 
     class Meta:
         model = Run
@@ -68,6 +77,7 @@ class RunSerializer(serializers.ModelSerializer):
             "percent",
             "seconds_left",
             "progress_text",
+            "stuck",
             "error",
             "created_at",
             "started_at",

@@ -26,7 +26,7 @@ from redactor import rules as engine_rules
 
 from .common import audit
 from .files import delete_after_commit
-from .runs import run_claim, run_progress, run_tracker
+from .runs import run_progress, run_tracker
 from .webhooks import webhooks_notify
 
 log = logging.getLogger(__name__)
@@ -110,16 +110,14 @@ def _party_fields(party) -> dict:
     return {"party": party.describe(), "party_who": party.who()}
 
 
-def contract_process(*, run_id: int) -> None:
-    """Job body: extract, detect and store the proposals of the run's contract.
+def contract_process(*, run: Run) -> None:
+    """Job body: extract, detect and store the proposals of the contract of ``run``, a run
+    claimed by this execution (:func:`~contracts.services.runs.run_take` or
+    :func:`~contracts.services.runs.run_claim`).
 
-    Idempotent: a run that is no longer queued is left alone. Raises whatever the engine raises;
-    the job wrapper turns it into a failed run.
+    A run that stopped running meanwhile (failed as stale) stores nothing. Raises whatever the
+    engine raises; the job wrapper turns it into a failed run.
     """
-    run = run_claim(run_id)
-    if run is None:
-        log.info("run %s already taken", run_id)
-        return
     contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
     Contract.objects.filter(pk=contract.pk).update(status=Status.PROCESSING, error_message="")
     inputs = _inputs(contract)

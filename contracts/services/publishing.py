@@ -36,7 +36,7 @@ from redactor import Action, CategoryMap, ProposedRedaction, Reason, Span, error
 from .common import Download, audit, require_published, require_status
 from .files import delete_after_commit
 from .processing import proposal_row
-from .runs import run_claim, run_progress, run_start
+from .runs import run_progress, run_start
 from .watchdog import watchdog_published
 from .webhooks import webhooks_notify
 
@@ -104,15 +104,13 @@ def _leaking_proposals(proposals: list[ProposedRedaction], leaked: list[str]) ->
     return [_("page %(page)d: %(category)s") % {"page": page, "category": name} for page, name in sorted(places)]
 
 
-def contract_publish(*, run_id: int) -> None:
-    """Job body: burn in the accepted redactions, verify, and publish.
+def contract_publish(*, run: Run) -> None:
+    """Job body: burn in the accepted redactions of the contract of ``run`` (a run claimed by this
+    execution, :func:`~contracts.services.runs.run_take`), verify, and publish.
 
     A verification failure sends the contract back to review with the leak named (nothing is
     published); any other error propagates to the job wrapper (contract ``failed``).
     """
-    run = run_claim(run_id)
-    if run is None:
-        return
     contract = selectors.contract_get(agency=run.agency, contract_id=run.contract_id)
     run_progress(run, Run.Phase.PREPARING)
     document = selectors.contract_document(contract)

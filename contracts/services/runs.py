@@ -10,9 +10,10 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.access import require_role
 from accounts.models import Agency, Role
@@ -42,35 +43,31 @@ def _slow(runs: QuerySet[Run]) -> QuerySet[Run]:
     )
 
 
-def run_goes_first(run: Run) -> bool:
-    """Whether ``run`` is queued at the front of its queue: when its agency has no other run
-    waiting in the same queue. An agency that sends forty contracts at once has one of them ahead
-    of another agency's single one at most, not forty: each agency's next run waits for the runs
-    being worked on and for other agencies' first ones, never for another agency's whole backlog
-    (a fair share per agency on RQ's first-in, first-out queues)."""
-    waiting = Run.objects.filter(agency_id=run.agency_id, state=Run.State.QUEUED).exclude(pk=run.pk)
-    slow = _slow(waiting)
-    same = slow if run_queue(run) == "ocr" else waiting.exclude(pk__in=slow.values("pk"))
-    return not same.exists()
+def _of_class(runs: QuerySet[Run], run: Run) -> QuerySet[Run]:
+    """The runs of ``runs`` that a worker takes from the same queue and job as ``run``:
+    processing runs of the same queue (:func:`run_queue`), or publishing runs."""
+    runs = runs.filter(kind=run.kind)
+    if run.kind != Run.Kind.PROCESSING:
+        return runs
+    slow = _slow(runs)
+    return slow if run_queue(run) == "ocr" else runs.exclude(pk__in=slow.values("pk"))
 
 
 def run_start(contract: Contract, kind: str) -> Run:
-    """Create a queued run of ``kind`` (:class:`~contracts.models.Run.Kind`) and send its job
-    once the surrounding transaction has committed, at the front of its queue when its agency has
-    nothing else waiting there (:func:`run_goes_first`); the RQ job id is stored on the run."""
+    """Create a queued run of ``kind`` (:class:`~contracts.models.Run.Kind`) and offer a worker
+    its job once the surrounding transaction has committed; the RQ job id is stored on the run.
+    Which queued run a worker then takes is decided when it takes one (:func:`run_take`)."""
     run = Run.objects.create(agency=contract.agency, contract=contract, kind=kind)
-    _send(run, at_front=run_goes_first(run))
+    _send(run)
     return run
 
 
-def _send(run: Run, *, at_front: bool = False, delay_seconds: float = 0) -> None:
-    """Queue the job of ``run`` on its queue (:func:`run_queue`) and store its RQ job id."""
+def _send(run: Run) -> None:
+    """Queue a job for ``run`` on its queue (:func:`run_queue`) and store its RQ job id."""
     queue.enqueue(
         queue.PROCESS_CONTRACT if run.kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT,
         run.pk,
         queue=run_queue(run),
-        at_front=at_front,
-        delay_seconds=delay_seconds,
         timeout=settings.REDACTOR_JOB_TIMEOUT,
         on_failure=queue.ON_JOB_FAILURE,
         then=lambda job_id: _remember_job(run, job_id),
@@ -81,53 +78,143 @@ def _send(run: Run, *, at_front: bool = False, delay_seconds: float = 0) -> None
 WORK_UNDER_WAY = (Status.UPLOADED, Status.PROCESSING, Status.APPROVED)
 
 
+#: The most seconds ``Retry-After`` asks a client to wait while a run is under way: what a wrong
+#: estimate can cost it.
+POLL_CAP_SECONDS = 20
+#: The share of the estimated time to go that a client is asked to wait: it asks again a little
+#: before the run is likely done, rather than after.
+POLL_SHARE = 0.75
+
+
 def poll_after(contract: Contract) -> int | None:
     """Seconds a client should wait before it asks about ``contract`` again while a run of it is
-    queued or running (``REDACTOR_API_POLL_SECONDS``, at least 1); None when nothing is under way
-    and the status stays until someone acts. The API sends it as ``Retry-After`` (RFC 9110
-    § 10.2.3: delay-seconds), the convention for the status of long-running operations (Microsoft
-    REST API Guidelines, "Long-running operations"), so that a client polling many contracts
-    leaves the cores to the work it waits for."""
+    queued or running; None when nothing is under way and the status stays until someone acts.
+    Three quarters of the time the run likely has to go (:func:`run_seconds_to_go`), at least
+    ``REDACTOR_API_POLL_SECONDS`` (and 1), at most :data:`POLL_CAP_SECONDS`: a client that waits
+    behind a backlog of a hundred contracts asks a few times instead of every two seconds. The API
+    sends it as ``Retry-After`` (RFC 9110 § 10.2.3: delay-seconds), the convention for the status
+    of long-running operations (Microsoft REST API Guidelines, "Long-running operations"), so that
+    a client polling many contracts leaves the cores to the work it waits for."""
     if contract.status not in WORK_UNDER_WAY:
         return None
-    return max(1, settings.REDACTOR_API_POLL_SECONDS)
+    floor = max(1, settings.REDACTOR_API_POLL_SECONDS)
+    run = selectors.run_latest(contract=contract)
+    to_go = run_seconds_to_go(run) if run is not None else None
+    if to_go is None:
+        return floor
+    return int(min(POLL_CAP_SECONDS, max(floor, to_go * POLL_SHARE)))
 
 
-def agency_share(queue_name: str) -> int:
-    """How many runs of one agency may run at once on ``queue_name``: ``REDACTOR_AGENCY_RUNS``
-    when set, else every worker that serves the queue but one (at least one). With two workers,
-    one agency's forty contracts (or one heavy document and its neighbour) leave a worker to the
-    next agency's contract, which then waits for no other agency's work; a single agency working
-    alone gets one worker less than it could. Without a registered worker (a synchronous queue,
-    the tests): no limit."""
-    if settings.REDACTOR_AGENCY_RUNS:
-        return settings.REDACTOR_AGENCY_RUNS
-    return max(1, queue.worker_count(queue_name) - 1) if queue.worker_count(queue_name) else 0
+#: How many of a queue's latest finished runs its mean run time is taken from.
+RECENT_RUNS = 20
+
+
+def run_seconds_to_go(run: Run) -> float | None:
+    """The seconds ``run`` likely has to go, or None when nothing tells: a running run's own
+    estimate (``seconds_left``); a queued one's rounds of the workers serving its queue before
+    it is done, each as long as the mean of the queue's last :data:`RECENT_RUNS` runs. The runs
+    taken before it are those the fair queue (:func:`run_take`) would take first: its agency's
+    older ones and, of each other agency, as many as it has rounds to wait, plus one."""
+    if run.state == Run.State.RUNNING:
+        return run.seconds_left
+    if run.state != Run.State.QUEUED:
+        return None
+    finished = _of_class(Run.objects.filter(state=Run.State.SUCCEEDED, started_at__isnull=False), run)
+    times = [
+        (end - start).total_seconds()
+        for start, end in finished.order_by("-finished_at").values_list("started_at", "finished_at")[:RECENT_RUNS]
+        if start is not None and end is not None
+    ]
+    if not times:
+        return None
+    queued = _of_class(Run.objects.filter(state=Run.State.QUEUED), run)
+    own = queued.filter(agency_id=run.agency_id, pk__lt=run.pk).count()
+    others = queued.exclude(agency_id=run.agency_id).values("agency_id").annotate(n=Count("pk"))
+    ahead = own + sum(min(row["n"], own + 1) for row in others)
+    workers = max(1, queue.worker_count(run_queue(run)))
+    return (ahead // workers + 1) * sum(times) / len(times)
+
+
+def _holding() -> dict[int, int]:
+    """How many runs each agency has running now, by agency id (a run whose worker stopped
+    reporting for ``REDACTOR_JOB_STALE_SECONDS`` holds no worker)."""
+    alive = timezone.now() - timedelta(seconds=settings.REDACTOR_JOB_STALE_SECONDS)
+    running = Run.objects.filter(state=Run.State.RUNNING, heartbeat_at__gte=alive)
+    return dict(running.values("agency_id").annotate(n=Count("pk")).values_list("agency_id", "n"))
+
+
+def run_take(run_id: int) -> Run | None:
+    """The run a worker takes for the job queued for run ``run_id``, claimed (running): of the
+    queued runs of the same queue and kind (:func:`_of_class`), the oldest one of the agency
+    that has the fewest runs running now; None when none is queued any more.
+
+    Every queued run has one job on its queue, and the jobs are interchangeable: a free worker
+    always takes work while any is waiting (an agency alone uses every worker), and the agency it
+    serves is chosen when it is free, not when the jobs were queued, so an agency's backlog yields
+    to another agency's contract at the next free worker and never waits for it in turn (a fair
+    queue by agency: each agency's next run competes with the others' by the workers it holds
+    now, no timer re-offers anything). A run another worker claimed first is passed over for the
+    next one."""
+    hint = Run.objects.filter(pk=run_id).select_related("contract").first()
+    if hint is None:
+        return None
+    while True:  # until a claim holds or nothing of the class is queued
+        holding = _holding()
+        oldest: dict[int, int] = {}  # agency id -> its oldest queued run of the class
+        queued = _of_class(Run.objects.filter(state=Run.State.QUEUED), hint)
+        for pk, agency_id in queued.order_by("pk").values_list("pk", "agency_id"):
+            oldest.setdefault(agency_id, pk)
+        if not oldest:
+            return None
+        fairest = min(oldest.items(), key=lambda item: (holding.get(item[0], 0), item[1]))[1]
+        run = run_claim(fairest)
+        if run is not None:
+            return run
+
+
+def run_stuck(run: Run, now=None) -> str | None:
+    """Why the queued ``run`` is stuck, in the interface's language, or None while it is not: it
+    has waited ``REDACTOR_QUEUE_WAIT_SECONDS`` and in that time no run of its queue and kind
+    started and none is running (the queue did not move: no worker serves it, or its job was
+    lost with Redis). A long queue that is being worked on is not stuck, however long it is.
+    :func:`contract_retry` offers it to a worker again."""
+    if run.state != Run.State.QUEUED:
+        return None
+    now = now or timezone.now()
+    since = now - timedelta(seconds=settings.REDACTOR_QUEUE_WAIT_SECONDS)
+    if run.created_at > since:
+        return None
+    alive = now - timedelta(seconds=settings.REDACTOR_JOB_STALE_SECONDS)
+    moving = Q(started_at__gte=since) | Q(state=Run.State.RUNNING, heartbeat_at__gte=alive)
+    if _of_class(Run.objects.all(), run).filter(moving).exists():
+        return None
+    minutes = max(1, round((now - run.created_at).total_seconds() / 60))
+    if not queue.worker_count(run_queue(run)):
+        return ngettext(
+            "The contract has been waiting for %(minutes)d minute and no worker of the service is running to "
+            "process it. Tell the service's operator; once a worker runs, Retry.",
+            "The contract has been waiting for %(minutes)d minutes and no worker of the service is running to "
+            "process it. Tell the service's operator; once a worker runs, Retry.",
+            minutes,
+        ) % {"minutes": minutes}
+    return ngettext(
+        "The contract has been waiting for %(minutes)d minute although no worker is busy with its queue. Retry; "
+        "if it waits again, tell the service's operator.",
+        "The contract has been waiting for %(minutes)d minutes although no worker is busy with its queue. Retry; "
+        "if it waits again, tell the service's operator.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 def run_claim(run_id: int) -> Run | None:
-    """Mark a queued run as running; None when another execution already took it (a job may run
-    twice) or when its agency already runs its share (:func:`agency_share`): then the run is
-    queued again, :data:`DEFER_SECONDS` later, behind the other agencies' work."""
-    run = Run.objects.filter(pk=run_id, state=Run.State.QUEUED).select_related("contract").first()
-    if run is None:
-        return None
-    share = agency_share(run_queue(run))
-    alive = timezone.now() - timedelta(seconds=settings.REDACTOR_JOB_STALE_SECONDS)  # a dead worker's holds none
-    running = Run.objects.filter(agency_id=run.agency_id, state=Run.State.RUNNING, heartbeat_at__gte=alive)
-    if share and running.count() >= share:
-        _send(run, delay_seconds=DEFER_SECONDS)
-        return None
+    """Mark the queued run ``run_id`` as running; None when it is not queued (another execution
+    already took it: a job may run twice)."""
     now = timezone.now()
     if not Run.objects.filter(pk=run_id, state=Run.State.QUEUED).update(
         state=Run.State.RUNNING, started_at=now, heartbeat_at=now
     ):
         return None
     return selectors.run_get(run_id=run_id)
-
-
-#: Seconds a run whose agency already runs its share waits before it is offered to a worker again.
-DEFER_SECONDS = 2
 
 
 def run_progress(
@@ -176,17 +263,19 @@ def run_fail(*, run_id: int, message: str) -> None:
 def contract_retry(*, contract: Contract, user: User) -> Run:
     """Run the failed stage again (processing, or publishing of an approved contract).
 
-    A run whose worker died (no heartbeat for ``REDACTOR_JOB_STALE_SECONDS``) is failed first.
-    Raises ``ValidationError`` when nothing failed.
+    A run whose worker died (no heartbeat for ``REDACTOR_JOB_STALE_SECONDS``) and a queued run
+    that is stuck (:func:`run_stuck`) are failed first, with their reason. Raises
+    ``ValidationError`` (code ``not_failed``) when nothing failed or is stuck.
     """
     contract = Contract.objects.select_for_update().get(pk=contract.pk, agency=contract.agency)
     latest = selectors.run_latest(contract=contract)
     kind = latest.kind if latest is not None else Run.Kind.PROCESSING
     # publishing again publishes: the reviewer's right, whichever door asks
     require_role(user, contract.agency, Role.REVIEWER if kind == Run.Kind.PUBLISHING else Role.CLERK)
-    if latest is not None and selectors.run_is_stale(latest):
+    stuck = run_stuck(latest) if latest is not None else None
+    if latest is not None and (stuck or selectors.run_is_stale(latest)):
         Run.objects.filter(pk=latest.pk).update(
-            state=Run.State.FAILED, error=_("The worker stopped responding."), finished_at=timezone.now()
+            state=Run.State.FAILED, error=stuck or _("The worker stopped responding."), finished_at=timezone.now()
         )
         contract.status = Status.FAILED
     if contract.status != Status.FAILED:

@@ -102,6 +102,7 @@ def contract_detail(request, membership, contract_id: int):
         {
             "contract": contract,
             "run": run,
+            "stuck": runs.run_stuck(run) if run is not None else None,
             "membership": membership,
             "can_review": membership.allows(Role.REVIEWER),
             "deletable": publishing.DELETABLE,
@@ -135,7 +136,7 @@ def contract_detail(request, membership, contract_id: int):
 @member_required(Role.CLERK)
 def contract_status(request, membership, contract_id: int):
     """JSON for the progress bar: status, the job's phase, its page counter, percent of the whole
-    job, seconds left and the sentence saying so, error."""
+    job, seconds left and the sentence saying so, error, and why a queued job is stuck (or null)."""
     contract = contract_of(membership, contract_id)
     run = selectors.run_latest(contract=contract)
     return JsonResponse(
@@ -154,6 +155,7 @@ def contract_status(request, membership, contract_id: int):
                 "percent": run.percent,
                 "seconds_left": run.seconds_left,
                 "text": run.progress_text(),
+                "stuck": runs.run_stuck(run),
             },
         }
     )

@@ -11,6 +11,8 @@
       if (r.ok) {
         const s = await r.json();
         if (s.status_display !== initial) { window.location.reload(); return; }
+        // a queued job that nobody takes: the page shows why, with a retry
+        if (s.run && Boolean(s.run.stuck) !== Boolean(document.getElementById("stuck"))) { window.location.reload(); return; }
         if (s.run) {
           bar.value = s.run.percent;
           if (s.run.state === "running") step.textContent = s.run.text;  // the step, its pages, the time left

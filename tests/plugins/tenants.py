@@ -11,7 +11,7 @@ from django.test import Client
 
 from accounts.models import Role
 from contracts.models import Contract, Run, Status
-from contracts.services import processing, publishing, uploads
+from contracts.services import processing, publishing, runs, uploads
 from tests.factories import AgencyFactory, MembershipFactory
 from tests.pdfs import pdf_from_paragraphs
 
@@ -83,11 +83,12 @@ def uploaded(agency, clerk, contract_pdf) -> Contract:
 
 def run_latest_job(contract: Contract) -> None:
     """Run the contract's latest queued job in this process (the job body a worker would run)."""
-    run = Run.objects.filter(contract=contract).order_by("-id").first()
+    run = runs.run_claim(Run.objects.filter(contract=contract).order_by("-id").first().pk)
+    assert run is not None, "the contract's latest run is not queued"
     if run.kind == Run.Kind.PROCESSING:
-        processing.contract_process(run_id=run.pk)
+        processing.contract_process(run=run)
     else:
-        publishing.contract_publish(run_id=run.pk)
+        publishing.contract_publish(run=run)
     contract.refresh_from_db()
 
 

@@ -54,7 +54,7 @@ def test_dms_round_trip_with_webhooks(live_server, agency, admin_user, settings,
         hook = webhooks.webhook_create(
             agency=agency, url=receiver.url, events=list(WebhookEvent.values), created_by=admin_user
         )
-        worker = start_worker(scheduler=True, env={"REDACTOR_WEBHOOK_RETRY_DELAYS": "1,1,1"})
+        worker = start_worker(env={"REDACTOR_WEBHOOK_RETRY_DELAYS": "1,1,1"})
         try:
             # 1. upload over HTTP, with an Idempotency-Key; the repeat returns the same contract
             def upload():

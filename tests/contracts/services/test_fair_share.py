@@ -1,67 +1,135 @@
-"""One agency never holds every worker: a run whose agency already runs its share is queued again
-behind the others, and another agency's run is taken at once."""
+"""The fair queue: a free worker takes the oldest waiting run of the agency that holds the fewest
+workers, an agency working alone takes every worker, and a queued run nobody takes is shown as
+stuck with a sentence and a retry."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from accounts.models import Role
 from contracts import queue
-from contracts.models import Run
+from contracts.models import Run, Status
 from contracts.services import runs, uploads
 from tests.factories import MembershipFactory
+from tests.pdfs import pdf_from_paragraphs, scan_of
+from tests.plugins.tenants import CONTRACT_TEXT
 
 
 @pytest.fixture
-def two_workers(monkeypatch):
-    """Two workers serve every queue; what would be sent to RQ is recorded instead."""
-    sent = []
-    monkeypatch.setattr(queue, "worker_count", lambda name: 2)
-    monkeypatch.setattr(queue, "enqueue", lambda job, *args, **options: sent.append((job, args, options)))
-    return sent
+def sent(monkeypatch):
+    """What would be sent to RQ, recorded instead (the jobs are taken by hand here)."""
+    out = []
+    monkeypatch.setattr(queue, "enqueue", lambda job, *args, **options: out.append((job, args, options)))
+    return out
 
 
-def _upload(agency, user, pdf, name):
-    return uploads.contract_upload(agency=agency, user=user, data=pdf, filename=name)
+def _runs(agency, user, pdf, count, prefix="smlouva"):
+    contracts = [
+        uploads.contract_upload(agency=agency, user=user, data=pdf, filename=f"{prefix}-{n}.pdf") for n in range(count)
+    ]
+    return [Run.objects.get(contract=c) for c in contracts]
 
 
-def test_an_agency_running_its_share_waits_and_another_agency_goes_first(
-    agency, clerk, other_agency, contract_pdf, two_workers
+def test_a_free_worker_serves_the_agency_holding_the_fewest_workers(
+    agency, clerk, other_agency, contract_pdf, sent
 ):
-    first, second = (_upload(agency, clerk, contract_pdf, f"smlouva-{n}.pdf") for n in (1, 2))
+    busy = _runs(agency, clerk, contract_pdf, 3)
     other_clerk = MembershipFactory(agency=other_agency, role=Role.CLERK).user
-    theirs = _upload(other_agency, other_clerk, contract_pdf, "smlouva-3.pdf")
-    run_of = {c.pk: Run.objects.get(contract=c) for c in (first, second, theirs)}
-    two_workers.clear()
-
-    assert runs.run_claim(run_of[first.pk].pk) is not None  # the agency's first contract takes a worker
-    assert runs.run_claim(run_of[second.pk].pk) is None  # its second would take the other: it waits
-    assert Run.objects.get(pk=run_of[second.pk].pk).state == Run.State.QUEUED
-    [(job, args, options)] = two_workers
-    assert job == queue.PROCESS_CONTRACT and args == (run_of[second.pk].pk,)
-    assert options["delay_seconds"] == runs.DEFER_SECONDS
-    assert runs.run_claim(run_of[theirs.pk].pk) is not None  # the other agency's contract does not wait
+    [theirs] = _runs(other_agency, other_clerk, contract_pdf, 1)
+    # every job is one offer of a worker; which run it takes is chosen when the worker is free
+    taken = [runs.run_take(busy[0].pk).pk for _ in range(4)]
+    # both agencies hold nothing: the oldest run; then the other agency holds fewer workers
+    assert taken == [busy[0].pk, theirs.pk, busy[1].pk, busy[2].pk]
+    assert runs.run_take(busy[0].pk) is None  # nothing waits any more: the job does nothing
+    assert not [s for s in sent if s[2].get("delay_seconds")]  # nothing is deferred by a timer
 
 
-def test_a_run_whose_worker_died_holds_no_share(agency, clerk, contract_pdf, two_workers, settings):
-    first, second = (_upload(agency, clerk, contract_pdf, f"smlouva-{n}.pdf") for n in (1, 2))
-    dead = runs.run_claim(Run.objects.get(contract=first).pk)
+def test_an_agency_working_alone_takes_every_worker(agency, clerk, contract_pdf, sent, monkeypatch):
+    monkeypatch.setattr(queue, "worker_count", lambda name: 2)
+    backlog = _runs(agency, clerk, contract_pdf, 3)
+    assert [runs.run_take(r.pk) is not None for r in backlog] == [True, True, True]
+    assert Run.objects.filter(agency=agency, state=Run.State.RUNNING).count() == 3
+
+
+def test_a_run_whose_worker_died_holds_no_worker(agency, clerk, other_agency, contract_pdf, sent, settings):
+    first, second = _runs(agency, clerk, contract_pdf, 2)
+    other_clerk = MembershipFactory(agency=other_agency, role=Role.CLERK).user
+    _runs(other_agency, other_clerk, contract_pdf, 1)
+    dead = runs.run_take(first.pk)
+    assert dead.pk == first.pk
     stale = timezone.now() - timedelta(seconds=settings.REDACTOR_JOB_STALE_SECONDS + 1)
     Run.objects.filter(pk=dead.pk).update(heartbeat_at=stale)
-    assert runs.run_claim(Run.objects.get(contract=second).pk) is not None
+    assert runs.run_take(first.pk).pk == second.pk  # both agencies hold nothing alive: the older run
 
 
-def test_the_share_can_be_set_and_no_worker_means_no_limit(agency, clerk, contract_pdf, monkeypatch, settings):
+def test_a_job_takes_only_runs_of_its_own_queue_and_kind(agency, clerk, contract_pdf, sent):
+    [scanned] = _runs(agency, clerk, scan_of(pdf_from_paragraphs(CONTRACT_TEXT)), 1, "sken")
+    [digital] = _runs(agency, clerk, contract_pdf, 1)
+    assert runs.run_queue(scanned) == "ocr" and runs.run_queue(digital) == "default"
+    assert runs.run_take(scanned.pk).pk == scanned.pk
+    assert runs.run_take(scanned.pk) is None  # the born-digital run waits for a job of its own queue
+    publishing = Run.objects.create(agency=agency, contract=digital.contract, kind=Run.Kind.PUBLISHING)
+    assert runs.run_take(publishing.pk).pk == publishing.pk  # a publishing job takes a publishing run
+    assert runs.run_take(digital.pk).pk == digital.pk
+
+
+def test_a_job_delivered_twice_takes_the_next_run_or_nothing(agency, clerk, contract_pdf, sent):
+    first, second = _runs(agency, clerk, contract_pdf, 2)
+    assert runs.run_take(first.pk).pk == first.pk
+    assert runs.run_take(first.pk).pk == second.pk  # first's job again: the next waiting run
+    assert runs.run_take(first.pk) is None
+
+
+def _age(run, seconds):
+    Run.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(seconds=seconds))
+    run.refresh_from_db()
+
+
+def test_a_run_nobody_takes_is_stuck_with_a_sentence_and_a_retry(
+    agency, clerk, contract_pdf, sent, settings, monkeypatch
+):
+    settings.LANGUAGE_CODE = "en"
+    settings.REDACTOR_QUEUE_WAIT_SECONDS = 60
+    monkeypatch.setattr(queue, "worker_count", lambda name: 2)
+    [waiting] = _runs(agency, clerk, contract_pdf, 1)
+    assert runs.run_stuck(waiting) is None  # it has just come
+    _age(waiting, 61)
+    assert "waiting for 1 minute although no worker is busy with its queue" in runs.run_stuck(waiting)
     monkeypatch.setattr(queue, "worker_count", lambda name: 0)
-    assert runs.agency_share("default") == 0
-    monkeypatch.setattr(queue, "worker_count", lambda name: 4)
-    assert runs.agency_share("default") == 3
-    settings.REDACTOR_AGENCY_RUNS = 2
-    assert runs.agency_share("default") == 2
-    first, second, third = (_upload(agency, clerk, contract_pdf, f"smlouva-{n}.pdf") for n in (1, 2, 3))
-    monkeypatch.setattr(queue, "enqueue", lambda *args, **options: None)
-    claimed = [runs.run_claim(Run.objects.get(contract=c).pk) is not None for c in (first, second, third)]
-    assert claimed == [True, True, False]
+    assert "no worker of the service is running" in runs.run_stuck(waiting)
+
+    sent.clear()
+    again = runs.contract_retry(contract=waiting.contract, user=clerk)
+    waiting.refresh_from_db()
+    assert waiting.state == Run.State.FAILED and "no worker of the service is running" in waiting.error
+    assert again.state == Run.State.QUEUED and again.pk != waiting.pk
+    assert [(job, args) for job, args, _options in sent] == [(queue.PROCESS_CONTRACT, (again.pk,))]
+    assert runs.run_stuck(again) is None
+    waiting.contract.refresh_from_db()
+    assert waiting.contract.status == Status.PROCESSING
+
+
+def test_a_long_queue_that_moves_is_not_stuck(agency, clerk, contract_pdf, sent, settings):
+    settings.REDACTOR_QUEUE_WAIT_SECONDS = 60
+    working, waiting = _runs(agency, clerk, contract_pdf, 2)
+    assert runs.run_take(working.pk).pk == working.pk
+    Run.objects.filter(pk=working.pk).update(started_at=timezone.now() - timedelta(seconds=900))
+    _age(waiting, 600)
+    assert runs.run_stuck(waiting) is None  # a worker is busy with its queue (its heartbeat is fresh)
+    Run.objects.filter(pk=working.pk).update(state=Run.State.SUCCEEDED)
+    assert runs.run_stuck(waiting) is not None
+    # a scan's queue is another queue: a run on it does not make the born-digital one move
+    scanned = _runs(agency, clerk, scan_of(pdf_from_paragraphs(CONTRACT_TEXT)), 1, "sken")[0]
+    runs.run_take(scanned.pk)
+    assert runs.run_stuck(waiting) is not None
+
+
+def test_a_queued_run_that_is_not_stuck_is_not_retried(agency, clerk, contract_pdf, sent):
+    [waiting] = _runs(agency, clerk, contract_pdf, 1)
+    with pytest.raises(ValidationError) as raised:
+        runs.contract_retry(contract=waiting.contract, user=clerk)
+    assert raised.value.code == "not_failed"

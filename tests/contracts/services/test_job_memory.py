@@ -1,21 +1,16 @@
 """A background job runs under a memory cap: past it, the job gets MemoryError and fails with a
-sentence, and the process that forked it is untouched; a large contract goes to the slow queue,
-and one agency's backlog does not stand before another agency's contract."""
+sentence, and the process that forked it is untouched; a large contract goes to the slow queue."""
 
 from __future__ import annotations
 
 import os
 
-import django_rq
 import pytest
 
 from contracts.jobs import _describe
 from contracts.memory import limit_memory
 from contracts.models import Contract, Run
-from contracts.services import uploads
 from contracts.services.runs import run_queue
-from tests.plugins.tenants import member
-from tests.worker import flush_queue
 
 
 def test_a_job_past_its_cap_gets_memory_error_and_its_parent_goes_on():
@@ -51,25 +46,3 @@ def test_large_and_scanned_contracts_go_to_the_slow_queue(agency, size, scans, q
     contract = Contract(agency=agency, original_size=size, scan_pages=scans)
     assert run_queue(Run(contract=contract, kind=Run.Kind.PROCESSING)) == queue
     assert run_queue(Run(contract=contract, kind=Run.Kind.PUBLISHING)) == "default"
-
-
-@pytest.mark.django_db
-def test_one_agencys_backlog_does_not_stand_before_another_agencys_contract(
-    agency, other_agency, contract_pdf, django_capture_on_commit_callbacks
-):
-    flush_queue()
-    busy, quiet = member(agency, "clerk"), member(other_agency, "clerk")
-    backlog = []
-    for n in range(4):
-        with django_capture_on_commit_callbacks(execute=True):
-            backlog.append(uploads.contract_upload(agency=agency, user=busy, data=contract_pdf, filename=f"{n}.pdf"))
-    with django_capture_on_commit_callbacks(execute=True):
-        single = uploads.contract_upload(agency=other_agency, user=quiet, data=contract_pdf, filename="jedna.pdf")
-    with django_capture_on_commit_callbacks(execute=True):
-        second = uploads.contract_upload(agency=other_agency, user=quiet, data=contract_pdf, filename="dve.pdf")
-    job = {c.pk: c.runs.get().rq_job_id for c in [*backlog, single, second]}
-    order = django_rq.get_queue("default").get_job_ids()
-    # the other agency's first contract goes before the busy one's backlog, its second behind it;
-    # the busy agency's first was alone and went first too, the rest keep their order
-    assert order == [job[single.pk], job[backlog[0].pk], *(job[c.pk] for c in backlog[1:]), job[second.pk]]
-    flush_queue()

@@ -25,7 +25,7 @@ from contracts import selectors
 from contracts.models import DecisionState, Proposal, Run, Status
 from contracts.services import exports, processing, publishing, reviewing
 from contracts.services.files import referenced_files
-from contracts.services.runs import run_start
+from contracts.services.runs import run_claim, run_start
 from redactor import StoredDocument
 from redactor.model import Box
 from redactor.read.looks import upload_looks
@@ -253,7 +253,7 @@ def test_processing_again_replaces_the_stored_document(processed, django_capture
     before = {processed.analysed.name, processed.rebuilt.name}
     run = run_start(processed, Run.Kind.PROCESSING)
     with django_capture_on_commit_callbacks(execute=True):
-        processing.contract_process(run_id=run.pk)
+        processing.contract_process(run=run_claim(run.pk))
     processed.refresh_from_db()
     assert processed.status == Status.NEEDS_REVIEW
     now = {processed.analysed.name, processed.rebuilt.name}

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from contracts import jobs
 from contracts.models import AuditEvent, Contract, Decision, DecisionState, Proposal, Run, Source, Status, Suggestion
-from contracts.services import processing, publishing, reviewing, runs
+from contracts.services import publishing, reviewing, runs
 from redactor.model import Box
 from tests.plugins.tenants import logged_in, run_latest_job
 
@@ -85,7 +85,7 @@ def test_processing_stores_proposals_with_reasons(processed):
 def test_processing_twice_does_nothing_the_second_time(processed):
     count = Proposal.objects.filter(contract=processed).count()
     run = Run.objects.get(contract=processed)
-    processing.contract_process(run_id=run.pk)  # a job delivered twice
+    jobs.process_contract(run.pk)  # a job delivered twice
     assert Proposal.objects.filter(contract=processed).count() == count
 
 

@@ -44,7 +44,7 @@ def test_reviewer_sends_a_contract_to_the_registry_in_the_browser(live_server, b
                                       unit="stavební odbor", login="demo-box", password="demo-box-heslo")  # fmt: skip
     flush_queue()
     env = {"REDACTOR_DATABOX_URL_TEST": url, "REDACTOR_REGISTRY_POLL_SECONDS": "2"}
-    worker = start_worker(scheduler=True, env=env)
+    worker = start_worker(env=env)
     cron = None
     try:
         data = (DATA / "dev" / "dilo_firma_1.pdf").read_bytes()
