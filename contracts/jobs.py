@@ -11,7 +11,7 @@ from accounts.models import Agency
 from contracts import selectors
 from contracts.queue import fresh_connections
 from contracts.services import exports, files, processing, publishing, runs, uploads, webhooks
-from policy.preview_jobs import preview_documents
+from policy.preview_jobs import preview_documents, report_failure
 from redactor import errors
 
 log = logging.getLogger(__name__)
@@ -107,10 +107,15 @@ def deliver_webhook(delivery_id: int) -> None:
 
 
 def export_agency(agency_id: int, user_id: int | None, mode: str, fmt: str) -> dict:
-    """The agency's bulk text export (:func:`contracts.services.exports.agency_export_build`)."""
+    """The agency's bulk text export (:func:`contracts.services.exports.agency_export_build`); a
+    failure says why in the job's meta (:func:`policy.preview_jobs.report_failure`)."""
     fresh_connections()
     try:
         return exports.agency_export_build(agency_id=agency_id, user_id=user_id, mode=mode, fmt=fmt)
+    except Exception as exc:  # rq's JobTimeoutException too: the admin reads why, the log keeps the rest
+        log.exception("bulk export of agency %s failed", agency_id)
+        report_failure("timeout" if type(exc).__name__ == "JobTimeoutException" else "internal")
+        raise
     finally:
         fresh_connections()
 

@@ -71,12 +71,14 @@ def redact_file(
     profile: AgencyProfile | None = None,
     max_bytes: int | None = None,
     progress: JobProgress | None = None,
+    text_exports: Sequence[text_export.ExportMode] = (),
 ) -> FileOutcome:
     """Analyse ``source`` (with the publishing agency's ``profile``, when given), accept every
     proposal whose action is redact, burn in, verify, and
     write ``out_dir/<name>.pdf``, its companion text ``out_dir/<name>.txt`` (UTF-8, pages
-    separated by form feeds, :func:`~redactor.publish.text_export.published_text`) and
-    ``out_dir/<name>.json``.
+    separated by form feeds, :func:`~redactor.publish.text_export.published_text`),
+    ``out_dir/<name>.json`` and, for each of ``text_exports``, the text export of the same
+    decisions ``out_dir/<name>.<mode>.txt`` (:func:`~redactor.publish.text_export.export_layer`).
 
     Never raises for a bad input: the outcome says why it failed. The JSON is written even
     when verification fails (it lists the problems); the PDF only when it passed. What the
@@ -123,11 +125,27 @@ def redact_file(
     for item in items:
         report["proposals"].append(item.to_dict())
         report["proposals"][-1]["reason"]["text"] = reason_texts(item.reason)  # {"cs": …, "en": …}
-    for path, data in ((pdf_path, result.pdf), (text_path, (result.text or "").encode("utf-8"))):
+    written = [(pdf_path, result.pdf), (text_path, (result.text or "").encode("utf-8"))]
+    for mode in text_exports:
+        export = text_export.export_layer(analysis.text_layer, accepted, mode)
+        written.append((out_dir / f"{source.stem}.{mode}.txt", export.text.encode("utf-8")))
+    for path, data in written:
         tmp = path.with_name(path.name + ".part")
         tmp.write_bytes(data)
         tmp.replace(path)
     json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    note = _note(analysis, sorted(result.pictured), items, json_path.name)
+    extractors = result.verification.checks.get("extractors")
+    read_by = ", ".join(map(str, extractors)) if isinstance(extractors, list) else ""
+    message = (
+        f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified ({read_by}){note}"
+    )
+    return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts, text_path, items)
+
+
+def _note(analysis: Analysis, pictured: list[int], items: list[ProposedRedaction], report_name: str) -> str:
+    """What the command line adds to a written file's line: pages without text, scanned pages
+    and their OCR confidence, pages published as pictures, review items still legible."""
     ocr = analysis.pages_needing_ocr
     note = (
         f"; {len(ocr)} page(s) without text need OCR and were not analysed: {', '.join(map(str, ocr))}" if ocr else ""
@@ -141,22 +159,17 @@ def redact_file(
             + ")"
             + (f", check by eye: {', '.join(check)}" if check else "")
         )
-    if result.pictured:
+    if pictured:
         note += (
-            f"; page(s) {', '.join(map(str, result.pictured))} published as pictures with the analysed words as"
+            f"; page(s) {', '.join(map(str, pictured))} published as pictures with the analysed words as"
             " their text layer (an extractor read their text other than it was analysed)"
         )
     if items:
         note += (
             f"; review needed: {len(items)} value(s) still legible in the published pages that nobody decided"
-            f" (page(s) {', '.join(sorted({str(i.page) for i in items}, key=int))}; review items in {json_path.name})"
+            f" (page(s) {', '.join(sorted({str(i.page) for i in items}, key=int))}; review items in {report_name})"
         )
-    extractors = result.verification.checks.get("extractors")
-    read_by = ", ".join(map(str, extractors)) if isinstance(extractors, list) else ""
-    message = (
-        f"{counts['redact']} redacted, {counts['keep']} kept, {counts['review']} for review; verified ({read_by}){note}"
-    )
-    return FileOutcome(source, True, message, pdf_path, json_path, analysis, counts, text_path, items)
+    return note
 
 
 def export_file(

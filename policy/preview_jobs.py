@@ -84,12 +84,14 @@ def owned_job_meta(owner_key: str, job_id: str) -> dict:
 @dataclass
 class OwnedJobState:
     """An owned job as the page shows it: ``state`` is "running" (queued or started),
-    "finished" (``result`` set) or "failed"; ``done`` of ``total`` documents analysed."""
+    "finished" (``result`` set) or "failed" (``error``: the code of why, when the job said it,
+    :func:`report_failure`, which the job's owner words); ``done`` of ``total`` documents analysed."""
 
     state: str
     done: int
     total: int
     result: dict | None = None
+    error: str = ""
 
 
 def owned_job_state(owner_key: str, job_id: str) -> OwnedJobState | None:
@@ -106,7 +108,7 @@ def owned_job_state(owner_key: str, job_id: str) -> OwnedJobState | None:
     if status == JobStatus.FINISHED:
         return OwnedJobState("finished", total, total, job.return_value())
     if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
-        return OwnedJobState("failed", done, total)
+        return OwnedJobState("failed", done, total, error=job.meta.get("error", ""))
     return OwnedJobState("running", done, total)
 
 
@@ -124,6 +126,15 @@ def preview_documents(
         total += found
         report_progress(done, count)
     return {"rows": rows, "total": total, "documents": count}
+
+
+def report_failure(code: str) -> None:
+    """Inside an owned job that is failing: the code of why (what :func:`owned_job_state` gives as
+    its ``error``; the owner's service words it in the reader's language); nothing outside a job."""
+    job = get_current_job()
+    if job is not None:
+        job.meta["error"] = code
+        job.save_meta()
 
 
 def report_progress(done: int, total: int) -> None:

@@ -22,6 +22,7 @@ CONFLICT_CODES = {
     "already_sent",
     "nothing_to_audit",
     "correction_pending",
+    "export_failed",
 }
 UNPROCESSABLE_CODES = {"idempotency_mismatch"}
 # A file the service no longer keeps (a bulk export whose zip was pruned): 410.

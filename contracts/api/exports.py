@@ -78,6 +78,8 @@ def _export_job(job_id: str, state) -> dict:
         "total": state.total,
         "contracts": result.get("contracts"),
         "failed": result.get("failed", []),
+        "failures": result.get("failures", []),
+        "error": state.error or None,
     }
 
 

@@ -333,6 +333,7 @@ class DecisionsSerializer(serializers.Serializer):
     """Several decisions applied together (all or none), undone together by their `batch`."""
 
     decisions = serializers.ListField(child=DecisionItemSerializer(), min_length=1, max_length=10000)
+
     learn = serializers.BooleanField(
         default=True,
         help_text="Let decisions that teach something (a review item decided, a suggestion or an agency "
@@ -468,6 +469,12 @@ class TextExportRequestSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=["txt", "jsonl"], default="txt")
 
 
+class TextExportFailureSerializer(serializers.Serializer):
+    contract = serializers.IntegerField(help_text="The contract's id.")
+    title = serializers.CharField()
+    reason = serializers.CharField(help_text="Why it was left out, in the reader's language.")
+
+
 class TextExportJobSerializer(serializers.Serializer):
     """A bulk text export job: ``state`` running, finished (the zip can be downloaded) or failed."""
 
@@ -477,7 +484,14 @@ class TextExportJobSerializer(serializers.Serializer):
     total = serializers.IntegerField(help_text="Decided (approved or published) contracts to export.")
     contracts = serializers.IntegerField(allow_null=True, help_text="Contracts in the zip, once finished.")
     failed = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Contracts left out (unreadable original)."
+        child=serializers.IntegerField(), help_text="Contracts left out (their ids; `failures` says why)."
+    )
+    failures = serializers.ListField(
+        child=TextExportFailureSerializer(),
+        help_text="Each contract left out, with the reason in the reader's language.",
+    )
+    error = serializers.CharField(
+        allow_null=True, help_text="Why the export failed, in the reader's language (state failed); null otherwise."
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import tempfile
 import uuid
 import zipfile
@@ -29,6 +30,8 @@ from redactor import errors, text_export
 
 from .common import Download, audit, require_status
 from .publishing import decided_proposals
+
+log = logging.getLogger(__name__)
 
 #: Statuses whose redactions are decided: approved (publishing) and published.
 EXPORTABLE = (Status.APPROVED, Status.PUBLISHED, Status.REGISTERED)
@@ -57,9 +60,24 @@ def _require_choice(mode: str, fmt: str) -> text_export.ExportMode:
 
 def _export(contract: Contract, mode: text_export.ExportMode) -> text_export.TextExport:
     """The ``mode`` export of a decided ``contract``: its text layer as processing saw it, the
-    redactions publishing burns in, the agency's pseudonym seed."""
+    redactions publishing burns in, the agency's pseudonym seed. Raises ``ValidationError`` (code
+    ``export_failed``) with the clerk's sentence when it cannot be built, and
+    ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
     layer = selectors.contract_text_layer(contract)
-    return text_export.export_layer(layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id))
+    try:
+        return text_export.export_layer(
+            layer, decided_proposals(contract, layer), mode, agency_seed(contract.agency_id)
+        )
+    except ValueError:  # a decision whose place is not in the stored text: the operator's log has it
+        log.exception("text export of contract %s", contract.pk)
+        raise ValidationError(
+            _(
+                "The text of “%(title)s” could not be exported: a decision does not fit its stored text "
+                "(reference: contract %(id)d). Tell the operator; the published PDF is not affected."
+            )
+            % {"title": contract.title, "id": contract.pk},
+            code="export_failed",
+        ) from None
 
 
 def _base_name(contract: Contract) -> str:
@@ -72,8 +90,8 @@ def contract_text_export(*, contract: Contract, user: User | None, mode: str, fm
     ``jsonl``: one line with the text and the markers' character spans), recorded in the audit
     trail. Raises ``PermissionDenied`` for a user without the clerk role, ``ValidationError``
     (code ``wrong_status``) for a contract whose redactions are not decided yet (approved or
-    published), ``ValidationError`` (code ``invalid``) for an unknown mode or format, and
-    ``InvalidPdfError`` when the stored original no longer matches its SHA-256."""
+    published), ``ValidationError`` (code ``invalid``) for an unknown mode or format, and what
+    :func:`_export` raises."""
     require_role(user, contract.agency, Role.CLERK)
     chosen = _require_choice(mode, fmt)
     require_status(contract, *EXPORTABLE)
@@ -103,13 +121,18 @@ def agency_export_start(*, agency: Agency, user: User | None, mode: str, fmt: st
 
 
 def agency_export_state(*, agency: Agency, user: User | None, job_id: str) -> OwnedJobState | None:
-    """The bulk export ``job_id`` of ``agency`` (running, finished with its zip, or failed), or
-    None for an unknown or expired id, another agency's, or a job that is no export. Raises
-    ``PermissionDenied`` for a user without the agency admin role."""
+    """The bulk export ``job_id`` of ``agency`` (running, finished with its zip, or failed with
+    its ``error``, a sentence), or None for an unknown or expired id, another agency's, or a job
+    that is no export. Raises ``PermissionDenied`` for a user without the agency admin role."""
     require_role(user, agency, Role.ADMIN)
     state = owned_job_state(_owner(agency), job_id)
     if state is None or (state.result is not None and state.result.get("kind") != "text_export"):
         return None
+    if state.state == "failed":  # without a code its process ended before it could say why
+        state.error = _why(state.error or "ended")
+    if state.result is not None:
+        for failure in state.result.get("failures", []):
+            failure["reason"] = _why(failure.get("code", ""))
     return state
 
 
@@ -157,23 +180,30 @@ def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: 
     """Job body of the bulk export: every decided contract of the agency in ``mode``, in a zip
     (``txt``: one file per contract; ``jsonl``: one ``export-<mode>.jsonl`` with a line per
     contract), each export recorded in the contract's audit trail (``bulk: true``). A contract
-    whose original cannot be read is left out and named in ``failed``. The zip goes to the file
-    storage (``exports/<agency id>/<random>.zip``; Redis, which may evict, keeps only its name);
-    :func:`exports_prune` removes it after the job's result expires. Returns ``{"kind":
-    "text_export", "file": storage name, "size": bytes, "filename", "contracts": exported,
-    "failed": [contract ids]}``; progress goes to the job's meta."""
+    whose export cannot be built is left out: its id in ``failed``, its title and the reason in
+    the clerk's language in ``failures``. The zip goes to the file storage (``exports/<agency
+    id>/<random>.zip``; Redis, which may evict, keeps only its name); :func:`exports_prune` removes
+    it after the job's result expires. Returns ``{"kind": "text_export", "file": storage name,
+    "size": bytes, "filename", "contracts": exported, "failed": [contract ids], "failures":
+    [{"contract": id, "title", "code"}]}`` (:func:`agency_export_state` words each code);
+    progress goes to the job's meta."""
     chosen = _require_choice(mode, fmt)
     agency = Agency.objects.get(pk=agency_id)
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     contracts = list(Contract.objects.filter(agency=agency, status__in=EXPORTABLE).order_by("pk"))
     buffer = tempfile.SpooledTemporaryFile(max_size=16 * 1024 * 1024)
-    lines, failed = [], []
+    lines: list[str] = []
+    failures: list[dict] = []
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for done, contract in enumerate(contracts, start=1):
             try:
                 export = _export(contract, chosen)
-            except errors.RedactionError:
-                failed.append(contract.pk)
+            except (ValidationError, errors.RedactionError) as exc:
+                if isinstance(exc, ValidationError):  # code export_failed (:func:`_export`)
+                    code = exc.code or "export_failed"
+                else:
+                    code = "damaged" if isinstance(exc, errors.InvalidPdfError) else "unreadable"
+                failures.append({"contract": contract.pk, "title": contract.title, "code": code})
                 report_progress(done, len(contracts))
                 continue
             name = f"{_base_name(contract)}-{contract.pk}"
@@ -195,6 +225,26 @@ def agency_export_build(*, agency_id: int, user_id: int | None, mode: str, fmt: 
         "file": name,
         "size": size,
         "filename": f"{slugify(agency.name)[:60] or 'urad'}-texty-{mode}-{stamp}.zip",
-        "contracts": len(contracts) - len(failed),
-        "failed": failed,
+        "contracts": len(contracts) - len(failures),
+        "failed": [f["contract"] for f in failures],
+        "failures": failures,
     }
+
+
+def _why(code: str) -> str:
+    """Why a contract was left out of a bulk export, or why the export failed (``code``), in the
+    reader's language: the job keeps codes, the sentence is chosen when someone reads it."""
+    reasons = {
+        "damaged": _("Its stored original no longer matches the file that was uploaded (damaged storage)."),
+        "export_failed": _("A decision does not fit its stored text; the details are in the operator's log."),
+        "timeout": _("The export took too long and was stopped. Start it again at a quieter time."),
+        "internal": _(
+            "The export stopped because of an internal error; the details are in the operator's log. Start it "
+            "again; if it fails again, tell the operator."
+        ),
+        "ended": _(
+            "The export stopped unexpectedly (its worker process ended, e.g. out of memory). Start it again; if "
+            "it fails again, tell the operator."
+        ),
+    }
+    return reasons.get(code) or _("Its stored files cannot be read.")

@@ -68,9 +68,11 @@ def kept_proposals(contract: Contract, layer) -> list[ProposedRedaction]:
 
 def _engine_values(p: Proposal, layer, action: Action, label: str) -> list[ProposedRedaction]:
     """Proposal ``p`` as engine value objects with ``action``: one per span it covers (a manual
-    box gets the spans of the text under it; the boxes go with the first)."""
+    box, and a proposal whose span is empty, such as a signature or a value the reader's check
+    read, get the spans of the text under their boxes; the boxes go with the first; a box over a
+    picture covers no text and keeps an empty span)."""
     boxes = p.box_list()
-    if p.span_start is not None and p.span_end is not None:
+    if p.span_start is not None and p.span_end is not None and p.span_end > p.span_start:
         spans = [Span(p.span_start, p.span_end)]
     else:
         spans = review.spans_in_boxes(layer, boxes)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from redactor import AgencyProfile, CategoryMap, JobProgress, ProgressReport, Step
+from redactor import AgencyProfile, CategoryMap, JobProgress, ProgressReport, Step, text_export
 
 #: A worker's progress message: (file index, pages done, pages in all).
 Progress = tuple[int, int, int]
@@ -88,10 +88,11 @@ def redact_one(
     max_bytes: int | None,
     report: bool,
     channel: Channel | None = None,
+    text_exports: tuple[text_export.ExportMode, ...] = (),
 ) -> FileLine:
-    """Redact one file as :func:`~policy.batch.redact_file` does (in this process), telling the
-    progress bars after each page (through ``channel``, by default the worker's); the lines the
-    command prints for it."""
+    """Redact one file as :func:`~policy.batch.redact_file` does (in this process, with its
+    ``text_exports``), telling the progress bars after each page (through ``channel``, by default
+    the worker's); the lines the command prints for it."""
     from policy.batch import redact_file  # noqa: PLC0415 - Django is set up by then
     from policy.runtime import get_engine  # noqa: PLC0415
 
@@ -109,6 +110,7 @@ def redact_one(
         profile=profile,
         max_bytes=max_bytes,
         progress=JobProgress(report=progress),
+        text_exports=text_exports,
     )
     lines: list[str] = []
     if report and outcome.analysis is not None:
@@ -129,11 +131,12 @@ def redact_batch(
     report: bool,
     jobs: int | None = None,
     bars: bool | None = None,
+    text_exports: tuple[text_export.ExportMode, ...] = (),
 ) -> Iterator[FileLine]:
     """Redact ``names`` with ``jobs`` processes (:func:`plan`), yielding each file's lines in the
-    order given as soon as it and the files before it are done. ``bars``: show the files' and
-    the pages' progress on standard error (None: only on a terminal). Raises ``ValueError`` for
-    ``jobs`` below 1."""
+    order given as soon as it and the files before it are done; ``text_exports`` also writes
+    those text exports of each file. ``bars``: show the files' and the pages' progress on
+    standard error (None: only on a terminal). Raises ``ValueError`` for ``jobs`` below 1."""
     from tqdm import tqdm  # noqa: PLC0415
 
     processes, ocr_parallel = plan(len(names), jobs)
@@ -147,7 +150,9 @@ def redact_batch(
             def count(done: int, total: int, seen: list[int] = seen) -> None:
                 _advance(pages_bar, seen, done, total)
 
-            line = redact_one(index, name, out_dir, category_map, profile, max_bytes, report, _Direct(count))
+            line = redact_one(
+                index, name, out_dir, category_map, profile, max_bytes, report, _Direct(count), text_exports
+            )
             files_bar.update(1)
             yield line
         files_bar.close()
@@ -175,7 +180,7 @@ def redact_batch(
             processes, mp_context=context, initializer=_start_worker, initargs=(ocr_parallel, channel)
         ) as pool:
             futures = [
-                pool.submit(redact_one, i, name, out_dir, category_map, profile, max_bytes, report)
+                pool.submit(redact_one, i, name, out_dir, category_map, profile, max_bytes, report, None, text_exports)
                 for i, name in enumerate(names)
             ]
             for future in futures:

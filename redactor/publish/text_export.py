@@ -203,8 +203,11 @@ class Decided(Protocol):
 
 def decided_spans(proposals: Iterable[Decided]) -> list[DecidedSpan]:
     """:class:`DecidedSpan` of each decided proposal (anything with ``span``, ``category`` and
-    ``cluster``, e.g. :class:`~redactor.model.ProposedRedaction`)."""
-    return [DecidedSpan(p.span.start, p.span.end, p.category, p.cluster) for p in proposals]
+    ``cluster``, e.g. :class:`~redactor.model.ProposedRedaction`) that covers text: a proposal
+    with an empty span (a signature, a box over a picture) removes no character of the text."""
+    return [
+        DecidedSpan(p.span.start, p.span.end, p.category, p.cluster) for p in proposals if p.span.end > p.span.start
+    ]
 
 
 def export_layer(

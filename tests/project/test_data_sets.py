@@ -66,10 +66,18 @@ def test_every_real_contract_is_processed(tmp_path, shared_data, capsys):
     more = sorted((shared_data / "real" / "more").glob("*.pdf"))
     # every file is written; some need review first (3): the reader's check still reads values
     # nobody decided, listed as review items
-    assert _redact(*map(str, sources), "--out-dir", str(tmp_path)) in (0, 3)
-    assert _redact(*map(str, more), "--out-dir", str(tmp_path / "more")) in (0, 3)
+    # with the tagged text export of each, from the same decisions
+    assert _redact(*map(str, sources), "--out-dir", str(tmp_path), "--text-export", "tagged") in (0, 3)
+    assert _redact(*map(str, more), "--out-dir", str(tmp_path / "more"), "--text-export", "tagged") in (0, 3)
     out = capsys.readouterr().out
     assert out.count(": ok, ") == len(sources) + len(more), out
+    for source in sources:
+        exported = (tmp_path / f"{source.stem}.tagged.txt").read_text(encoding="utf-8")
+        report = json.loads((tmp_path / f"{source.stem}.json").read_text(encoding="utf-8"))
+        redacted = [p["text"] for p in report["proposals"] if p["action"] == "redact" and p["category"] == 12]
+        assert not [value for value in redacted if value in exported], source.name  # birth numbers
+        assert exported.strip() or not report["proposals"], source.name
+    assert len(list((tmp_path / "more").glob("*.tagged.txt"))) == len(more)
     # the published text layers keep the words: the shared gold-free comparison (input layer
     # against output layer, by page kind) within its limits (born-digital pages 0.05 %, pages with
     # another tool's kept layer 0.5 %) and no glued word on either

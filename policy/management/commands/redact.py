@@ -1,5 +1,5 @@
 """``manage.py redact FILE [FILE ...] --out-dir DIR [--policy MAP.json] [--profile PROFILE.json | --agency ICO]
-[--report] [--jobs N]``"""
+[--report] [--text-export MODE] [--jobs N]``"""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from policy.management.cli_batch import redact_batch
 from policy.management.policy import load_policy, load_profile
+from redactor import text_export
 
 #: Exit status when every file was written but some still show personal data nobody decided.
 REVIEW_NEEDED = 3
@@ -39,6 +40,15 @@ class Command(BaseCommand):
             "--report", action="store_true", help="also print every proposal (action, category, page, text, reason)"
         )
         parser.add_argument(
+            "--text-export",
+            action="append",
+            choices=text_export.MODES,
+            default=[],
+            metavar="MODE",
+            help="also write DIR/<name>.MODE.txt, the text export of the same decisions "
+            f"({', '.join(text_export.MODES)}; repeat for several)",
+        )
+        parser.add_argument(
             "--jobs",
             type=int,
             metavar="N",
@@ -61,6 +71,7 @@ class Command(BaseCommand):
             max_bytes=settings.REDACTOR_MAX_UPLOAD_BYTES,
             report=options["report"],
             jobs=options["jobs"],
+            text_exports=tuple(options["text_export"]),
         ):
             if line.ok:
                 self.stdout.write(f"{line.name}: ok, {line.message} -> {line.pdf_path}")

@@ -14,7 +14,7 @@ from rq import SimpleWorker
 
 from accounts.models import Role
 from contracts.models import AuditEvent, Status
-from contracts.services import uploads
+from contracts.services import exports, uploads
 from tests.plugins.tenants import logged_in, run_latest_job
 from tests.plugins.tokens import api, make_token
 
@@ -87,3 +87,33 @@ def test_the_export_page_for_agency_admins(published, agency, admin_user, review
     preview = reverse("agency_map_preview", kwargs={"agency_id": agency.pk})
     assert client.get(preview, {"job": job}).status_code == 404
     assert client.post(page, {"mode": "x", "format": "txt"}).status_code == 302  # refused with a message
+
+
+def test_a_contract_left_out_and_a_failed_export_say_why(published, agency, admin_user, worker, monkeypatch):
+    worker()
+    token = make_token(agency, Role.ADMIN, created_by=admin_user)[1]
+    with published.analysed.open("wb") as fh:  # storage damage: the analysed text no longer matches
+        fh.write(b"not the stored layer")
+    with published.original.open("wb") as fh:
+        fh.write(b"%PDF-1.7\n" + b"\x00garbage" * 50)
+    job = api(token).post("/api/v1/exports/", {"mode": "removed"}, format="json").json()["id"]
+    worker()
+    state = api(token).get(f"/api/v1/exports/{job}/", HTTP_ACCEPT_LANGUAGE="cs").json()
+    assert state["state"] == "finished" and state["contracts"] == 0 and state["failed"] == [published.pk]
+    [failure] = state["failures"]
+    assert failure["contract"] == published.pk and failure["title"] == published.title
+    assert "poškoz" in failure["reason"] and state["error"] is None
+    page = reverse("contracts:exports", kwargs={"agency_id": agency.pk})
+    shown = logged_in(admin_user).get(page, {"job": job}).content.decode()
+    assert f"{published.title}: {failure['reason']}" in shown
+
+    def broken(**kwargs):
+        raise RuntimeError("the zip could not be written")
+
+    monkeypatch.setattr(exports, "agency_export_build", broken)
+    job = api(token).post("/api/v1/exports/", {"mode": "removed"}, format="json").json()["id"]
+    worker()
+    state = api(token).get(f"/api/v1/exports/{job}/", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert state["state"] == "failed" and "internal error" in state["error"]
+    shown = logged_in(admin_user).get(page, {"job": job}).content.decode()
+    assert 'id="export-failed"' in shown and "vnitřní chybě" in shown

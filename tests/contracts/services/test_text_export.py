@@ -11,6 +11,7 @@ from django.urls import reverse
 from accounts.models import Role
 from contracts.models import AuditEvent, Proposal, Status
 from contracts.services import exports, publishing, reviewing, uploads
+from redactor.model import Box
 from tests.plugins.tenants import logged_in, run_latest_job
 from tests.plugins.tokens import api, make_token
 
@@ -89,3 +90,54 @@ def test_a_scanned_contract_is_exported_from_its_ocr_text(agency, clerk, reviewe
     text = " ".join(file.data.decode("utf-8").split())
     assert "rodné číslo [RČ_1]" in text and "750403/1238" not in text and "Novák" not in text
     assert "Obec Horní Lhota" in text and "120 000 Kč" in text
+
+
+def test_a_contract_with_boxes_over_no_text_exports(processed, clerk, reviewer, admin_user):
+    # a signature (an empty span where it stands), a value the reader's check read in a picture
+    # (no span) and a reviewer's box over an empty corner: they redact no character of the text
+    name = Proposal.objects.filter(contract=processed, text__contains="Novák").first()
+    box = [1, 400.0, 700.0, 500.0, 740.0]
+    for fields in (
+        {"source": "engine", "span_start": name.span_start, "span_end": name.span_start, "recognizer": "signature"},
+        {"source": "reader_check", "span_start": None, "span_end": None, "recognizer": "reader_check"},
+    ):
+        Proposal.objects.create(
+            agency=processed.agency,
+            contract=processed,
+            page=1,
+            boxes=[box],
+            text="podpis",
+            category=name.category,
+            category_name=name.category_name,
+            category_type=name.category_type,
+            suggestion="redact",
+            decision="accepted",
+            **fields,
+        )
+    reviewing.proposal_add_manual(contract=processed, user=reviewer, boxes=[Box(*box)], propagate=False, learn=False)
+    publishing.contract_approve(contract=processed, user=reviewer)
+    run_latest_job(processed)
+    assert processed.status == Status.PUBLISHED, processed.error_message
+    web, rest = _urls(processed)
+    token = make_token(processed.agency, Role.CLERK, created_by=admin_user)[1]
+    for mode in ("removed", "tagged", "pseudonymised"):
+        answer = api(token).get(rest, {"mode": mode, "format": "jsonl"})
+        assert answer.status_code == 200, answer.content
+        assert "Novák" not in json.loads(b"".join(answer.streaming_content).decode("utf-8"))["text"]
+    assert logged_in(clerk).get(web, {"mode": "tagged"}).status_code == 200
+
+
+def test_an_export_that_cannot_be_built_says_why(published, clerk, admin_user, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("a decided span lies outside the text")
+
+    monkeypatch.setattr(exports.text_export, "export_layer", broken)
+    web, rest = _urls(published)
+    token = make_token(published.agency, Role.CLERK, created_by=admin_user)[1]
+    answer = api(token).get(rest, {"mode": "tagged"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 409 and answer.json()["extra"]["code"] == "export_failed"
+    assert f"reference: contract {published.pk}" in answer.json()["message"]
+    response = logged_in(clerk).get(web, {"mode": "tagged"})
+    assert response.status_code == 302
+    [message] = get_messages(response.wsgi_request)
+    assert message.level_tag == "error" and published.title in str(message)
