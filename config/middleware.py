@@ -7,12 +7,20 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from registry.services.published import dump_too_large_error
+
 #: Views that take a file: they check the declared size against the upload limit themselves
 #: (``contracts.services.uploads.upload_request_check``, the upload handler, the forms) and say
 #: so in the file's terms.
 UPLOAD_VIEWS = frozenset(
     {"contracts:upload", "api:contracts", "map:platform_import", "map:agency_import", "map:rules_import"}
 )
+#: Views that take a monthly dump of the registry's open data: a limit of their own
+#: (``REDACTOR_MAX_DUMP_BYTES``, for the declared size here and for the file as it streams in,
+#: ``request.file_limit`` read by ``contracts.upload_handlers.UploadLimitHandler``).
+DUMP_VIEWS = frozenset({"registry:records_import", "api:registry_records_import"})
+#: What a form or a multipart body may carry around its file (bytes).
+FORM_ALLOWANCE = 1024 * 1024
 
 
 class RequestSizeMiddleware:
@@ -39,10 +47,17 @@ class RequestSizeMiddleware:
         name = request.resolver_match.view_name if request.resolver_match else ""
         if name in UPLOAD_VIEWS:
             return None  # the upload's own checks answer, with the file limit in their words
-        limit = settings.REDACTOR_MAX_REQUEST_BYTES
+        if name in DUMP_VIEWS:
+            request.file_limit = settings.REDACTOR_MAX_DUMP_BYTES
+            limit = settings.REDACTOR_MAX_DUMP_BYTES + FORM_ALLOWANCE
+        else:
+            limit = settings.REDACTOR_MAX_REQUEST_BYTES
         if length <= limit:
             return None
-        message = _("The request is larger than allowed; the limit is %(limit).1f MB.") % {"limit": limit / 1e6}
+        if name in DUMP_VIEWS:
+            message = " ".join(dump_too_large_error().messages)
+        else:
+            message = _("The request is larger than allowed; the limit is %(limit).1f MB.") % {"limit": limit / 1e6}
         if request.path_info.startswith("/api/"):
             response = JsonResponse({"message": message, "extra": {"code": "too_large"}}, status=413)
         else:

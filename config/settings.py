@@ -244,6 +244,9 @@ FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 
 # Redaction engine
 REDACTOR_MAX_UPLOAD_BYTES = env_int("REDACTOR_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
+# The largest monthly open-data dump of the registry an admin may upload or the import fetches (a
+# month of the whole registry is 58-100 MB); it is streamed to a temporary file, never held in memory.
+REDACTOR_MAX_DUMP_BYTES = env_int("REDACTOR_MAX_DUMP_BYTES", 400 * 1024 * 1024)
 # Any other request's body (a login, a review decision, a webhook form): Django's own limit for
 # form data in memory; over it the request is refused on its Content-Length (config.middleware).
 REDACTOR_MAX_REQUEST_BYTES = env_int("REDACTOR_MAX_REQUEST_BYTES", 2_621_440)

@@ -151,22 +151,24 @@ class RecordImportView(AgencyAPIView):
         summary="Import the agency's records from the registry's open data (admin)",
         description="A monthly dump uploaded (multipart `dump`) or fetched by the service (`month`, "
         "`YYYY-MM`; 400 `fetch_off` when this service fetches nothing). The job keeps the records "
-        "whose publisher is the agency and fetches each file once, checking its SHA-256. 400 `not_a_dump`.",
+        "whose publisher is the agency and fetches each file once, checking its SHA-256. 400 `not_a_dump`; "
+        "413 `too_large` over the dump limit (`REDACTOR_MAX_DUMP_BYTES`, 400 MB).",
         request={
             "multipart/form-data": RecordImportRequestSerializer,
             "application/json": RecordImportRequestSerializer,
         },
-        responses={202: RecordImportSerializer, **errors(400)},
+        responses={202: RecordImportSerializer, **errors(400, 413)},
     )
     def post(self, request):
         form = RecordImportRequestSerializer(data=request.data)
+        if getattr(request._request, "upload_too_large", False):  # stopped on its way in
+            raise published.dump_too_large_error()
         form.is_valid(raise_exception=True)
         upload = form.validated_data.get("dump")
         if upload:
             started = published.record_import_upload(
-                agency=self.agency, user=request.user, data=upload.read(published.DUMP_MAX_BYTES + 1),
-                filename=upload.name,
-            )  # fmt: skip
+                agency=self.agency, user=request.user, dump=upload, filename=upload.name
+            )
         else:
             started = published.record_import_fetch(
                 agency=self.agency, user=request.user, month=form.validated_data["month"]

@@ -28,7 +28,7 @@ import urllib3
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
+from django.core.files.base import ContentFile, File
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -48,20 +48,17 @@ log = logging.getLogger(__name__)
 IMPORT_RECORDS = "registry.jobs.import_records"
 ON_IMPORT_FAILURE = "registry.jobs.on_import_failure"
 
-#: The largest dump read (bytes): a month of the whole registry is about 100 MB.
-DUMP_MAX_BYTES = 400 * 1024 * 1024
-
 
 class FetchError(Exception):
     """A file or dump could not be fetched; the message is a sentence for the agency."""
 
 
-def _looks_like_dump(data: bytes) -> bool:
-    """Whether ``data`` starts as a registry dump (its root element ``dump`` in the ISRS
-    namespace), read without building the tree."""
+def _looks_like_dump(stream: IO[bytes]) -> bool:
+    """Whether ``stream`` (read from its start) begins as a registry dump (its root element
+    ``dump`` in the ISRS namespace), read up to its first element without building the tree."""
     try:
         for _event, element in etree.iterparse(
-            io.BytesIO(data), events=("start",), resolve_entities=False, no_network=True, huge_tree=False
+            stream, events=("start",), resolve_entities=False, no_network=True, huge_tree=False
         ):
             return etree.QName(element).localname == "dump" and etree.QName(element).namespace == isrs.NS
     except etree.XMLSyntaxError:
@@ -69,21 +66,46 @@ def _looks_like_dump(data: bytes) -> bool:
     return False
 
 
-def record_import_upload(*, agency: Agency, user: User, data: bytes, filename: str) -> RecordImport:
-    """Import the agency's records from a monthly dump an admin uploaded: the dump is kept and
-    the import queued on the low queue (:func:`record_import_run`). Raises ``PermissionDenied``
-    unless ``user`` is the agency's admin, ``ValidationError`` code ``not_a_dump`` for a file that
-    is not a registry dump."""
+def dump_too_large_error() -> ValidationError:
+    """The refusal of a dump over ``REDACTOR_MAX_DUMP_BYTES`` (code ``too_large``, 413 in the API),
+    naming the limit."""
+    return ValidationError(
+        _("The dump is larger than a monthly dump may be; the limit is %(limit)d MB.")
+        % {"limit": settings.REDACTOR_MAX_DUMP_BYTES // 10**6},
+        code="too_large",
+    )
+
+
+#: Bytes read at a time from an uploaded dump (its hash, its copy into the file storage).
+CHUNK = 1024 * 1024
+
+
+def record_import_upload(*, agency: Agency, user: User, dump: IO[bytes], filename: str) -> RecordImport:
+    """Import the agency's records from a monthly dump an admin uploaded (``dump``: a seekable
+    binary file, e.g. the upload's temporary file; never read whole into memory): the dump is
+    kept and the import queued on the low queue (:func:`record_import_run`). Raises
+    ``PermissionDenied`` unless ``user`` is the agency's admin, ``ValidationError`` code
+    ``too_large`` for a file over ``REDACTOR_MAX_DUMP_BYTES`` (a month of the whole registry is
+    58–100 MB) and code ``not_a_dump`` for a file that is not a registry dump."""
     require_role(user, agency, Role.ADMIN)
-    if len(data) > DUMP_MAX_BYTES or not _looks_like_dump(data):
+    size = dump.seek(0, io.SEEK_END)
+    if size > settings.REDACTOR_MAX_DUMP_BYTES:
+        raise dump_too_large_error()
+    dump.seek(0)
+    if not size or not _looks_like_dump(dump):
         raise ValidationError(
             _("This file is not a monthly dump of the registry of contracts' open data (dump_YYYY_MM.xml)."),
             code="not_a_dump",
         )
+    dump.seek(0)
+    digest = hashlib.sha256()
+    for chunk in iter(lambda: dump.read(CHUNK), b""):
+        digest.update(chunk)
+    dump.seek(0)
     name = filename.rsplit("/", 1)[-1][:200] or "dump.xml"
     with transaction.atomic():
         started = RecordImport(agency=agency, source=name, created_by=user)
-        started.dump.save(f"{agency.pk}-{hashlib.sha256(data).hexdigest()[:16]}.xml", ContentFile(data), save=False)
+        started.dump.save(f"{agency.pk}-{digest.hexdigest()[:16]}.xml", File(dump), save=False)
         started.save()
         _enqueue(started)
     return started
@@ -157,7 +179,7 @@ def _dump_of(started: RecordImport) -> Iterator[IO[bytes]]:
             yield fh
         return
     with tempfile.TemporaryFile() as fh:
-        _get(started.source, DUMP_MAX_BYTES, fh)
+        _get(started.source, settings.REDACTOR_MAX_DUMP_BYTES, fh)
         fh.seek(0)
         yield fh
 

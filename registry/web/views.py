@@ -309,6 +309,9 @@ def records_import(request, membership):
     """Import the agency's records from an uploaded dump or a fetched month; the service checks
     the role (admins)."""
     form = RecordImportForm(request.POST, request.FILES)
+    if getattr(request, "upload_too_large", False):  # stopped on its way in (contracts.upload_handlers)
+        messages.error(request, " ".join(published_service.dump_too_large_error().messages))
+        return redirect(_records_url(membership))
     if not form.is_valid():
         messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(_records_url(membership))
@@ -316,9 +319,8 @@ def records_import(request, membership):
 
     def start():
         if upload:
-            data = upload.read(published_service.DUMP_MAX_BYTES + 1)
             published_service.record_import_upload(
-                agency=membership.agency, user=request.user, data=data, filename=upload.name
+                agency=membership.agency, user=request.user, dump=upload, filename=upload.name
             )
         else:
             published_service.record_import_fetch(agency=membership.agency, user=request.user, month=month)

@@ -4,6 +4,7 @@ SHA-256 checked, and audited by the real engine as if published now."""
 
 from __future__ import annotations
 
+import io
 from datetime import date
 
 import pymupdf
@@ -145,12 +146,14 @@ def test_a_link_outside_the_registry_is_not_followed(open_data, agency, admin_us
 def test_an_uploaded_dump_is_imported_and_a_non_dump_refused(open_data, month, agency, admin_user, reviewer):
     xml = open_data.paths["/dump_2026_07.xml"]
     with pytest.raises(PermissionDenied):
-        published.record_import_upload(agency=agency, user=reviewer, data=xml, filename="dump_2026_07.xml")
-    for bad in (b"%PDF-1.7 not a dump", b"<?xml version='1.0'?><zverejneni/>", b"<dump>"):
+        published.record_import_upload(agency=agency, user=reviewer, dump=io.BytesIO(xml), filename="dump_2026_07.xml")
+    for bad in (b"%PDF-1.7 not a dump", b"<?xml version='1.0'?><zverejneni/>", b"<dump>", b""):
         with pytest.raises(ValidationError) as refused:
-            published.record_import_upload(agency=agency, user=admin_user, data=bad, filename="x.xml")
+            published.record_import_upload(agency=agency, user=admin_user, dump=io.BytesIO(bad), filename="x.xml")
         assert refused.value.code == "not_a_dump"
-    started = published.record_import_upload(agency=agency, user=admin_user, data=xml, filename="dump_2026_07.xml")
+    started = published.record_import_upload(
+        agency=agency, user=admin_user, dump=io.BytesIO(xml), filename="dump_2026_07.xml"
+    )
     published.record_import_run(import_id=started.pk)
     started.refresh_from_db()
     assert (started.state, started.records, started.stored) == (RecordImport.State.DONE, 3, 3)
@@ -163,7 +166,7 @@ def test_fetching_turned_off(open_data, month, agency, admin_user, settings):
         published.record_import_fetch(agency=agency, user=admin_user, month=JULY)
     assert refused.value.code == "fetch_off"
     started = published.record_import_upload(
-        agency=agency, user=admin_user, data=open_data.paths["/dump_2026_07.xml"], filename="d.xml"
+        agency=agency, user=admin_user, dump=io.BytesIO(open_data.paths["/dump_2026_07.xml"]), filename="d.xml"
     )
     published.record_import_run(import_id=started.pk)
     started.refresh_from_db()

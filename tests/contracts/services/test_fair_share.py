@@ -34,9 +34,7 @@ def _runs(agency, user, pdf, count, prefix="smlouva"):
     return [Run.objects.get(contract=c) for c in contracts]
 
 
-def test_a_free_worker_serves_the_agency_holding_the_fewest_workers(
-    agency, clerk, other_agency, contract_pdf, sent
-):
+def test_a_free_worker_serves_the_agency_holding_the_fewest_workers(agency, clerk, other_agency, contract_pdf, sent):
     busy = _runs(agency, clerk, contract_pdf, 3)
     other_clerk = MembershipFactory(agency=other_agency, role=Role.CLERK).user
     [theirs] = _runs(other_agency, other_clerk, contract_pdf, 1)
