@@ -23,6 +23,7 @@ CONFLICT_CODES = {
     "nothing_to_audit",
     "correction_pending",
     "export_failed",
+    "confirm_names",
 }
 UNPROCESSABLE_CODES = {"idempotency_mismatch"}
 # A file the service no longer keeps (a bulk export whose zip was pruned): 410.

@@ -69,7 +69,11 @@ class DecisionsView(AgencyAPIView):
             for item in form.validated_data["decisions"]
         ]
         outcome = reviewing.proposals_decide_many(
-            contract=contract, user=request.user, items=items, learn=form.validated_data["learn"]
+            contract=contract,
+            user=request.user,
+            items=items,
+            learn=form.validated_data["learn"],
+            confirm_names=form.validated_data["confirm_names"],
         )
         pending = selectors.proposals_open(contract=contract).count()
         return Response(

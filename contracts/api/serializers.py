@@ -333,7 +333,12 @@ class DecisionsSerializer(serializers.Serializer):
     """Several decisions applied together (all or none), undone together by their `batch`."""
 
     decisions = serializers.ListField(child=DecisionItemSerializer(), min_length=1, max_length=10000)
-
+    confirm_names = serializers.BooleanField(
+        default=False,
+        help_text="Decide even where a decision would publish a person's name that no decision of the request "
+        "names itself (a phrase matching it); without it such a request is refused with 409 `confirm_names`, "
+        "naming the persons, and nothing is decided.",
+    )
     learn = serializers.BooleanField(
         default=True,
         help_text="Let decisions that teach something (a review item decided, a suggestion or an agency "

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.access import require_role
 from accounts.models import Role
@@ -56,20 +57,53 @@ class DecisionOutcome:
     rules: list[int] = field(default_factory=list)
 
 
+def _kind(p: Proposal) -> tuple[str, str]:
+    """What makes two proposals of one cluster occurrences of each other: a person's name in any
+    of its forms (given name, surname, full name: one kind), else the same category and the same
+    value (letters and digits, folded). A person's cluster also holds the person's title, address,
+    phone and birth number: a decision on one of them is not a decision on the others, least of
+    all on the name (keeping "Ing." must not publish the name it stands before)."""
+    if p.category in cat.NAME_CATEGORIES:
+        return "name", ""
+    return str(p.category), "".join(ch for ch in p.text.casefold() if ch.isalnum())
+
+
 def _occurrences(contract: Contract, chosen: list[Proposal]) -> list[Proposal]:
     """Every proposal of ``contract`` that is an occurrence of one of ``chosen``: the same
-    person or value (the engine's cluster: all inflected forms of a name, the same number), or
-    the same words in another inflected form ("Horní Lhota", "Horní Lhotě")."""
+    person's name in all its inflected forms or the same value (the engine's cluster and
+    :func:`_kind`), or the same words in another inflected form ("Horní Lhota", "Horní Lhotě")."""
     everything = list(selectors.proposals_for_contract(contract=contract))
-    clusters = {p.cluster for p in chosen if p.cluster}
+    kinds = {(p.cluster, _kind(p)) for p in chosen if p.cluster}
     phrases = [engine_rules.tokens(p.text) for p in chosen if p.text and not p.cluster.startswith("person:")]
     out = []
     for p in everything:
-        if p in chosen or (p.cluster and p.cluster in clusters):
+        if p in chosen or (p.cluster and (p.cluster, _kind(p)) in kinds):
             out.append(p)
         elif p.text and any(engine_rules.phrase_match(t, engine_rules.tokens(p.text)) for t in phrases if t):
             out.append(p)
     return out
+
+
+def _names_exposed(contract: Contract, chosen: list[Proposal], targets: list[Proposal], state: str) -> list[str]:
+    """The persons whose name ``state`` would no longer redact somewhere among ``targets``
+    although no chosen proposal is that person's name: what a reviewer is asked before a
+    decision publishes it (a phrase that matches a name, a title, an address). Their display
+    names, in text order."""
+
+    def redacted_after(p: Proposal) -> bool:
+        if state == DecisionState.PENDING:
+            return p.suggestion == Suggestion.REDACT
+        return state == DecisionState.ACCEPTED
+
+    named = {p.cluster for p in chosen if p.category in cat.NAME_CATEGORIES and p.cluster}
+    exposed: dict[str, str] = {}
+    for p in targets:
+        if p.category in cat.NAME_CATEGORIES and p.will_redact and not redacted_after(p) and p not in chosen:
+            key = p.cluster or p.text
+            if key not in named and key not in exposed:
+                person = _person_name(contract, p.cluster) if p.cluster.startswith("person:") else ""
+                exposed[key] = person or " ".join(p.text.split())
+    return list(exposed.values())
 
 
 def _person_name(contract: Contract, cluster: str) -> str:
@@ -163,12 +197,13 @@ class DecisionItem:
 
 @transaction.atomic
 def proposals_decide_many(
-    *, contract: Contract, user: User, items: list[DecisionItem], learn: bool = True
+    *, contract: Contract, user: User, items: list[DecisionItem], learn: bool = True, confirm_names: bool = False
 ) -> DecisionOutcome:
     """Several decisions as one reviewer action (the API's bulk decisions): every id is checked
     first (``ValidationError`` code ``unknown_proposals`` names the ones that are not proposals of
     ``contract``), then each item is decided as :func:`proposals_decide` decides it, all in one
-    transaction and one undo batch. Returns the merged :class:`DecisionOutcome` (sorted ids)."""
+    transaction and one undo batch (a refusal of one, ``confirm_names`` among them, decides
+    nothing). Returns the merged :class:`DecisionOutcome` (sorted ids)."""
     _chosen(contract, [item.proposal for item in items])
     batch = uuid.uuid4()
     changed: set[int] = set()
@@ -184,6 +219,7 @@ def proposals_decide_many(
             same_cluster=item.same_cluster,
             learn=learn,
             batch=batch,
+            confirm_names=confirm_names,
         )
         changed.update(outcome.changed)
         affected.update(outcome.affected)
@@ -202,6 +238,7 @@ def proposals_decide(
     same_cluster: bool = False,
     learn: bool = True,
     batch: uuid.UUID | None = None,
+    confirm_names: bool = False,
 ) -> DecisionOutcome:
     """Accept (redact), reject (keep) or reset proposals as one reviewer action: ``decision``
     is ``accept``, ``reject`` or ``reset`` (:class:`~contracts.models.Decision.Kind`, the same
@@ -209,7 +246,10 @@ def proposals_decide(
     or ``pending`` (:data:`~contracts.models.DECISION_STATE`).
 
     ``same_cluster`` extends the decision to every occurrence of the chosen persons, values and
-    phrases in the contract, inflected forms included (see :func:`_occurrences`). With
+    phrases in the contract, inflected forms included (see :func:`_occurrences`). A decision
+    that would stop redacting a person's name the reviewer did not choose (a phrase matching it)
+    raises ``ValidationError`` code ``confirm_names`` naming the persons, unless
+    ``confirm_names``: the reviewer is asked first. With
     ``learn`` and ``same_cluster`` (a decision for every occurrence) an accept or reject that
     teaches something (:func:`_teaches`) votes on the agency's rules for later contracts (+1
     keep, −1 redact); a decision on one occurrence teaches nothing. The outcome's ``batch`` (new, or
@@ -226,6 +266,19 @@ def proposals_decide(
     state = DECISION_STATE[kind]
     chosen = _chosen(contract, proposal_ids)
     targets = _occurrences(contract, chosen) if same_cluster else chosen
+    exposed = [] if confirm_names else _names_exposed(contract, chosen, targets, state)
+    if exposed:
+        raise ValidationError(
+            ngettext(
+                "This decision would also publish the name of %(names)s, which is now redacted. Decide the name "
+                "itself, or confirm that it is published too.",
+                "This decision would also publish the names of %(names)s, which are now redacted. Decide the "
+                "names themselves, or confirm that they are published too.",
+                len(exposed),
+            )
+            % {"names": ", ".join(exposed)},
+            code="confirm_names",
+        )
     batch = batch or uuid.uuid4()
     changed = [p for p in targets if p.decision != state]
     now = timezone.now()

@@ -233,7 +233,7 @@ def _refused(exc: Exception) -> JsonResponse:
     service's own sentence, or for a body of the wrong shape (a value of the wrong type, an id
     that is no number) one sentence of ours, never Python's exception text."""
     if isinstance(exc, ValidationError):
-        return JsonResponse({"message": " ".join(exc.messages)}, status=400)
+        return JsonResponse({"message": " ".join(exc.messages), "code": exc.code or "invalid"}, status=400)
     return JsonResponse({"message": _("The request is not valid: a value has the wrong type or form.")}, status=400)
 
 
@@ -266,9 +266,11 @@ def review_state(request, membership, contract_id: int):
 @require_POST
 @member_required(Role.REVIEWER)
 def review_decide(request, membership, contract_id: int):
-    """``{"ids": [...], "decision": "accept"|"reject"|"reset", "same_cluster": bool, "learn": bool}``
-    → new state plus what the action did: ``changed``, ``affected`` (every occurrence it
-    covered), ``forms`` (their texts), ``batch`` (for undo) and ``rules`` (rules it voted on)."""
+    """``{"ids": [...], "decision": "accept"|"reject"|"reset", "same_cluster": bool, "learn": bool,
+    "confirm_names": bool}`` → new state plus what the action did: ``changed``, ``affected``
+    (every occurrence it covered), ``forms`` (their texts), ``batch`` (for undo) and ``rules``
+    (rules it voted on); 400 with ``code`` ``confirm_names`` and the question when it would
+    publish a name nobody chose."""
     contract = contract_of(membership, contract_id)
     outcome, refused = _posted(
         request,
@@ -279,6 +281,7 @@ def review_decide(request, membership, contract_id: int):
             decision=str(body.get("decision")),
             same_cluster=bool(body.get("same_cluster")),
             learn=bool(body.get("learn", True)),
+            confirm_names=body.get("confirm_names") is True,
         ),
     )
     if refused:

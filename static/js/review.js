@@ -226,6 +226,10 @@
       method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify(body),
     });
     const data = await r.json();
+    // a decision that would publish a person's name nobody chose: the reviewer is asked, naming them
+    if (!r.ok && data.code === "confirm_names") {
+      return window.confirm(data.message) ? post(url, { ...body, confirm_names: true }) : null;
+    }
     if (!r.ok) { alert(data.message || r.statusText); return null; }
     proposals = data.proposals;
     render();
