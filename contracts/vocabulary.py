@@ -124,6 +124,9 @@ AUDIT_DETAILS: dict[str, str | Promise] = {
     "earlier_page": _("its page"),
     "claimant": _("trade secret designated by"),
     "claimed_on": _("designated on"),
+    "first_approval_by": _("first approved by"),
+    "reason": _("reason"),
+    "values": _("values"),
 }
 #: Keys of an audit event's detail that mean nothing to a person: the batch that ties one
 #: reviewer action's decisions together for undo (the CSV export keeps it).

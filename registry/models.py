@@ -99,7 +99,7 @@ class RegistrySubmission(models.Model):
     class Operation(models.TextChoices):
         PUBLISH = "zverejneni", _("Publication")
         ADD_FILES = "pridaniPrilohy", _("Files added")
-        MODIFY = "modifikace", _("Metadata corrected")
+        MODIFY = "modifikace", _("New version of the record")
         WITHDRAW = "znepristupneni", _("Withdrawn")
 
     class State(models.TextChoices):
@@ -256,6 +256,12 @@ class PublishedFile(models.Model):
     correction = models.ForeignKey(
         Contract, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrects_published_files"
     )
+    #: a reviewer stated that this file, which the audit found exposing data, goes to the
+    #: registry unchanged with the record's correction (who and when; also in the audit trail)
+    as_is_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    as_is_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

@@ -76,6 +76,8 @@ class RecordRow:
     #: the stored files that expose data (legible values or failed boxes), each with that count,
     #: in the record's order: ``[(file, count)]``; each may be corrected on its own
     exposed_files: list[tuple[PublishedFile, int]] = dataclasses.field(default_factory=list)
+    #: whether the record's correction went to the registry (no file can join it any more)
+    sent: bool = False
 
 
 def _labels(version_id: int | None) -> dict[str, str]:
@@ -104,6 +106,7 @@ def record_row(record: PublishedRecord, labels: dict[int | None, dict[str, str]]
             for v in f.get("values", [])
         ],
         _exposed_files(record, files),
+        record.correction is not None and record.correction.registry_submissions.exists(),
     )
 
 

@@ -22,6 +22,8 @@ ACTIONS = {
     "registry_package_downloaded": _("Registry package downloaded"),
     "registry_package_sent": _("Registry package sent from the records system"),
     "registry_reply_recorded": _("The registry's reply recorded by hand"),
+    "record_correction_started": _("Correction of a record published before started"),
+    "record_file_sent_as_is": _("A file of the record goes to the registry as it is"),
 }
 #: The keys of the registry's audit details as a person reads them.
 DETAILS = {
@@ -35,6 +37,8 @@ DETAILS = {
     "link": _("link"),
     "sha256_checked": _("files whose SHA-256 was checked"),
     "hash_mismatch": _("files whose SHA-256 differs"),
+    "file": _("file"),
+    "findings": _("personal data found"),
 }
 
 #: ``registry_<operation>_<phase>``: a submission's operation (its label) and how far it got.

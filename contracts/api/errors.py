@@ -24,6 +24,7 @@ CONFLICT_CODES = {
     "correction_pending",
     "export_failed",
     "confirm_names",
+    "files_undecided",
 }
 UNPROCESSABLE_CODES = {"idempotency_mismatch"}
 # A file the service no longer keeps (a bulk export whose zip was pruned): 410.

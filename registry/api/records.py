@@ -60,13 +60,15 @@ class RecordAuditSerializer(serializers.ModelSerializer):
 
 class RecordFileSerializer(serializers.Serializer):
     """A file of a record: ``name``, ``state`` (waiting, stored, refused, failed), ``exposure``
-    (legible values and failed boxes the audit found in it) and ``correction`` (the contract
-    correcting it, or null)."""
+    (legible values and failed boxes the audit found in it), ``correction`` (the contract
+    correcting it, or null) and ``as_is`` (when a reviewer stated that it goes to the registry as
+    it is, or null)."""
 
     name = serializers.CharField()
     state = serializers.CharField()
     exposure = serializers.IntegerField()
     correction = serializers.IntegerField(allow_null=True)
+    as_is = serializers.DateTimeField(allow_null=True)
 
 
 class RecordSerializer(serializers.Serializer):
@@ -102,7 +104,13 @@ class RecordSerializer(serializers.Serializer):
     def get_files(self, row) -> list[dict]:
         exposed = {f.pk: n for f, n in row.exposed_files}
         return [
-            {"name": f.name, "state": f.state, "exposure": exposed.get(f.pk, 0), "correction": f.correction_id}
+            {
+                "name": f.name,
+                "state": f.state,
+                "exposure": exposed.get(f.pk, 0),
+                "correction": f.correction_id,
+                "as_is": f.as_is_at,
+            }
             for f in row.record.files.all()
         ]
 
@@ -228,7 +236,8 @@ class RecordCorrectView(AgencyAPIView):
         "processed and reviewed like an upload, and its registry send (`modifikace`) makes a new version "
         "of the record. A record with more exposed files gets a correction per file (`?file=` the "
         "file's name): those go to the registry inside the record's correction, which waits until they are "
-        "published. 400 `no_file`; 409 `already_sent`.",
+        "published, and until every other file that exposes data is corrected or stated to go as it is "
+        "(`.../as-is/?file=`). 400 `no_file`; 409 `already_sent`.",
         parameters=[
             RECORD_ID,
             OpenApiParameter(
@@ -248,3 +257,27 @@ class RecordCorrectView(AgencyAPIView):
         file_id = (chosen.pk if chosen else 0) if name else None  # an unknown name: no file (400)
         contract = corrections.record_correct(record=record, user=request.user, file_id=file_id)
         return contract_response(contract, status=201)
+
+
+class RecordFileAsIsView(AgencyAPIView):
+    required_role = Role.REVIEWER
+
+    @extend_schema(
+        operation_id="registry_records_file_as_is",
+        summary="State that a file of a record goes to the registry as it is (reviewer)",
+        description="A file the audit found exposing data, with no correction of its own, goes unchanged in the "
+        "record's correction (`modifikace`), which is refused (409 `files_undecided`) until each such file is "
+        "corrected or stated so. Recorded in the audit trail of the record's correction. 400 `no_file` (not a "
+        "file left to decide), `no_correction` (correct the record first); 409 `already_sent`.",
+        parameters=[RECORD_ID, OpenApiParameter("file", str, description="The name of the record's file.")],
+        request=None,
+        responses={200: RecordFileSerializer, **errors(400, 404, 409)},
+    )
+    def post(self, request, record_id: int):
+        record = get_object_or_404(PublishedRecord, agency=self.agency, record_id=record_id)
+        chosen = record.files.filter(name=request.query_params.get("file", "")).first()
+        f = corrections.record_file_as_is(record=record, user=request.user, file_id=chosen.pk if chosen else 0)
+        exposure = corrections.file_findings(record).get(f.name, 0)
+        return Response(
+            {"name": f.name, "state": f.state, "exposure": exposure, "correction": f.correction_id, "as_is": f.as_is_at}
+        )

@@ -24,4 +24,9 @@ urlpatterns = [
         records.RecordCorrectView.as_view(),
         name="registry_records_correct",
     ),
+    path(
+        "registry/records/<int:record_id>/as-is/",
+        records.RecordFileAsIsView.as_view(),
+        name="registry_records_file_as_is",
+    ),
 ]

@@ -11,8 +11,10 @@ private person replaced as the registry's XSD prescribes for § 5(6) of Act 340/
 data gets a correction per file the same way; those go to the registry only inside the record's
 correction. Once the record's correction is published, the registry panel sends a ``modifikace``
 of the record (:func:`registry.services.registry_submit`), whose files are the corrected
-contracts' published files and the record's other stored files, unchanged; it is refused while a
-file's correction is not published yet.
+contracts' published files and the record's other stored files, unchanged. It is refused while a
+file's correction is not published yet, and while a file the audit found exposing data has no
+correction and no reviewer stated that it goes as it is (:func:`record_file_as_is`, recorded in
+the audit trail): nothing exposing goes out again without a word.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.access import require_role
 from accounts.models import Role
@@ -33,10 +37,30 @@ from registry.models import PublishedFile, PublishedRecord, RegistryRecord
 from .files import published_files
 
 
+def file_findings(record: PublishedRecord) -> dict[str, int]:
+    """What the audit found in each of the record's files, by name: legible values and failed
+    boxes."""
+    return {f["name"]: f.get("legible", 0) + f.get("failed_boxes", 0) for f in record.findings.get("files", [])}
+
+
+def files_to_decide(record: PublishedRecord) -> list[tuple[PublishedFile, int]]:
+    """The record's stored files that expose data (with their findings) and have neither a
+    correction nor a reviewer's statement that they go as they are: what holds its correction's
+    ``modifikace`` back (the record's own corrected file excluded)."""
+    found = file_findings(record)
+    waiting = record.files.filter(state=PublishedFile.State.STORED, correction=None, as_is_at=None)
+    return [(f, found[f.name]) for f in waiting.order_by("id") if found.get(f.name)]
+
+
+def correction_sent(record: PublishedRecord) -> bool:
+    """Whether the record's correction went to the registry (no file can join it any more)."""
+    return record.correction is not None and record.correction.registry_submissions.exists()
+
+
 def _most_exposed(record: PublishedRecord) -> PublishedFile | None:
     """The record's stored file with most findings (legible values and failed boxes), the first
     on a tie."""
-    found = {f["name"]: f.get("legible", 0) + f.get("failed_boxes", 0) for f in record.findings.get("files", [])}
+    found = file_findings(record)
     stored = list(record.files.filter(state=PublishedFile.State.STORED).order_by("id"))
     return max(stored, key=lambda f: found.get(f.name, 0), default=None)
 
@@ -77,7 +101,7 @@ def record_correct(*, record: PublishedRecord, user: User, file_id: int | None =
         if chosen.correction is not None:
             return chosen.correction
         lead = locked.correction
-        if lead is not None and lead.registry_submissions.exists():
+        if correction_sent(locked):
             raise ValidationError(
                 _("The correction of this record was already sent to the registry; a further file cannot join it."),
                 code="already_sent",
@@ -86,11 +110,47 @@ def record_correct(*, record: PublishedRecord, user: User, file_id: int | None =
         if lead is None:
             locked.correction, locked.correction_file = contract, chosen
             locked.save(update_fields=["correction", "correction_file"])
-        chosen.correction = contract
-        chosen.save(update_fields=["correction"])
+        chosen.correction, chosen.as_is_by, chosen.as_is_at = contract, None, None
+        chosen.save(update_fields=["correction", "as_is_by", "as_is_at"])
         audit(contract, user, "record_correction_started", record_id=locked.record_id, file=chosen.name,
               sha256=chosen.sha256)  # fmt: skip
     return contract
+
+
+def record_file_as_is(*, record: PublishedRecord, user: User, file_id: int) -> PublishedFile:
+    """A reviewer states that the record's stored file ``file_id``, which the audit found exposing
+    data, goes to the registry unchanged with the record's correction; recorded on the file and
+    in the audit trail of the record's correction (the file, its findings). Correcting the file
+    later takes the statement back.
+
+    Raises ``PermissionDenied`` unless ``user`` is a reviewer of the record's agency;
+    ``ValidationError`` code ``no_correction`` before the record has a correction,
+    ``already_sent`` once it went to the registry, ``no_file`` for a file that is not one of
+    the record's stored files exposing data without a correction."""
+    require_role(user, record.agency, Role.REVIEWER)
+    with transaction.atomic():
+        locked = PublishedRecord.objects.select_for_update().get(pk=record.pk)
+        if locked.correction is None:
+            raise ValidationError(
+                _("Correct the record first; a file goes as it is only with the record's correction."),
+                code="no_correction",
+            )
+        if correction_sent(locked):
+            raise ValidationError(
+                _("The correction of this record was already sent to the registry."), code="already_sent"
+            )
+        chosen = {f.pk: (f, n) for f, n in files_to_decide(locked)}.get(file_id)
+        if chosen is None:
+            raise ValidationError(
+                _("This file has nothing left to decide: it does not expose data, or it is being corrected."),
+                code="no_file",
+            )
+        f, found = chosen
+        f.as_is_by, f.as_is_at = user, timezone.now()
+        f.save(update_fields=["as_is_by", "as_is_at"])
+        audit(locked.correction, user, "record_file_sent_as_is", record_id=locked.record_id, file=f.name,
+              findings=found)  # fmt: skip
+    return f
 
 
 def _correction_upload(record: PublishedRecord, chosen: PublishedFile, user: User, *, further: bool) -> Contract:
@@ -155,10 +215,25 @@ def correction_files(contract: Contract) -> list[tuple[str, bytes, str]] | None:
     """The record's other stored files, sent beside the record's correction ``contract``'s files
     (``[(name, content, kind)]``): a file with a correction of its own as that contract published
     it, the others unchanged; None when ``contract`` is no record's correction. Raises
-    ``ValidationError`` code ``correction_pending`` while a file's correction is not published."""
+    ``ValidationError`` code ``files_undecided`` while a file exposing data has neither a
+    correction nor a statement that it goes as it is (:func:`files_to_decide`), and
+    ``correction_pending`` while a file's correction is not published."""
     record = corrected_record(contract)
     if record is None:
         return None
+    undecided = files_to_decide(record)
+    if undecided:
+        raise ValidationError(
+            ngettext(
+                "The file %(files)s of this record still shows personal data and has no correction: correct it, "
+                "or state on this page that it goes to the registry as it is.",
+                "The files %(files)s of this record still show personal data and have no correction: correct "
+                "them, or state on this page that they go to the registry as they are.",
+                len(undecided),
+            )
+            % {"files": ", ".join(f"{f.name} ({n})" for f, n in undecided)},
+            code="files_undecided",
+        )
     out: list[tuple[str, bytes, str]] = []
     others = record.files.filter(state=PublishedFile.State.STORED).select_related("correction").order_by("id")
     for f in others.exclude(pk=record.correction_file_id) if record.correction_file_id else others:

@@ -20,4 +20,5 @@ urlpatterns = [
     path("registry/records/audit/", views.records_audit, name="records_audit"),
     path("registry/records/audit.csv", views.records_csv, name="records_csv"),
     path("registry/records/<id:record_id>/correct/", views.record_correct, name="record_correct"),
+    path("registry/records/<id:record_id>/as-is/", views.record_file_as_is, name="record_file_as_is"),
 ]

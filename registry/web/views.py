@@ -69,6 +69,7 @@ def registry_panel(contract, membership, data=None) -> dict:
     # each party's row with where its values were found (the extra, empty rows have none)
     party_rows = [(row, sources.get(f"parties.{index}")) for index, row in enumerate(parties.forms)]
     problems = registry.registry_problems(contract, meta) if contract.redacted or meta.parties else []
+    corrects = corrections.corrected_record(contract)
     try:
         preview = registry.registry_preview(contract, meta).decode("utf-8")
     except isrs.RegistryXmlError:
@@ -84,11 +85,16 @@ def registry_panel(contract, membership, data=None) -> dict:
         "registry_submissions": list(contract.registry_submissions.order_by("-created_at", "-id")[:20]),
         "registry_settings": registry.registry_settings(contract.agency),
         "registry_record": registry_record(contract),
-        "registry_corrects": corrections.corrected_record(contract),
+        "registry_corrects": corrects,
         "registry_corrects_file": corrections.corrected_file_of(contract),
         "registry_further": [
             (f, c, corrections.correction_published(c)) for f, c in corrections.further_corrections(contract)
         ],
+        # the record's files that expose data with no correction and no statement yet, and those stated
+        "registry_undecided": corrections.files_to_decide(corrects) if corrects is not None else [],
+        "registry_as_is": list(corrects.files.exclude(as_is_at=None).select_related("as_is_by"))
+        if corrects is not None
+        else [],
         "watchdog": contract.watchdog,
         "watchdog_flagged": watchdog_flagged(contract.watchdog) if contract.watchdog else [],
         # a package of the agency's records system still waiting for the registry (newest first)
@@ -364,6 +370,24 @@ def records_audit(request, membership):
 def records_csv(request, membership):
     """The audit list as CSV."""
     return file_response(audit_service.published_records_csv(agency=membership.agency, user=request.user))
+
+
+@require_POST
+@member_required(Role.REVIEWER)
+def record_file_as_is(request, membership, record_id: int):
+    """A reviewer states that a file of the record goes to the registry as it is (the form's
+    ``file``); back to the record's correction, whose panel lists what is left to decide."""
+    record = get_object_or_404(PublishedRecord, agency=membership.agency, pk=record_id)
+    form = RecordCorrectForm(request.POST)
+    file_id = form.cleaned_data["file"] if form.is_valid() and form.cleaned_data["file"] else 0
+    done = form_action(
+        request,
+        lambda: corrections.record_file_as_is(record=record, user=request.user, file_id=file_id),
+        _("The file goes to the registry as it is, with the record's correction; the audit trail records who decided."),
+    )
+    if done and record.correction_id:
+        return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=record.correction_id)
+    return redirect(_records_url(membership))
 
 
 @require_POST

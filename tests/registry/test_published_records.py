@@ -411,6 +411,76 @@ def test_a_record_with_two_exposing_files_is_corrected_file_by_file(open_data, a
     assert AuditEvent.objects.filter(contract=further, action="registry_modifikace_accepted").exists()
 
 
+def test_a_record_goes_out_only_when_each_exposing_file_is_corrected_or_stated_as_it_is(
+    open_data, agency, admin_user, reviewer, databox
+):
+    """Correcting one of two exposing files does not send the other unchanged without a word: the
+    record's new version is refused, naming it, until a reviewer corrects it or states that it
+    goes as it is (recorded in the audit trail); once sent, no file can join any more."""
+    from django.urls import reverse
+
+    from contracts.models import AuditEvent
+    from registry import services as registry
+    from registry.services.corrections import files_to_decide, record_correct, record_file_as_is
+    from tests.plugins.tenants import logged_in
+    from tests.plugins.tokens import api, make_token
+
+    sale_pdf = pdf_from_paragraphs(CONTRACT_TEXT)
+    sale = open_data.file("kupni.pdf", sale_pdf)
+    annex = open_data.file("dodatek.pdf", pdf_from_paragraphs([*CONTRACT_TEXT[:2], "Dodatek č. 1."]))
+    open_data.publish(JULY, [open_data.record(105, _metadata(agency, [FIRM]), [sale, annex])])
+    _imported(agency, admin_user)
+    _audit_all(agency, reviewer)
+    record = agency.published_records.get(record_id=105)
+    databox.add_record(105, AGENCY_BOX, [(f.name, f.sha256) for f in record.files.all()])
+    files = {f.name: f for f in record.files.all()}
+    with pytest.raises(ValidationError) as early:
+        record_file_as_is(record=record, user=reviewer, file_id=files["kupni.pdf"].pk)
+    assert early.value.code == "no_correction"
+
+    lead = record_correct(record=record, user=reviewer, file_id=files["dodatek.pdf"].pk)
+    _published_as_reviewed(lead, reviewer)
+    record.refresh_from_db()
+    assert [(f.name, n > 0) for f, n in files_to_decide(record)] == [("kupni.pdf", True)]
+    with pytest.raises(ValidationError) as waiting:
+        registry.registry_submit(contract=lead, user=reviewer, operation="modifikace", reason="Oprava")
+    assert waiting.value.code == "files_undecided" and "kupni.pdf" in waiting.value.messages[0]
+    panel = _page(lead, reviewer)
+    assert 'id="registry-undecided"' in panel and "kupni.pdf" in panel
+    assert 'id="registry-send-correction" disabled' in panel
+
+    # the API door: a reviewer states it, by the file's name; a file with nothing to decide is refused
+    token = make_token(agency, Role.REVIEWER, created_by=admin_user)[1]
+    url = reverse("api:registry_records_file_as_is", kwargs={"record_id": 105})
+    assert api(token).post(f"{url}?file=dodatek.pdf").json()["extra"]["code"] == "no_file"
+    stated = api(token).post(f"{url}?file=kupni.pdf")
+    assert stated.status_code == 200 and stated.json()["as_is"] and stated.json()["exposure"] > 0
+    event = AuditEvent.objects.get(contract=lead, action="record_file_sent_as_is")
+    assert event.detail["file"] == "kupni.pdf" and event.detail["findings"] > 0
+    trail = (
+        logged_in(reviewer)
+        .get(
+            reverse("contracts:audit", kwargs={"agency_id": agency.pk, "contract_id": lead.pk}),
+            HTTP_ACCEPT_LANGUAGE="cs",
+        )
+        .content.decode()
+    )
+    assert "Soubor záznamu jde do registru tak, jak je" in trail and "soubor: kupni.pdf" in trail
+    assert ">record_file_sent_as_is<" not in trail and "file:" not in trail
+    assert "kupni.pdf" in _page(lead, reviewer) and 'id="registry-undecided"' not in _page(lead, reviewer)
+
+    submission = registry.registry_submit(contract=lead, user=reviewer, operation="modifikace", reason="Oprava")
+    registry.registry_submission_send(submission_id=submission.pk)
+    submission.refresh_from_db()
+    sent = {name: content for name, _mime, _meta, content in databox.messages[submission.message_id].files[1:]}
+    assert sent["kupni.pdf"] == sale_pdf  # as the reviewer stated: unchanged
+    with pytest.raises(ValidationError) as late:
+        record_correct(record=record, user=reviewer, file_id=files["kupni.pdf"].pk)
+    assert late.value.code == "already_sent"
+    records = logged_in(reviewer).get(reverse("registry:records", kwargs={"agency_id": agency.pk})).content.decode()
+    assert "correct-file" not in records  # nothing offered that would answer "already sent"
+
+
 def test_the_api_imports_audits_lists_and_starts_a_correction(open_data, month, agency, admin_user):
     from tests.plugins.tokens import api, make_token
 

@@ -217,3 +217,68 @@ def test_each_exposing_file_of_a_record_is_corrected_on_its_own(live_server, bro
     assert further is not None and further != stored.correction
     assert "spolu s opravou záznamu" in page.inner_text(".messages")
     flush_queue()
+
+
+def test_a_record_waits_until_each_exposing_file_is_corrected_or_goes_as_it_is(live_server, browser_page, settings):
+    """Two files of a record expose data and one is corrected: the record's correction names the
+    other and cannot be sent until the reviewer decides it; stated to go as it is, the record goes
+    out, and the list then offers no correction that would answer "already sent"."""
+    from registry.services import audit, published
+    from registry.services.corrections import record_correct
+    from tests.plugins.tenants import run_latest_job
+
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico="00000001")
+    admin = agency.memberships.get(role=Role.ADMIN).user
+    reviewer = agency.memberships.get(role=Role.REVIEWER).user
+    registry.registry_settings_update(agency=agency, user=admin, channel="package", environment="test")
+    with OpenDataServer() as open_data:
+        settings.REDACTOR_REGISTRY_OPEN_DATA_URL = open_data.url
+        settings.REDACTOR_REGISTRY_FILES_URL = open_data.files_url
+        settings.REDACTOR_REGISTRY_FETCH = True
+        body = PublishingBody(name=agency.name, ico=agency.ico)
+        firm = RegistryParty(name="STAVBY HORÁK s.r.o.", ico="25596641")
+        files = [
+            open_data.file("kupni.pdf", pdf_from_paragraphs(CONTRACT_TEXT)),
+            open_data.file("dodatek.pdf", pdf_from_paragraphs([*CONTRACT_TEXT[:2], "Dodatek č. 1 ke kupní smlouvě."])),
+        ]
+        record = open_data.record(3006, ContractMetadata(body, [firm], "Kupní smlouva", date(2026, 6, 30)), files)
+        open_data.publish(date(2026, 7, 1), [record])
+        started = published.record_import_fetch(agency=agency, user=admin, month=date(2026, 7, 1))
+        published.record_import_run(import_id=started.pk)
+    run = audit.record_audit_start(agency=agency, user=admin)
+    while audit.record_audit_step(audit_id=run.pk) is not None:
+        pass
+    stored = PublishedRecord.objects.get(agency=agency, record_id=3006)
+    lead = record_correct(record=stored, user=reviewer, file_id=stored.files.get(name="dodatek.pdf").pk)
+    run_latest_job(lead)
+    open_ids = list(selectors.proposals_open(contract=lead).values_list("pk", flat=True))
+    if open_ids:
+        reviewing.proposals_decide(contract=lead, user=reviewer, proposal_ids=open_ids, decision="accept")
+    publishing.contract_approve(contract=lead, user=reviewer)
+    run_latest_job(lead)
+    assert lead.status == Status.PUBLISHED, lead.error_message
+    flush_queue()
+
+    page = browser_page
+    log_in(page, live_server, "kontrolor")
+    page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{lead.pk}/#registry")
+    undecided = page.locator("#registry-undecided")
+    assert "kupni.pdf" in undecided.inner_text() and "stále ukazují osobní údaje" in undecided.inner_text()
+    assert page.locator("#registry-send-correction").is_disabled()
+    undecided.locator("button.as-is").click()
+    page.wait_for_url(lambda url: f"/contracts/{lead.pk}/" in url)
+    assert "půjde do registru tak, jak je" in page.inner_text(".messages")
+    assert "kupni.pdf jde beze změny: rozhodl(a) kontrolor" in page.inner_text("#registry-as-is")
+    assert page.locator("#registry-undecided").count() == 0
+    page.click("#registry-send-correction")
+    page.wait_for_selector("#registry-state")
+    submission = RegistrySubmission.objects.get(contract=lead)
+    assert submission.operation == "modifikace" and "kupni.pdf" in {f["name"] for f in submission.files}
+    assert "Nová verze záznamu" in page.inner_text("#registry")  # not "Oprava metadat"
+    page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{lead.pk}/audit/")
+    assert "Soubor záznamu jde do registru tak, jak je" in page.inner_text("main")
+
+    page.goto(f"{live_server.url}/a/{agency.pk}/contracts/registry/records/")
+    row = page.locator("#records tr.record")
+    assert row.locator("button.correct-file").count() == 0 and "jde tak, jak je" in row.inner_text()
