@@ -14,8 +14,12 @@ rules CSV is read back by its import).
 from __future__ import annotations
 
 import csv
+import io
 import re
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+from django.utils import formats
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: Line breaks and tabs (ASCII and Unicode) written as spaces.
@@ -49,3 +53,18 @@ class SafeWriter:
     def writerow(self, row) -> None:
         """Write one row of cells."""
         self._writer.writerow([cell_escape(c) for c in row])
+
+
+def spreadsheet_csv(rows: Iterable[Sequence[Any]]) -> bytes:
+    """``rows`` (the header first) as a CSV file the reader's spreadsheet opens as it is: UTF-8
+    with a byte-order mark (without it Excel reads UTF-8 as the Windows code page), cells
+    separated by a semicolon where the active language writes decimals with a comma (Czech Excel
+    and LibreOffice expect ``;`` there, as the list separator of the Windows regional settings),
+    else by a comma; every cell escaped (:func:`cell_escape`)."""
+    out = io.StringIO()
+    out.write("\ufeff")
+    comma_decimals = formats.get_format("DECIMAL_SEPARATOR") == ","
+    writer = SafeWriter(out, delimiter=";" if comma_decimals else ",")
+    for row in rows:
+        writer.writerow(row)
+    return out.getvalue().encode("utf-8")

@@ -24,14 +24,13 @@ records still waiting when it is started again.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections import Counter
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.access import require_role
@@ -42,7 +41,7 @@ from contracts.services.common import Download
 from contracts.services.uploads import pdf_problem
 from policy.runtime import get_engine
 from policy.selectors import agency_profile, map_version_in_force
-from policy.spreadsheet import SafeWriter
+from policy.spreadsheet import spreadsheet_csv
 from redactor import Action, CategoryMap, RedactionEngine, errors
 from redactor import metadata as engine_metadata
 from registry import selectors
@@ -256,39 +255,42 @@ def _file_findings(engine: RedactionEngine, cmap: CategoryMap, profile, f: Publi
 
 
 #: The CSV's columns (one row per record, the most exposed first).
-CSV_COLUMNS = [
-    "record", "version", "link", "published_at", "subject", "audit", "exposure", "failed_boxes",
-    "watchdog_redacted_pages", "categories", "correction",
-]  # fmt: skip
+def _csv_columns() -> list[str]:
+    """The audit list's CSV header, in the reader's language."""
+    return [
+        _("Record"), _("Version"), _("Link"), _("Published on"), _("Subject"), _("Audit"), _("Exposed values"),
+        _("Earlier boxes with text under them"), _("Pages the watchdog counts as redacted"), _("What it exposes"),
+        _("Correction (contract)"),
+    ]  # fmt: skip
 
 
 def published_records_csv(*, agency: Agency, user: User | None) -> Download:
-    """The audit list as CSV (UTF-8, :data:`CSV_COLUMNS`; ``categories`` as "label: count" joined
-    by "; ", in the reader's language; cells escaped against spreadsheet formulas). Raises
-    ``PermissionDenied`` unless ``user`` is a reviewer of the agency (``None``: the system)."""
+    """The audit list as a CSV file the reader's spreadsheet opens
+    (:func:`policy.spreadsheet.spreadsheet_csv`: UTF-8 with a byte-order mark, ``;`` in Czech),
+    its header and values in the reader's language: the audit's state by its label, the date as
+    the language writes it, what a record exposes as "label: count" joined by commas; cells
+    escaped against spreadsheet formulas. Raises ``PermissionDenied`` unless ``user`` is a
+    reviewer of the agency (``None``: the system)."""
     if user is not None:
         require_role(user, agency, Role.REVIEWER)
-    out = io.StringIO()
-    writer = SafeWriter(out)
-    writer.writerow(CSV_COLUMNS)
+    rows: list[list[object]] = [list(_csv_columns())]
     labels: dict = {}
     for record in selectors.published_records(agency):
         row = selectors.record_row(record, labels)
-        writer.writerow(
+        published = record.published_at
+        rows.append(
             [
                 record.record_id,
                 record.version_id,
                 record.link,
-                record.published_at.isoformat() if record.published_at else "",
+                formats.date_format(timezone.localtime(published), "SHORT_DATETIME_FORMAT") if published else "",
                 record.metadata.get("subject", ""),
-                record.audit_state,
+                record.get_audit_state_display(),
                 record.exposure,
                 row.failed_boxes,
                 row.redacted_pages,
-                "; ".join(f"{label}: {n}" for label, n in row.categories),
+                ", ".join(f"{label}: {n}" for label, n in row.categories),
                 record.correction_id or "",
             ]
         )
-    return Download(
-        "registr-zaznamy-audit.csv", out.getvalue().encode("utf-8"), "text/csv; charset=utf-8", private=True
-    )
+    return Download("registr-zaznamy-audit.csv", spreadsheet_csv(rows), "text/csv; charset=utf-8", private=True)

@@ -153,3 +153,64 @@ def test_the_api_walkthrough_runs_as_written(live_server, settings, tmp_path, ad
         f"{live_server.url}/api/v1/contracts/{contract_id}/", headers={"Authorization": f"Bearer {token}"}, timeout=10
     )
     assert gone.status_code == 404
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_records_walkthrough_runs_as_written_on_the_demo_month(live_server, settings, tmp_path):
+    """``docs/registry.md``'s walkthrough of records published before, on the quick start's own
+    demo month (served as ``bin/start`` serves it), step by step, waiting where it says to."""
+    import functools
+    import http.server
+    import threading
+
+    from django.core.management import call_command
+
+    from accounts.models import Agency, Role
+    from accounts.services import api_token_create
+    from contracts.models import Contract
+    from registry.demo import write_demo_month
+    from registry.models import PublishedRecord, RecordAudit, RecordImport
+    from tests.worker import flush_queue, start_worker, wait_for, worker_env
+
+    settings.REDACTOR_API_RATE = "1000/minute"
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico="00000001")
+    reviewer = agency.memberships.get(role=Role.REVIEWER).user
+    _, token = api_token_create(agency=agency, name="Demo", role=Role.REVIEWER, created_by=reviewer)
+    served_dir = tmp_path / "demo-open-data"
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}/"
+    write_demo_month(served_dir, base, ico=agency.ico, data_box=agency.data_box_id, name=agency.name)
+    folder = _folder(tmp_path)
+    (folder / "var" / "demo_token").write_text(token + "\n")
+    page = (DOCS / "registry.md").read_text()
+    [walkthrough] = [b for b in _sh_blocks(page) if "registry/records/imports/" in b]
+    preamble, *steps = re.split(r"(?m)^(?=# \d+\. )", walkthrough.replace("http://127.0.0.1:8000", live_server.url))
+    assert [s[:5] for s in steps] == ["# 1. ", "# 2. ", "# 3. ", "# 4. "]
+    urls = {"REDACTOR_REGISTRY_OPEN_DATA_URL": base, "REDACTOR_REGISTRY_FILES_URL": f"{base}smlouva/soubor/"}
+    settings.REDACTOR_REGISTRY_OPEN_DATA_URL = base
+    env = worker_env() | urls
+    flush_queue()
+    worker = start_worker(env=urls)
+    try:
+        for step in steps:
+            done = subprocess.run(
+                ["bash", "-euo", "pipefail", "-c", preamble + step], cwd=folder, env=env, capture_output=True,
+                text=True, timeout=300,
+            )  # fmt: skip
+            assert done.returncode == 0 and '"code"' not in done.stdout, f"{step}\n{done.stdout}\n{done.stderr}"
+            if step.startswith("# 1. "):  # "when the import is done"
+                wait_for(lambda: RecordImport.objects.filter(agency=agency, state="done").exists(), timeout=120)
+            if step.startswith("# 2. "):  # "when the audit is done"
+                wait_for(lambda: RecordAudit.objects.filter(agency=agency, state="done").exists(), timeout=300)
+            if step.startswith("# 3. "):
+                assert '"record_id":9100002' in done.stdout
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+        server.shutdown()
+    record = PublishedRecord.objects.get(agency=agency, record_id=9100002)
+    assert record.exposure > 0 and Contract.objects.filter(pk=record.correction_id).exists()
+    assert (folder / "zaznamy-audit.csv").read_bytes().startswith(b"\xef\xbb\xbf")

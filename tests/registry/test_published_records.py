@@ -508,12 +508,17 @@ def test_the_api_imports_audits_lists_and_starts_a_correction(open_data, month, 
     assert first["exposure"] > 0 and {"label": "Jméno soukromé osoby v metadatech", "count": 1} in first["categories"]
     csv = admin.get("/api/v1/registry/records/csv/")
     assert csv.status_code == 200 and csv["Content-Type"].startswith("text/csv")
-    lines = b"".join(csv.streaming_content).decode().splitlines()
-    assert lines[0].startswith("record,version,link") and [line.split(",")[0] for line in lines[1:]] == [
+    text = b"".join(csv.streaming_content).decode("utf-8")
+    assert text.startswith("\ufeff")  # what Excel needs to read UTF-8
+    lines = text[1:].splitlines()
+    assert lines[0].startswith("Záznam;Verze;Odkaz;Zveřejněno dne") and [line.split(";")[0] for line in lines[1:]] == [
         "101",
         "102",
         "103",
     ]
+    assert "Prověřeno" in lines[1] and "audit_state" not in text  # values in Czech too
+    english = admin.get("/api/v1/registry/records/csv/", HTTP_ACCEPT_LANGUAGE="en")
+    assert b"".join(english.streaming_content).decode("utf-8")[1:].startswith("Record,Version,Link")
 
     made = admin.post("/api/v1/registry/records/101/correct/")
     assert made.status_code == 201

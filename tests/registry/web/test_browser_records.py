@@ -11,6 +11,7 @@ import os
 import signal
 from datetime import date
 
+import pymupdf
 import pytest
 from django.core.management import call_command
 
@@ -126,8 +127,10 @@ def test_the_agency_audits_its_published_records_and_corrects_one(live_server, b
             assert "Adresa soukromé osoby v metadatech: 1" in page.inner_text("#records-categories")
             with page.expect_download() as csv_download:
                 page.click("#records-csv")
-            lines = open(csv_download.value.path(), encoding="utf-8").read().splitlines()
-            assert lines[0].startswith("record,version,link") and lines[1].startswith("3002,")
+            # what Czech Excel opens as it is: a byte-order mark, semicolons, Czech headers
+            assert open(csv_download.value.path(), "rb").read(3) == b"\xef\xbb\xbf"
+            lines = open(csv_download.value.path(), encoding="utf-8-sig").read().splitlines()
+            assert lines[0].startswith("Záznam;Verze;Odkaz") and lines[1].startswith("3002;")
             SCREENSHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "10-records.png"), full_page=True)
             # after a change of the map the reviewer audits everything again
@@ -282,3 +285,99 @@ def test_a_record_waits_until_each_exposing_file_is_corrected_or_goes_as_it_is(l
     page.goto(f"{live_server.url}/a/{agency.pk}/contracts/registry/records/")
     row = page.locator("#records tr.record")
     assert row.locator("button.correct-file").count() == 0 and "jde tak, jak je" in row.inner_text()
+
+
+def test_the_quick_starts_demo_month_is_imported_audited_corrected_and_sent(
+    live_server, browser_page, settings, tmp_path
+):
+    """The quick start's own data (registry/demo.py, served as bin/start serves it, and known to
+    the data-box test server as with REDACTOR_DEMO_DATABOX=1): the admin imports the demo month,
+    the reviewer audits it, corrects the record that names a private seller, and its new version
+    is accepted by the test registry."""
+    import functools
+    import http.server
+    import threading
+
+    from registry.demo import DEMO_MONTH, demo_records, write_demo_month
+
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico="00000001")
+    reviewer = agency.memberships.get(role=Role.REVIEWER).user
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    served = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=served.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{served.server_port}/"
+    write_demo_month(tmp_path, base, ico=agency.ico, data_box=agency.data_box_id, name=agency.name)
+    databox = DataBoxServer(registry_box=settings.REDACTOR_REGISTRY_DATABOX)
+    databox.add_box(agency.data_box_id, "demo", "demo-heslo")
+    for record in demo_records(tmp_path):
+        databox.add_record(record.record_id, agency.data_box_id, [(f.name, f.sha256) for f in record.files])
+    box_url = databox.start()
+    settings.REDACTOR_DATABOX_URL_TEST = box_url
+    settings.REDACTOR_REGISTRY_OPEN_DATA_URL = base
+    settings.REDACTOR_REGISTRY_FILES_URL = f"{base}smlouva/soubor/"
+    call_command("registry_demo", databox="demo:demo-heslo", stdout=open(os.devnull, "w"))
+    flush_queue()
+    env = {
+        "REDACTOR_DATABOX_URL_TEST": box_url,
+        "REDACTOR_REGISTRY_FETCH": "true",
+        "REDACTOR_REGISTRY_OPEN_DATA_URL": base,
+        "REDACTOR_REGISTRY_FILES_URL": f"{base}smlouva/soubor/",
+    }
+    worker = start_worker(env=env)
+    try:
+        page = browser_page
+        log_in(page, live_server, "spravce")
+        page.click("nav >> text=Zveřejněné záznamy")
+        page.fill("#records-import input[name=month]", f"{DEMO_MONTH:%Y-%m}")
+        page.click("#records-import-start")
+        wait_for(lambda: RecordImport.objects.filter(agency=agency, state="done").exists(), timeout=60)
+        assert (RecordImport.objects.get().records, RecordImport.objects.get().stored) == (4, 5)
+        page.click("#records-audit-start")  # an admin audits too
+        wait_for(
+            lambda: not PublishedRecord.objects.filter(agency=agency).exclude(audit_state="done").exists(),
+            timeout=180,
+        )
+        page.reload()
+        page.wait_for_selector("#records-audit-summary")
+        rows = page.locator("#records tr.record")
+        exposing = {rows.nth(i).get_attribute("data-record") for i in range(rows.count()) if
+                    rows.nth(i).locator("button.correct").count()}  # fmt: skip
+        assert {"9100002", "9100003", "9100004"} <= exposing and "9100001" not in exposing
+        assert "Rodné číslo" in page.inner_text("#records-categories")
+
+        page.context.clear_cookies()
+        log_in(page, live_server, "kontrolor")
+        page.goto(f"{live_server.url}/a/{agency.pk}/contracts/registry/records/")
+        page.locator('#records tr.record[data-record="9100002"] button.correct').click()
+        page.wait_for_url(lambda url: "/contracts/" in url and "/registry/" not in url)
+        record = PublishedRecord.objects.get(agency=agency, record_id=9100002)
+        contract = record.correction
+        wait_for(lambda: Contract.objects.get(pk=contract.pk).status == Status.NEEDS_REVIEW, timeout=120)
+        open_ids = list(selectors.proposals_open(contract=contract).values_list("pk", flat=True))
+        if open_ids:
+            reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=open_ids, decision="accept")
+        publishing.contract_approve(contract=contract, user=reviewer)
+        wait_for(lambda: Contract.objects.get(pk=contract.pk).status == Status.PUBLISHED, timeout=120)
+        page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/#registry")
+        page.click("#registry-send-correction")
+        page.wait_for_selector("#registry-state")
+        # the test registry accepts the record's new version; its reply (read every few minutes) registers it
+        wait_for(lambda: RegistrySubmission.objects.filter(contract=contract, state="sent").exists(), timeout=60)
+        registry.registry_replies_fetch(agency=agency)
+        assert Contract.objects.get(pk=contract.pk).status == Status.REGISTERED
+        record.refresh_from_db()
+        assert record.corrected_at is not None
+        submission = RegistrySubmission.objects.get(contract=contract)
+        xml = databox.messages[submission.message_id].files[0][3]
+        assert b"<idSmlouvy>9100002</idSmlouvy>" in xml and "Hrdličková".encode() not in xml
+        assert "685318/1236" not in "".join(
+            pymupdf.open(stream=content, filetype="pdf")[0].get_text()
+            for name, _mime, _meta, content in databox.messages[submission.message_id].files[1:]
+            if name.endswith(".pdf")
+        )
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=30)
+        databox.stop()
+        served.shutdown()
