@@ -5,6 +5,8 @@ gunicorn socket)."""
 from __future__ import annotations
 
 import fcntl
+import os
+import re
 import subprocess
 import sys
 
@@ -31,8 +33,22 @@ def test_a_second_start_from_the_same_checkout_is_refused_and_names_the_first():
             else:
                 pid_path.write_text(had_pid)
     assert run.returncode == 1
-    assert "already running from this checkout (PID 4242, port 8000)" in run.stderr
+    # the process that really holds the lock is named (here this test), not what var/start.pid says
+    assert f"already running from this checkout: var/start.lock is held by PID {os.getpid()} (" in run.stderr
+    assert "4242" not in run.stderr
     assert "Set up" not in run.stdout  # refused before bin/setup ran
+
+
+def test_nothing_bin_start_leaves_running_holds_its_lock():
+    """Every process ``bin/start`` puts in the background is started without the lock's descriptor
+    (``9>&-``): a private Redis that outlives a start ended hard (SIGKILL, a closed terminal) had
+    kept the lock, and every later start refused; that Redis is stopped by the next start."""
+    script = (ROOT / "bin" / "start").read_text()
+    launched = [line for line in script.splitlines() if re.search(r"&\s*(#.*)?$", line) and "2>&1 &&" not in line]
+    assert len(launched) >= 7, launched
+    assert [line for line in launched if "9>&-" not in line] == []
+    assert "pidfile $dir/redis/redis.pid" in (ROOT / "bin" / "private-redis").read_text()
+    assert "an earlier start left running" in script
 
 
 def test_the_data_box_test_server_starts_from_the_command_line():
