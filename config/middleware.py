@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from contracts.services.uploads import upload_too_large_error
 from registry.services.published import dump_too_large_error
 
 #: Views that take a file: they check the declared size against the upload limit themselves
@@ -58,12 +60,27 @@ class RequestSizeMiddleware:
             message = " ".join(dump_too_large_error().messages)
         else:
             message = _("The request is larger than allowed; the limit is %(limit).1f MB.") % {"limit": limit / 1e6}
-        if request.path_info.startswith("/api/"):
-            response = JsonResponse({"message": message, "extra": {"code": "too_large"}}, status=413)
-        else:
-            response = HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        response = too_large_response(request, message, api=request.path_info.startswith("/api/"))
         response["Connection"] = "close"
         return response
+
+
+def too_large_response(request, message: str, *, api: bool) -> HttpResponse:
+    """413 with ``message``: the API's error shape (code ``too_large``), or a page in the site's
+    layout with a way back."""
+    if api:
+        return JsonResponse({"message": message, "extra": {"code": "too_large"}}, status=413)
+    return render(request, "413.html", {"message": message}, status=413)
+
+
+def too_large(request):
+    """The page nginx shows for a body over its limit (``error_page 413`` in config/nginx.conf):
+    the request it refused is named in ``X-Original-URI``; its upload limit in the file's terms."""
+    original = request.headers.get("X-Original-URI", "")
+    dump = any(part in original for part in ("/registry/records/import", "/registry/records/imports"))
+    refusal = dump_too_large_error() if dump else upload_too_large_error()
+    message = " ".join(refusal.messages)
+    return too_large_response(request, message, api=original.startswith("/api/"))
 
 
 class PrivateResponseMiddleware:

@@ -1,11 +1,13 @@
 """URL configuration: login and password reset, agency-scoped pages under ``/a/<agency_id>/``."""
 
 from django.contrib import admin
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path, register_converter
 
 from accounts.views import PasswordResetView, home, invitation
 from config.converters import IdConverter
+from config.middleware import too_large
 from contracts.views.pages import map_preview
 
 register_converter(IdConverter, "id")  # before include() imports the URL modules that use it
@@ -16,6 +18,11 @@ from contracts.urls import webhook_urlpatterns  # noqa: E402 - its routes use th
 def healthz(request):
     """Liveness probe for the container HEALTHCHECK: answers 200 "ok"."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+def favicon(request):
+    """``/favicon.ico``, which browsers ask for on their own: the site's icon."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
 
 
 urlpatterns = [
@@ -34,4 +41,6 @@ urlpatterns = [
     path("", include("policy.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz),
+    path("favicon.ico", favicon),
+    path("too-large/", too_large, name="too_large"),
 ]

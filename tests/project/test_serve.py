@@ -108,6 +108,29 @@ def test_a_body_declared_too_large_is_refused_before_it_is_read(served):
     assert answer.startswith(b"HTTP/1.1 413")
 
 
+def test_a_body_over_the_upload_limit_gets_the_sites_answer(served):
+    """nginx refuses it before reading it and the application words the refusal: the API's error
+    shape with the limit, or a page in the site's layout."""
+    _base, port = served
+
+    def refused(path: bytes) -> str:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(
+                b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: cs\r\nConnection: close\r\n"
+                b"Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 100000000000\r\n\r\n"
+            )
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        return answer.decode("utf-8", "replace")
+
+    api = refused(b"/api/v1/contracts/")
+    assert api.startswith("HTTP/1.1 413") and '"code": "too_large"' in api and "limit je 52 MB" in api
+    page = refused(b"/a/1/contracts/upload/")
+    assert page.startswith("HTTP/1.1 413") and '<header class="top">' in page and 'id="too-large"' in page
+    assert "limit je 52 MB" in page
+
+
 class _Worker:
     """What gunicorn's hooks read of a worker."""
 
