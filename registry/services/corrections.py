@@ -249,3 +249,20 @@ def correction_files(contract: Contract) -> list[tuple[str, bytes, str]] | None:
         with f.content.open("rb") as fh:
             out.append((f.name, fh.read(), "pdf"))
     return out
+
+
+def correction_file_names(contract: Contract) -> list[str] | None:
+    """The names of the files a ``modifikace`` of the record that ``contract`` corrects carries,
+    as :func:`correction_files` would send them (the contract's published PDF and text first),
+    read from the records alone, for a preview; None when ``contract`` is no record's correction."""
+    record = corrected_record(contract)
+    if record is None:
+        return None
+    names = [contract.download_name("", "pdf"), contract.download_name("", "txt")]
+    others = record.files.filter(state=PublishedFile.State.STORED).select_related("correction").order_by("id")
+    for f in others.exclude(pk=record.correction_file_id) if record.correction_file_id else others:
+        if f.correction is not None and f.correction != contract:
+            names += [f.correction.download_name("", "pdf"), f.correction.download_name("", "txt")]
+        else:
+            names.append(f.name)
+    return names

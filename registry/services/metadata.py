@@ -24,6 +24,8 @@ from registry.models import RegistryRecord, RegistrySettings
 from registry.selectors import registry_record
 from registry.vocabulary import registry_field_label
 
+from .corrections import correction_file_names
+
 log = logging.getLogger(__name__)
 
 
@@ -166,14 +168,15 @@ def registry_metadata_update(*, contract: Contract, user: User, metadata: engine
 
 
 def registry_preview(contract: Contract, metadata: engine_metadata.ContractMetadata | None = None) -> bytes:
-    """The XML the metadata give now: ``modifikace.xml`` for a registered contract, else
+    """The XML the metadata give now: ``modifikace.xml`` for a registered contract (naming the
+    files a record's correction carries, :func:`.corrections.correction_file_names`), else
     ``zverejneni.xml`` naming the files as they will be sent. Raises
     :class:`~registry.isrs.RegistryXmlError` while a required field is empty."""
     metadata = metadata or registry_metadata(contract)
     email = registry_settings(contract.agency).confirmation_email
     record_id = registry_record(contract).record_id
     if record_id:
-        return isrs.modify_xml(record_id, metadata, [], email)
+        return isrs.modify_xml(record_id, metadata, correction_file_names(contract) or [], email)
     names = [contract.download_name("", "pdf"), contract.download_name("", "txt")]
     return isrs.publish_xml(metadata, names, email)
 

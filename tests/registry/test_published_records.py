@@ -5,6 +5,7 @@ SHA-256 checked, and audited by the real engine as if published now."""
 from __future__ import annotations
 
 import io
+import re
 from datetime import date
 
 import pymupdf
@@ -469,11 +470,14 @@ def test_a_record_goes_out_only_when_each_exposing_file_is_corrected_or_stated_a
     assert ">record_file_sent_as_is<" not in trail and "file:" not in trail
     assert "kupni.pdf" in _page(lead, reviewer) and 'id="registry-undecided"' not in _page(lead, reviewer)
 
+    preview = registry.registry_preview(lead)  # the panel's XML names the files the message carries
     submission = registry.registry_submit(contract=lead, user=reviewer, operation="modifikace", reason="Oprava")
     registry.registry_submission_send(submission_id=submission.pk)
     submission.refresh_from_db()
     sent = {name: content for name, _mime, _meta, content in databox.messages[submission.message_id].files[1:]}
     assert sent["kupni.pdf"] == sale_pdf  # as the reviewer stated: unchanged
+    assert b"<prilohy/>" not in preview
+    assert sorted(re.findall(rb"<nazevSouboru>([^<]+)</nazevSouboru>", preview)) == sorted(n.encode() for n in sent)
     with pytest.raises(ValidationError) as late:
         record_correct(record=record, user=reviewer, file_id=files["kupni.pdf"].pk)
     assert late.value.code == "already_sent"
