@@ -142,6 +142,7 @@ def test_the_api_walkthrough_runs_as_written(live_server, settings, tmp_path, ad
         worker.terminate()
         worker.wait(timeout=30)
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
+    assert '"extra":{"code"' not in done.stdout, done.stdout[-3000:]  # no example answered with an error
     # what the reader gets: the PDF and its text beside it, a report that verified, the export's
     # job, and a 404 after the delete
     pdf = folder / "smlouva-anonymizovano.pdf"
