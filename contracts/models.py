@@ -391,6 +391,15 @@ class Proposal(models.Model):
         return [box_from_list(b) for b in self.boxes]
 
     @property
+    def own_category_name(self) -> str:
+        """The category name stored with the proposal, where the category map names none: a
+        reviewer's own box is a "Manual redaction" in the reader's language, whatever the language
+        it was drawn in; anything else as stored."""
+        if self.source in (Source.MANUAL_BOX, Source.MANUAL_TEXT) and not self.category:
+            return gettext("Manual redaction")
+        return self.category_name
+
+    @property
     def will_redact(self) -> bool:
         """Whether the box is burned in on approval: the decision, or the engine's suggestion when pending."""
         if self.decision == DecisionState.PENDING:

@@ -260,7 +260,7 @@ def contract_report(*, contract: Contract) -> dict:
     names: dict[int | None, str] = {}
     for p in proposals:
         key = p.category
-        names.setdefault(key, p.category_name)
+        names.setdefault(key, p.own_category_name)
         (redacted if p.will_redact else kept)[key] += 1
     with contract.redacted.open("rb") as fh:
         sha = hashlib.sha256(fh.read()).hexdigest()

@@ -224,7 +224,7 @@ class CategoryNameField(serializers.CharField):
         if version_id not in self._names:
             self._names[version_id] = category_names(version_id=version_id)
         cs, en = self._names[version_id].get(proposal.category, ("", ""))
-        return in_reader_language(cs, en) or proposal.category_name
+        return in_reader_language(cs, en) or proposal.own_category_name
 
 
 class ProposalSerializer(serializers.ModelSerializer):

@@ -35,7 +35,7 @@ def _proposal_json(p, names: dict[int, str]) -> dict:
         "boxes": p.boxes,
         "text": p.text,
         "category": p.category,
-        "category_name": names.get(p.category, p.category_name),
+        "category_name": names.get(p.category, p.own_category_name),
         "category_type": p.category_type,
         "suggestion": p.suggestion,
         "decision": p.decision,
@@ -81,8 +81,7 @@ def review(request, membership, contract_id: int):
         return redirect("contracts:detail", agency_id=membership.agency_id, contract_id=contract.pk)
     base = reverse("contracts:detail", kwargs={"agency_id": membership.agency_id, "contract_id": contract.pk})
     deciding = contract.status in (Status.NEEDS_REVIEW, Status.SECOND_APPROVAL)
-    document = selectors.contract_document(contract) if deciding else None  # read once for both uses below
-    layer = document.layer if document is not None else None
+    layer = selectors.contract_document(contract).layer if contract.status == Status.NEEDS_REVIEW else None
     return render(
         request,
         "contracts/review.html",
@@ -93,7 +92,9 @@ def review(request, membership, contract_id: int):
             "words": _review_words(),
             "editable": contract.status == Status.NEEDS_REVIEW,
             "legal_grounds": LegalGround.choices,
-            **(_watchdog_context(contract, document) if deciding else {}),
+            # the watchdog's figure renders every page (seconds on a long scan): the page's script asks
+            # for it once the page is shown (review_watchdog), so opening the page never waits for it
+            "watchdog_pending": deciding,
             "second_approval": _second_approval(contract, request.user)
             if contract.status == Status.SECOND_APPROVAL
             else None,
@@ -167,8 +168,8 @@ def _second_approval(contract, user) -> dict:
     }
 
 
-def _watchdog_context(contract, document=None) -> dict:
-    report = watchdog.watchdog_planned(contract, document)
+def _watchdog_context(contract) -> dict:
+    report = watchdog.watchdog_planned(contract)
     return {"watchdog": report, "watchdog_flagged": watchdog.watchdog_flagged(report), "watchdog_planned": True}
 
 

@@ -392,4 +392,6 @@
   });
 
   render();
+  // the watchdog's figure comes after the page: it renders every page of the document
+  if (document.querySelector("#watchdog[data-pending]")) refreshWatchdog();
 })();

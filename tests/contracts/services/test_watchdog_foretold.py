@@ -63,7 +63,8 @@ def test_the_figure_before_approval_is_the_published_files_and_a_scans_own_black
         contract=contract, user=reviewer, proposal_ids=[p.pk for p in waiting], decision="accept"
     )
     planned = watchdog_planned(contract)
-    review_page = logged_in(reviewer).get(f"/a/{agency.pk}/contracts/{contract.pk}/review/").content.decode()
+    # what the review page shows once its script has asked for the watchdog's figure
+    review_page = logged_in(reviewer).get(f"/a/{agency.pk}/contracts/{contract.pk}/review/watchdog/").content.decode()
 
     publishing.contract_approve(contract=contract, user=reviewer)
     run_latest_job(contract)
