@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from accounts.web import form_action, form_error, member_required
+from contracts.models import WebhookEvent
 from contracts.services import webhooks
 
 from .. import selectors
@@ -34,7 +35,12 @@ def webhook_list(request, membership):
     return render(
         request,
         "contracts/webhooks.html",
-        {"agency": agency, "webhooks": selectors.webhooks_for_agency(agency=agency), "form": form},
+        {
+            "agency": agency,
+            "webhooks": selectors.webhooks_for_agency(agency=agency),
+            "form": form,
+            "events": WebhookEvent.choices,
+        },
     )
 
 
