@@ -62,9 +62,19 @@ def fresh_connections() -> None:
 
 
 def worker_count(queue: str) -> int:
-    """How many RQ workers serve ``queue`` now (registered in Redis); 0 when none is, or Redis
-    cannot be asked."""
+    """How many RQ workers serve ``queue`` now (registered in Redis, each looked up: a worker
+    that died without unregistering is not counted); 0 when none is, or Redis cannot be asked."""
     try:
         return len(Worker.all(queue=django_rq.get_queue(queue)))
+    except (RedisError, OSError):
+        return 0
+
+
+def workers_registered(queue: str) -> int:
+    """How many RQ workers are registered for ``queue`` (one Redis call, a dead worker counted
+    until its registration is cleaned: for an estimate, not for telling whether any runs); 0
+    when Redis cannot be asked."""
+    try:
+        return Worker.count(queue=django_rq.get_queue(queue))
     except (RedisError, OSError):
         return 0

@@ -131,3 +131,31 @@ def test_a_queued_run_that_is_not_stuck_is_not_retried(agency, clerk, contract_p
     with pytest.raises(ValidationError) as raised:
         runs.contract_retry(contract=waiting.contract, user=clerk)
     assert raised.value.code == "not_failed"
+
+
+def test_a_client_is_asked_to_wait_about_as_long_as_its_run_has_to_go(
+    agency, clerk, other_agency, contract_pdf, sent, settings, monkeypatch
+):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.REDACTOR_API_POLL_SECONDS = 2
+    monkeypatch.setattr(queue, "workers_registered", lambda name: 2)
+    backlog = _runs(agency, clerk, contract_pdf, 9)
+    other_clerk = MembershipFactory(agency=other_agency, role=Role.CLERK).user
+    [theirs] = _runs(other_agency, other_clerk, contract_pdf, 1)
+    assert runs.poll_after(backlog[-1].contract) == 2  # nothing finished yet: nothing tells
+    done = timezone.now()
+    for r in backlog[:3]:  # three runs of the queue took 4 s each
+        Run.objects.filter(pk=r.pk).update(
+            state=Run.State.SUCCEEDED, started_at=done - timedelta(seconds=4), finished_at=done
+        )
+    cache.clear()
+    # the last of the backlog waits for five of its own and the other agency's one: its round is the 4th of 2 workers
+    assert runs.run_seconds_to_go(Run.objects.get(pk=backlog[-1].pk)) == 16
+    assert runs.poll_after(backlog[-1].contract) == 12  # three quarters
+    # the other agency's single run is next in the fair queue: one round
+    assert runs.run_seconds_to_go(theirs) == 4 and runs.poll_after(theirs.contract) == 3
+    running = runs.run_take(backlog[3].pk)
+    Run.objects.filter(pk=running.pk).update(seconds_left=100)
+    assert runs.poll_after(running.contract) == runs.POLL_CAP_SECONDS  # never longer than the cap
