@@ -96,6 +96,16 @@ def fail_stale_runs() -> int:
         fresh_connections()
 
 
+def offer_lost_runs() -> int:
+    """Cron job (:mod:`contracts.cron`, every minute and at its start): a job again for each
+    queued run whose job was lost (:func:`contracts.services.runs.runs_offer_lost`)."""
+    fresh_connections()
+    try:
+        return runs.runs_offer_lost()
+    finally:
+        fresh_connections()
+
+
 def deliver_webhook(delivery_id: int) -> None:
     """POST one webhook delivery (:func:`contracts.services.webhooks.webhook_deliver`); the service
     schedules retries."""

@@ -11,6 +11,7 @@ import django_rq
 from django.db import close_old_connections, connection, transaction
 from redis.exceptions import RedisError
 from rq import Callback, Worker
+from rq.job import Job
 
 #: The jobs (:mod:`contracts.jobs`), each taking one id and calling one service.
 PROCESS_CONTRACT = "contracts.jobs.process_contract"
@@ -78,3 +79,16 @@ def workers_registered(queue: str) -> int:
         return Worker.count(queue=django_rq.get_queue(queue))
     except (RedisError, OSError):
         return 0
+
+
+def offers_waiting(queue: str, job: str) -> int:
+    """How many jobs ``job`` (a dotted path) wait on ``queue`` to take a run: queued, delayed, or
+    started without having taken one yet (a job notes the run it took in its meta, ``run_id``).
+    Raises ``RedisError`` when Redis cannot be asked."""
+    rq_queue = django_rq.get_queue(queue)
+    started = rq_queue.started_job_registry.get_job_ids()
+    ids = rq_queue.get_job_ids() + rq_queue.scheduled_job_registry.get_job_ids() + started
+    jobs = Job.fetch_many(ids, connection=rq_queue.connection)
+    return sum(
+        1 for j in jobs if j is not None and j.func_name == job and not (j.id in started and j.meta.get("run_id"))
+    )

@@ -321,6 +321,30 @@ def runs_fail_stale(*, agency: Agency | None = None) -> int:
     return count
 
 
+#: Seconds a queued run is left to its own job before it counts as one whose job was lost.
+LOST_AFTER_SECONDS = 30
+
+
+def runs_offer_lost() -> int:
+    """Queue a job again for each queued run that no job waits for (:func:`contracts.queue.offers_waiting`:
+    jobs lost with Redis, as the quick start's Redis keeps nothing on disk, or removed by hand):
+    per queue and kind, as many of its oldest runs queued for :data:`LOST_AFTER_SECONDS` as it has
+    runs beyond the jobs waiting; returns how many. Run every minute by cron and when it starts
+    (:mod:`contracts.cron`). A job too many finds nothing to take and ends."""
+    since = timezone.now() - timedelta(seconds=LOST_AFTER_SECONDS)
+    classes: dict[tuple[str, str], list[Run]] = {}
+    for run in Run.objects.filter(state=Run.State.QUEUED).select_related("contract").order_by("pk"):
+        classes.setdefault((run_queue(run), run.kind), []).append(run)
+    offered = 0
+    for (queue_name, kind), waiting in classes.items():
+        job = queue.PROCESS_CONTRACT if kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT
+        missing = len(waiting) - queue.offers_waiting(queue_name, job)
+        for run in [r for r in waiting if r.created_at <= since][: max(0, missing)]:
+            _send(run)
+            offered += 1
+    return offered
+
+
 def _remember_job(run: Run, job_id: str) -> None:
     """Store the RQ job's id on ``run`` once it is queued (a retry and the admin find it)."""
     Run.objects.filter(pk=run.pk).update(rq_job_id=job_id)

@@ -159,3 +159,21 @@ def test_a_client_is_asked_to_wait_about_as_long_as_its_run_has_to_go(
     running = runs.run_take(backlog[3].pk)
     Run.objects.filter(pk=running.pk).update(seconds_left=100)
     assert runs.poll_after(running.contract) == runs.POLL_CAP_SECONDS  # never longer than the cap
+
+
+@pytest.mark.django_db
+def test_runs_whose_jobs_redis_lost_are_offered_again(agency, clerk, contract_pdf, django_capture_on_commit_callbacks):
+    from tests.worker import flush_queue
+
+    flush_queue()
+    with django_capture_on_commit_callbacks(execute=True):
+        waiting = _runs(agency, clerk, contract_pdf, 3)
+    assert queue.offers_waiting("default", queue.PROCESS_CONTRACT) == 3
+    Run.objects.filter(pk__in=[r.pk for r in waiting]).update(created_at=timezone.now() - timedelta(minutes=5))
+    assert runs.runs_offer_lost() == 0  # every run has its job
+    flush_queue()  # a restart of a Redis that keeps nothing on disk
+    with django_capture_on_commit_callbacks(execute=True):
+        assert runs.runs_offer_lost() == 3
+    assert queue.offers_waiting("default", queue.PROCESS_CONTRACT) == 3
+    assert runs.runs_offer_lost() == 0
+    flush_queue()
