@@ -36,7 +36,7 @@ def bin_start_workers() -> list[tuple[str, ...]]:
     for line in (ROOT / "bin" / "start").read_text().splitlines():
         found = re.match(r"^\.venv/bin/python manage\.py rqworker ([^&#]*)&", line)  # not indented: not in a loop
         if found:
-            out.append(tuple(a for a in shlex.split(found.group(1)) if not a.startswith("-")))
+            out.append(tuple(a for a in shlex.split(found.group(1)) if re.fullmatch(r"[a-z]+", a)))  # no flags, no 9>&-
     return out
 
 
@@ -47,7 +47,7 @@ def compose_workers() -> list[tuple[str, ...]]:
     for service in services.values():
         command = service.get("command") or []
         if "rqworker" in command:
-            out.append(tuple(a for a in command[command.index("rqworker") + 1 :] if not a.startswith("-")))
+            out.append(tuple(a for a in command[command.index("rqworker") + 1 :] if re.fullmatch(r"[a-z]+", a)))
     return out
 
 
@@ -55,6 +55,7 @@ def test_the_shipped_topologies_are_read():
     # what the test below runs: both files name a worker that serves the scans' queue and one that does not
     for workers in (bin_start_workers(), compose_workers()):
         assert len(workers) == 2 and any("ocr" in w for w in workers) and any("ocr" not in w for w in workers)
+        assert all(set(w) <= {"default", "ocr", "low"} for w in workers), workers
 
 
 @pytest.mark.parametrize("topology", [bin_start_workers, compose_workers], ids=["bin-start", "compose"])

@@ -127,7 +127,7 @@ def test_a_page_mupdf_cannot_render_is_a_sentence_not_a_500(processed, clerk, se
 def test_a_failed_job_tells_the_clerk_a_sentence_and_the_log_the_details(uploaded, caplog):
     run = Run.objects.filter(contract=uploaded).latest("id")
 
-    def boom(*, run_id):
+    def boom(*, run):
         raise ValueError("MuPDF error: code=7: Jan Novák 750403/1238")
 
     jobs._guarded(boom, run.pk)

@@ -170,14 +170,11 @@ def test_the_agency_audits_its_published_records_and_corrects_one(live_server, b
             databox.stop()
 
 
-def test_each_exposing_file_of_a_record_is_corrected_on_its_own(live_server, browser_page, settings):
-    """A record with two files that expose data lists both; the reviewer corrects the second
-    file through its own button, and the list then shows it being corrected."""
+def _record_imported_and_audited(settings, agency, admin, record_id: int, with_clean_file: bool) -> None:
+    """A record of the agency with two files that expose data (and a clean one when asked),
+    imported from the open-data test server and audited, as the import and audit jobs do."""
     from registry.services import audit, published
 
-    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
-    agency = Agency.objects.get(ico="00000001")
-    admin = agency.memberships.get(role=Role.ADMIN).user
     with OpenDataServer() as open_data:
         settings.REDACTOR_REGISTRY_OPEN_DATA_URL = open_data.url
         settings.REDACTOR_REGISTRY_FILES_URL = open_data.files_url
@@ -187,15 +184,25 @@ def test_each_exposing_file_of_a_record_is_corrected_on_its_own(live_server, bro
         files = [
             open_data.file("kupni.pdf", pdf_from_paragraphs(CONTRACT_TEXT)),
             open_data.file("dodatek.pdf", pdf_from_paragraphs([*CONTRACT_TEXT[:2], "Dodatek č. 1 ke kupní smlouvě."])),
-            open_data.file("dilo.pdf", pdf_from_paragraphs(WORK)),
         ]
-        record = open_data.record(3005, ContractMetadata(body, [firm], "Kupní smlouva", date(2026, 6, 30)), files)
+        if with_clean_file:
+            files.append(open_data.file("dilo.pdf", pdf_from_paragraphs(WORK)))
+        record = open_data.record(record_id, ContractMetadata(body, [firm], "Kupní smlouva", date(2026, 6, 30)), files)
         open_data.publish(date(2026, 7, 1), [record])
         started = published.record_import_fetch(agency=agency, user=admin, month=date(2026, 7, 1))
         published.record_import_run(import_id=started.pk)
     run = audit.record_audit_start(agency=agency, user=admin)
     while audit.record_audit_step(audit_id=run.pk) is not None:
         pass
+
+
+def test_each_exposing_file_of_a_record_is_corrected_on_its_own(live_server, browser_page, settings):
+    """A record with two files that expose data lists both; the reviewer corrects the second
+    file through its own button, and the list then shows it being corrected."""
+    call_command("demo", url=live_server.url, stdout=open(os.devnull, "w"))
+    agency = Agency.objects.get(ico="00000001")
+    admin = agency.memberships.get(role=Role.ADMIN).user
+    _record_imported_and_audited(settings, agency, admin, 3005, with_clean_file=True)
     flush_queue()
 
     page = browser_page
@@ -226,7 +233,6 @@ def test_a_record_waits_until_each_exposing_file_is_corrected_or_goes_as_it_is(l
     """Two files of a record expose data and one is corrected: the record's correction names the
     other and cannot be sent until the reviewer decides it; stated to go as it is, the record goes
     out, and the list then offers no correction that would answer "already sent"."""
-    from registry.services import audit, published
     from registry.services.corrections import record_correct
     from tests.plugins.tenants import run_latest_job
 
@@ -235,23 +241,7 @@ def test_a_record_waits_until_each_exposing_file_is_corrected_or_goes_as_it_is(l
     admin = agency.memberships.get(role=Role.ADMIN).user
     reviewer = agency.memberships.get(role=Role.REVIEWER).user
     registry.registry_settings_update(agency=agency, user=admin, channel="package", environment="test")
-    with OpenDataServer() as open_data:
-        settings.REDACTOR_REGISTRY_OPEN_DATA_URL = open_data.url
-        settings.REDACTOR_REGISTRY_FILES_URL = open_data.files_url
-        settings.REDACTOR_REGISTRY_FETCH = True
-        body = PublishingBody(name=agency.name, ico=agency.ico)
-        firm = RegistryParty(name="STAVBY HORÁK s.r.o.", ico="25596641")
-        files = [
-            open_data.file("kupni.pdf", pdf_from_paragraphs(CONTRACT_TEXT)),
-            open_data.file("dodatek.pdf", pdf_from_paragraphs([*CONTRACT_TEXT[:2], "Dodatek č. 1 ke kupní smlouvě."])),
-        ]
-        record = open_data.record(3006, ContractMetadata(body, [firm], "Kupní smlouva", date(2026, 6, 30)), files)
-        open_data.publish(date(2026, 7, 1), [record])
-        started = published.record_import_fetch(agency=agency, user=admin, month=date(2026, 7, 1))
-        published.record_import_run(import_id=started.pk)
-    run = audit.record_audit_start(agency=agency, user=admin)
-    while audit.record_audit_step(audit_id=run.pk) is not None:
-        pass
+    _record_imported_and_audited(settings, agency, admin, 3006, with_clean_file=False)
     stored = PublishedRecord.objects.get(agency=agency, record_id=3006)
     lead = record_correct(record=stored, user=reviewer, file_id=stored.files.get(name="dodatek.pdf").pk)
     run_latest_job(lead)
