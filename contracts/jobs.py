@@ -19,18 +19,16 @@ log = logging.getLogger(__name__)
 
 def _guarded(body, run_id: int) -> None:
     """Take a queued run for the job queued for ``run_id`` (:func:`contracts.services.runs.run_take`:
-    the fair choice among the runs waiting on its queue, often another one), note its id in the
-    job's meta for :func:`on_job_failure`, and run ``body`` on it; any exception fails that run."""
+    the fair choice among the runs waiting on its queue, often another one; the run records this
+    job's id with the claim, for :func:`on_job_failure`), and run ``body`` on it; any exception
+    fails that run."""
     fresh_connections()
     try:
-        run = runs.run_take(run_id)
+        job = get_current_job()
+        run = runs.run_take(run_id, job_id=job.id if job is not None else "")
         if run is None:
             log.info("job for run %s: no run of its queue is waiting any more", run_id)
             return
-        job = get_current_job()
-        if job is not None:
-            job.meta["run_id"] = run.pk
-            job.save_meta()
         try:
             body(run=run)
         except Exception as exc:  # includes rq's JobTimeoutException: the contract must not stay "processing"
@@ -70,10 +68,9 @@ def publish_contract(run_id: int) -> None:
 
 def on_job_failure(job, connection, type, value, traceback) -> None:
     """rq failure callback: the work horse died (killed, out of memory) outside our own handler;
-    the run it had taken (its meta's ``run_id``, :func:`_guarded`) fails. A horse that died before
-    it took one leaves nothing to fail."""
-    job.get_meta(refresh=True)
-    run_id = job.meta.get("run_id")
+    the run it had taken (the one that records this job, :func:`_guarded`) fails. A horse that
+    died before it took one leaves nothing to fail."""
+    run_id = runs.run_of_job(job.id)
     log.error("run %s: the work horse died: %s", run_id, value)
     if run_id is None:
         return

@@ -81,14 +81,12 @@ def workers_registered(queue: str) -> int:
         return 0
 
 
-def offers_waiting(queue: str, job: str) -> int:
+def offers_waiting(queue: str, job: str, taken: set[str]) -> int:
     """How many jobs ``job`` (a dotted path) wait on ``queue`` to take a run: queued, delayed, or
-    started without having taken one yet (a job notes the run it took in its meta, ``run_id``).
+    started without having taken one yet (``taken``: the ids of the jobs that hold a run).
     Raises ``RedisError`` when Redis cannot be asked."""
     rq_queue = django_rq.get_queue(queue)
     started = rq_queue.started_job_registry.get_job_ids()
     ids = rq_queue.get_job_ids() + rq_queue.scheduled_job_registry.get_job_ids() + started
     jobs = Job.fetch_many(ids, connection=rq_queue.connection)
-    return sum(
-        1 for j in jobs if j is not None and j.func_name == job and not (j.id in started and j.meta.get("run_id"))
-    )
+    return sum(1 for j in jobs if j is not None and j.func_name == job and j.id not in taken)

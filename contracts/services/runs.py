@@ -161,8 +161,9 @@ def _holding() -> dict[int, int]:
     return dict(running.values("agency_id").annotate(n=Count("pk")).values_list("agency_id", "n"))
 
 
-def run_take(run_id: int) -> Run | None:
-    """The run a worker takes for the job queued for run ``run_id``, claimed (running): of the
+def run_take(run_id: int, *, job_id: str = "") -> Run | None:
+    """The run a worker takes for the job queued for run ``run_id``, claimed (running) by the job
+    ``job_id`` (stored on the run with the claim, so a work horse that dies fails that run): of the
     queued runs of the same queue and kind (:func:`_of_class`), the oldest one of the agency
     that has the fewest runs running now; None when none is queued any more.
 
@@ -185,7 +186,7 @@ def run_take(run_id: int) -> Run | None:
         if not oldest:
             return None
         fairest = min(oldest.items(), key=lambda item: (holding.get(item[0], 0), item[1]))[1]
-        run = run_claim(fairest)
+        run = run_claim(fairest, job_id=job_id)
         if run is not None:
             return run
 
@@ -224,12 +225,14 @@ def run_stuck(run: Run, now=None) -> str | None:
     ) % {"minutes": minutes}
 
 
-def run_claim(run_id: int) -> Run | None:
-    """Mark the queued run ``run_id`` as running; None when it is not queued (another execution
-    already took it: a job may run twice)."""
+def run_claim(run_id: int, *, job_id: str = "") -> Run | None:
+    """Mark the queued run ``run_id`` as running (by the RQ job ``job_id`` when given, in the
+    same update); None when it is not queued (another execution already took it: a job may run
+    twice)."""
     now = timezone.now()
+    taken = {"rq_job_id": job_id} if job_id else {}
     if not Run.objects.filter(pk=run_id, state=Run.State.QUEUED).update(
-        state=Run.State.RUNNING, started_at=now, heartbeat_at=now
+        state=Run.State.RUNNING, started_at=now, heartbeat_at=now, **taken
     ):
         return None
     return selectors.run_get(run_id=run_id)
@@ -338,7 +341,8 @@ def runs_offer_lost() -> int:
     offered = 0
     for (queue_name, kind), waiting in classes.items():
         job = queue.PROCESS_CONTRACT if kind == Run.Kind.PROCESSING else queue.PUBLISH_CONTRACT
-        missing = len(waiting) - queue.offers_waiting(queue_name, job)
+        taken = set(Run.objects.filter(state=Run.State.RUNNING).values_list("rq_job_id", flat=True))
+        missing = len(waiting) - queue.offers_waiting(queue_name, job, taken)
         for run in [r for r in waiting if r.created_at <= since][: max(0, missing)]:
             _send(run)
             offered += 1
@@ -346,5 +350,11 @@ def runs_offer_lost() -> int:
 
 
 def _remember_job(run: Run, job_id: str) -> None:
-    """Store the RQ job's id on ``run`` once it is queued (a retry and the admin find it)."""
-    Run.objects.filter(pk=run.pk).update(rq_job_id=job_id)
+    """Store the RQ job's id on ``run`` once it is queued (a retry and the admin find it), unless
+    a worker took the run meanwhile (the job that took it is stored then)."""
+    Run.objects.filter(pk=run.pk, state=Run.State.QUEUED).update(rq_job_id=job_id)
+
+
+def run_of_job(job_id: str) -> int | None:
+    """The id of the running run the RQ job ``job_id`` took (:func:`run_take`), or None."""
+    return Run.objects.filter(rq_job_id=job_id, state=Run.State.RUNNING).values_list("pk", flat=True).first()

@@ -168,12 +168,12 @@ def test_runs_whose_jobs_redis_lost_are_offered_again(agency, clerk, contract_pd
     flush_queue()
     with django_capture_on_commit_callbacks(execute=True):
         waiting = _runs(agency, clerk, contract_pdf, 3)
-    assert queue.offers_waiting("default", queue.PROCESS_CONTRACT) == 3
+    assert queue.offers_waiting("default", queue.PROCESS_CONTRACT, set()) == 3
     Run.objects.filter(pk__in=[r.pk for r in waiting]).update(created_at=timezone.now() - timedelta(minutes=5))
     assert runs.runs_offer_lost() == 0  # every run has its job
     flush_queue()  # a restart of a Redis that keeps nothing on disk
     with django_capture_on_commit_callbacks(execute=True):
         assert runs.runs_offer_lost() == 3
-    assert queue.offers_waiting("default", queue.PROCESS_CONTRACT) == 3
+    assert queue.offers_waiting("default", queue.PROCESS_CONTRACT, set()) == 3
     assert runs.runs_offer_lost() == 0
     flush_queue()
