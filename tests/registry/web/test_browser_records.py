@@ -153,7 +153,8 @@ def test_the_agency_audits_its_published_records_and_corrects_one(live_server, b
             publishing.contract_approve(contract=contract, user=reviewer)
             wait_for(lambda: Contract.objects.get(pk=contract.pk).status == Status.PUBLISHED, timeout=120)
 
-            page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/#registry")
+            # the page may still show the contract under review: load it (a fragment alone does not)
+            page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/")
             assert "opravuje záznam 3002" in page.inner_text("#registry-correct-record")
             page.click("#registry-send-correction")
             page.wait_for_selector("#registry-state")
@@ -349,7 +350,8 @@ def test_the_quick_starts_demo_month_is_imported_audited_corrected_and_sent(
             reviewing.proposals_decide(contract=contract, user=reviewer, proposal_ids=open_ids, decision="accept")
         publishing.contract_approve(contract=contract, user=reviewer)
         wait_for(lambda: Contract.objects.get(pk=contract.pk).status == Status.PUBLISHED, timeout=120)
-        page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/#registry")
+        # the page may still show the contract under review: load it (a fragment alone does not)
+        page.goto(f"{live_server.url}/a/{agency.pk}/contracts/{contract.pk}/")
         page.click("#registry-send-correction")
         page.wait_for_selector("#registry-state")
         # the test registry accepts the record's new version; its reply (read every few minutes) registers it
