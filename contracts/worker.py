@@ -26,8 +26,6 @@ from django.conf import settings
 from django.db import connections
 from rq import Worker
 
-from contracts import jobs
-from contracts import queue as queue_names
 from contracts.memory import limit_memory
 
 log = logging.getLogger(__name__)
@@ -99,15 +97,20 @@ class EngineWorker(Worker):
 
     def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
         """In the worker, when a horse ended by a signal (killed, out of memory, a crash inside a
-        library): a contract's run fails now with the clerk's sentence and its retry, instead of
-        staying *processing* until the stale-run sweep. RQ calls no job failure callback for a
-        horse that dies so (rq 3.0: only for an exception inside the horse)."""
+        library): the job's own failure callback runs now — a contract's run fails with the
+        clerk's sentence and its retry, an audit step or an import fails with its reason —
+        instead of staying *running* until a sweep. RQ calls no job failure callback for a horse
+        that dies so (rq 3.0: only for an exception inside the horse)."""
         super().handle_work_horse_killed(job, retpid, ret_val, rusage)
-        if job.func_name in (queue_names.PROCESS_CONTRACT, queue_names.PUBLISH_CONTRACT):
-            try:
-                jobs.on_job_failure(job, self.connection, None, f"waitpid returned {ret_val}", None)
-            finally:
-                connections.close_all()  # the next horse must not inherit this process's connection
+        callback = job.failure_callback
+        if callback is None:
+            return
+        try:
+            callback(job, self.connection, None, f"waitpid returned {ret_val}", None)
+        except Exception:  # the worker goes on with its next job whatever the callback met
+            log.exception("job %s: the failure callback of a killed work horse failed", job.id)
+        finally:
+            connections.close_all()  # the next horse must not inherit this process's connection
 
     def main_work_horse(self, job, queue):
         """In the forked horse only: cap its memory, then run the job as RQ does."""
