@@ -162,7 +162,7 @@ def long_scan(pages: int = 12) -> bytes:
 def measure(paths: list[str]) -> None:
     """Print the largest loads (:func:`redactor.pdf.pdf_limits.drawing_load`) of the PDFs under
     ``paths``: what :class:`~redactor.pdf.pdf_limits.PdfLimits`' defaults are several times."""
-    from redactor.pdf.pdf_limits import drawing_load
+    from redactor.pdf.pdf_limits import _packed_objects, drawing_load
 
     files = [f for p in map(Path, paths) for f in (sorted(p.rglob("*.pdf")) if p.is_dir() else [p])]
     rows = []
@@ -179,6 +179,8 @@ def measure(paths: list[str]) -> None:
                 "pixels of one image": max((p.largest_image for p in pages), default=0),
                 "pixels on a page": max((p.pixels for p in pages), default=0),
                 "pixels in the document": load.pixels,
+                "levels of its trees": load.depth,
+                "objects in object streams": _packed_objects(f.read_bytes()),
             }
         )
     print(f"{len(rows)} PDFs")

@@ -251,6 +251,10 @@ REDACTOR_MAX_DUMP_BYTES = env_int("REDACTOR_MAX_DUMP_BYTES", 400 * 1024 * 1024)
 # form data in memory; over it the request is refused on its Content-Length (config.middleware).
 REDACTOR_MAX_REQUEST_BYTES = env_int("REDACTOR_MAX_REQUEST_BYTES", 2_621_440)
 REDACTOR_MAX_PAGES = env_int("REDACTOR_MAX_PAGES", 2000)
+# The upload check reads each file in a process of its own (contracts.isolated): the time it may take
+# (seconds, wall and processor) and the memory it may use beyond what it starts with (bytes).
+REDACTOR_CHECK_SECONDS = env_int("REDACTOR_CHECK_SECONDS", 8)
+REDACTOR_CHECK_MEMORY_BYTES = env_int("REDACTOR_CHECK_MEMORY_BYTES", 512 * 1024**2)
 # Longest page side (points; 3456 pt = 122 cm, above A0) checked at upload, and the most pixels one
 # page image may have (the review page's 1.5× zoom is lowered to fit): a bigger page would cost
 # the web worker gigabytes per request.

@@ -52,6 +52,10 @@ class ActiveContentError(InvalidPdfError):
         )
         self.kinds = kinds
 
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        """Rebuilt from its own arguments when it crosses a process boundary."""
+        return (type(self), (self.kinds,))
+
 
 class PdfBombError(InvalidPdfError):
     """A PDF over one of :class:`~redactor.pdf.pdf_limits.PdfLimits` (``limit`` names which;
@@ -60,7 +64,26 @@ class PdfBombError(InvalidPdfError):
     def __init__(self, limit: str, detail: str, page: int | None = None):
         super().__init__(f"{limit}: {detail}")
         self.limit = limit
+        self.detail = detail
         self.page = page
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return (type(self), (self.limit, self.detail, self.page))
+
+
+class PdfUnreadableError(InvalidPdfError):
+    """Reading the PDF's structure crashed the reader or took longer than allowed, in the
+    process of its own the upload check runs in (``reason``: ``"crashed"``: the process ended by
+    a signal, e.g. a C stack overflowed by structure nested far deeper than any document's;
+    ``"too_slow"``: it ran past its ``seconds``; ``"memory"``: it ran out of its memory)."""
+
+    def __init__(self, reason: str, seconds: float = 0.0):
+        super().__init__(f"reading the PDF's structure {reason}")
+        self.reason = reason
+        self.seconds = seconds
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return (type(self), (self.reason, self.seconds))
 
 
 class StoredLayerError(RedactionError, ValueError):

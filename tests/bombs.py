@@ -104,3 +104,40 @@ def many_images(count: int = 8, width: int = 14_000, height: int = 14_000, *, pa
             pdf, b"".join(b"q 500 0 0 700 50 50 cm /Im%d Do Q\n" % n for n in range(len(mine)))
         )
     return _save(pdf)
+
+
+def deep_outline(levels: int = 60_000) -> bytes:
+    """A one-page PDF whose bookmarks nest ``levels`` deep, each the ``/First`` child of the one
+    before: a reader that walks the outline recursively overflows its stack."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    root = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Outlines, Count=levels))
+    parent = root
+    for n in range(levels):
+        item = pdf.make_indirect(pikepdf.Dictionary(Title=pikepdf.String(f"{n}"), Parent=parent))
+        parent.First = parent.Last = item
+        parent = item
+    pdf.Root.Outlines = root
+    return _save(pdf)
+
+
+def packed_behind_broken_xref(count: int = 2_000_000) -> bytes:
+    """A one-page PDF whose trailer declares 6 objects and whose cross-reference table is gone,
+    with one object stream of ``count`` small objects: a reader rebuilding the damaged file reads
+    them all, whatever the trailer says."""
+    header = b" ".join(b"%d %d" % (10 + n, 2 * n) for n in range(count)) + b"\n"
+    body = b"0 " * count
+    packed = zlib.compress(header + body, 9)
+    parts = [
+        b"%PDF-1.7\n",
+        b"1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n",
+        b"2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n",
+        b"3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>\nendobj\n",
+        b"4 0 obj\n<< /Type /ObjStm /N %d /First %d /Filter /FlateDecode /Length %d >>\nstream\n"
+        % (count, len(header), len(packed)),
+        packed,
+        b"\nendstream\nendobj\n",
+        b"5 0 obj\n<< /Producer (x) >>\nendobj\n",
+        b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n999999\n%%EOF\n",
+    ]
+    return b"".join(parts)

@@ -18,8 +18,9 @@ from django.utils.translation import gettext as _
 
 from accounts.access import require_role
 from accounts.models import Agency, Role
+from contracts.isolated import check_upload_isolated
 from contracts.models import Contract, IdempotencyKey, Run
-from redactor import PdfLimits, check_upload, errors, plain_text
+from redactor import PdfLimits, errors, plain_text
 
 from .common import audit
 from .files import STORAGE_ERRORS
@@ -78,6 +79,8 @@ def _bomb_limit(limit: str) -> str:
         "operators": _("a page draws more than %(ops)s million shapes and commands")
         % {"ops": f"{limits.page_operators / 10**6:g}"},
         "objects": _("it consists of more than %(count)s thousand parts") % {"count": limits.objects // 1000},
+        "structure": _("its bookmarks, pages or form fields nest more than %(levels)d levels deep")
+        % {"levels": limits.structure_depth},
         "attachment": _("an attached file unpacks to more than %(mb)d MB") % {"mb": limits.attachment_bytes >> 20},
     }.get(limit, limit)
 
@@ -92,6 +95,22 @@ def pdf_problem(exc: errors.RedactionError) -> tuple[str, str]:
         return "page_limit", _(
             "The PDF is too large to process: at most %(pages)d pages of at most %(side).0f × %(side).0f cm."
         ) % {"pages": settings.REDACTOR_MAX_PAGES, "side": settings.REDACTOR_MAX_PAGE_POINTS * 2.54 / 72}
+    if isinstance(exc, errors.PdfUnreadableError):
+        if exc.reason == "too_slow":
+            return "too_slow", _(
+                "The PDF could not be checked within %(seconds)d seconds: its structure is damaged or built to be "
+                "slow to read. Print it to PDF or export it again and upload that file."
+            ) % {"seconds": exc.seconds}
+        return "unreadable", _(
+            "The PDF is built in a way that makes PDF readers fail (for example bookmarks or pages nested far "
+            "deeper than any document needs), so it was not processed. Print it to PDF or export it again and "
+            "upload that file."
+        )
+    if isinstance(exc, errors.PdfBombError) and exc.limit == "structure":
+        return "too_complex", _(
+            "The PDF is built far more deeply than a contract is (%(what)s), so it was not processed. "
+            "Print it to PDF or export it again and upload that file."
+        ) % {"what": _bomb_limit(exc.limit)}
     if isinstance(exc, errors.PdfBombError):
         return "too_complex", _(
             "The PDF unpacks to far more data than a contract has (%(what)s), so it was not processed. "
@@ -131,13 +150,17 @@ def pdf_check(data: bytes) -> PdfFacts:
             )
         raise ValidationError(_("The file is not a PDF. Upload the contract as a PDF file."), code="not_pdf")
     try:
-        facts = check_upload(
-            data, max_pages=settings.REDACTOR_MAX_PAGES, max_page_points=settings.REDACTOR_MAX_PAGE_POINTS
+        pages, scan_pages = check_upload_isolated(
+            data,
+            seconds=settings.REDACTOR_CHECK_SECONDS,
+            memory_bytes=settings.REDACTOR_CHECK_MEMORY_BYTES,
+            max_pages=settings.REDACTOR_MAX_PAGES,
+            max_page_points=settings.REDACTOR_MAX_PAGE_POINTS,
         )
     except errors.RedactionError as exc:
         code, message = pdf_problem(exc)
         raise ValidationError(message, code=code) from None
-    return PdfFacts(facts.pages, facts.scan_pages)
+    return PdfFacts(pages, scan_pages)
 
 
 @dataclass(frozen=True)

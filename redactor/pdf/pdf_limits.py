@@ -14,7 +14,11 @@ memory whole), and refused by one of :class:`PdfLimits`' limits:
   :attr:`PdfLimits.drawn_bytes`;
 - ``image``: an image declaring more than :attr:`PdfLimits.image_pixels` pixels (its decoded
   size, whatever its compression: a JPEG of 100,000 × 100,000 pixels is a few kilobytes);
-- ``attachment``: an embedded file inflating to more than :attr:`PdfLimits.attachment_bytes`.
+- ``attachment``: an embedded file inflating to more than :attr:`PdfLimits.attachment_bytes`;
+- ``structure``: a tree of the document (outline, page tree, name trees, form fields) nested
+  deeper than :attr:`PdfLimits.structure_depth` levels, walked without recursion;
+- ``objects``: more objects than :attr:`PdfLimits.objects`, declared, written out or packed in
+  object streams.
 
 The filters counted are those PDF defines for general data (ISO 32000-1, 7.4, table 6):
 Flate alone, by far the most common, is inflated here chunk by chunk; any other chain of
@@ -76,6 +80,10 @@ class PdfLimits:
     objects: int = 200_000
     #: How many levels of forms may paint forms (ISO 32000-1, 8.10; MuPDF stops at its own depth).
     form_depth: int = 12
+    #: How deep the document's trees may nest: the outline (bookmarks through ``/First``), the
+    #: page tree, name trees and the form fields (``/Kids``). Readers walk them recursively, and
+    #: sixty thousand levels overflow MuPDF's C stack; the data sets nest at most a few levels.
+    structure_depth: int = 256
 
 
 def _filters(stream: pikepdf.Stream) -> list[str]:
@@ -215,9 +223,30 @@ def check_declared_objects(data: bytes, limits: PdfLimits | None = None) -> None
     for ranges in _INDEX.findall(data):
         numbers = [int(n) for n in ranges.split()]
         declared = max(declared, sum(numbers[1::2]))
-    declared = max(declared, data.count(b"endobj"))
+    declared = max(declared, data.count(b"endobj"), _packed_objects(data))
     if declared > limit:
         raise PdfBombError("objects", f"the file declares {declared} objects")
+
+
+#: ``/N count`` in a dictionary: the objects an object stream holds (ISO 32000-1, 7.5.7, table 16).
+_PACKED = re.compile(rb"/N(?![^\x00\t\n\f\r \[\]()<>{}/%])[\x00\t\n\f\r ]*([0-9]{1,12})")
+
+
+def _packed_objects(data: bytes) -> int:
+    """The objects all the object streams of ``data`` say they hold (the sum of their ``/N``),
+    read from the bytes: a damaged file's repair reads them all, whatever its cross-reference
+    table declares. An object stream's dictionary is never inside another object stream (7.5.7),
+    so each stands in the file's bytes, between its ``obj`` and its ``stream`` keywords."""
+    total = 0
+    at = data.find(b"/ObjStm")
+    while at >= 0:
+        begin = data.rfind(b"obj", max(0, at - 4096), at)
+        end = data.find(b"stream", at, at + 4096)
+        found = _PACKED.search(data, begin if begin >= 0 else max(0, at - 4096), end if end >= 0 else at + 4096)
+        if found:
+            total += int(found.group(1))
+        at = data.find(b"/ObjStm", at + 7)
+    return total
 
 
 #: PDF's white-space and delimiter bytes (ISO 32000-1, 7.2.2): what ends a token.
@@ -308,6 +337,8 @@ class DrawingLoad:
     objects: int
     pages: list[PageLoad]
     pixels: int
+    #: The deepest level of its trees (:func:`structure_depth`).
+    depth: int = 0
 
     @property
     def operators(self) -> int:
@@ -343,6 +374,7 @@ def drawing_load(pdf: pikepdf.Pdf, limits: PdfLimits | None = None) -> DrawingLo
         count = 0
     if max(objects, count) > limits.objects:
         raise PdfBombError("objects", f"the file declares {max(objects, count)} objects or pages")
+    depth = structure_depth(pdf, limits.structure_depth)
     streams = _Streams(pdf, limits)
     loads = _Loads(streams, limits)
     pages = []
@@ -374,7 +406,67 @@ def drawing_load(pdf: pikepdf.Pdf, limits: PdfLimits | None = None) -> DrawingLo
                 area=_area(page.obj),
             )
         )
-    return DrawingLoad(objects=max(objects, streams.objects), pages=pages, pixels=images + inline)
+    return DrawingLoad(objects=max(objects, streams.objects), pages=pages, pixels=images + inline, depth=depth)
+
+
+#: The trees of a document (ISO 32000-1): where each starts from the catalog, the keys that go a
+#: level down and those that go to a sibling. Outline (12.3.3), page tree (7.7.3), name trees
+#: (7.9.6; each entry of the catalog's ``/Names``), interactive form fields (12.7.3).
+_TREES = (
+    ("outline", ("/Outlines",), ("/First",), ("/Next",)),
+    ("page tree", ("/Pages",), ("/Kids",), ()),
+    ("name tree", ("/Names", "*"), ("/Kids",), ()),
+    ("form fields", ("/AcroForm", "/Fields"), ("/Kids",), ()),
+)
+
+
+def structure_depth(pdf: pikepdf.Pdf, limit: int | None = None) -> int:
+    """The deepest level of the document's trees (:data:`_TREES`), walked with a stack of our own
+    (never recursion), each object once; raises :class:`PdfBombError` (``structure``) as soon as
+    one passes ``limit`` levels. Time: linear in the trees' nodes."""
+    deepest = 0
+    for what, path, down, across in _TREES:
+        starts: list[pikepdf.Object | None] = [pdf.Root]
+        for key in path:
+            nxt: list[pikepdf.Object | None] = []
+            for node in starts:
+                if not isinstance(node, pikepdf.Dictionary):
+                    continue
+                if key == "*":
+                    nxt += [value for _key, value in node.items()]
+                elif isinstance(node.get(key), pikepdf.Array):
+                    nxt += list(node[key])
+                elif key in node:
+                    nxt.append(node.get(key))
+            starts = nxt
+        deepest = max(deepest, _tree_depth(starts, down, across, limit, what))
+    return deepest
+
+
+def _tree_depth(
+    roots: list[pikepdf.Object | None], down: tuple[str, ...], across: tuple[str, ...], limit: int | None, what: str
+) -> int:
+    stack: list[tuple[pikepdf.Object | None, int]] = [(root, 1) for root in roots]
+    seen: set[tuple[int, int]] = set()
+    deepest = 0
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, pikepdf.Dictionary):
+            continue
+        if node.is_indirect:
+            if node.objgen in seen:
+                continue  # a loop or a shared node: walked once
+            seen.add(node.objgen)
+        if limit is not None and depth > limit:
+            raise PdfBombError("structure", f"the {what} nests more than {limit} levels deep")
+        deepest = max(deepest, depth)
+        for key in across:
+            stack.append((node.get(key), depth))
+        for key in down:
+            child = node.get(key)
+            for item in child if isinstance(child, pikepdf.Array) else [child]:
+                stack.append((item, depth + 1))
+    return deepest
 
 
 class _Streams:
@@ -543,5 +635,5 @@ def _plus(out: _Load, add: _Load, times: int) -> _Load:
 _UNLIMITED = PdfLimits(
     stream_bytes=1 << 62, document_bytes=1 << 62, drawn_bytes=1 << 62, image_pixels=1 << 62, attachment_bytes=1 << 62,
     page_operators=1 << 62, document_operators=1 << 62, page_pixels=1 << 62, document_pixels=1 << 62,
-    objects=1 << 62, form_depth=1 << 30,
+    objects=1 << 62, form_depth=1 << 30, structure_depth=1 << 30,
 )  # fmt: skip

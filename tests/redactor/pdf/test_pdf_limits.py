@@ -11,6 +11,8 @@ import zlib
 import pikepdf
 import pytest
 
+from redactor.errors import InvalidPdfError
+from redactor.pdf.intake import check_upload
 from redactor.pdf.pdf_limits import PdfBombError, PdfLimits, check_declared_objects, check_pdf_limits
 from tests import bombs
 from tests.conftest import DATA
@@ -216,3 +218,58 @@ def test_decode_parameters_outside_the_specification_are_damage_not_work(parms):
         check_pdf_limits(_save(pdf))
     content.DecodeParms = pikepdf.Dictionary(Predictor=12, Columns=16)  # what a writer uses
     check_pdf_limits(_save(pdf))
+
+
+def test_a_deep_outline_is_refused_by_its_depth_walked_without_recursion():
+    with pytest.raises(PdfBombError) as refused:
+        check_pdf_limits(bombs.deep_outline(60_000))
+    assert refused.value.limit == "structure" and "outline" in str(refused.value)
+    # a hundred levels pass the default (the data sets nest at most four) and are measured
+    assert check_pdf_limits(bombs.deep_outline(100)).depth == 101
+    with pytest.raises(PdfBombError, match="outline nests more than 50"):
+        check_pdf_limits(bombs.deep_outline(100), PdfLimits(structure_depth=50))
+
+
+def _raw_pdf(objects: list[bytes]) -> bytes:
+    """A PDF written byte by byte (qpdf refuses to write some of what a test needs): ``objects``
+    numbered from 1, the first the catalog, with a cross-reference table."""
+    out, offsets = bytearray(b"%PDF-1.7\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _page_tree(levels: int) -> bytes:
+    """A one-page PDF whose page tree nests ``levels`` /Pages nodes, each the only kid of the last."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    for n in range(levels):
+        parent = b" /Parent %d 0 R" % (n + 1) if n else b""
+        objects.append(b"<< /Type /Pages /Kids [%d 0 R] /Count 1%s >>" % (n + 3, parent))
+    objects.append(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] >>" % (levels + 1))
+    return _raw_pdf(objects)
+
+
+def test_a_deep_page_tree_is_refused_by_its_depth():
+    # 300 levels: qpdf refuses to open it (its page walk stops far below MuPDF's stack), so the
+    # upload refuses it as damaged
+    with pytest.raises(pikepdf.PdfError, match="too deeply nested"):
+        check_pdf_limits(_page_tree(300))
+    with pytest.raises(InvalidPdfError):
+        check_upload(_page_tree(300))
+    assert check_pdf_limits(_page_tree(50)).depth == 51
+    with pytest.raises(PdfBombError, match="page tree nests more than 40"):
+        check_pdf_limits(_page_tree(50), PdfLimits(structure_depth=40))
+
+
+def test_objects_packed_in_object_streams_count_whatever_the_trailer_declares():
+    data = bombs.packed_behind_broken_xref(300_000)
+    assert b"/Size 6 " in data  # the trailer declares six
+    with pytest.raises(PdfBombError) as refused:
+        check_declared_objects(data)
+    assert refused.value.limit == "objects" and "300000" in str(refused.value)
+    check_declared_objects(bombs.packed_behind_broken_xref(1_000))  # a few packed objects pass
