@@ -180,11 +180,13 @@ class ApiToken(models.Model):
 
     class RevokedBecause(models.TextChoices):
         """Why a token stopped working: an admin revoked it, or its creator lost the membership or
-        the role it acts with (a token never outlives the authority of the person who made it)."""
+        the role it acts with, or the account itself (a token never outlives the authority of the
+        person who made it)."""
 
         REVOKED = "revoked", _("revoked by an agency admin")
         CREATOR_REMOVED = "creator_removed", _("its creator was removed from the agency")
         CREATOR_ROLE = "creator_role", _("its creator's role no longer allows the token's role")
+        CREATOR_GONE = "creator_gone", _("its creator's account was deleted or deactivated")
 
     revoked_because = models.CharField(
         _("revoked because"), max_length=16, choices=RevokedBecause.choices, blank=True, editable=False

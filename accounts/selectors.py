@@ -61,7 +61,7 @@ def api_token_authenticate(*, raw: str) -> ApiToken | None:
     parts = raw.split("_", 2)
     if len(parts) != 3 or parts[0] != TOKEN_SCHEME:
         return None
-    token = ApiToken.objects.select_related("agency", "user").filter(prefix=parts[1]).first()
+    token = ApiToken.objects.select_related("agency", "user", "created_by").filter(prefix=parts[1]).first()
     if token is None or not hmac.compare_digest(token.key_sha256, token_hash(raw)):
         return None
     return token
@@ -83,13 +83,19 @@ def actor_name(user) -> str | None:
 def person_behind(user) -> int | None:
     """The id of the person who acts as ``user``: the user's own, or for an API token's service
     user the member who made the token (a token acts with its creator's authority, and is that
-    person's second pair of hands, not a second pair of eyes); None for None."""
+    person's second pair of hands, not a second pair of eyes); None for None. Every token the
+    service made itself (no creator: the demo token, one made from the command line) is one and
+    the same person, :data:`SERVICE_PERSON`: two of them are not four eyes."""
     if user is None:
         return None
     token = getattr(user, "api_token", None)
-    if token is not None and token.created_by_id is not None:
-        return token.created_by_id
+    if token is not None:
+        return token.created_by_id if token.created_by_id is not None else SERVICE_PERSON
     return user.pk
+
+
+#: :func:`person_behind` of every token made by the service itself (no user has this id).
+SERVICE_PERSON = 0
 
 
 def invitation_for_link(*, raw: str) -> Invitation | None:

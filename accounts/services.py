@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import re
 import secrets
 from collections.abc import Callable
@@ -32,6 +33,8 @@ from .models import (
     SettingsChange,
     token_hash,
 )
+
+log = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -280,12 +283,16 @@ def api_token_revoke(
 
 def api_token_outlived(token: ApiToken) -> str | None:
     """Why ``token`` has outlived its creator's authority, or None while it has not: its creator
-    is no longer a member of the token's agency (``creator_removed``) or holds a role weaker than
-    the token's (``creator_role``). A token made by the system (no creator: the demo token, a
-    token created from the command line) depends on nobody."""
-    if token.created_by_id is None:
+    is no longer a member of the token's agency (``creator_removed``), holds a role weaker than
+    the token's (``creator_role``) or has an account no longer active (``creator_gone``). A
+    token made by the system (no creator: the demo token, a token created from the command line)
+    depends on nobody."""
+    creator = token.created_by
+    if creator is None:
         return None
-    membership = Membership.objects.filter(agency_id=token.agency_id, user_id=token.created_by_id).first()
+    if not creator.is_active:
+        return ApiToken.RevokedBecause.CREATOR_GONE
+    membership = Membership.objects.filter(agency_id=token.agency_id, user_id=creator.pk).first()
     if membership is None:
         return ApiToken.RevokedBecause.CREATOR_REMOVED
     if not membership.allows(token.role):
@@ -304,6 +311,19 @@ def api_tokens_follow_membership(*, agency_id: int, user_id: int, by: User | Non
         if because is not None:
             api_token_revoke(token=token, revoked_by=by, because=because)
             revoked += 1
+    return revoked
+
+
+def api_tokens_of_person_gone(*, user_id: int) -> int:
+    """Revoke every live token ``user_id`` created, in every agency, because the person's account
+    is being deleted or was deactivated (``creator_gone``); returns how many. Runs before the
+    deletion sets the tokens' creator to nothing (:mod:`accounts.signals`), so that no token goes
+    on as one made by the service itself. The token list shows each with its reason."""
+    revoked = 0
+    for token in ApiToken.objects.filter(created_by_id=user_id, revoked_at__isnull=True):
+        api_token_revoke(token=token, revoked_by=None, because=ApiToken.RevokedBecause.CREATOR_GONE)
+        log.info("API token %s of agency %s revoked: its creator %s is gone", token.prefix, token.agency_id, user_id)
+        revoked += 1
     return revoked
 
 

@@ -73,3 +73,31 @@ def test_a_system_token_depends_on_nobody(agency, admin_user, second_admin):
     _token, raw = make_token(agency, Role.REVIEWER, created_by=None)  # the demo token, a CLI token
     member_remove(membership=Membership.objects.get(agency=agency, user=admin_user))
     assert _message(raw)[0] == 200
+
+
+def test_a_deleted_persons_tokens_are_revoked_before_they_lose_their_creator(agency, admin_user, second_admin):
+    """Deleting the account empties the tokens' creator; they must not go on as the service's."""
+    token, raw = make_token(agency, Role.ADMIN, created_by=admin_user)
+    admin_user.delete()
+    status, message = _message(raw)
+    assert status == 401 and "deleted or deactivated" in message
+    token.refresh_from_db()
+    assert token.revoked_at is not None and token.revoked_because == ApiToken.RevokedBecause.CREATOR_GONE
+    assert token.created_by is None  # the row stays, with its reason, on the agency's token list
+
+
+def test_a_deactivated_persons_tokens_are_revoked(agency, admin_user, second_admin):
+    token, raw = make_token(agency, Role.CLERK, created_by=admin_user)
+    admin_user.is_active = False
+    admin_user.save()
+    assert _message(raw)[0] == 401
+    token.refresh_from_db()
+    assert token.revoked_because == ApiToken.RevokedBecause.CREATOR_GONE
+
+
+def test_a_person_deactivated_behind_the_services_back_is_caught_at_the_next_request(agency, admin_user):
+    token, raw = make_token(agency, Role.CLERK, created_by=admin_user)
+    type(admin_user).objects.filter(pk=admin_user.pk).update(is_active=False)  # no signal fires
+    assert _message(raw)[0] == 401
+    token.refresh_from_db()
+    assert token.revoked_because == ApiToken.RevokedBecause.CREATOR_GONE

@@ -143,3 +143,18 @@ def test_a_token_is_not_a_second_pair_of_eyes_for_the_person_who_made_it(four_ey
 def test_without_four_eyes_one_approval_publishes(processed, reviewer):
     _decided(processed, reviewer)
     assert publishing.contract_approve(contract=processed, user=reviewer) is not None
+
+
+def test_two_tokens_the_service_made_are_not_four_eyes(four_eyes, processed, reviewer):
+    """Tokens with no creator (the demo token, tokens made from the command line) all act for the
+    service itself: one approves first, another may not approve second."""
+    _decided(processed, reviewer)
+    first, second = _token_client(four_eyes, "Skript 1", None), _token_client(four_eyes, "Skript 2", None)
+    url = f"/api/v1/contracts/{processed.pk}/approve/"
+    assert first.post(url, {}, format="json").status_code in (200, 202)
+    processed.refresh_from_db()
+    assert processed.status == Status.SECOND_APPROVAL
+    answer = second.post(url, {}, format="json")
+    assert answer.status_code == 400 and answer.json()["extra"]["code"] == "same_reviewer"
+    # a person approves second
+    assert publishing.contract_second_approve(contract=processed, user=member(four_eyes, Role.REVIEWER))
