@@ -367,5 +367,8 @@ REDACTOR_REGISTRY_FETCH = env_bool("REDACTOR_REGISTRY_FETCH", True)
 REDACTOR_REGISTRY_OPEN_DATA_URL = env("REDACTOR_REGISTRY_OPEN_DATA_URL", "https://data.smlouvy.gov.cz/")
 REDACTOR_REGISTRY_FILES_URL = env("REDACTOR_REGISTRY_FILES_URL", "https://smlouvy.gov.cz/smlouva/soubor/")
 REDACTOR_REGISTRY_FETCH_TIMEOUT = env_int("REDACTOR_REGISTRY_FETCH_TIMEOUT", 60)
+# The most seconds one fetch may take in all (a file; a month's dump), however the bytes trickle in.
+REDACTOR_REGISTRY_FILE_DEADLINE = env_int("REDACTOR_REGISTRY_FILE_DEADLINE", 120)
+REDACTOR_REGISTRY_DUMP_DEADLINE = env_int("REDACTOR_REGISTRY_DUMP_DEADLINE", 1800)
 # Key for credentials stored in the database (Fernet); derived from SECRET_KEY when unset.
 REDACTOR_SECRETS_KEY = env("REDACTOR_SECRETS_KEY", "")

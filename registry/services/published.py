@@ -20,6 +20,8 @@ import hashlib
 import io
 import logging
 import tempfile
+import time
+import urllib.parse
 from collections.abc import Iterator
 from datetime import date
 from typing import IO
@@ -138,10 +140,12 @@ def record_import_fetch(*, agency: Agency, user: User | None, month: date) -> Re
     return started
 
 
-def _get(url: str, limit: int, out: IO[bytes] | None = None) -> bytes:
-    """The body of ``url`` (GET, no redirects, at most ``limit`` bytes), or written to ``out``
-    as it comes (then ``b""`` is returned). Raises :class:`FetchError` with a sentence for the
-    agency."""
+def _get(url: str, limit: int, out: IO[bytes] | None = None, *, deadline: float | None = None) -> bytes:
+    """The body of ``url`` (GET, no redirects, at most ``limit`` bytes, within ``deadline``
+    seconds in all: ``REDACTOR_REGISTRY_FILE_DEADLINE`` unless said, so that a server trickling
+    a byte a minute cannot hold the job), or written to ``out`` as it comes (then ``b""`` is
+    returned). Raises :class:`FetchError` with a sentence for the agency."""
+    ends = time.monotonic() + (settings.REDACTOR_REGISTRY_FILE_DEADLINE if deadline is None else deadline)
     http = urllib3.PoolManager(
         timeout=urllib3.Timeout(connect=10, read=settings.REDACTOR_REGISTRY_FETCH_TIMEOUT), retries=False
     )
@@ -154,10 +158,12 @@ def _get(url: str, limit: int, out: IO[bytes] | None = None) -> bytes:
         if reply.status != 200:
             raise FetchError(_("The registry answered %(status)d for this address.") % {"status": reply.status})
         body, size = bytearray(), 0
-        for chunk in reply.stream(1 << 16):
+        while chunk := reply.read1(1 << 16):  # what has come, not a full 64 KiB: the deadline is checked
             size += len(chunk)
             if size > limit:
                 raise FetchError(_("The file is larger than this service accepts."))
+            if time.monotonic() > ends:
+                raise FetchError(_("The registry sent the file too slowly; the import will try again."))
             if out is None:
                 body += chunk
             else:
@@ -179,7 +185,7 @@ def _dump_of(started: RecordImport) -> Iterator[IO[bytes]]:
             yield fh
         return
     with tempfile.TemporaryFile() as fh:
-        _get(started.source, settings.REDACTOR_MAX_DUMP_BYTES, fh)
+        _get(started.source, settings.REDACTOR_MAX_DUMP_BYTES, fh, deadline=settings.REDACTOR_REGISTRY_DUMP_DEADLINE)
         fh.seek(0)
         yield fh
 
@@ -326,8 +332,23 @@ def record_files_fetch(
     return stored
 
 
+def registry_file_link(link: str) -> bool:
+    """Whether ``link`` (a dump's ``odkaz`` of a file) is an address under
+    ``REDACTOR_REGISTRY_FILES_URL`` and stays there: no dot segments (``..``, ``.``, written
+    plainly or percent-encoded, which a server resolves to other paths of the registry's host, RFC
+    3986 § 5.2.4), no backslash, no user information, query or fragment tricks before the path."""
+    base = settings.REDACTOR_REGISTRY_FILES_URL
+    if not link.startswith(base) or "\\" in link:
+        return False
+    parts, allowed = urllib.parse.urlsplit(link), urllib.parse.urlsplit(base)
+    if parts.netloc != allowed.netloc or parts.username or parts.password:
+        return False
+    rest = urllib.parse.unquote(parts.path[len(allowed.path) :])
+    return not any(segment in (".", "..") for segment in rest.split("/"))
+
+
 def _fetch_one(f: PublishedFile) -> bool:
-    if not f.link.startswith(settings.REDACTOR_REGISTRY_FILES_URL):
+    if not registry_file_link(f.link):
         f.state, f.error = PublishedFile.State.FAILED, _("The link is not the registry's; it was not followed.")
         f.save(update_fields=["state", "error"])
         return False
