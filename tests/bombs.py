@@ -141,3 +141,106 @@ def packed_behind_broken_xref(count: int = 2_000_000) -> bytes:
         b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n999999\n%%EOF\n",
     ]
     return b"".join(parts)
+
+
+def _fan_out(pdf: pikepdf.Pdf, levels: int, fanout: int) -> pikepdf.Stream:
+    """A form painting the next form ``fanout`` times, ``levels`` deep (the top one returned)."""
+    box = pikepdf.Array([0, 0, 10, 10])
+    form = _flate(pdf, b"0 0 m 1 1 l S\n", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form, BBox=box)
+    for _ in range(levels):
+        form = _flate(
+            pdf,
+            b"/F Do\n" * fanout,
+            Type=pikepdf.Name.XObject,
+            Subtype=pikepdf.Name.Form,
+            BBox=box,
+            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=form)),
+        )
+    return form
+
+
+def pattern_fan_out(levels: int = 5, fanout: int = 40) -> bytes:
+    """A page filled with a tiling pattern whose cell paints a form fan-out: the forms are
+    reachable only through ``/Pattern``."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    cell = _flate(
+        pdf, b"/F Do\n", Type=pikepdf.Name.Pattern, PatternType=1, PaintType=1, TilingType=1,
+        BBox=pikepdf.Array([0, 0, 600, 850]), XStep=600, YStep=850,
+        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=_fan_out(pdf, levels, fanout))),
+    )  # fmt: skip
+    page = pdf.pages[0]
+    page.Resources = pikepdf.Dictionary(Pattern=pikepdf.Dictionary(P=cell))
+    page.Contents = _flate(pdf, b"/Pattern cs /P scn 0 0 595 842 re f\n")
+    return _save(pdf)
+
+
+def tiny_pattern_step(step: float = 0.05) -> bytes:
+    """A page filled with a tiling pattern of one stroke per ``step`` × ``step`` points cell."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    cell = _flate(
+        pdf, b"0 0 m 0.01 0.01 l S\n", Type=pikepdf.Name.Pattern, PatternType=1, PaintType=1, TilingType=1,
+        BBox=pikepdf.Array([0, 0, step, step]), XStep=step, YStep=step, Resources=pikepdf.Dictionary(),
+    )  # fmt: skip
+    page = pdf.pages[0]
+    page.Resources = pikepdf.Dictionary(Pattern=pikepdf.Dictionary(P=cell))
+    page.Contents = _flate(pdf, b"/Pattern cs /P scn 0 0 595 842 re f\n")
+    return _save(pdf)
+
+
+def soft_mask_fan_out(levels: int = 5, fanout: int = 40) -> bytes:
+    """A page setting an ExtGState whose soft mask's group paints a form fan-out."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    group = _flate(
+        pdf, b"/F Do\n", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form, BBox=pikepdf.Array([0, 0, 10, 10]),
+        Group=pikepdf.Dictionary(S=pikepdf.Name.Transparency),
+        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=_fan_out(pdf, levels, fanout))),
+    )  # fmt: skip
+    state = pikepdf.Dictionary(
+        Type=pikepdf.Name.ExtGState, SMask=pikepdf.Dictionary(S=pikepdf.Name.Luminosity, G=group)
+    )
+    page = pdf.pages[0]
+    page.Resources = pikepdf.Dictionary(ExtGState=pikepdf.Dictionary(M=state))
+    page.Contents = _flate(pdf, b"/M gs 0 0 100 100 re f\n")
+    return _save(pdf)
+
+
+def type3_fan_out(glyphs: int = 200, levels: int = 4, fanout: int = 20) -> bytes:
+    """A page showing ``glyphs`` glyphs of a Type 3 font whose every glyph paints a form fan-out."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    fan = _fan_out(pdf, levels, fanout)
+    procs = pikepdf.Dictionary({f"/g{n}": _flate(pdf, b"1000 0 d0 /F Do\n") for n in range(glyphs)})
+    names = pikepdf.Array([0, *(pikepdf.Name(f"/g{n}") for n in range(glyphs))])
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type3, FontBBox=pikepdf.Array([0, 0, 1000, 1000]),
+            FontMatrix=pikepdf.Array([0.001, 0, 0, 0.001, 0, 0]), CharProcs=procs, FirstChar=0, LastChar=glyphs - 1,
+            Widths=pikepdf.Array([1000] * glyphs),
+            Encoding=pikepdf.Dictionary(Differences=names),
+            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=fan)),
+        )
+    )  # fmt: skip
+    page = pdf.pages[0]
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(T=font))
+    shown = bytes(range(min(glyphs, 200)))
+    page.Contents = _flate(pdf, b"BT /T 12 Tf 10 10 Td <" + shown.hex().encode() + b"> Tj ET\n")
+    return _save(pdf)
+
+
+def mesh_shading(triangles: int = 100_000, paints: int = 20_000) -> bytes:
+    """A page painting a free-form triangle mesh (shading type 4) of ``triangles`` triangles
+    ``paints`` times."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    vertex = b"\x00" + b"\x00\x10" * 2 + b"\x80"  # flag, x, y (16 bits each), grey (8 bits)
+    mesh = _flate(
+        pdf, vertex * (3 * triangles), ShadingType=4, ColorSpace=pikepdf.Name.DeviceGray, BitsPerCoordinate=16,
+        BitsPerComponent=8, BitsPerFlag=8, Decode=pikepdf.Array([0, 600, 0, 850, 0, 1]),
+    )  # fmt: skip
+    page = pdf.pages[0]
+    page.Resources = pikepdf.Dictionary(Shading=pikepdf.Dictionary(S=mesh))
+    page.Contents = _flate(pdf, b"/S sh\n" * paints)
+    return _save(pdf)

@@ -259,6 +259,19 @@ _ENDS = rb"\x00\t\n\f\r \[\]()<>{}/%"
 _KINDS = bytes(32 if b in b"\x00\t\n\f\r " else 124 if b in b")]>}" else 97 for b in range(256))
 #: ``/Name Do``: an XObject painted (ISO 32000-1, 8.8).
 _PAINT = re.compile(rb"/([^" + _ENDS + rb"]{1,127})[\x00\t\n\f\r ]*Do(?![^" + _ENDS + rb"])")
+#: The other ways a content stream names a resource that draws (ISO 32000-1): ``/GS gs`` (an
+#: ExtGState, whose soft mask paints a transparency group, 11.6.5), ``/Sh sh`` (a shading, 8.7.4),
+#: ``/P scn`` (a pattern as the colour, 8.7.3) and ``/F size Tf`` (a font: a Type 3 font's glyphs
+#: are content streams, 9.6.5).
+_USES = {
+    kind: re.compile(rb"/([^" + _ENDS + rb"]{1,127})[\x00\t\n\f\r ]*" + op + rb"(?![^" + _ENDS + rb"])")
+    for kind, op in (
+        ("gs", rb"gs"),
+        ("sh", rb"sh"),
+        ("scn", rb"(?:scn|SCN)"),
+        ("Tf", rb"[-+0-9.]{1,32}[\x00\t\n\f\r ]*Tf"),
+    )
+}
 #: ``BI … ID``: an inline image's dictionary (ISO 32000-1, 8.9.7), read for its size.
 _INLINE = re.compile(rb"(?<![^" + _ENDS + rb"])BI[\x00\t\n\f\r ](.{0,4000}?)[\x00\t\n\f\r ]ID[\x00\t\n\f\r ]", re.S)
 _INLINE_SIZE = re.compile(rb"/(W|Width|H|Height)[\x00\t\n\f\r ]*([0-9]{1,12})")
@@ -276,6 +289,8 @@ class _Drawing:
         self.limit, self.what = limit, what
         self.operators = 0
         self.paints: Counter[str] = Counter()
+        #: The names each of :data:`_USES`' operators set (kind → name → times).
+        self.uses: dict[str, Counter[str]] = {kind: Counter() for kind in _USES}
         self.inline_pixels = 0
         self._tail = b""
 
@@ -301,6 +316,9 @@ class _Drawing:
             raise PdfBombError("operators", f"{self.what} executes more than {self.limit} operators")
         if b"Do" in data:
             self.paints.update(name.decode("latin-1") for name in _PAINT.findall(data))
+        for kind, pattern in _USES.items():
+            if kind.encode() in data or (kind == "scn" and b"SCN" in data):
+                self.uses[kind].update(name.decode("latin-1") for name in pattern.findall(data))
         if b"BI" in data:
             for header in _INLINE.findall(data):
                 size = {k: int(v) for k, v in _INLINE_SIZE.findall(header)}
@@ -531,9 +549,12 @@ class _Loads:
         self.sizes, self.drawings = streams.sizes, streams.drawings
         self.limits = limits
         self.memo: dict[tuple[tuple[int, int], int], _Load] = {}
+        self.glyphs: dict[tuple[int, int], _Load] = {}
+        self.area = 0.0
 
     def page(self, page: pikepdf.Dictionary, number: int) -> _Load:
         out = _Load()
+        self.area = _area(page)
         resources = _resources(page)
         contents = page.get("/Contents")
         for part in contents if isinstance(contents, pikepdf.Array) else [contents]:
@@ -557,26 +578,114 @@ class _Loads:
     def _stream(
         self, stream: pikepdf.Stream, resources: pikepdf.Object | None, owner: int, depth: int, number: int
     ) -> _Load:
-        """A content stream's own load plus what it paints, read by ``resources``' names."""
-        drawing = self.drawings.get(stream.objgen)
+        """A content stream's own load plus what it paints, read by ``resources``' names: forms
+        and images (``Do``), soft-mask groups (``gs``), shadings (``sh``), patterns (``scn``) and
+        Type 3 glyphs (``Tf``)."""
+        drawing = self._drawing(stream)
         out = _Load(content_bytes=self.sizes.get(stream.objgen, 0))
         if drawing is None:
             return out
         out.operators, out.inline_pixels = drawing.operators, drawing.inline_pixels
-        xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
-        if not isinstance(xobjects, pikepdf.Dictionary):
+        if not isinstance(resources, pikepdf.Dictionary):
             return out
-        for name, times in drawing.paints.items():
-            painted = xobjects.get("/" + name)
-            if not isinstance(painted, pikepdf.Stream):
-                continue
-            if painted.get("/Subtype") == "/Image":
-                out = _plus(out, _Load(images=frozenset([painted.objgen])), times)
-            elif painted.get("/Subtype") == "/Form":
-                out = _plus(out, self._form(painted, resources, owner, depth + 1, number), times)
-            if out.operators > self.limits.page_operators:
-                raise PdfBombError("operators", f"page {number} executes {out.operators} operators", page=number)
+        xobjects = resources.get("/XObject")
+        if isinstance(xobjects, pikepdf.Dictionary):
+            for name, times in drawing.paints.items():
+                painted = xobjects.get("/" + name)
+                if not isinstance(painted, pikepdf.Stream):
+                    continue
+                if painted.get("/Subtype") == "/Image":
+                    out = _plus(out, _Load(images=frozenset([painted.objgen])), times)
+                elif painted.get("/Subtype") == "/Form":
+                    out = _plus(out, self._form(painted, resources, owner, depth + 1, number), times)
+                self._check(out, number)
+        if any(drawing.uses.values()):
+            out = self._used(out, drawing, stream, resources, owner, depth, number)
         return out
+
+    def _check(self, out: _Load, number: int) -> None:
+        if out.operators > self.limits.page_operators:
+            raise PdfBombError("operators", f"page {number} executes {out.operators} operators", page=number)
+
+    def _drawing(self, stream: pikepdf.Stream) -> _Drawing | None:
+        """The drawing of a content stream, read now when the stream was read once only for its
+        size (a pattern's cell, a Type 3 glyph, a soft mask's group are content only where named)."""
+        drawing = self.drawings.get(stream.objgen)
+        if drawing is None and self.sizes.get(stream.objgen):
+            drawing = _Drawing(self.limits.page_operators, f"object {stream.objgen[0]}")
+            _stream_size(stream, self.limits.stream_bytes, f"object {stream.objgen[0]}", drawing)
+            drawing.close()
+            self.drawings[stream.objgen] = drawing
+        return drawing
+
+    def _used(
+        self,
+        out: _Load,
+        drawing: _Drawing,
+        stream: pikepdf.Stream,
+        resources: pikepdf.Dictionary,
+        owner: int,
+        depth: int,
+        number: int,
+    ) -> _Load:
+        """What the other drawing operators of a stream add (:data:`_USES`), counted from above:
+        a soft mask's group each time its ExtGState is set; a shading's data each time it is
+        painted or set as a pattern; a tiling pattern's cell once per cell on the page's area
+        (ISO 32000-1, 8.7.3.3: ``/XStep``, ``/YStep`` through its ``/Matrix``) each time it is set
+        as the colour; the costliest glyph of the Type 3 fonts it sets once per byte of the stream
+        (every glyph shown takes at least one)."""
+        states, shadings = _named(resources, "/ExtGState"), _named(resources, "/Shading")
+        patterns, fonts = _named(resources, "/Pattern"), _named(resources, "/Font")
+        for name, times in drawing.uses["gs"].items():
+            state = states.get("/" + name)
+            mask = state.get("/SMask") if isinstance(state, pikepdf.Dictionary) else None
+            group = mask.get("/G") if isinstance(mask, pikepdf.Dictionary) else None
+            if isinstance(group, pikepdf.Stream):
+                out = _plus(out, self._form(group, resources, owner, depth + 1, number), times)
+        for name, times in drawing.uses["sh"].items():
+            out = _plus(out, self._shading(shadings.get("/" + name)), times)
+        for name, times in drawing.uses["scn"].items():
+            pattern = patterns.get("/" + name)
+            if isinstance(pattern, pikepdf.Stream):  # a tiling pattern: its cell is a content stream
+                cell = self._form(pattern, resources, owner, depth + 1, number)
+                out = _plus(out, cell, times * _cells(pattern, self.area))
+            elif isinstance(pattern, pikepdf.Dictionary):  # a shading pattern
+                out = _plus(out, self._shading(pattern.get("/Shading")), times)
+            self._check(out, number)
+        glyph = _Load()
+        for name in drawing.uses["Tf"]:
+            font = fonts.get("/" + name)
+            if isinstance(font, pikepdf.Dictionary) and font.get("/Subtype") == "/Type3":
+                glyph = _most(glyph, self._type3(font, resources, owner, depth + 1, number))
+        out = _plus(out, glyph, self.sizes.get(stream.objgen, 0))
+        self._check(out, number)
+        return out
+
+    def _shading(self, shading: pikepdf.Object | None) -> _Load:
+        """One painting of a shading: an operator, and a mesh's data (types 4–7 are streams)."""
+        if isinstance(shading, pikepdf.Stream):
+            return _Load(operators=1, content_bytes=self.sizes.get(shading.objgen, 0))
+        return _Load(operators=1)
+
+    def _type3(
+        self, font: pikepdf.Dictionary, inherited: pikepdf.Object | None, owner: int, depth: int, number: int
+    ) -> _Load:
+        """The costliest glyph of a Type 3 font (each glyph a content stream, ISO 32000-1, 9.6.5),
+        with the font's resources (else the page's)."""
+        key = font.objgen if font.is_indirect else (id(font), 0)
+        if key in self.glyphs:
+            return self.glyphs[key]
+        self.glyphs[key] = _Load()  # a glyph showing its own font draws nothing more
+        procs = font.get("/CharProcs")
+        own = font.get("/Resources")
+        resources = own if isinstance(own, pikepdf.Dictionary) else inherited
+        most = _Load()
+        if isinstance(procs, pikepdf.Dictionary):
+            for _name, proc in procs.items():
+                if isinstance(proc, pikepdf.Stream):
+                    most = _most(most, self._form(proc, resources, owner, depth, number))
+        self.glyphs[key] = most
+        return most
 
     def _form(
         self, form: pikepdf.Stream, inherited: pikepdf.Object | None, owner: int, depth: int, number: int
@@ -621,6 +730,43 @@ def _resources(page: pikepdf.Dictionary) -> pikepdf.Object | None:
             return node.get("/Resources")
         node = node.get("/Parent")
     return None
+
+
+def _named(resources: pikepdf.Dictionary, kind: str) -> pikepdf.Dictionary:
+    """A resource dictionary's sub-dictionary ``kind`` (``/Pattern``, ``/Font``…), empty if none."""
+    named = resources.get(kind)
+    return named if isinstance(named, pikepdf.Dictionary) else pikepdf.Dictionary()
+
+
+#: The most cells of a tiling pattern counted on one page (past it the count is this), so that
+#: a step of 10⁻³⁰⁰ stays a number; far above every limit.
+_MOST_CELLS = 1 << 40
+
+
+def _cells(pattern: pikepdf.Stream, area: float) -> int:
+    """How many cells of a tiling pattern cover a page of ``area`` points² (at least one): the
+    cell is ``/XStep`` × ``/YStep`` in pattern space, scaled by its ``/Matrix`` (ISO 32000-1,
+    8.7.3.3, table 75)."""
+    try:
+        step = abs(float(pattern.get("/XStep", 0)) * float(pattern.get("/YStep", 0)))
+        matrix = pattern.get("/Matrix")
+        a, b, c, d = (float(v) for v in list(matrix)[:4]) if isinstance(matrix, pikepdf.Array) else (1, 0, 0, 1)
+    except (TypeError, ValueError):
+        return _MOST_CELLS
+    cell = step * abs(a * d - b * c)
+    if cell <= 0:
+        return _MOST_CELLS  # no step: the renderer's own guess, counted as the worst
+    return max(1, min(_MOST_CELLS, int(area / cell) + 1))
+
+
+def _most(one: _Load, other: _Load) -> _Load:
+    """The costlier of two loads, each measure on its own (an upper bound of either)."""
+    return _Load(
+        operators=max(one.operators, other.operators),
+        inline_pixels=max(one.inline_pixels, other.inline_pixels),
+        content_bytes=max(one.content_bytes, other.content_bytes),
+        images=one.images | other.images,
+    )
 
 
 def _plus(out: _Load, add: _Load, times: int) -> _Load:

@@ -15,6 +15,8 @@ from accounts.models import Role
 from contracts import jobs, selectors
 from contracts.models import Run, Status
 from contracts.services import publishing, uploads
+from redactor.errors import PdfBombError
+from redactor.pdf.intake import check_upload
 from redactor.read.review import render_zoom
 from tests import bombs
 from tests.pdfs import pdf_from_paragraphs
@@ -182,9 +184,17 @@ def test_a_download_is_chosen_by_its_kind_and_only_the_original_is_private(publi
         (lambda: bombs.inline_image(20_000, 20_000), "million pixels"),
         (lambda: bombs.many_images(count=2, width=8_000, height=8_000), "million pixels"),
         (lambda: bombs.many_objects(300_000), "thousand parts"),
+        (bombs.pattern_fan_out, "million shapes"),
+        (bombs.soft_mask_fan_out, "million shapes"),
+        (bombs.type3_fan_out, "million shapes"),
+        (bombs.mesh_shading, "draw the same large content"),
+        (lambda: bombs.packed_behind_broken_xref(300_000), "thousand parts"),
     ],
-    ids=["nested forms", "save-restore stream", "inline image", "images on a page", "objects"],
-)
+    ids=[
+        "nested forms", "save-restore stream", "inline image", "images on a page", "objects", "pattern", "soft mask",
+        "Type 3 glyphs", "mesh shading", "packed objects",
+    ],
+)  # fmt: skip
 def test_what_a_file_would_draw_is_refused_at_the_upload_without_drawing_it(agency, monkeypatch, build, words):
     data = build()
 
@@ -193,6 +203,9 @@ def test_what_a_file_would_draw_is_refused_at_the_upload_without_drawing_it(agen
 
     for method in ("get_bboxlog", "get_text", "get_pixmap", "get_images", "get_drawings"):
         monkeypatch.setattr(pymupdf.Page, method, drawn)
+    # what the upload's own process runs (here, where the guard above sees any drawing) refuses it
+    with pytest.raises(PdfBombError):
+        check_upload(data)
     with translation.override("en"):
         answer = _upload_api(agency, data, HTTP_ACCEPT_LANGUAGE="en")
     assert answer.status_code == 400 and answer.json()["extra"]["code"] == "too_complex"

@@ -186,7 +186,7 @@ def test_a_scan_looks_scanned_by_its_structure_and_a_text_contract_does_not():
     assert [page.looks_scanned for page in check_pdf_limits(scan_of(text, dpi=150)).pages] == [True]
 
 
-@pytest.mark.parametrize("folder", ["real", "dev", "twins"])
+@pytest.mark.parametrize("folder", ["real", "dev", "twins", "twins2"])
 def test_every_contract_of_the_data_sets_passes_the_limits(folder):
     pdfs = sorted((DATA / folder).rglob("*.pdf"))
     if not pdfs:
@@ -273,3 +273,25 @@ def test_objects_packed_in_object_streams_count_whatever_the_trailer_declares():
         check_declared_objects(data)
     assert refused.value.limit == "objects" and "300000" in str(refused.value)
     check_declared_objects(bombs.packed_behind_broken_xref(1_000))  # a few packed objects pass
+
+
+@pytest.mark.parametrize(
+    ("build", "mild", "limit"),
+    [
+        (bombs.pattern_fan_out, {"levels": 1, "fanout": 3}, "operators"),
+        (bombs.tiny_pattern_step, {"step": 20}, "operators"),
+        (bombs.soft_mask_fan_out, {"levels": 1, "fanout": 3}, "operators"),
+        (bombs.type3_fan_out, {"glyphs": 50, "levels": 1, "fanout": 2}, "operators"),
+        (bombs.mesh_shading, {"triangles": 100, "paints": 2}, "drawn"),
+    ],
+    ids=["pattern", "pattern step", "soft mask", "Type 3 glyphs", "mesh shading"],
+)
+def test_every_way_content_reaches_a_page_is_counted_before_it_is_drawn(build, mild, limit):
+    """Forms reachable only through a tiling pattern's cell, a soft mask's group or a Type 3
+    glyph, a pattern's cells over the page, a mesh painted over and over: each counted from the
+    structure (nothing drawn), refused by the limit it passes; the same kinds at a contract's
+    scale pass."""
+    with pytest.raises(PdfBombError) as refused:
+        check_pdf_limits(build())
+    assert refused.value.limit == limit and refused.value.page == 1
+    check_pdf_limits(build(**mild))
