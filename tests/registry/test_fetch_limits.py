@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from django.utils import translation
 
 from registry.services.published import FetchError, _get, registry_file_link
 
@@ -54,7 +55,7 @@ def test_a_trickled_file_ends_at_the_fetchs_deadline():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Trickle)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        with pytest.raises(FetchError, match="too slowly"):
+        with translation.override("en"), pytest.raises(FetchError, match="too slowly"):
             _get(f"http://127.0.0.1:{server.server_port}/f.pdf", 10_000, deadline=1)
     finally:
         server.shutdown()
