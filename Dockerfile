@@ -49,6 +49,6 @@ USER redactor
 ENV PORT=8000 HOST=0.0.0.0 RUN_DIR=/tmp/redactor-run
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD curl -fsS "http://127.0.0.1:${PORT}/healthz" || exit 1
-# web (default); the workers run the same image with: python manage.py rqworker default low / rqworker ocr default low,
+# web (default); the workers run the same image with: python manage.py rqworker default low / rqworker ocr default,
 # and one cron scheduler with: python manage.py rqcron config.cron
 CMD ["bin/serve"]

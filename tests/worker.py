@@ -93,3 +93,8 @@ def die_by_signal(*args) -> None:
     """A job body that ends its work horse by SIGSEGV, as a crash inside a C library does (the
     job's arguments are those of the job it stands in for)."""
     os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def sleep_for(seconds: float) -> None:
+    """A job body that holds its worker for ``seconds`` (a long audit step, an import)."""
+    time.sleep(seconds)

@@ -11,6 +11,7 @@ import shlex
 import signal
 from datetime import timedelta
 
+import django_rq
 import pytest
 import yaml
 from django.core.management import call_command
@@ -56,6 +57,30 @@ def test_the_shipped_topologies_are_read():
     for workers in (bin_start_workers(), compose_workers()):
         assert len(workers) == 2 and any("ocr" in w for w in workers) and any("ocr" not in w for w in workers)
         assert all(set(w) <= {"default", "ocr", "low"} for w in workers), workers
+        # the background queue (audits, imports, previews) on one worker: the other stays for contracts
+        assert sum("low" in w for w in workers) == 1 and all("default" in w for w in workers), workers
+
+
+@pytest.mark.parametrize("topology", [bin_start_workers, compose_workers], ids=["bin-start", "compose"])
+def test_long_background_jobs_never_hold_every_worker(topology, agency, clerk, contract_pdf):
+    """Two long jobs on the background queue (an agency's audit step and import) and then a
+    contract: the contract reaches review while both still run (one waits for the worker that
+    serves the queue)."""
+    flush_queue()
+    from contracts import queue
+
+    for _ in range(2):
+        queue.enqueue("tests.worker.sleep_for", 60, queue="low", timeout=120)
+    workers = [start_worker(queues=queues) for queues in topology()]
+    try:
+        started = django_rq.get_queue("low").started_job_registry
+        serving = sum("low" in queues for queues in topology())
+        wait_for(lambda: started.count >= min(2, serving), timeout=90)  # every worker it may have, held
+        contract = uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+        wait_for(lambda: Contract.objects.get(pk=contract.pk).status == Status.NEEDS_REVIEW, timeout=50, interval=0.5)
+    finally:
+        for worker in workers:
+            kill_worker(worker)
 
 
 @pytest.mark.parametrize("topology", [bin_start_workers, compose_workers], ids=["bin-start", "compose"])
