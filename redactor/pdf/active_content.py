@@ -88,7 +88,25 @@ _PACKAGES = frozenset({"docx", "xlsx", "pptx", "odt", "ods", "odp", "isdocx", "a
 MAX_DEPTH = 3
 #: First bytes of programs and scripts, whatever the file is called.
 _PROGRAM = re.compile(rb"^(?:MZ|\x7fELF|#!|\xca\xfe\xba\xbe|\xcf\xfa\xed\xfe|\xfe\xed\xfa)")
-_MARKUP_SCRIPT = re.compile(rb"<\s*(?:script|html|svg|!doctype\s+html)\b|javascript:", re.I)
+#: Markup that runs or fetches something when a viewer opens the file: a script, HTML or SVG element
+#: (with a namespace prefix too: ``<h:script>`` in XHTML inside XML), an event handler attribute
+#: (``onerror=``), ``javascript:``, and an XML style sheet (``<?xml-stylesheet?>``: a browser
+#: fetches it, and XSLT may run script).
+_MARKUP_SCRIPT = re.compile(
+    rb"<\s*(?:[\w.-]{1,40}:)?(?:script|html|svg|!doctype\s+html)\b|javascript:"
+    rb"|<[a-z][^<>]{0,2000}?\son[a-z]{3,30}\s*=|<\?xml-stylesheet\b",
+    re.I,
+)
+#: The most parts a package attachment may have: a contract's Word or Excel file has tens.
+MAX_PACKAGE_PARTS = 2_000
+#: A dynamic data exchange field (Word ``DDE``/``DDEAUTO``, ECMA-376 part 1, 17.16.5) or link
+#: (Excel ``ddeLink``, 18.14.4; a formula calling a program, ``=cmd|' /C …'!A0``): each starts a
+#: program when the document is opened or updated.
+_DDE = re.compile(
+    rb"<w:instrText\b[^>]{0,200}>\s*DDE(?:AUTO)?\b|\binstr\s*=\s*[\"']\s*DDE(?:AUTO)?\b"
+    rb"|<(?:\w+:)?ddeLink\b|<(?:\w+:)?f\b[^>]{0,200}>[^<]{0,200}\w\|'",
+    re.I,
+)
 #: Names of program endings, for the clerk's sentence (an ending outside the allowlist is refused either way).
 _PROGRAM_ENDINGS = frozenset(
     {
@@ -132,10 +150,23 @@ def find_active_content(data: bytes, _depth: int = 0, *, opened: pikepdf.Pdf | N
     empty for a file a contract may be. ``opened``: ``data`` already opened by qpdf (read only,
     left open). Raises ``pikepdf.PdfError`` for a file qpdf cannot open (the caller has opened it
     with PyMuPDF first, which reports damage in the clerk's words)."""
+    appended = _appended(data)
     if opened is None:
         with pikepdf.open(io.BytesIO(data)) as pdf:
-            return _find(pdf, _depth)
-    return _find(opened, _depth)
+            return sorted(set(_find(pdf, _depth)) | appended)
+    return sorted(set(_find(opened, _depth)) | appended)
+
+
+def _appended(data: bytes) -> set[str]:
+    """What follows the file's last ``%%EOF`` when it is an archive, a program or a script (a
+    polyglot: a PDF reader ignores it, an unpacker or a browser given the file does not)."""
+    end = data.rfind(b"%%EOF")
+    tail = data[end + 5 :].lstrip(b"\x00\t\n\f\r ") if end >= 0 else b""
+    if not tail:
+        return set()
+    if b"PK\x03\x04" in tail or _PROGRAM.match(tail) or _MARKUP_SCRIPT.search(tail):
+        return {"data appended after the end of the PDF"}
+    return set()
 
 
 def _find(pdf: pikepdf.Pdf, _depth: int) -> list[str]:
@@ -351,9 +382,14 @@ def _package(data: bytes, endings: set[str], found: set[str]) -> None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             members = [m for m in package.infolist() if not m.is_dir()]
+            if len(members) > MAX_PACKAGE_PARTS:
+                found.add("embedded archive of too many parts")
+                return
             parts = [m.filename.lower() for m in members]
             if any(_program_part(package, m) for m in members):
                 found.add("embedded program")
+            if any(_dde_part(package, m) for m in members):
+                found.add("embedded document with DDE")
             relationships = [m for m in members if m.filename.lower().endswith(".rels")]
             if any(_external_relationship(package, m) for m in relationships):
                 found.add("embedded document with external links")
@@ -381,6 +417,15 @@ def _program_part(package: zipfile.ZipFile, member: zipfile.ZipInfo) -> bool:
         return True
     with package.open(member) as part:
         return bool(_PROGRAM.match(part.read(16)))
+
+
+def _dde_part(package: zipfile.ZipFile, member: zipfile.ZipInfo) -> bool:
+    """Whether an XML part of a document or a spreadsheet holds a DDE field, link or formula."""
+    name = member.filename.lower()
+    if not name.endswith(".xml") or not name.startswith(("word/", "xl/", "content", "ppt/")):
+        return False
+    with package.open(member) as part:
+        return bool(_DDE.search(part.read(_PART_READ)))
 
 
 def _external_relationship(package: zipfile.ZipFile, member: zipfile.ZipInfo) -> bool:

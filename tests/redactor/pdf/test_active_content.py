@@ -316,6 +316,16 @@ _HYPERLINK = (
     b'relationships/hyperlink" Target="https://www.hornilhota.cz/" TargetMode="External"/></Relationships>'
 )
 
+_DDE_FIELD = (
+    b'<w:document><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> DDEAUTO '
+    b'c:\\windows\\system32\\cmd.exe "/k calc.exe"</w:instrText></w:r></w:document>'
+)
+_DDE_CELL = b"<worksheet><sheetData><row><c r=\"A1\"><f>cmd|' /C calc'!A0</f></c></row></sheetData></worksheet>"
+#: A contract's words that look like the DDE markers and are none.
+_DDE_LOOKALIKES = (
+    b"<w:document><w:t>DDE s.r.o., ICO 12345678; zkratka DDE AUTO servis</w:t><w:t>|' a =SUM(A1)</w:t></w:document>"
+)
+
 ACTIVE_BY_STRUCTURE = {
     "a PDF attachment without its header, with an open-action script": (_without_header, ["embedded PDF"]),
     "a javascript: link": (_link_to("javascript:app.alert(1)"), ["URI javascript:"]),
@@ -348,6 +358,30 @@ ACTIVE_BY_STRUCTURE = {
         _attached("podpis.asice", _zip({"mimetype": b"application/vnd.etsi.asic-e+zip", "data.txt": b"MZ\x90\x00"})),
         ["embedded program"],
     ),
+    "XML carrying a namespaced XHTML script": (
+        _attached("data.xml", b'<d xmlns:h="http://www.w3.org/1999/xhtml"><h:script>alert(1)</h:script></d>'),
+        ["embedded program"],
+    ),
+    "XML carrying an event handler": (
+        _attached("data.xml", b'<svg:image xmlns:svg="x" href="x" onerror="alert(1)"/>'),
+        ["embedded program"],
+    ),
+    "XML with a remote style sheet": (
+        _attached("data.xml", b'<?xml-stylesheet type="text/xsl" href="http://attacker.example/x.xsl"?><d/>'),
+        ["embedded program"],
+    ),
+    "a Word document with a DDE field": (
+        _attached("smlouva.docx", _zip({**_DOCX, "word/document.xml": _DDE_FIELD})),
+        ["embedded document with DDE"],
+    ),
+    "a workbook with a DDE formula": (
+        _attached("rozpocet.xlsx", _zip({"[Content_Types].xml": b"<Types/>", "xl/worksheets/sheet1.xml": _DDE_CELL})),
+        ["embedded document with DDE"],
+    ),
+    "a Word document of 5,000 parts": (
+        _attached("smlouva.docx", _zip({**_DOCX, **{f"word/p{n}.xml": b"" for n in range(5_000)}})),
+        ["embedded archive of too many parts"],
+    ),
 }
 
 
@@ -367,8 +401,17 @@ def test_attachments_and_links_are_judged_by_their_structure(case):
         _link_to("HTTP://www.hornilhota.cz/"),
         _attached("smlouva.docx", _zip({**_DOCX, "word/_rels/document.xml.rels": _HYPERLINK})),
         _attached("vykaz.txt", b"Polozka;Cena\n" * 500),
+        _attached("smlouva.docx", _zip({**_DOCX, "word/document.xml": _DDE_LOOKALIKES})),
+        _attached("data.xml", b"<smlouva><strana>Obec Horni Lhota</strana><poznamka>one=1</poznamka></smlouva>"),
     ],
-    ids=["mailto link", "HTTP in capitals", "Word document with a web link", "long text"],
+    ids=["mailto link", "HTTP in capitals", "Word document with a web link", "long text", "DDE as a name", "plain XML"],
 )
 def test_links_to_the_web_and_documents_with_web_links_stay_accepted(change):
     assert find_active_content(_edit(change)) == []
+
+
+def test_an_archive_or_a_program_appended_after_the_end_of_the_pdf_is_refused():
+    assert find_active_content(CONTRACT + b"\r\n") == []  # white space after %%EOF is nothing
+    with_zip = CONTRACT + _zip({"setup.exe": b"MZ\x90\x00"})
+    assert find_active_content(with_zip) == ["data appended after the end of the PDF"]
+    assert find_active_content(CONTRACT + b"\n<script>alert(1)</script>") == ["data appended after the end of the PDF"]
