@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -515,12 +516,33 @@ def parse_reply(xml: bytes) -> Reply:
     return Reply(operation, message_id, record, info=info, schema_errors=errors)
 
 
+#: The encoding an XML declaration names (XML 1.0, 2.8 and 4.3.3).
+_DECLARED_ENCODING = re.compile(rb"^<\?xml[^>]{0,200}?\bencoding\s*=\s*[\"']([A-Za-z][A-Za-z0-9._-]{0,40})[\"']")
+
+
+def dump_encoding_problem(head: bytes) -> str | None:
+    """Why a dump whose first bytes are ``head`` cannot be read as published, or None: the
+    registry publishes its open data in UTF-8 (the dumps' XML declarations say so), so a dump that
+    declares another encoding (or starts with a UTF-16 byte-order mark) was converted or forged,
+    and read by that declaration its Czech letters would be garbled."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "the dump is written in UTF-16, not UTF-8"
+    found = _DECLARED_ENCODING.match(head.removeprefix(b"\xef\xbb\xbf").lstrip())
+    declared = found.group(1).decode("ascii").replace("_", "-").upper() if found else "UTF-8"
+    return None if declared in ("UTF-8", "UTF8") else f"the dump declares the encoding {declared}, not UTF-8"
+
+
 def iter_dump(source: IO[bytes], keep: Callable[[PublishingBody], bool]) -> Iterator[Record]:
     """The records of a monthly dump read from the file ``source`` piece by piece, in bounded
     memory whatever the dump's size: each ``zaznam`` whose publisher (``subjekt``) ``keep``
     accepts is validated against ``dump_mesice.xsd`` on its own (the dump's head with this record)
     and read; the others are skipped unread. Raises :class:`RegistryXmlError` for XML that is not
-    well-formed, a document type, a root other than ``dump`` or a kept record the schema refuses."""
+    well-formed, a document type, an encoding other than UTF-8 (:func:`dump_encoding_problem`),
+    a root other than ``dump`` or a kept record the schema refuses."""
+    first = source.read(512)
+    source.seek(0)
+    if (problem := dump_encoding_problem(first)) is not None:
+        raise RegistryXmlError([problem])
     head: list[etree._Element] = []
     context = etree.iterparse(
         source, events=("start", "end"), resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False
@@ -532,6 +554,7 @@ def iter_dump(source: IO[bytes], keep: Callable[[PublishingBody], bool]) -> Iter
                 if el.getparent() is None:
                     if el.getroottree().docinfo.doctype:
                         raise RegistryXmlError(["a document type (DOCTYPE) is not allowed"])
+
                     if name != "dump" or etree.QName(el).namespace != NS:
                         raise RegistryXmlError([f"not a dump: {etree.QName(el).text}"])
                 continue

@@ -57,7 +57,18 @@ class FetchError(Exception):
 
 def _looks_like_dump(stream: IO[bytes]) -> bool:
     """Whether ``stream`` (read from its start) begins as a registry dump (its root element
-    ``dump`` in the ISRS namespace), read up to its first element without building the tree."""
+    ``dump`` in the ISRS namespace), read up to its first element without building the tree.
+    Raises ``ValidationError`` code ``not_utf8`` for a dump that declares an encoding other than
+    UTF-8 (:func:`registry.isrs.dump_encoding_problem`)."""
+    if isrs.dump_encoding_problem(stream.read(512)) is not None:
+        raise ValidationError(
+            _(
+                "The dump is not in UTF-8, in which the registry publishes its dumps: read so, its Czech letters "
+                "would be imported garbled. Download the month's dump again and upload it as it came."
+            ),
+            code="not_utf8",
+        )
+    stream.seek(0)
     try:
         for _event, element in etree.iterparse(
             stream, events=("start",), resolve_entities=False, no_network=True, huge_tree=False

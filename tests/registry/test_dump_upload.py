@@ -133,3 +133,40 @@ def test_the_records_page_takes_a_dump_over_the_request_limit(agency, admin_user
     assert response.status_code == 302
     assert [m.level_tag for m in get_messages(response.wsgi_request)] == ["success"]
     assert RecordImport.objects.get(agency=agency).source == "dump_2016_07.xml"
+
+
+def _declared(encoding: str) -> bytes:
+    """A one-record dump (UTF-8 bytes) whose XML declaration names ``encoding``."""
+    record = isrs.Record(
+        record_id=7, version_id=7, link="https://smlouvy.gov.cz/smlouva/7",
+        published_at=datetime(2016, 7, 1, 9, 0, tzinfo=UTC),
+        metadata=ContractMetadata(
+            publisher=PublishingBody(name="Město Žďár", ico="00064581"),
+            parties=[RegistryParty(name="Stavby Novák s.r.o.", ico="25596641")],
+            subject="Oprava chodníku", date_concluded=date(2016, 6, 30),
+        ),
+        files=[isrs.RecordFile("smlouva.pdf", "0" * 64, "https://smlouvy.gov.cz/smlouva/soubor/7/smlouva.pdf")],
+        current=True,
+    )  # fmt: skip
+    xml = isrs.dump_xml([record], 2016, 7, datetime(2016, 8, 1, tzinfo=UTC))
+    body = xml.split(b"?>", 1)[1] if xml.startswith(b"<?xml") else xml
+    return f'<?xml version="1.0" encoding="{encoding}"?>'.encode() + body
+
+
+def test_a_dump_declaring_another_encoding_than_utf8_is_refused_not_imported_garbled(agency, admin_user):
+    import io
+
+    from django.core.exceptions import ValidationError
+
+    from registry.services.published import record_import_upload
+
+    with pytest.raises(ValidationError) as refused:
+        record_import_upload(
+            agency=agency, user=admin_user, dump=io.BytesIO(_declared("windows-1250")), filename="d.xml"
+        )
+    assert refused.value.code == "not_utf8"
+    with pytest.raises(isrs.RegistryXmlError, match="encoding"):  # the job's reading says the same
+        list(isrs.iter_dump(io.BytesIO(_declared("windows-1250")), lambda body: True))
+    # as the registry publishes it, it is read with its Czech letters
+    [read] = list(isrs.iter_dump(io.BytesIO(_declared("UTF-8")), lambda body: True))
+    assert read.metadata.publisher.name == "Město Žďár"
