@@ -8,10 +8,12 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import django_rq
+from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from redis.exceptions import RedisError
 from rq import Callback, Worker
-from rq.job import Job
+from rq.job import Job, JobStatus
+from rq.utils import now as rq_now
 
 #: The jobs (:mod:`contracts.jobs`), each taking one id and calling one service.
 PROCESS_CONTRACT = "contracts.jobs.process_contract"
@@ -60,6 +62,31 @@ def fresh_connections() -> None:
     expired (never inside a transaction); every job calls it before and after its work."""
     if not connection.in_atomic_block:
         close_old_connections()
+
+
+#: Seconds within which a worker executing a job last reported to Redis for the job to count as
+#: running (RQ's worker reports every ``job_monitoring_interval``, 30 s, while its horse works).
+WORKER_ALIVE_SECONDS = 90
+
+
+def job_running(job_id: str) -> bool:
+    """Whether the RQ job ``job_id`` is being executed now by a worker that is alive: the job is
+    started, the worker it names holds it as its current job, and that worker reported within
+    :data:`WORKER_ALIVE_SECONDS` (or ``REDACTOR_JOB_STALE_SECONDS``, when shorter). A job busy in
+    one long call (a renderer inside MuPDF) reports no progress, yet its worker does; False when
+    Redis cannot be asked."""
+    try:
+        connection_ = django_rq.get_connection()
+        job = Job.fetch(job_id, connection=connection_)
+        if job.get_status() != JobStatus.STARTED or not job.worker_name:
+            return False
+        worker = Worker.find_by_key(Worker.redis_worker_namespace_prefix + job.worker_name, connection=connection_)
+        if worker is None or worker.get_current_job_id() != job_id or worker.last_heartbeat is None:
+            return False
+        window = min(WORKER_ALIVE_SECONDS, settings.REDACTOR_JOB_STALE_SECONDS)
+        return (rq_now() - worker.last_heartbeat).total_seconds() < window
+    except Exception:  # no such job, Redis unreachable, a worker key half written: not running
+        return False
 
 
 def worker_count(queue: str) -> int:

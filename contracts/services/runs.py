@@ -312,13 +312,15 @@ def runs_fail_stale(*, agency: Agency | None = None) -> int:
     """Fail the running jobs (of ``agency`` only, when given) whose worker stopped reporting for
     ``REDACTOR_JOB_STALE_SECONDS``; returns how many. Run every minute by the cron job
     :func:`contracts.jobs.fail_stale_runs` (:mod:`contracts.cron`), so that a killed worker shows
-    up as a failure the clerk can retry; pages only read."""
+    up as a failure the clerk can retry; pages only read. A run whose job a live worker is still
+    executing (:func:`contracts.queue.job_running`: one long call that reports nothing) is left to
+    its job, which ends by itself, by its timeout or by its failure callback."""
     count = 0
     running = Run.objects.filter(state=Run.State.RUNNING)
     if agency is not None:
         running = running.filter(agency=agency)
     for run in running:
-        if selectors.run_is_stale(run):
+        if selectors.run_is_stale(run) and not (run.rq_job_id and queue.job_running(run.rq_job_id)):
             run_fail(run_id=run.pk, message=_("The worker stopped responding (it may have been restarted). Retry."))
             count += 1
     return count

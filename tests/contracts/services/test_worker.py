@@ -159,3 +159,35 @@ def test_the_warm_up_contract_meets_what_a_processing_job_meets(engine):
     assert {"person", "birth_number", "address", "bank_account", "phone", "ico"} <= found
     assert engine.redact(analysis.document, analysis.to_redact()).verification.ok
     assert prefill(analysis).parties  # the registry's reading names the public body
+
+
+def test_the_sweep_leaves_a_run_whose_live_worker_is_still_in_one_long_call(agency, clerk, contract_pdf):
+    """A job inside one long call reports no progress, yet its worker reports to Redis: the
+    stale-run sweep does not fail a run its job is still executing; a run whose job nobody
+    executes it does."""
+    import django_rq
+    from django.utils import timezone
+
+    from contracts import queue
+
+    flush_queue()
+    contract = uploads.contract_upload(agency=agency, user=clerk, data=contract_pdf, filename="smlouva.pdf")
+    run = Run.objects.get(contract=contract)
+    queue.enqueue("tests.worker.sleep_for", 120, queue="low", timeout=300)
+    worker = start_worker(queues=("low",))
+    try:
+        wait_for(lambda: django_rq.get_queue("low").started_job_registry.count >= 1, timeout=90)
+        long_ago = timezone.now() - timezone.timedelta(hours=1)
+        job_id = django_rq.get_queue("low").started_job_registry.get_job_ids()[0]
+        Run.objects.filter(pk=run.pk).update(
+            state=Run.State.RUNNING, started_at=long_ago, heartbeat_at=long_ago, rq_job_id=job_id
+        )
+        assert queue.job_running(job_id)
+        assert runs.runs_fail_stale() == 0
+        assert Run.objects.get(pk=run.pk).state == Run.State.RUNNING
+    finally:
+        kill_worker(worker)
+    Run.objects.filter(pk=run.pk).update(rq_job_id="no-such-job")
+    assert not queue.job_running("no-such-job")
+    assert runs.runs_fail_stale() == 1
+    assert Run.objects.get(pk=run.pk).state == Run.State.FAILED
