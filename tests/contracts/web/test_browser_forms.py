@@ -86,7 +86,7 @@ def test_a_reviewer_decides_a_groups_open_items_at_once_in_the_browser(live_serv
     assert set(Proposal.objects.filter(contract=contract, text__in=["Xaver Qwertz", "Yvo Wertzl"])
                .values_list("decision", flat=True)) == {"rejected"}  # fmt: skip
     assert not AgencyRule.objects.filter(agency=agency).exists()
-    assert page.locator("button.group-reject").count() == 0  # nothing left open in the group
+    expect(page.locator("button.group-reject")).to_have_count(0)  # nothing left open in the group
 
 
 def test_a_reviewer_decides_a_pages_open_items_at_once_and_undoes_it_in_the_browser(live_server, browser_page):
@@ -105,11 +105,11 @@ def test_a_reviewer_decides_a_pages_open_items_at_once_and_undoes_it_in_the_brow
     assert set(names.values_list("decision", flat=True)) == {"accepted"}
     assert not AgencyRule.objects.filter(agency=agency).exists()
     expect(page.locator("#last-count")).to_have_text("Začerněno: 2 výskyty")  # once the page has read the answer
-    assert page.locator("#page-1 button.page-accept").count() == 0
+    expect(page.locator("#page-1 button.page-accept")).to_have_count(0)
     with page.expect_response(lambda r: "/review/undo/" in r.url and r.ok):
         page.click("#undo-last")
     assert set(names.values_list("decision", flat=True)) == {"pending"}
-    assert page.locator("#page-1 button.page-accept").count() == 1
+    expect(page.locator("#page-1 button.page-accept")).to_have_count(1)
 
 
 def test_a_second_reviewer_returns_and_then_approves_in_the_browser(live_server, browser_page):
