@@ -85,6 +85,51 @@ def _bomb_limit(limit: str) -> str:
     }.get(limit, limit)
 
 
+def _active_kind(kind: str) -> str:
+    """A kind of active content (:func:`~redactor.pdf.active_content.find_active_content`) in the
+    clerk's language; the PDF's own names (JavaScript, XFA, Launch, …) stay as the standard spells
+    them (ISO 32000-1, § 12.6.4), so that the clerk can look them up or tell the file's author."""
+    fixed = {
+        "JavaScript": _("JavaScript"),
+        "XFA": _("an XFA form"),
+        "RichMedia": _("rich media (RichMedia)"),
+        "URI (automatic)": _("a web address opened by itself"),
+        "URI without http, https or mailto": _("a link to neither a web nor an e-mail address"),
+        "external file": _("a reference to a file outside the PDF"),
+        "damaged attachment": _("a damaged attachment"),
+        "embedded program": _("an attached program"),
+        "embedded PDF": _("an attached PDF that could not be checked"),
+        "embedded archive": _("an attached archive"),
+        "embedded archive of too many parts": _("an attached archive of too many parts"),
+        "embedded Office 97-2003 document": _("an attached Office 97-2003 document"),
+        "embedded document with DDE": _("an attached document with DDE fields"),
+        "embedded document with external links": _("an attached document that loads external files"),
+        "embedded document with macros": _("an attached document with macros"),
+        "embedded object in a document": _("an object embedded in an attached document"),
+        "Launch": _("starting a program (Launch)"),
+        "SubmitForm": _("sending the form (SubmitForm)"),
+        "ImportData": _("importing data (ImportData)"),
+        "GoToR": _("opening another file (GoToR)"),
+        "GoToE": _("opening an attached file (GoToE)"),
+        "Rendition": _("playing media (Rendition)"),
+        "Movie": _("playing a film (Movie)"),
+        "Sound": _("playing a sound (Sound)"),
+    }
+    if kind in fixed:
+        return str(fixed[kind])
+    for prefix, sentence in (
+        ("name tree ", _("the document-level entry %(name)s")),
+        ("URI ", _("a %(name)s link")),
+        ("Named ", _("the viewer command %(name)s")),
+        ("attachment type ", _("an attachment of type %(name)s")),
+    ):
+        if kind.startswith(prefix):
+            return sentence % {"name": kind.removeprefix(prefix)}
+    if kind.endswith(" annotation"):
+        return _("an annotation of type %(name)s") % {"name": kind.removesuffix(" annotation")}
+    return _("the action %(name)s") % {"name": kind}
+
+
 def pdf_problem(exc: errors.RedactionError) -> tuple[str, str]:
     """``(code, sentence)`` for an engine error about the file itself, in the clerk's language;
     the engine's own text (English, with MuPDF's messages) stays in the log. One place for the
@@ -120,7 +165,7 @@ def pdf_problem(exc: errors.RedactionError) -> tuple[str, str]:
         return "active_content", _(
             "The PDF contains active content (%(kinds)s). Save it without scripts, e.g. by printing it "
             "to PDF, and upload it again."
-        ) % {"kinds": ", ".join(exc.kinds)}
+        ) % {"kinds": ", ".join(_active_kind(kind) for kind in exc.kinds)}
     if isinstance(exc, errors.OcrUnavailableError):
         return "ocr_unavailable", _(
             "Scanned pages cannot be read: OCR is not installed on the server. Tell the operator."

@@ -77,8 +77,47 @@ def test_refusal_is_in_czech_by_default(agency, clerk):
     assert "Soubor není PDF" in response.content.decode()
 
 
+#: English words of the check's own names that a Czech sentence must not carry.
+_ENGLISH = ("embedded", "attachment", "annotation", "external", "automatic", "file", "name tree", "without")
+
+
+@pytest.mark.parametrize("case", ACTIVE)
+def test_active_content_is_named_in_czech_to_a_czech_clerk(case, agency, clerk):
+    """The refusal names what the file carries in the clerk's language: no English word of the
+    check's internal names inside the Czech sentence, only the PDF's own names (JavaScript, XFA)."""
+    change, kinds = ACTIVE[case]
+    response = logged_in(clerk).post(
+        reverse("contracts:upload", kwargs={"agency_id": agency.pk}),
+        {"file": SimpleUploadedFile("smlouva.pdf", _edit(change), content_type="application/pdf")},
+    )
+    assert response.status_code == 400
+    text = response.content.decode()
+    named = text.split("PDF obsahuje aktivní obsah (", 1)[1].split("). ", 1)[0]
+    assert not [word for word in _ENGLISH if word in named.lower()], named
+    assert named.count(", ") >= len(kinds) - 1
+
+
 def _media_files(root) -> set[str]:
     return {os.path.join(d, f) for d, _, files in os.walk(root) for f in files}
+
+
+#: How each kind the check names reads to an English-speaking clerk: the PDF's own names stay.
+KINDS_IN_ENGLISH = {
+    "XFA": "an XFA form",
+    "GoToE": "opening an attached file (GoToE)",
+    "GoToR": "opening another file (GoToR)",
+    "JavaScript": "JavaScript",
+    "external file": "a reference to a file outside the PDF",
+    "URI (automatic)": "a web address opened by itself",
+    "Launch": "starting a program (Launch)",
+    "RichMedia": "rich media (RichMedia)",
+    "SubmitForm": "sending the form (SubmitForm)",
+    "embedded program": "an attached program",
+    "3D annotation": "an annotation of type 3D",
+    "Rendition": "playing media (Rendition)",
+    "embedded PDF": "an attached PDF that could not be checked",
+    "damaged attachment": "a damaged attachment",
+}
 
 
 @pytest.mark.parametrize("case", ACTIVE)
@@ -95,7 +134,7 @@ def test_active_content_is_refused_at_both_doors_and_nothing_is_stored(case, age
         HTTP_ACCEPT_LANGUAGE="en",
     )
     assert web.status_code == 400
-    sentence = f"The PDF contains active content ({', '.join(sorted(kinds))}). Save it without scripts"
+    sentence = f"The PDF contains active content ({', '.join(KINDS_IN_ENGLISH[k] for k in sorted(kinds))}). Save it"
     assert sentence in web.content.decode()
     file = io.BytesIO(data)
     file.name = "smlouva.pdf"
