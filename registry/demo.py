@@ -189,7 +189,9 @@ def write_demo_month(directory: Path, base_url: str, *, ico: str, data_box: str,
             path.write_bytes(data)
             files.append(isrs.RecordFile(f.name, isrs.sha256(data), f"{base_url}smlouva/soubor/{n}/{f.name}"))
         meta = ContractMetadata(publisher, list(demo.parties), demo.subject, demo.concluded)
-        published = datetime(demo.concluded.year, demo.concluded.month, demo.concluded.day + 1, 9, 0, tzinfo=UTC)
+        # published in the dump's month, as every record of a monthly dump is (within the 30 days
+        # § 5(2) of Act 340/2015 allows after the contract was concluded)
+        published = datetime(DEMO_MONTH.year, DEMO_MONTH.month, demo.concluded.day, 9, 0, tzinfo=UTC)
         records.append(
             isrs.Record(
                 record_id=demo.record_id,

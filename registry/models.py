@@ -152,7 +152,8 @@ class RecordImport(models.Model):
     ``source`` by the job. Counts: ``records`` of the agency in the dump (``new`` not known
     before), ``files`` named by them, ``stored`` fetched and matching their SHA-256, ``refused``
     whose content did not match, ``failed`` that could not be fetched (each named on its
-    :class:`PublishedFile`)."""
+    :class:`PublishedFile`), ``left_out`` records of an uploaded dump the registry does not list
+    as the agency's (see ``confirmed``)."""
 
     class State(models.TextChoices):
         QUEUED = "queued", _("Waiting")
@@ -170,6 +171,12 @@ class RecordImport(models.Model):
     stored = models.PositiveIntegerField(default=0)
     refused = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)
+    #: Whether the registry itself vouches for the records: a fetched dump always; an uploaded one
+    #: once its records were found, as the agency's and in the same version, in the registry's own
+    #: dump of their month (``left_out``: those that were not, and were not imported). False for an
+    #: upload while this service fetches nothing: its records are taken as the file names them.
+    confirmed = models.BooleanField(default=True)
+    left_out = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -10,6 +10,7 @@ Used by the tests and the audit benchmark (``benchmarks/registry_audit.py``); no
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import Counter
 from datetime import UTC, date, datetime
@@ -85,7 +86,13 @@ class OpenDataServer:
         )
 
     def publish(self, month: date, records: list[isrs.Record]) -> str:
-        """Serve the dump of ``month`` with ``records``; returns its path."""
+        """Serve the dump of ``month`` with ``records``, each published in that month as in the
+        registry's dumps (a record dated otherwise is dated the month's first day); returns its path."""
+        records = [
+            r if r.published_at and (r.published_at.year, r.published_at.month) == (month.year, month.month)
+            else dataclasses.replace(r, published_at=datetime(month.year, month.month, 1, 9, 0, tzinfo=UTC))
+            for r in records
+        ]  # fmt: skip
         path = f"/dump_{month.year}_{month.month:02d}.xml"
         self.paths[path] = isrs.dump_xml(records, month.year, month.month, datetime(2026, 11, 1, tzinfo=UTC))
         return path

@@ -28,12 +28,15 @@ RECORD_ID = OpenApiParameter(
 class RecordImportSerializer(serializers.ModelSerializer):
     """An import: its ``source`` (a dump's file name or address), ``state`` (queued, running, done,
     failed with ``error``) and counts: ``records`` of the agency (``new`` among them), ``files``
-    named, ``stored`` (SHA-256 matched), ``refused`` (did not match) and ``failed`` (not fetched)."""
+    named, ``stored`` (SHA-256 matched), ``refused`` (did not match) and ``failed`` (not fetched);
+    ``confirmed``: whether the registry vouches for the records (an uploaded dump is checked
+    against the registry's own dump of its month, ``left_out`` counting the records it does not
+    list as the agency's; false while the service fetches nothing)."""
 
     class Meta:
         model = RecordImport
-        fields = ["id", "source", "state", "records", "new", "files", "stored", "refused", "failed", "error",
-                  "created_at", "finished_at"]  # fmt: skip
+        fields = ["id", "source", "state", "records", "new", "files", "stored", "refused", "failed", "confirmed",
+                  "left_out", "error", "created_at", "finished_at"]  # fmt: skip
         read_only_fields = fields
 
 

@@ -209,6 +209,54 @@ def _published_by(agency: Agency, body: PublishingBody) -> bool:
     )
 
 
+#: An uploaded dump is confirmed against the registry's dumps of at most this many months (a
+#: monthly dump holds the records published in its month; two allow for a file cut at midnight).
+MAX_UPLOADED_MONTHS = 2
+
+
+def _vouched_for(started: RecordImport, uploaded: list[isrs.Record]) -> list[isrs.Record]:
+    """The records of an uploaded dump as the registry itself publishes them: a file on the
+    admin's disk is anybody's to edit, so its ``subjekt`` proves nothing. Each record is looked up
+    in the registry's own dump of the month it names as published (:func:`dump_url`); one the
+    registry does not list there as the agency's is left out and counted (``left_out``), one it
+    does is taken with the registry's metadata and file hashes, not the upload's. While this
+    service fetches nothing (``REDACTOR_REGISTRY_FETCH``) the records are taken as the file names
+    them and the import says so (``confirmed`` false). Raises :class:`FetchError` with a sentence
+    when a month's dump cannot be fetched or the file names more than
+    :data:`MAX_UPLOADED_MONTHS` months."""
+    if not settings.REDACTOR_REGISTRY_FETCH:
+        RecordImport.objects.filter(pk=started.pk).update(confirmed=False, left_out=0)
+        return uploaded
+    months = sorted({date(r.published_at.year, r.published_at.month, 1) for r in uploaded if r.published_at})
+    if len(months) > MAX_UPLOADED_MONTHS:
+        raise FetchError(
+            _("The file names records published in %(count)d months; a dump of the registry holds one month. "
+              "Upload each month's dump on its own.") % {"count": len(months)}
+        )  # fmt: skip
+    official: dict[int, isrs.Record] = {}
+    for month in months:
+        with tempfile.TemporaryFile() as fh:
+            try:
+                _get(dump_url(month), settings.REDACTOR_MAX_DUMP_BYTES, fh,
+                     deadline=settings.REDACTOR_REGISTRY_DUMP_DEADLINE)  # fmt: skip
+            except FetchError as exc:
+                raise FetchError(
+                    _("The registry's own dump of %(month)s, which the uploaded file is checked against, could not "
+                      "be fetched: %(reason)s") % {"month": month.strftime("%m/%Y"), "reason": exc}
+                ) from None  # fmt: skip
+            fh.seek(0)
+            official.update(
+                (r.record_id, r) for r in isrs.iter_dump(fh, lambda body: _published_by(started.agency, body))
+            )
+    kept = [official[r.record_id] for r in uploaded if r.record_id in official]
+    if left_out := len(uploaded) - len(kept):
+        log.warning(
+            "import %s: %d records of the uploaded dump are not the agency's in the registry", started.pk, left_out
+        )
+    RecordImport.objects.filter(pk=started.pk).update(confirmed=True, left_out=left_out)
+    return kept
+
+
 def record_import_run(*, import_id: int) -> None:
     """Job body of an import: read the dump (stored, or fetched from ``source``), keep the
     agency's records and their files (a record already known is updated when the dump has a
@@ -223,6 +271,8 @@ def record_import_run(*, import_id: int) -> None:
     try:
         with _dump_of(started) as fh:
             mine = list(isrs.iter_dump(fh, lambda body: _published_by(agency, body)))
+        if started.dump:
+            mine = _vouched_for(started, mine)
     except FetchError as exc:
         return _failed(started, str(exc))
     except isrs.RegistryXmlError:

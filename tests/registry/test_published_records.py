@@ -4,13 +4,15 @@ SHA-256 checked, and audited by the real engine as if published now."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pymupdf
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
 
 from accounts.models import Role
 from redactor.metadata import NOT_PUBLIC, ContractMetadata, PublishingBody, RegistryParty
@@ -18,11 +20,13 @@ from registry import isrs
 from registry.models import PublishedFile, PublishedRecord, RecordAudit, RecordImport
 from registry.services import audit, published
 from tests.pdfs import pdf_from_paragraphs
-from tests.plugins.tenants import CONTRACT_TEXT
+from tests.plugins.tenants import CONTRACT_TEXT, logged_in
+from tests.plugins.tokens import api, make_token
 from tests.registry.conftest import AGENCY_BOX
 from tests.registry_open_data import OpenDataServer
 
 JULY = date(2026, 7, 1)
+IN_JULY = datetime(2026, 7, 3, 9, 0, tzinfo=UTC)
 FIRM = RegistryParty(name="STAVBY HORÁK s.r.o.", ico="25596641")
 
 #: A contract the earlier hand redacted with a black rectangle drawn over live text.
@@ -158,7 +162,59 @@ def test_an_uploaded_dump_is_imported_and_a_non_dump_refused(open_data, month, a
     published.record_import_run(import_id=started.pk)
     started.refresh_from_db()
     assert (started.state, started.records, started.stored) == (RecordImport.State.DONE, 3, 3)
-    assert "/dump_2026_07.xml" not in open_data.requests
+    # the upload is checked against the registry's own dump of its month, fetched once
+    assert started.confirmed and started.left_out == 0 and open_data.requests["/dump_2026_07.xml"] == 1
+
+
+def test_an_uploaded_dump_names_only_what_the_registry_lists_as_the_agencys(
+    open_data, month, agency, other_agency, admin_user
+):
+    """A dump on the admin's disk can be edited: another body's record given the agency's IČO, a
+    record the registry never published, a file's hash changed. Only what the registry's own dump
+    of the month lists as the agency's is imported, as the registry publishes it; the rest is
+    left out and counted, on the page and in the API."""
+    genuine = month[0]
+    forged = [
+        genuine,
+        open_data.record(201, _metadata(agency, [FIRM]), month[3].files),  # another agency's record
+        open_data.record(909, _metadata(agency, [FIRM]), month[2].files),  # never published
+    ]
+    changed_hash = isrs.RecordFile(genuine.files[0].name, "0" * 64, genuine.files[0].link)
+    forged[0] = dataclasses.replace(genuine, files=[changed_hash])
+    forged = [dataclasses.replace(r, published_at=IN_JULY) for r in forged]
+    xml = isrs.dump_xml(forged, 2026, 7, IN_JULY)
+    started = published.record_import_upload(agency=agency, user=admin_user, dump=io.BytesIO(xml), filename="d.xml")
+    published.record_import_run(import_id=started.pk)
+    started.refresh_from_db()
+    assert (started.state, started.confirmed, started.left_out, started.records) == ("done", True, 2, 1)
+    assert list(agency.published_records.values_list("record_id", flat=True)) == [101]
+    assert not other_agency.published_records.exists()
+    kept = PublishedFile.objects.get(record__record_id=101)
+    assert kept.sha256 == genuine.files[0].sha256 and kept.state == PublishedFile.State.STORED  # the registry's hash
+    assert not any("cizi" in path for path in open_data.requests)
+
+    page = logged_in(admin_user).get(reverse("registry:records", kwargs={"agency_id": agency.pk}))
+    assert "2 záznamy souboru úřad v registru nemá" in page.content.decode()
+    listed = api(make_token(agency, Role.ADMIN)[1]).get(f"/api/v1/registry/records/imports/{started.pk}/").json()
+    assert (listed["confirmed"], listed["left_out"]) == (True, 2)
+
+
+def test_an_upload_naming_many_months_or_a_month_the_registry_lacks_fails_with_a_sentence(
+    open_data, month, agency, admin_user
+):
+    late = [
+        dataclasses.replace(r, published_at=IN_JULY.replace(month=m)) for r, m in zip(month[:3], (7, 8, 9), strict=True)
+    ]
+    for records, sentence in (
+        (late, "ve 3 měsících"),
+        (late[1:2], "nepodařilo"),  # August: the registry serves no dump of it here
+    ):
+        xml = isrs.dump_xml(records, 2026, 7, IN_JULY)
+        started = published.record_import_upload(agency=agency, user=admin_user, dump=io.BytesIO(xml), filename="d.xml")
+        published.record_import_run(import_id=started.pk)
+        started.refresh_from_db()
+        assert started.state == "failed" and sentence in started.error, started.error
+        assert not agency.published_records.exists()
 
 
 def test_fetching_turned_off(open_data, month, agency, admin_user, settings):
@@ -172,6 +228,9 @@ def test_fetching_turned_off(open_data, month, agency, admin_user, settings):
     published.record_import_run(import_id=started.pk)
     started.refresh_from_db()
     assert (started.records, started.stored) == (3, 0) and not open_data.requests
+    assert not started.confirmed  # taken as the file names them, and the page says so
+    page = logged_in(admin_user).get(reverse("registry:records", kwargs={"agency_id": agency.pk})).content.decode()
+    assert "Registr záznamy nepotvrdil" in page
     assert set(PublishedFile.objects.values_list("state", flat=True)) == {PublishedFile.State.WAITING}
 
 
