@@ -250,6 +250,12 @@ class Run(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # every job's choice (runs.run_take) and every sweep read the queued and running runs
+            # only: without it each of them reads every run the service ever had (a partial index
+            # would be smaller, but SQLite does not use one whose condition is an IN)
+            models.Index(fields=["state", "kind"], name="run_state_kind"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} of contract {self.contract_id}: {self.state}"
