@@ -4,6 +4,7 @@ nothing imports :mod:`contracts.jobs` back, and a job never starts on rows that 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -98,14 +99,27 @@ def worker_count(queue: str) -> int:
         return 0
 
 
+#: Seconds a process keeps the count of :func:`workers_registered` (every API poll asks it; the
+#: workers change when the service is restarted or scaled, not from one poll to the next).
+WORKERS_SEEN_SECONDS = 5.0
+_workers_seen: dict[str, tuple[float, int]] = {}
+
+
 def workers_registered(queue: str) -> int:
-    """How many RQ workers are registered for ``queue`` (one Redis call, a dead worker counted
-    until its registration is cleaned: for an estimate, not for telling whether any runs); 0
-    when Redis cannot be asked."""
+    """How many RQ workers are registered for ``queue`` (a dead worker counted until its
+    registration is cleaned: for an estimate, not for telling whether any runs), as Redis said
+    at most :data:`WORKERS_SEEN_SECONDS` ago in this process (asking opens a connection to
+    Redis: a poll would otherwise pay it every time); 0 when Redis cannot be asked."""
+    now = time.monotonic()
+    seen = _workers_seen.get(queue)
+    if seen is not None and now - seen[0] < WORKERS_SEEN_SECONDS:
+        return seen[1]
     try:
-        return Worker.count(queue=django_rq.get_queue(queue))
+        count = Worker.count(queue=django_rq.get_queue(queue))
     except (RedisError, OSError):
         return 0
+    _workers_seen[queue] = (now, count)
+    return count
 
 
 def offers_waiting(queue: str, job: str, taken: set[str]) -> int:

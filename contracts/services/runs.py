@@ -100,6 +100,8 @@ def poll_after(contract: Contract) -> int | None:
         return None
     floor = max(1, settings.REDACTOR_API_POLL_SECONDS)
     run = selectors.run_latest(contract=contract)
+    if run is not None:
+        run.contract = contract  # its queue is read from the contract at hand, not fetched again
     to_go = run_seconds_to_go(run) if run is not None else None
     if to_go is None:
         return floor

@@ -177,3 +177,20 @@ def test_runs_whose_jobs_redis_lost_are_offered_again(agency, clerk, contract_pd
     assert queue.offers_waiting("default", queue.PROCESS_CONTRACT, set()) == 3
     assert runs.runs_offer_lost() == 0
     flush_queue()
+
+
+def test_the_worker_count_of_a_poll_is_asked_of_redis_once_in_a_while(monkeypatch):
+    """Every poll's Retry-After counts the workers of its queue; asking Redis opens a connection,
+    so a process asks at most once per queue in ``WORKERS_SEEN_SECONDS`` and a change of the
+    workers (a restart, scaling) shows after that."""
+    asked: list[str] = []
+    counts = {"default": 2}
+    monkeypatch.setattr(queue.Worker, "count", lambda queue: asked.append(queue.name) or counts[queue.name])
+    monkeypatch.setattr(queue, "_workers_seen", {})
+    clock = [1000.0]
+    monkeypatch.setattr(queue.time, "monotonic", lambda: clock[0])
+    assert [queue.workers_registered("default") for _ in range(50)] == [2] * 50
+    assert asked == ["default"]
+    counts["default"] = 3  # scaled
+    clock[0] += queue.WORKERS_SEEN_SECONDS
+    assert queue.workers_registered("default") == 3 and asked == ["default", "default"]
