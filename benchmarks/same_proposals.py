@@ -48,7 +48,7 @@ _engine = None
 def _analysed(item: tuple[str, str, bytes]) -> dict:
     """One document's line (in a worker process with its own engine)."""
     global _engine
-    from redactor import RedactionEngine  # noqa: PLC0415 - the revision's engine, after sys.path is set
+    from redactor import RedactionEngine  # the revision's engine, once sys.path names it
 
     if _engine is None:
         _engine = RedactionEngine()
@@ -76,13 +76,13 @@ def _documents(sets: list[str], scratch: Path) -> list[tuple[str, str, bytes]]:
             folder = SHARED / _FOLDERS[kind]
             docs += [(f"{kind}/{p.name}", kind, p.read_bytes()) for p in sorted(folder.glob("*.pdf"))]
         elif kind == "synthetic":
-            from tests.synthetic.generator import write_set  # noqa: PLC0415
+            from tests.synthetic.generator import write_set
 
             for seed in (1, 2, 3, 4):
                 for p in write_set(scratch / f"synthetic-{seed}", seed, 44):
                     docs.append((f"synthetic/{seed}/{p.name}", kind, p.read_bytes()))
         elif kind == "adversarial":
-            from tests.adversarial import BUILDERS  # noqa: PLC0415
+            from tests.adversarial import BUILDERS
 
             for build in BUILDERS:
                 made = build()
