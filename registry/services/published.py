@@ -188,16 +188,23 @@ def _get(url: str, limit: int, out: IO[bytes] | None = None, *, deadline: float 
 
 
 @contextlib.contextmanager
+def _fetched_dump(url: str) -> Iterator[IO[bytes]]:
+    """The dump at ``url`` fetched into a temporary file (never whole in memory), within the
+    dump's size limit and deadline. Raises :class:`FetchError`."""
+    with tempfile.TemporaryFile() as fh:
+        _get(url, settings.REDACTOR_MAX_DUMP_BYTES, fh, deadline=settings.REDACTOR_REGISTRY_DUMP_DEADLINE)
+        fh.seek(0)
+        yield fh
+
+
+@contextlib.contextmanager
 def _dump_of(started: RecordImport) -> Iterator[IO[bytes]]:
-    """The import's dump as a file: the one uploaded, or the one fetched from ``source`` into a
-    temporary file (never whole in memory)."""
+    """The import's dump as a file: the one uploaded, or the one fetched from ``source``."""
     if started.dump:
         with started.dump.open("rb") as fh:
             yield fh
         return
-    with tempfile.TemporaryFile() as fh:
-        _get(started.source, settings.REDACTOR_MAX_DUMP_BYTES, fh, deadline=settings.REDACTOR_REGISTRY_DUMP_DEADLINE)
-        fh.seek(0)
+    with _fetched_dump(started.source) as fh:
         yield fh
 
 
@@ -235,19 +242,16 @@ def _vouched_for(started: RecordImport, uploaded: list[isrs.Record]) -> list[isr
         )  # fmt: skip
     official: dict[int, isrs.Record] = {}
     for month in months:
-        with tempfile.TemporaryFile() as fh:
-            try:
-                _get(dump_url(month), settings.REDACTOR_MAX_DUMP_BYTES, fh,
-                     deadline=settings.REDACTOR_REGISTRY_DUMP_DEADLINE)  # fmt: skip
-            except FetchError as exc:
-                raise FetchError(
-                    _("The registry's own dump of %(month)s, which the uploaded file is checked against, could not "
-                      "be fetched: %(reason)s") % {"month": month.strftime("%m/%Y"), "reason": exc}
-                ) from None  # fmt: skip
-            fh.seek(0)
-            official.update(
-                (r.record_id, r) for r in isrs.iter_dump(fh, lambda body: _published_by(started.agency, body))
-            )
+        try:
+            with _fetched_dump(dump_url(month)) as fh:
+                official.update(
+                    (r.record_id, r) for r in isrs.iter_dump(fh, lambda body: _published_by(started.agency, body))
+                )
+        except FetchError as exc:
+            raise FetchError(
+                _("The registry's own dump of %(month)s, which the uploaded file is checked against, could not "
+                  "be fetched: %(reason)s") % {"month": month.strftime("%m/%Y"), "reason": exc}
+            ) from None  # fmt: skip
     kept = [official[r.record_id] for r in uploaded if r.record_id in official]
     if left_out := len(uploaded) - len(kept):
         log.warning(
