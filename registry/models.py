@@ -172,9 +172,10 @@ class RecordImport(models.Model):
     refused = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)
     #: Whether the registry itself vouches for the records: a fetched dump always; an uploaded one
-    #: once its records were found, as the agency's and in the same version, in the registry's own
-    #: dump of their month (``left_out``: those that were not, and were not imported). False for an
-    #: upload while this service fetches nothing: its records are taken as the file names them.
+    #: once its records were found as the agency's in the registry's own dump of their month, and
+    #: taken as the registry publishes them (``left_out``: those that were not, and were not
+    #: imported). False for an upload while this service fetches nothing: its records are taken as
+    #: the file names them.
     confirmed = models.BooleanField(default=True)
     left_out = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
