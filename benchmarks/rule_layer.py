@@ -43,7 +43,7 @@ LAYER = (
     "redactor/read/columns.py",
 )
 _REGEX_CALLS = {"compile", "search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split"}
-_ESCAPES = re.compile(r"\\[A-Za-z]|\\.|\[[^\]]*\]|\(\?[^)]*\)|\{[^}]*\}")
+_ESCAPES = re.compile(r"\\[A-Za-z]|\\.|\[[^\]]*\]|\(\?(?:[:=!>]|<[=!]|P<\w+>|P=\w+\)|[aiLmsux-]+\))|\{[^}]*\}")
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _DIACRITIC_CLASS = re.compile(r"\[[a-zA-Z][áčďéěíňóřšťúůýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ]+\]|\[[áčďéěíňóřšťúůýž][a-z]\]")
 _FOLDS = {"strip_diacritics", "fold", "unidecode", "folded", "without_diacritics"}
@@ -77,15 +77,22 @@ def _spells_a_word(pattern: str) -> bool:
     return bool(_WORD.search(_ESCAPES.sub(" ", pattern)))
 
 
+def _pattern_strings(node: ast.AST) -> list[str]:
+    """The string literals that make up a pattern expression: constants, f-string parts and
+    concatenations, not the arguments of a call inside it (a lexicon family's name is no pattern)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Call):
+        return []
+    return [s for child in ast.iter_child_nodes(node) for s in _pattern_strings(child)]
+
+
 def _regex_literals(tree: ast.AST) -> int:
     """String literals given to a regex function (directly or through a name assigned them)."""
     assigned: dict[str, list[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            strings = [
-                c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)
-            ]
-            assigned.setdefault(node.targets[0].id, []).extend(strings)
+            assigned.setdefault(node.targets[0].id, []).extend(_pattern_strings(node.value))
     count = 0
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
@@ -96,7 +103,7 @@ def _regex_literals(tree: ast.AST) -> int:
         if not (isinstance(owner, ast.Name) and owner.id in ("re", "regex")):
             continue
         first = node.args[0]
-        strings = [c.value for c in ast.walk(first) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        strings = _pattern_strings(first)
         if isinstance(first, ast.Name):
             strings += assigned.get(first.id, [])
         count += sum(_spells_a_word(s) for s in strings)
