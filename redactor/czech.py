@@ -21,278 +21,30 @@ from importlib import resources
 
 from faker.providers.person.cs_CZ import Provider
 
+from redactor import lexicon
+
 UPPER = "A-ZÁČĎÉĚÍŇÓŘŠŤÚŮÝŽÄÖÜ"
 LOWER = "a-záčďéěíňóřšťúůýžäöü"
 VOWELS = set("aeiouyáéěíóúůýAEIOUYÁÉĚÍÓÚŮÝ")
 
 #: Academic and professional titles written before a name (Act 111/1998 Sb., § 46).
-TITLES_BEFORE = (
-    "Bc.",
-    "BcA.",
-    "Ing.",
-    "Ing. arch.",
-    "MUDr.",
-    "MDDr.",
-    "MVDr.",
-    "Mgr.",
-    "MgA.",
-    "JUDr.",
-    "PhDr.",
-    "RNDr.",
-    "PharmDr.",
-    "ThDr.",
-    "ThLic.",
-    "ThMgr.",
-    "PaedDr.",
-    "RSDr.",
-    "PhMr.",
-    "Dr.",
-    "doc.",
-    "prof.",
-    "akad.",
-    "Doc.",
-    "Prof.",
-    "Mudr.",
-    "Judr.",
-    "Phdr.",
-    "Rndr.",
-)
+TITLES_BEFORE = lexicon.forms("titles_before")
 #: Titles written after a name.
-TITLES_AFTER = ("Ph.D.", "Th.D.", "CSc.", "DrSc.", "DiS.", "DSc.", "MBA", "LL.M.", "MPA", "MSc.", "Dr.h.c.")
+TITLES_AFTER = lexicon.forms("titles_after")
 
 #: Words that introduce a person ("pan Novák", "paní Nováková").
-PERSON_CUES = frozenset(
-    "pan pana panu panem paní pí. p. sl. slečna slečny slečně slečnou manžel manželka manžela "
-    "manželky manželem manželkou syn dcera".split()
-)
+PERSON_CUES = lexicon.words("person_address")
 
-#: Statutory bodies of companies and associations; their names are public (commercial and
-#: association registers, Act 304/2013 Sb.). Matched as lower-case prefixes.
-STATUTORY_CUES = (
-    "jednatel",
-    "předsed",
-    "místopředsed",
-    "člen představenstva",
-    "členem představenstva",
-    "členka představenstva",
-    "prokurist",
-    "statutární",
-    "ředitel společnosti",
-    "zmocněn",
-    "člen správní rady",
-    "předseda správní rady",
-    "ředitelka společnosti",
-)
-#: Public officials acting for a public body (Act 128/2000 Sb. on municipalities, § 103 ff.).
-OFFICIAL_CUES = (
-    "starost",
-    "místostarost",
-    "primátor",
-    "náměst",
-    "hejtman",
-    "tajemník",
-    "tajemnic",
-    "ředitel",
-    "ministr",
-    "vedoucí odboru",
-    "vedoucí oddělení",
-    "vedoucí úřadu",
-    "rektor",
-    "děkan",
-    "radní",
-    "předsed",
-    "místopředsed",
-    "zastupitel",
-    "velitel",
-)
 #: Party role nouns of Czech contracts (Civil Code 89/2012 Sb., §§ 2079 ff.), lower-case
 #: stems: every inflected form of the role starts with its stem.
-PARTY_ROLE_STEMS = {
-    "objednatel": "objednatel",
-    "zhotovitel": "zhotovitel",
-    "prodávající": "prodávající",
-    "kupující": "kupující",
-    "pronajímatel": "pronajímatel",
-    "nájemce": "nájemc",
-    "podnájemce": "podnájemc",
-    "propachtovatel": "propachtovatel",
-    "pachtýř": "pachtýř",
-    "poskytovatel": "poskytovatel",
-    "příjemce": "příjemc",
-    "dárce": "dárc",
-    "obdarovaný": "obdarovan",
-    "půjčitel": "půjčitel",
-    "vypůjčitel": "vypůjčitel",
-    "zapůjčitel": "zapůjčitel",
-    "dodavatel": "dodavatel",
-    "odběratel": "odběratel",
-    "mandant": "mandant",
-    "vydlužitel": "vydlužitel",
-    "stavebník": "stavebník",
-    "žadatel": "žadatel",
-    "pojistník": "pojistník",
-    "pořadatel": "pořadatel",
-    "prodejce": "prodejc",
-    "mandatář": "mandatář",
-    "příkazce": "příkazc",
-    "příkazník": "příkazník",
-    "převodce": "převodc",
-    "nabyvatel": "nabyvatel",
-    "zaměstnavatel": "zaměstnavatel",
-    "zaměstnanec": "zaměstnan",
-    "věřitel": "věřitel",
-    "dlužník": "dlužník",
-    "uživatel": "uživatel",
-    "provozovatel": "provozovatel",
-    "zadavatel": "zadavatel",
-    "investor": "investor",
-    "budoucí prodávající": "budoucí prodávající",
-    "budoucí kupující": "budoucí kupující",
-    "oprávněný": "oprávněn",
-    "povinný": "povinn",
-    "smluvní strana": "smluvní stran",
-    "vlastník": "vlastník",
-    "zástavce": "zástavc",
-    "zástavní věřitel": "zástavní věřitel",
-    "ručitel": "ručitel",
-    "spoluvlastník": "spoluvlastník",
-    "poškozený": "poškozen",
-    "škůdce": "škůdc",
-    "účastník": "účastník",
-    "pojistitel": "pojistitel",
-    "pojištěný": "pojištěn",
-    "nájemník": "nájemník",
-    "podnikatel": "podnikatel",
-    "autor": "autor",
-    "licenční nabyvatel": "licenční nabyvatel",
-}
+PARTY_ROLE_STEMS = {role: lexicon.stem("party_roles", role) for role in lexicon.forms("party_roles")}
 
-#: Markers of a legal person's name (Civil Code and Act 90/2012 Sb. on business corporations;
-#: "p. s." a branch association, Civil Code § 228; "občanské sdružení" the civic association of
-#: Act 83/1990 Sb. before 2014; foreign companies' forms).
-LEGAL_FORMS = (
-    # as typed in the registry's own records: the last dot, or a dot, left out ("PANEL SERVIS
-    # s.r.o", "TOI TOI, s r.o.", "ELA LITVÍNOV, spol s  r. o.")
-    r"s\.\s?r\.?\s?o\.?",
-    r"s\s?r\.\s?o\.?",
-    r"spol\.?\s{0,2}s\s{0,2}r\.\s?o\.?",
-    r"S\.\s?R\.\s?O\.?",
-    r"SPOL\.\s?S\s?R\.\s?O\.?",
-    r"a\.\s?s\.",
-    r"z\.\s?s\.",
-    r"z\.\s?ú\.",
-    r"o\.\s?p\.\s?s\.",
-    r"v\.\s?o\.\s?s\.",
-    r"k\.\s?s\.",
-    r"s\.\s?p\.",
-    r"p\.\s?o\.",
-    r"o\.\s?s\.",
-    r"p\.\s?s\.",
-    r"přísp\.\s?org\.",
-    r"družstvo",
-    r"SE",
-    r"GmbH",
-    r"AG",
-    r"N\.\s?V\.",
-    r"B\.\s?V\.",
-    r"Ltd\.?",
-    r"LTD\.?",
-    r"Inc\.",
-    r"INC\.",
-    r"akciová společnost",
-    r"společnost s ručením omezeným",
-    r"příspěvková organizace",
-    r"státní podnik",
-    r"zapsaný spolek",
-    r"zapsaný ústav",
-    r"občanské sdružení",
-    r"obecně prospěšná společnost",
-    r"nadace",
-    r"nadační fond",
-)
+#: Markers of a legal person's name (regular expressions of the lexicon's ``legal_forms``).
+LEGAL_FORMS = lexicon.forms("legal_forms")
 #: First words of public bodies' names (Act 340/2015 Sb., § 2: the bodies that publish).
-PUBLIC_BODY_HEADS = (
-    "Statutární město",
-    "Město",
-    "Obec",
-    "Městys",
-    "Městská část",
-    "Kraj",
-    "Krajský úřad",
-    "Městský úřad",
-    "Obecní úřad",
-    "Magistrát",
-    "Ministerstvo",
-    "Všeobecná zdravotní pojišťovna",
-    "Zdravotní pojišťovna",
-    "Oborová zdravotní pojišťovna",
-    "Vojenská zdravotní pojišťovna",
-    "Česká průmyslová zdravotní pojišťovna",
-    "Úřad",
-    # the Labour Office (Act 73/2011 Sb.) and the regional public health authorities (Act 258/2000
-    # Sb., § 82): their names are complete without a place after them
-    "Úřad práce",
-    "Krajská hygienická stanice",
-    "Česká republika",
-    # the offices of the Chamber and the Senate (organisational units of the state, Act 219/2000
-    # Sb., § 3: "Kancelář Poslanecké sněmovny", "Kanceláři Senátu"), in the cases contracts use
-    "Kancelář",
-    "Kanceláře",
-    "Kanceláři",
-    "Kanceláří",
-    "Ředitelství",
-    "Správa",
-    "Agentura",
-    "Státní fond",
-    "Státní pozemkový úřad",
-    "Hasičský záchranný sbor",
-    "Policie České republiky",
-    "Národní",
-    "Vojenské",
-    "Povodí",
-    "Lesy České republiky",
-    "Krajská správa",
-    "Technické služby",
-    "Základní škola",
-    "Mateřská škola",
-    "Střední škola",
-    "Gymnázium",
-    "Nemocnice",
-    "Domov",
-    "Muzeum",
-    "Galerie",
-    "Knihovna",
-    "Divadlo",
-    "Univerzita",
-    "Vysoká škola",
-)
+PUBLIC_BODY_HEADS = lexicon.forms("public_body_heads")
 #: First words of associations that often omit their legal form.
-ASSOCIATION_HEADS = (
-    "Sbor dobrovolných hasičů",
-    "SDH",
-    "Spolek",
-    "Tělovýchovná jednota",
-    "TJ",
-    "Sokol",
-    "Tělocvičná jednota",
-    "Sportovní klub",
-    "Fotbalový klub",
-    "Klub",
-    "Svaz",
-    "Unie",
-    "Asociace",
-    "Společnost",
-    "Nadace",
-    "Nadační fond",
-    "Sdružení",
-    "Junák",
-    "Charita",
-    "Diakonie",
-    "Farnost",
-    "Římskokatolická farnost",
-    "Myslivecký spolek",
-    "Honební společenstvo",
-)
+ASSOCIATION_HEADS = lexicon.forms("association_heads")
 
 
 def strip_diacritics(text: str) -> str:
@@ -480,22 +232,7 @@ class NameGazetteer:
 #: Capitalised words of contracts that are never a person's name (headings, party roles, places,
 #: titles, car makes, months, days, prepositions and conjunctions that open a sentence), in the forms
 #: contracts write them.
-NOT_NAMES = frozenset(
-    """Jméno Příjmení Datum Adresa Telefon Bydliště Rodné Číslo Smlouva Smluvní Strana Strany Článek
-    Kupující Prodávající Objednatel Zhotovitel Pronajímatel Nájemce Propachtovatel Propachtovatelé Pachtýř
-    Poskytovatel Příjemce Dárce Obdarovaný Dodavatel Odběratel Město Obec Kraj Praha Brno Ostrava
-    Česká Republika Republiky Ministerstvo Úřad Sídlo IČO IČ DIČ Kč Ing Mgr Bc Za Pan Paní Dne
-    Zastoupený Zastoupená Zastoupen Zastoupena Bankovní Spojení Účet Tel Email Mail Předmět Cena Čl
-    Příloha Dodatek Kontakt Nájemné Pachtovné Smluvní Strany Technický Dozor Stavbyvedoucí Jednatel Starosta
-    Starostka Předseda Vyúčtování Odpovědná Osoba Kontaktní Podpis Razítko Dohoda Narovnání Ustanovení
-    Občanský Zákoník Sbírky Zákona Zákon Obchodní Rejstřík Krajský Soud Krajského Soudu Oddíl Vložka
-    VIN SPZ RZ Škoda Octavia Combi Fabia Superb Ford Volkswagen Renault Peugeot Toyota Hyundai Kia
-    Ledna Února Března Dubna Května Června Července Srpna Září Října Listopadu Prosince
-    Pondělí Úterý Středa Čtvrtek Pátek Sobota Neděle Evropská Unie Státní Národní Nadace Spolek Sbor
-    Pro Při Po Na Od Pod Nad Před Mezi Bez Dle Podle Ke Ze Proti Kromě Během Vůči Ale Nebo Než Aby
-    Pokud Tento Tato Toto Tyto Této Tohoto Narozen Narozena Narozený Narozená Nar Bytem Trvale Bydlištěm
-    Náměstí Nábřeží Třída Ulice Sídliště Název""".split()
-)
+NOT_NAMES = lexicon.words("not_names")
 
 
 #: Party roles by their folded nominative: (role, folded stem).

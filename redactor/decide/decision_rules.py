@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import strip_diacritics
 from redactor.decide.category_map import CategoryMap, CategoryRule
 from redactor.detect.linking import ATTORNEY, Holder, Linker, Person
@@ -277,7 +278,7 @@ def secondary(case: Case) -> Assessment | None:
 
 
 #: Legal forms at the end of a company's name, folded to letters ("s.r.o." -> "sro").
-_LEGAL_FORM_TAIL = re.compile(r"(?:spolsro|sro|as|vos|ks|zs|ops|zu|se)$")
+_LEGAL_FORM_TAIL = re.compile(f"{lexicon.alternatives('legal_form_tails')}$")
 
 
 def organisation_mailbox(case: Case) -> Assessment | None:

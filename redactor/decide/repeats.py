@@ -11,9 +11,13 @@ from __future__ import annotations
 import re
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.decide.decision_rules import Assessment
 from redactor.model import Action, Finding, Span
 from redactor.reasons import Reason
+
+#: A postcode, or a numbered district of the capital ("Praha 4"; Act 131/2000 Sb.).
+_PLACE_NUMBER = re.compile(rf"\b\d{{3}} ?\d{{2}}\b|\b{lexicon.alternatives('capital_districts')}[ -]?\d{{1,2}}\b")
 
 
 def place_only(value: str, category: int) -> bool:
@@ -22,7 +26,7 @@ def place_only(value: str, category: int) -> bool:
     of its own to look for elsewhere, where it is a place or part of a public body's name
     ("Městská část Praha-Libuš"). A postcode and the capital's numbered districts (Praha 1-22,
     Act 131/2000 Sb.) are places too."""
-    place = re.sub(r"\b\d{3} ?\d{2}\b|\bPraha[ -]?\d{1,2}\b", "", value)
+    place = _PLACE_NUMBER.sub("", value)
     return category in cat.ADDRESS_CATEGORIES and not re.search(r"\d", place)
 
 

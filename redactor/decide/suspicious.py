@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from stdnum import numdb
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import NOT_NAMES, role_of
 from redactor.decide.decision_rules import Assessment
 from redactor.detect.nlp import NlpArtifacts
@@ -53,24 +54,28 @@ SUSPICIOUS = cat.SUSPICIOUS
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 #: Words that are capitalised in party blocks for reasons other than being a name.
-_BLOCK_WORDS = NOT_NAMES | frozenset(
-    """Adresa Bydliště Trvale Trvalý Pobyt Narozen Narozena Nar Datum Narození Rodné Číslo Číslo Občanský Průkaz
-    Průkazu Občanského Telefon Tel Mobil Email Mail Web Sídlo Se Sídlem Místo Podnikání Zapsaný Zapsaná Zapsané
-    Zapsán Zapsána Vedeném Vedená Oddíl Vložka Spisová Značka Bankovní Banka Banky Účtu Číslo Účet Zastoupený
-    Zastoupená Zastoupené Zastoupen Zastoupena Jednající Jednajícím Ve Věcech Smluvních Technických Osoba
-    Osoby Kontaktní Statutární Orgán Zástupce Předseda Předsedkyně Místostarosta Místostarostka Primátor
-    Primátorka Ředitel Ředitelka Jednatelka Společnost Společnosti Spolek Spolku Ústav Akciová Ručením Omezeným
-    Na Straně Straně Strana Dále Jen Také Jako Ze Dne Jméno Příjmení Identifikační ID Datová Schránka Schránky
-    IČ IČO DIČ DS Fax Odběratel Dodavatel Firma Obchodní Název Zhotovitele Objednatele""".split()
-)
+_BLOCK_WORDS = NOT_NAMES | lexicon.words("block_words")
 #: Words after which a number is somebody's personal datum (lower case, diacritics kept).
 _PERSONAL_CUES = re.compile(
-    r"(?:\bnar(?:\.|ozen[aáý]?|ozen[ií]\b)|datum narození|rodné číslo|\br\.\s?č\.|\brč\b|"
-    r"občansk\w* průkaz\w*|\bč\.\s?op\b|\bop\s?č\.|\bpas\w*\b|cestovní\w* pas\w*|řidičsk\w* průkaz\w*|"
-    r"\btel\.|telefon\w*|\bmobil\w*|\bč\.\s?ú\.|číslo účtu|bankovní spojení|\búčet\w*|\bsipo\b|"
-    r"\bbytem\b|trvale bytem|trval\w* pobyt\w*|bydliště)",
+    "|".join(
+        lexicon.alternatives(family, bounded=True)
+        for family in (
+            "birth",
+            "birth_number",
+            "id_card",
+            "passport",
+            "driving_licence",
+            "phone",
+            "account",
+            "account_nouns",
+            "sipo",
+            "residence",
+        )
+    ),
     re.I,
 )
+#: A clause's cross-reference between a cue and a number ("tel. viz čl. 1234").
+_CROSS_REFERENCE = re.compile(rf"[;]|{lexicon.alternatives('cross_references', bounded=True)}|§")
 _NUMBER = re.compile(r"\d[\d /.\-]{2,}\d")
 #: How far after a cue word a number may start, in characters on the same line.
 _CUE_REACH = 30
@@ -93,8 +98,8 @@ def _proper_noun(pos: dict[int, str], start: int) -> bool:
 #: Words in front of a name in an organisation's block that make the words after it a person
 #: (a contact person, a representative), so an unexplained name there is worth a look.
 _PERSON_CUE_BEFORE = re.compile(
-    r"(?:\b(?:pan[aiue]?|paní|kontakt|kontaktní osob\w*|zástupce|zastoupen\w*|jméno|technik|referent\w*)\b|"
-    r"\b(?:Ing|Mgr|Bc|JUDr|MUDr|RNDr|PhDr|Dr|doc|prof)\.)[ :]*$",
+    rf"(?:{lexicon.alternatives('person_in_block', bounded=True)}"
+    rf"|(?<!\w){lexicon.alternatives('titles_before')})[ :]*$",
     re.I,
 )
 
@@ -229,7 +234,7 @@ def _cued_numbers(text: str, taken: list[Span]) -> list[tuple[Span, str]]:
             continue  # "Bankovní spojení: 2010": the bank's code, not somebody's number
         # stop at a number that merely belongs to a later clause ("tel. viz čl. 1234")
         between = text[cue.end() : m.start()]
-        if re.search(r"[;]|\b(?:viz|čl|odst|§)\b", between):
+        if _CROSS_REFERENCE.search(between):
             continue
         out.append((span, cue.group()))
     return out
@@ -240,7 +245,7 @@ DOUBT_CONFIDENCE = 40
 #: An identifier's shape: six digits or more in one word ("145103673", "603/123456").
 _DOUBT_DIGITS = 6
 _AMOUNT = re.compile(r"\d,\d{2}-?$")
-_NET_ADDRESS = re.compile(r"@|[^\W\d_]{2,}\.(?:cz|sk|com|eu|net|org|info)\b", re.I)
+_NET_ADDRESS = re.compile(rf"@|[^\W\d_]{{2,}}\.{lexicon.alternatives('top_level_domains')}\b", re.I)
 
 
 def unsure_words(layer: TextLayer, below: float) -> list[tuple[Span, float]]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import alias_stem, strip_diacritics
 from redactor.detect.parties import UNIT_LINE, PartyReference
 from redactor.detect.profile import AgencyProfile, Official
@@ -36,30 +37,31 @@ from redactor.text import SpanIndex
 
 #: Representation on a power of attorney (Civil Code § 441): "na základě plné moci", "dle plné
 #: moci", "zmocněnec", "zmocněná"; diacritics as OCR may lose them.
-ATTORNEY = re.compile(r"(?i)(?:na\s+z[aá]klad[eě]\s+|dle\s+|podle\s+)?pln[eé]\s+moc[ií]|plnou\s+moc[ií]|zmocn[eě]n\w*")
+ATTORNEY = re.compile(f"(?i){lexicon.alternatives('attorney')}")
 #: The cue of the clerk who handles or wrote a paper for its issuer ("Vyřizuje:", "Zpracovala:"), as
 #: :func:`~redactor.detect.roles.contact_cue` gives it: on a public body's own paper the clerk acts
 #: in office (Act 340/2015 Sb., § 5; the ministry's methodology keeps a public body's staff acting
 #: in their job).
-CLERK = re.compile(r"vy[rř]izuj|(?:vy)?zpracoval", re.I)
+CLERK = re.compile(f"{lexicon.alternatives('clerk')}|{lexicon.alternatives('prepared_by')}", re.I)
 #: "Za <a party's role or alias> vyřizuje/kontaktní osoba:" ending right before a name (text
 #: folded, lower case): the contact acts for that party.
 _FOR_PARTY = re.compile(
     r"(?:^|\n|[.;:]\s)\s*za\s+(?P<who>[a-z]+(?:\s+[a-z]+){0,2})\s*[,:]?\s+"
-    r"(?:vyrizuj\w*|kontaktni\s+osob\w*|odpovedn\w*\s+osob\w*)\s*:?\s*(?:[a-z]{2,6}\.\s*)*$"
+    rf"(?:{lexicon.alternatives('clerk', folded=True)}|{lexicon.alternatives('contact_person', folded=True)})"
+    r"\s*:?\s*(?:[a-z]{2,6}\.\s*)*$"
 )
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
-ACCOUNT_NOUN = re.compile(r"\búč(?:et|tu|tem|ty|tech)[ \n]+$", re.I)
+ACCOUNT_NOUN = re.compile(rf"{lexicon.alternatives('account_nouns', bounded=True)}[ \n]+$", re.I)
 #: An account noun with a public body in the genitive right before the account ("na účet města
 #: č.", "účtu městské části"): the possessive names a public body, whoever else the sentence names.
 PUBLIC_ACCOUNT = re.compile(
-    r"\búč(?:et|tu|tem|ty|tech)[ \n]+"
-    r"(?:města|obce|městyse|městské[ \n]+části|kraje|státu|magistrátu|úřadu|ministerstva)"
-    r"\b(?:[ \n]+(?:č\.|číslo))?[ \n:]*$",
+    rf"{lexicon.alternatives('account_nouns', bounded=True)}[ \n]+"
+    rf"{lexicon.alternatives('public_possessives', bounded=True)}"
+    rf"(?:[ \n]+{lexicon.alternatives('number_words')})?[ \n:]*$",
     re.I,
 )
 #: A bank's name: the bank an account is held at, never the account's owner.
-BANK = re.compile(r"bank|spořiteln|sporiteln|ČSOB|CSOB|Fio\b|Raiffeisen|UniCredit|Moneta|Equa|Creditas|Sberbank", re.I)
+BANK = re.compile(f"{lexicon.alternatives('bank_words')}|{lexicon.alternatives('bank_short_names')}\\b", re.I)
 
 
 class PersonDict(TypedDict):
@@ -659,7 +661,9 @@ class Linker:
     #: How many lines above a value its owner's entry may start (an organisation's letterhead
     #: block: name, seat, representative, delivery address, phone, e-mail, account).
     _BLOCK_LINES = 12
-    _BLOCK_END = re.compile(r"^[ ]*(?:\d{1,2}(?:\.\d{1,2})*\.?\)?[ ]+[^\W\d_]|[IVX]+\.|Článek|Čl\.|§)")
+    _BLOCK_END = re.compile(
+        rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+[^\W\d_]|[IVX]+\.|{lexicon.alternatives('article_headings')}|§)"
+    )
 
     def _block_holder(self, f: Finding) -> Holder | None:
         """The person or organisation named last above ``f`` in the same entry of the page (up

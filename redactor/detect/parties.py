@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import LOWER, PUBLIC_BODY_HEADS, UPPER, alias_stem, role_of, strip_diacritics
 from redactor.detect.roles import OFFICIAL, REPRESENTATION, function_near
 from redactor.model import Finding, Party, PartyKind, Span
@@ -33,10 +34,10 @@ from redactor.text import ABBREVIATIONS, line_spans
 _LETTERS = UPPER + LOWER
 #: Words that cannot follow a role noun inside a label: a label may name the role with its object
 #: ("Poskytovatel služeb:", "Objednatel díla:"), a sentence ("Kupující prohlašuje:") is not a label.
-_NOT_COMPLEMENT = r"(?:se|si|je|jsou|ma|maji|bude|budou|byl|byla|tímto|timto|dale|take|rovnez|nebo|a|i|\w+uj[eií])\b"
+_NOT_COMPLEMENT = rf"(?:{lexicon.alternatives('not_complement', folded=True)}|\w+uj[eií])\b"
 _LABEL = re.compile(
     rf"(?:^|(?<=\n)|(?<=\s\s)|(?<=— )|(?<=– ))[ ]*(?P<num>\d{{1,2}}(?:\.\d{{1,2}})*\.?\)?[ ]+|[IVX]+\.[ ]+)?"
-    rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:[Bb]udouci[ ]+|[Ss]mluvni[ ]+)?[{_LETTERS}]+)"
+    rf"(?P<za>[Zz]a[ ]+)?(?P<role>(?:(?i:{lexicon.alternatives('role_modifiers', folded=True)})[ ]+)?[{_LETTERS}]+)"
     rf"(?:[ ]+(?!{_NOT_COMPLEMENT})[a-z]+){{0,2}}[ ]*:"
 )
 #: A numbered label without its colon, the party named on the same line: "2. Nájemce Česká
@@ -48,34 +49,34 @@ _SUBITEM = re.compile(r"^[ ]*(?:\d{1,2}\)|\d{1,2}\.|[a-z]\))[ ]+")
 #: heading in capitals; a bare number is the rest of a wrapped postcode ("42 Skalná"), a number
 #: followed by another is a date that wrapped ("1. 12. 1999").
 _CLAUSE = re.compile(
-    rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?[ ]+(?!\d)|\d{{1,2}}(?:\.|\))[ ]+(?!\d)|[IVX]+\.[ ]+|Clanek|Cl\.|§|"
+    rf"^[ ]*(?:\d{{1,2}}(?:\.\d{{1,2}})+\.?[ ]+(?!\d)|\d{{1,2}}(?:\.|\))[ ]+(?!\d)|[IVX]+\.[ ]+"
+    rf"|{lexicon.alternatives('article_headings', folded=True)}|§|"
     rf"[{UPPER}]{{4,}}\b)"
 )
-_ALIAS = re.compile(r"\(\s*dale\s*(?:jen\s*:?\s*)?(?:jako\s+)?[„\"“]?(?P<alias>[^)]{2,60}?)[“\"”]?\s*\)", re.I)
-_NOT_ALIASES = re.compile(
-    r"^(?:zakon|smlouv|dodat|predmet|podmink|priloh|cen[aeyu]\b|dil[ao]?\b|zbozi|sluzb|objekt|pozem|nemovit|"
-    r"vozidl|projekt|stavb|rozhodnut|narizen|vyhlask|obcansk|obchodni|dokument|protokol)",
-    re.I,
+_ALIAS = re.compile(
+    rf"\(\s*{lexicon.alternatives('hereinafter', folded=True)}\s*:?\s*[„\"“]?(?P<alias>[^)]{{2,60}}?)[“\"”]?\s*\)", re.I
 )
-_SOLE_TRADER = re.compile(
-    r"fyzicka osoba podnikajici|podnikajici fyzicka osoba|\bOSVC\b|osoba samostatne vydelecne cinna|"
-    r"misto podnikani|mistem podnikani|zivnostensk",
-    re.I,
-)
-_LEGAL_HINTS = re.compile(
-    r"obchodni(?:m|ho) rejstrik|spolkov(?:em|eho) rejstrik|predstavenstv|jednatel|spolecnost|"
-    r"rejstriku ustavu|nadacni(?:m|ho) rejstrik",
-    re.I,
-)
-_REPRESENTATIVE = re.compile(r"zastoupen|jednajici|jednatel|predsed|clen predstavenstva|prokurist|jmeno a funkce")
+
+
+def _lex(family: str, bounded: bool = False) -> str:
+    """The lexicon family ``family`` as matched here: on text without diacritics."""
+    return lexicon.alternatives(family, folded=True, bounded=bounded)
+
+
+_NOT_ALIASES = re.compile(f"^{_lex('object_aliases', bounded=True)}", re.I)
+#: A word, a role's with "strana" after it ("smluvní strany").
+_ROLE_WORD = re.compile(rf"[^\W\d_]+(?:\s+{_lex('party_side')})?")
+_SOLE_TRADER = re.compile(f"{_lex('sole_trader', bounded=True)}|{_lex('place_of_business', bounded=True)}", re.I)
+_LEGAL_HINTS = re.compile(_lex("register_entries"), re.I)
+_REPRESENTATIVE = re.compile(_lex("representative_words"))
 _MAX_BLOCK_LINES = 12
 _MAX_ALIAS_LINES = 25
 #: A line of prose ("Propachtovatelé jsou …", "Pachtovné činí …") ends a party block.
 #: Lines that name who acts for the party ("Oprávněn k jednání …", "Ve věcech technických …")
 #: read like prose but belong to its block.
 _PROSE_LINE = re.compile(
-    rf"^[ ]*(?!(?:Opravnen|Zastoupen|Jednajici|Ve vecech|Osoba opravnena|Kontaktni osoba|Povereny|Poverena)\b)"
-    rf"[{UPPER}][{LOWER}]+[ ]+(?!(?:nad|pod|u|v|ve|na|a|dne)\b)[{LOWER}]+"
+    rf"^[ ]*(?!{_lex('block_person_cues')}\b)"
+    rf"[{UPPER}][{LOWER}]+[ ]+(?!{_lex('name_connectors')}\b)[{LOWER}]+"
 )
 
 
@@ -192,10 +193,13 @@ def _split_subitems(folded: str, block: _Block) -> list[Span]:
     return [Span(a, b) for a, b in itertools.pairwise(bounds)]
 
 
+_ALIAS_SEPARATOR = re.compile(rf"\s+{lexicon.alternatives('alias_separators', bounded=True)}\s+|,\s*|\s+a\s+")
+
+
 def _aliases(raw: str) -> list[str]:
     """Party aliases in the text of a "(dále jen …)" clause; law and object aliases are dropped."""
     out = []
-    for alias in re.split(r"\s+(?:nebo|ci|či|resp\.)\s+|,\s*|\s+a\s+", raw):
+    for alias in _ALIAS_SEPARATOR.split(raw):
         alias = alias.strip(" „“\"”'")
         if not alias or len(alias) > 30 or any(c.isdigit() for c in alias):
             continue
@@ -217,7 +221,7 @@ def fold_name(name: str) -> str:
 
 
 #: A letter's subject line ("Věc: …", folded), between its header and its text.
-_SUBJECT = re.compile(r"\s*vec\s*:", re.I)
+_SUBJECT = re.compile(rf"\s*{_lex('subject_label')}\s*:", re.I)
 
 
 def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span, list[str]]]:
@@ -255,8 +259,7 @@ def _alias_blocks(text: str, folded: str, taken: list[Span]) -> list[tuple[Span,
 #: numbers and contacts ("Odbor správy majetku", "Qwertzovo náměstí 12/3, 130 00 Praha 3, tel.:",
 #: "IČO:", "DIČ:", "Bankovní spojení:", "e-mail:", "ID datové schránky:").
 _HEAD_LINE = re.compile(
-    r"\b(?:ICO?|DIC|tel|fax|e-?mail|spojeni|c\.\s?u\.|ucet|uctu|ID\s?DS|datov\w+ schrank\w*|www|odbor|oddeleni|"
-    r"urad|sekretariat|\d{3}\s?\d{2}\s+[A-Z])|@",
+    rf"\b(?:{_lex('letterhead_words')}|\d{{3}}\s?\d{{2}}\s+[A-Z])|@",
     re.I,
 )
 #: A public body's name opening a line, in any case ("MĚSTSKÁ ČÁST PRAHA 3", "Obecní úřad Xaverov"):
@@ -268,7 +271,7 @@ _PUBLIC_HEAD = re.compile(
     re.I,
 )
 #: A unit of an office in a letterhead ("odbor kancelář tajemníka", "Oddělení …"), folded.
-_UNIT_WORD = re.compile(r"\b(?:odbor|oddeleni)\b", re.I)
+_UNIT_WORD = re.compile(_lex("unit_words", bounded=True), re.I)
 #: A postcode before a town ("612 00 Brno").
 _POSTCODE = re.compile(r"\b\d{3}\s?\d{2}\s+[A-Z]")
 #: Lines a letterhead may take below the organisation's name.
@@ -330,7 +333,7 @@ def _letterhead_blocks(text: str, folded: str, findings: list[Finding], taken: l
 
 #: A line opening with a unit of a public body's office ("Odbor finanční", "Oddělení správy
 #: majetku"), text folded.
-UNIT_LINE = re.compile(r"^\s*(?:odbor|oddeleni|referat|sekretariat|kancelar)\b", re.I)
+UNIT_LINE = re.compile(rf"^\s*{_lex('unit_headings', bounded=True)}", re.I)
 #: A line that is a person's name alone (titles allowed): two or three capitalised words.
 _NAME_LINE = re.compile(
     rf"^\s*(?:[A-Za-z]{{2,6}}\.\s*)*[{UPPER}][{LOWER}]+(?:\s+[{UPPER}][{LOWER}]+){{1,2}}(?:,?\s*[A-Za-z]{{2,6}}\.)*\s*$"
@@ -540,7 +543,7 @@ def find_references(text: str, parties: list[Party]) -> list[PartyReference]:
     folded = strip_diacritics(text)
     if len(folded) != len(text):
         folded = text
-    for m in re.finditer(r"[^\W\d_]+(?:\s+stran[aeyuo]\w*)?", folded):
+    for m in _ROLE_WORD.finditer(folded):
         word = m.group()
         low = word.lower()
         for stem, owner in stems.items():

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from redactor import lexicon
 from redactor.czech import strip_diacritics
 
 OFFICIAL = "public_official"
@@ -39,55 +40,45 @@ STAFF = "staff"
 #: statutory body, a school's or a region's is a public official).
 EITHER = "either"
 
-#: Units of an authority or an organisation that a "vedoucí" (head) leads; "vedoucí" alone (a
-#: project lead, a site manager of a supplier) is an employee, not an official.
-_UNITS = (
-    r"odbor\w*|oddeleni|odd\.|urad\w*|kancelar\w*|pracovist\w*|pobock\w*|organizacni\w*|utvar\w*|sekce|"
-    r"referat\w*|magistrat\w*|sprav\w*|sluzebn\w*|usek\w*|centr\w*|reditelstv\w*|stredisk\w*|divize|zavod\w*|"
-    r"kontroln\w*|ekonomick\w*|pravni\w*|investicni\w*|technick\w*|majetkov\w*|regionaln\w*|krajsk\w*|uzemni\w*"
-)
 
-#: (pattern on text without diacritics, lower case; kind). Order does not matter.
+def _lex(family: str) -> str:
+    """The lexicon family ``family`` as matched here: on text without diacritics."""
+    return lexicon.alternatives(family, folded=True)
+
+
+#: (pattern on text without diacritics, lower case; kind), built of the lexicon's families. A
+#: "vedoucí" (head) is an official only with the unit they lead; alone (a project lead, a site
+#: manager of a supplier) an employee. "účetní" only right before a name or its titles ("účetní
+#: paní Bc. X"), not as an adjective ("účetní doklady").
 _FUNCTIONS: tuple[tuple[str, str], ...] = (
-    (r"(?:mistostarost|starost)\w*", OFFICIAL),
-    (r"(?:primator|namest(?:ek|k)|hejtman|tajemni(?:k|c))\w*", OFFICIAL),
-    (r"(?:ministr|poslan(?:ec|c|kyn)|senator|rektor|dekan|kvestor|radni|zastupitel|velitel|nacelni)\w*", OFFICIAL),
-    (r"prednost\w*", OFFICIAL),
-    (r"poveren\w*[ \n]+(?:vedenim|rizenim|vykonem funkce)", EITHER),
-    (rf"vedouc\w*(?:[ \n]+(?:[^\W\d_]+[ \n]+){{0,2}}?(?:{_UNITS}))", OFFICIAL),
-    (r"(?:jednatel|prokurist|likvidator|insolvencni spravce)\w*", STATUTORY),
-    (
-        r"(?:clen|clenk|clenem|clenkou|predsed\w*|mistopredsed\w*)[ \n]+"
-        r"(?:predstavenstva|spravni rady|spravni\w* rady)",
-        STATUTORY,
-    ),
-    (r"statutarni\w*[ \n]+(?:reditel|organ|zastup)\w*", STATUTORY),
-    # the roles of financial control in a public body (Decree 416/2004 Sb., § 11-13, implementing
-    # Act 320/2001 Sb.): the authorising officer, the budget administrator and the chief
-    # accountant; "účetní" only right before a name or its titles ("účetní paní Bc. X"), not as an
-    # adjective ("účetní doklady")
-    (r"(?:prikazc\w*[ \n]+operac\w*|spravc\w*[ \n]+rozpoct\w*)", STAFF),
-    (r"(?:hlavn\w*[ \n]+)?ucetn(?:i|a|iho|imu|im)(?=[ \n]*(?:[,:\n]|$|pan[aiue]?\b|pani\b|[a-z]{2,6}\.))", STAFF),
-    (r"(?:generaln\w*[ \n]+)?reditel\w*", EITHER),
-    (r"(?:mistopredsed|predsed)\w*", EITHER),
+    (_lex("official_functions"), OFFICIAL),
+    (_lex("entrusted_with"), EITHER),
+    (rf"{_lex('head_of_unit')}(?:[ \n]+(?:[^\W\d_]+[ \n]+){{0,2}}?{_lex('office_units')})", OFFICIAL),
+    (_lex("statutory_functions"), STATUTORY),
+    (rf"{_lex('board_members')}[ \n]+{_lex('boards')}", STATUTORY),
+    (_lex("statutory_bodies"), STATUTORY),
+    (_lex("financial_control_roles"), STAFF),
+    (rf"{_lex('accountants')}(?=[ \n]*(?:[,:\n]|$|{_lex('mister_missus')}\b|[a-z]{{2,6}}\.))", STAFF),
+    (_lex("directors"), EITHER),
+    (_lex("chairs"), EITHER),
 )
 _ANY_FUNCTION = "|".join(f"(?:{p})" for p, _ in _FUNCTIONS)
 _FUNCTION_RE = [(re.compile(rf"(?<![^\W\d_])(?:{p})(?![^\W\d_])"), kind) for p, kind in _FUNCTIONS]
 
-#: Words that may stand between a function and the name it belongs to.
+#: Words that may stand between a function and the name it belongs to: no conjunction or pronoun
+#: opening a clause, no verb.
 _BETWEEN_WORD = (
-    r"(?!(?:ze|a|aby|kdyz|ktery|ktera|ktere|jenz|se|si|je|jsou|byl|byla|bude|dne|od|do|tim|timto)\b)"
-    r"(?![a-z]+(?:l|la|lo|li|uje|uji|ame|ime)\b)"  # a verb ("předal", "podepsala", "předává")
+    rf"(?!{_lex('between_function_and_name')}\b)"
+    rf"(?![a-z]+{_lex('verb_endings')}\b)"
     r"[^\W\d_]+\.?"
 )
 #: Titles and "pan"/"paní" between a function and a name; "et" joins two titles ("Mgr. et Mgr.").
-_TITLE_OR_ADDRESS = r"(?:pan[aiue]?|pani|p\.|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ing\.|mgr\.|bc\.|et(?=[ ]+[a-z]{2,6}\.))"
+_TITLE_OR_ADDRESS = rf"(?:{_lex('mister_missus')}|p\.|[a-z]{{2,6}}\.(?:[ ]?[a-z]{{2,5}}\.)?|et(?=[ ]+[a-z]{{2,6}}\.))"
 
 #: "zastoupený", "jednající", "oprávněn k jednání", "pověřen zastupováním": the name after it acts
 #: for the party whose block it stands in (up to four words between, titles "Ing. Mgr." too).
 REPRESENTATION = re.compile(
-    r"(?:zastoupen\w*(?:/\w+)?|jednajici\w*|v zastoupeni|zast\.|zastupce|opravnen\w*[ \n]+(?:k[ \n]+)?jedn\w*|"
-    r"poveren\w*|jmenem|za[ \n]+(?:spolecnost|mesto|obec|kraj)\w*)[ \n]*:?[ \n]*"
+    rf"{_lex('representation')}(?:/\w+)?[ \n]*:?[ \n]*"
     r"(?:[^\W\d_()]+\.?[ \n,]+|\([^)]*\)[ \n]*){0,4}$"
 )
 
@@ -128,9 +119,7 @@ def is_function_word(word: str) -> bool:
     """True for a single word that is a function noun in any case ("Poslanec", "Starostou",
     "Jednatel"): never a person's name."""
     low = _fold(word)
-    return any(p.fullmatch(low) for p, _k in _FUNCTION_RE) or bool(
-        re.fullmatch(r"(?:vedouc\w*|clen\w*|reditel\w*|predsed\w*)", low)
-    )
+    return any(p.fullmatch(low) for p, _k in _FUNCTION_RE) or bool(re.fullmatch(_lex("function_nouns"), low))
 
 
 #: The spaces between two words of one phrase: three stand for the gap between two columns of an
@@ -147,7 +136,7 @@ _BEFORE = re.compile(
 #: the vocabulary's alternation costs milliseconds to compile in every process that meets it.
 _FUNCTION_AT_START = re.compile(rf"(?P<fn>{_ANY_FUNCTION})")
 _AFTER = re.compile(
-    rf"^[ ]*(?P<sep>,|[–-]|\n)[ \n]*(?:(?:poveren\w*|zastupujic\w*|ve funkci|jako|coby)[ \n]+(?:[^\W\d_]+[ \n]+)?)?"
+    rf"^[ ]*(?P<sep>,|[–-]|\n)[ \n]*(?:{_lex('in_capacity')}[ \n]+(?:[^\W\d_]+[ \n]+)?)?"
     rf"(?P<fn>{_ANY_FUNCTION})"
 )
 
@@ -218,7 +207,8 @@ def function_in_cell(cell: str | None) -> Function | None:
     return Function(found[0], words[: found[1]], "below") if found else None
 
 
-_TITLE_TOKEN = re.compile(r"^(?:[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|ph\.d\.|csc\.|mba|dis\.|pan[aiue]?|pani|et|,)$")
+_TITLES_AFTER = rf"(?i:{_lex('titles_after')})"
+_TITLE_TOKEN = re.compile(rf"^(?:[a-z]{{2,6}}\.(?:[ ]?[a-z]{{2,5}}\.)?|{_TITLES_AFTER}|{_lex('mister_missus')}|et|,)$")
 
 
 def _only_titles(fragment: str) -> bool:
@@ -228,7 +218,10 @@ def _only_titles(fragment: str) -> bool:
 
 def _strip_titles_after(after: str) -> str:
     """``after`` without the academic titles written after a name (", Ph.D., starosta")."""
-    return re.sub(r"^(?:[ ]*,?[ ]*(?:ph\.d\.|csc\.|drsc\.|mba|dis\.|ll\.m\.|msc\.|ing\.))+", "", after)
+    return _TITLES_AFTER_NAME.sub("", after)
+
+
+_TITLES_AFTER_NAME = re.compile(rf"^(?:[ ]*,?[ ]*(?:{_TITLES_AFTER}|(?i:{_lex('titles_written_after_name')})))+")
 
 
 #: Cues that name a party's contact person or its person for a kind of matters: "kontaktní
@@ -240,20 +233,15 @@ def _strip_titles_after(after: str) -> str:
 #: employee acting in office. Matched on text without diacritics, lower case, ending right before
 #: the name (a role noun, "je", "jedná", "oprávněn(a)", titles and a colon may lie between).
 _CONTACT_CUE = (
-    r"kontaktn\w*[ \n]+(?:osob\w*|spojen\w*|udaj\w*)|kontakt|vyrizuj\w*|(?:vy)?zpracoval[ao]?(?=[ \n]*:)|"
-    r"odpovedn\w*[ \n]+(?:osob\w*|zastupc\w*|pracovni\w*)|"
-    r"ve[ \n]+vecech[ \n]+(?:[^\W\d_]+[ \n]+){0,2}?(?:technick|smluvn|realizac|provozn|obchodn|fakturac|ekonomick|"
-    r"organizacn|vecn|odborn|pracovn|tohoto|teto|plneni|zakazk|predmet|vyuctovan|stavebn|dodavk|servis)\w*|"
-    r"stavbyvedouc\w*|stavbyvedouci|hlavni\w*[ \n]+inzenyr\w*|osob\w*[ \n]+pro[ \n]+(?:komunikac|kontakt|jednani)\w*|"
-    r"zastupc\w*[ \n]+pro[ \n]+(?:veci|komunikac|jednani)\w*|technick\w*[ \n]+zastupc\w*|"
-    r"poveren\w*[ \n]+(?:pracovni\w*|osob\w*|zamestnan\w*)"
+    rf"{_lex('contact_person')}|{_lex('contact_cues')}|{_lex('clerk')}|{_lex('prepared_by')}(?=[ \n]*:)|"
+    rf"{_lex('in_matters')}[ \n]+(?:[^\W\d_]+[ \n]+){{0,2}}?{_lex('matter_kinds')}\w*"
 )
+_TITLE_SHAPE = r"[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?"
 CONTACT = re.compile(
     rf"(?<![^\W\d_])(?P<cue>{_CONTACT_CUE})(?![^\W\d_])"
-    r"(?:[ \n]+(?:(?:objednatel|zhotovitel|dodavatel|prodavajic|kupujic|pronajimatel|najemc|poskytovatel|prijemc|"
-    r"zadavatel|uchazec|odberatel|smluvni\w*[ \n]+stran)\w*|za[ \n]+[^\W\d_]+|je|jsou|jedna|jednat|jednaji|"
-    r"opravnen[aiy]?|opravnen\w*|zmocnen\w*|pover\w*|(?:pan[aiue]?|pani)|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?))*"
-    r"[ \n]*[:\-–]?[ \n]*(?:(?:pan[aiue]?|pani|[a-z]{2,6}\.(?:[ ]?[a-z]{2,5}\.)?|et(?=[ \n]+[a-z]{2,6}\.))[ \n]*)*$"
+    rf"(?:[ \n]+(?:{_lex('contact_party_roles')}\w*|za[ \n]+[^\W\d_]+|{_lex('contact_links')}|{_lex('mister_missus')}"
+    rf"|{_TITLE_SHAPE}))*"
+    rf"[ \n]*[:\-–]?[ \n]*(?:(?:{_lex('mister_missus')}|{_TITLE_SHAPE}|et(?=[ \n]+[a-z]{{2,6}}\.))[ \n]*)*$"
 )
 
 

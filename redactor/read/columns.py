@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 
+from redactor import lexicon
 from redactor.model import Span
 from redactor.read.extraction import TextLayer
 from redactor.read.ocr import OcrWord
 
 #: Academic titles and "pan"/"paní" before or after a name, as one word ("Ing.Mgr.", "Ph.D.,").
-_TITLE = re.compile(r"^(?:[^\W\d_]{1,6}\.)+,?$|^(?:pan[aiue]?|paní|et|,)$", re.I)
+_TITLE = re.compile(rf"^(?:[^\W\d_]{{1,6}}\.)+,?$|^(?:{lexicon.alternatives('mister_missus')}|et|,)$", re.I)
 
 
 class ColumnCells:

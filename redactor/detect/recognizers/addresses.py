@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import LOWER, UPPER, role_of
 from redactor.detect.recognizers.base import AnalysisContext, Recognizer
 from redactor.model import Finding
@@ -27,51 +28,48 @@ _W = rf"[{UPPER}][{LOWER}]+"
 #: after a street name are an inventory or a postcode ("Švestková 12903").
 _NUMBER = r"(?:č\.[ ]?p\.[ ]?)?\d{1,4}[a-zA-Z]?(?:[ ]?/[ ]?\d{1,4}[a-zA-Z]?)?"
 _PSC_TOWN = (  # a PSČ whose two parts a line break splits ("411⏎12 Bystré") is one PSČ
-    rf"\d{{3}}[ \n]?\d{{2}}[ \n]+{_W}(?:[ \n](?:nad|pod|u|v|na)[ \n]{_W}|[ \n]{_W}|[ ]?-[ ]?{_W}){{0,3}}"
+    rf"\d{{3}}[ \n]?\d{{2}}[ \n]+{_W}"
+    rf"(?:[ \n]{lexicon.alternatives('place_name_prepositions')}[ \n]{_W}|[ \n]{_W}|[ ]?-[ ]?{_W}){{0,3}}"
     rf"(?:[ ]\d{{1,2}}(?![\d.]))?"
 )
+#: "náměstí", "nám.", "třída", "ulice" … with a capital or without.
+_STREET_NOUN = f"(?i:{lexicon.alternatives('street_nouns')})"
 _STREET = (
-    rf"(?:(?:Na|V|Ve|Za|Pod|Nad|U|K|Ke|Před|Mezi|Při|Do|Od|Po|Nad)[ ]{_W}(?:[ ]{_W})?"
-    rf"|(?:[Nn]áměstí|[Nn]ám\.|[Tt]řída|[Tt]ř\.|[Nn]ábřeží|[Nn]ábř\.|[Uu]l\.|[Uu]lice)[ \n]"  # may wrap
+    rf"(?:{lexicon.alternatives('street_prepositions')}[ ]{_W}(?:[ ]{_W})?"
+    rf"|{_STREET_NOUN}[ \n]"  # may wrap
     rf"(?:[{UPPER}]\.[ \n]?){{0,3}}{_W}(?:[ \n]{_W})?"
-    rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n](?:[Nn]ám\.|[Nn]áměstí|[Nn]ábř\.|[Tt]řída))?"  # "Hostivařské⏎Nám. 165"
-    r"(?:[ ](?:alej|sady|cesta|stezka|nábřeží|třída|náměstí))?)"  # "Javorová alej 4/2", "Husovy sady 12"
-    r"(?:[ \n](?:I|II|III|IV|V|VI)(?=[ \n]\d))?"  # numbered streets: "Boční I", "Pod Lipami II"
+    rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n]{_STREET_NOUN})?"  # "Hostivařské⏎Nám. 165"
+    rf"(?:[ ]{lexicon.alternatives('street_nouns_after')})?)"  # "Javorová alej 4/2", "Husovy sady 12"
+    r"(?:[ \n](?:I{1,3}|IV|VI?)(?=[ \n]\d))?"  # numbered streets: "Boční I", "Pod Lipami II"
 )
 _ADDRESS = re.compile(
     rf"(?<![\w.])(?P<street>{_STREET})(?:[ ]|\n(?!{ITEM_START}))(?P<number>{_NUMBER})"
     rf"(?![\w/)]|[.,]\d|\.[ ]?\d{{1,2}}\.|\s?(?:Kč|%|m²|m2|ks|Sb))"  # "V Praze 15. 10. 2021": a date
     rf"(?P<town>,?[ \n]+{_PSC_TOWN})?"
 )
+#: The cue of a village address: a residence, a place of business, a seat or "adresa".
+_ADDRESS_CUE = "|".join(
+    lexicon.alternatives(family) for family in ("residence", "place_of_business", "seat", "address_nouns")
+)
 _VILLAGE = re.compile(
-    rf"(?P<cue>(?:trvale )?bytem|bydlištěm|bydliště|trvalý pobyt|trvalým pobytem|místo podnikání|místem podnikání"
-    rf"|se sídlem|sídlem|sídlo|adresa|adresou)\s*:?\s*"
+    rf"(?P<cue>{_ADDRESS_CUE})\s*:?\s*"
     rf"(?P<addr>(?:{_W}(?:[ ]{_W})?[ ,]+)?(?:č\.[ ]?p\.[ ]?)\d{{1,5}}(?:,?[ \n]+{_PSC_TOWN})?|{_PSC_TOWN}"
     # a street whose house number OCR lost, then the postcode and town ("bytem Lipová   338 44 X")
     rf"|{_W}(?:[ ]{_W}){{0,2}},?[ ]+{_PSC_TOWN})",
     re.I,
 )
-_STREET_SHAPE = re.compile(r"(?:ská|cká|ní|ova|ovo|ého|ých|ské|cké|á|í|ý|ův|ina|ino|třída|nám\.|náměstí|nábř\.)$", re.I)
-_STOP_FIRST = frozenset(
-    """Článek Článku Čl Bod Odst Odstavec Příloha Přílohy Dodatek Dodatku Smlouva Smlouvy Zákon Zákona
-    Sbírky Vložka Oddíl Strana Stránka Celkem Dne Rok Roce Roku Cena Částka Parcela Číslo Čísla Telefon
-    Fax Mobil Pozemek Pozemku Kč Položka Verze Tabulka Obrázek Kapitola Usnesení Usnesením Bodu Faktura
-    Objednávka Zakázka Akce Etapa Stavba Objekt Budova Budovy Místnost Podlaží Patro Sál Dům Byt Jednotka
-    Kupní Nájemné Pachtovné Částku Výše Doba Lhůta Termín Celková Celkové Základní Minimální Maximální
-    Činí Činil Činila Činilo Činily""".split()
-)
+_STREET_SHAPE = re.compile(rf"(?:{lexicon.alternatives('street_name_endings')}|{_STREET_NOUN})$", re.I)
+_STOP_FIRST = lexicon.words("not_street_names")
 #: The municipality written between a cue and the street ("bytem: Znojmo, Bratrstva 21").
 _TOWN_FIRST = rf"(?:[{LOWER}]+(?:[ -][{LOWER}]+){{0,2}}(?:[ ]\d{{1,2}})?,\s*)?"
-_CUES = (
-    ("place_of_business", re.compile(rf"(místo podnikání|místem podnikání|provozovn[aouy])\s*:?\s*{_TOWN_FIRST}$")),
-    ("seat", re.compile(rf"(se sídlem|sídlem|sídlo|sídla)\s*(?:v\s+)?:?\s*{_TOWN_FIRST}$")),
-    (
-        "residence",
-        re.compile(
-            r"(bytem|bydliště|bydlištěm|bydlící|trvalý pobyt|trvalým pobytem|trvalého pobytu|trvale bytem)"
-            rf"\s*:?\s*{_TOWN_FIRST}$"
-        ),
-    ),
+_CUES = tuple(
+    (context, re.compile(rf"({lexicon.alternatives(family)})\s*{seat_in}:?\s*{_TOWN_FIRST}$"))
+    for context, family, seat_in in (
+        ("place_of_business", "place_of_business", ""),
+        ("place_of_business", "establishment", ""),
+        ("seat", "seat", r"(?:v\s+)?"),
+        ("residence", "residence", ""),
+    )
 )
 
 

@@ -17,38 +17,41 @@ import re
 import regex
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import NameGazetteer
 from redactor.detect.recognizers.base import AnalysisContext, Recognizer
 from redactor.model import Finding, FindingAttributes
 
 #: Where a clause starts: the certifying verb or the clause's name, with or without diacritics.
-_START = re.compile(r"(?i)\bov[eěé][rř]uj[eií]|\bov[eěé][rř]ovac[ií]\s+dolo[zž]k|\blegaliza|\bvidima")
+_START = re.compile(rf"(?i){lexicon.alternatives('certification', bounded=True)}")
+#: The other gender's ending a form may add ("narozen/a", "uznal(a)").
+_GENDER = r"(?:\s*/\s*a|\s*\(a\))?"
 #: Where it ends: the signer acknowledged the signature as their own, or signed before the clerk.
 _END = re.compile(
-    r"(?i)(?:uznal|podepsal)\w*(?:\s*/\s*a|\s*\(a\))?\s+(?:za\s+)?vlastn|vlastnoru[cč]n[eě]\s+podepsal"
-    r"|p[rř]ed\s+(?:n[aá]mi|mnou)\s+podepsal"
+    rf"(?i){lexicon.alternatives('acknowledged')}{_GENDER}\s+{lexicon.alternatives('own_hand')}"
+    rf"|{lexicon.alternatives('signed_before')}"
 )
 #: The farthest an end may stand from the start (characters): a clause is a sentence or two.
 CLAUSE_MAX_CHARS = 700
 #: A digit as OCR reads it on a scan: O and o for 0; I, l, |, [ and ] for 1; S for 5; B for 8.
 _DIGIT = r"[\dOoIl|\[\]SB]"
 _DOB = re.compile(
-    rf"(?i)(?:\bna[rř]\.|\bna[rř]\b|\bnarozen[aáýé]?(?:\s*/\s*a|\s*\(a\))?)\s*(?:dne\s*)?:?\s*"
+    rf"(?i){lexicon.alternatives('birth', bounded=True)}{_GENDER}\s*(?:{lexicon.alternatives('on_day')}\s*)?:?\s*"
     rf"(?P<value>{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{4}})"
 )
-_RESIDENCE = re.compile(
-    r"(?i)(?:\btrvale\s+)?(?:\bbytem|\bbydli[sš]t[eě]m?|\btrval[ýy]m?\s+pobyt(?:em)?|\bm[ií]stem\s+trval[eé]ho\s+pobytu)"
-    r"\s*:?\s*"
-)
+_RESIDENCE = re.compile(rf"(?i){lexicon.alternatives('residence', bounded=True)}\s*:?\s*")
 #: What ends a residence inside the clause: a comma before a lower-case word ("…, jejíž
 #: totožnost"), the acknowledgement, a full stop before a capital.
-_RESIDENCE_END = re.compile(r",\s*[a-zěščřžýáíéúůťďň]|\s+podpis|\.\s+[A-ZĚŠČŘŽÝÁÍÉÚŮ]|\n\s*\n")
+_RESIDENCE_END = re.compile(
+    rf",\s*[a-zěščřžýáíéúůťďň]|\s+{lexicon.alternatives('signature_word')}|\.\s+[A-ZĚŠČŘŽÝÁÍÉÚŮ]|\n\s*\n"
+)
 #: Longest residence taken (characters): a street, a number, a postcode and a town.
 RESIDENCE_MAX_CHARS = 90
 #: The signer: capitalised words (any case) after "že", before the date of birth or birth number.
 _SIGNER = re.compile(
-    r"(?i)\bže\s+(?:(?:pan[ií]?|paní)\s+)?(?P<name>(?:[^\W\d_]+\.\s*){0,3}[^\W\d_]+(?:[ ]+[^\W\d_]+){1,3})"
-    r"\s*,?\s*[„\"]?\s*(?:na[rř]|r\.?\s*č|rodn|dat)"
+    rf"(?i)\bže\s+(?:{lexicon.alternatives('mister_missus')}\s+)?"
+    r"(?P<name>(?:[^\W\d_]+\.\s*){0,3}[^\W\d_]+(?:[ ]+[^\W\d_]+){1,3})"
+    rf"\s*,?\s*[„\"]?\s*{lexicon.alternatives('birth_cue_starts')}"
 )
 _TITLE = re.compile(r"^(?:[^\W\d_]+\.\s*)+")
 
@@ -58,15 +61,15 @@ _TITLE = re.compile(r"^(?:[^\W\d_]+\.\s*)+")
 #: address of permanent residence and the kind and number of the identity document shown), folded
 #: (no diacritics, lower case), with the OCR errors allowed in each ("acresa mista Irvajoho pobytu").
 _RECORD_LABELS: tuple[tuple[int, str, int], ...] = (
-    (cat.DATE_OF_BIRTH, r"datum\s+(?:a\s+misto\s+)?narozeni", 3),
-    (cat.ADDRESS_RESIDENCE, r"adresa\s+(?:mista\s+)?trvaleho\s+pobytu", 4),
-    (cat.ID_CARD, r"(?:druh\s+a\s+)?cislo\s+(?:a\s+druh\s+)?(?:predlozeneho\s+)?dokladu\s+totoznosti", 3),
+    (cat.DATE_OF_BIRTH, lexicon.alternatives("record_birth", folded=True), 3),
+    (cat.ADDRESS_RESIDENCE, lexicon.alternatives("record_residence", folded=True), 4),
+    (cat.ID_CARD, lexicon.alternatives("record_document", folded=True), 3),
 )
 #: A label line holds little more than its labels (characters).
 RECORD_LABEL_MAX_CHARS = 60
 #: A record's labels stand within this many characters after a word of legalisation.
 RECORD_REACH = 900
-_RECORD_CONTEXT = re.compile(r"(?i)legaliz|ov[eěé][rř]ovac[ií]\s+kni|ov[eěé][rř]uj|vidima")
+_RECORD_CONTEXT = re.compile(rf"(?i){lexicon.alternatives('certification')}")
 #: A date in a record's value line, digits also as OCR reads them ("7.10.1975", "7. 10. 1975").
 _RECORD_DATE = re.compile(rf"{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{1,2}}\s*[.,]\s*{_DIGIT}{{4}}")
 #: An identity document's number in a record's value line: six or more digits (OCR's too).
@@ -198,16 +201,19 @@ class CertificationClauseRecognizer(Recognizer):
 #: "Jměno", "Talefon"), with the category of the value after them. A label that only a natural
 #: person's form has (a name, a date of birth, a birth number, a permanent residence) makes the
 #: block personal; a phone, an e-mail or an address alone do not (a company's form has them too).
-_FIELDS: tuple[tuple[str, int, bool], ...] = (
-    (r"jm[eéě]n[oaě]\s+a\s+p[rř][ií]jmen[ií]|p[rř][ií]jmen[ií]\s+a\s+jm[eéě]n[oaě]", cat.FULL_NAME, True),
-    (r"(?:k[rř]estn[ií]\s+)?jm[eéě]n[oaě]", cat.FULL_NAME, True),
-    (r"p[rř][ií]jmen[ií]", cat.FULL_NAME, True),
-    (r"datum\s+narozen[ií]|dat\.\s*nar\.?|narozen[aáý]?", cat.DATE_OF_BIRTH, True),
-    (r"rodn[eé]\s+[cč][ií]slo|r\.\s*[cč]\.", cat.BIRTH_NUMBER, True),
-    (r"trval[ýy]\s+pobyt|bydli[sš]t[eě]|m[ií]sto\s+trval[eé]ho\s+pobytu", cat.ADDRESS_RESIDENCE, True),
-    (r"adresa(?:\s+bydli[sš]t[eě])?|kontaktn[ií]\s+adresa|doru[cč]ovac[ií]\s+adresa", cat.ADDRESS_RESIDENCE, False),
-    (r"t[ae]l[ae]fon|tel\.?|mobil|mob\.|gsm", cat.PHONE, False),
-    (r"e-?\s?mail", cat.EMAIL_PERSONAL, False),
+_FIELDS: tuple[tuple[str, int, bool], ...] = tuple(
+    (lexicon.alternatives(family), category, personal)
+    for family, category, personal in (
+        ("label_full_name", cat.FULL_NAME, True),
+        ("label_given_name", cat.FULL_NAME, True),
+        ("label_surname", cat.FULL_NAME, True),
+        ("label_birth", cat.DATE_OF_BIRTH, True),
+        ("birth_number", cat.BIRTH_NUMBER, True),
+        ("residence", cat.ADDRESS_RESIDENCE, True),
+        ("label_address", cat.ADDRESS_RESIDENCE, False),
+        ("phone", cat.PHONE, False),
+        ("email", cat.EMAIL_PERSONAL, False),
+    )
 )
 _FIELD_LINE = re.compile(
     r"(?im)^[ \t]*(?:(?P<label>" + "|".join(f"(?:{p})" for p, _c, _n in _FIELDS) + r"))[ \t]*[:.][ \t]*"
@@ -233,7 +239,7 @@ def _shaped_category(value: str) -> int | None:
 
 
 #: A label that makes the block someone's in office, not a private person's ("Funkce: starosta").
-_OFFICE_LINE = re.compile(r"(?im)^[ \t]*(?:funkce|pozice|pracovní\s+pozice|název|obchodní\s+firma)[ \t]*:")
+_OFFICE_LABEL = re.compile(rf"(?im)^[ \t]*{lexicon.alternatives('office_labels')}[ \t]*:")
 
 
 class FormBlockRecognizer(Recognizer):
@@ -277,7 +283,7 @@ class FormBlockRecognizer(Recognizer):
         if len(lines) < 2 or not any(personal for _m, (_c, personal) in fields):
             return []
         around = text[max(0, lines[0].start() - 200) : lines[-1].end() + 200]
-        if _OFFICE_LINE.search(around):
+        if _OFFICE_LABEL.search(around):
             return []
         out = []
         following = (
@@ -329,12 +335,14 @@ _STREET_LINE = re.compile(r"^[^\W\d_]+\.?(?:[ ]+[^\W\d_]+\.?)*[ ]+\d+[^\W\d_]?(?
 #: A postcode and a town, digits also as OCR reads them ("6O2 00 Brno").
 _POSTCODE_LINE = re.compile(r"^[\dOoIl]{3}\s?[\dOoIl]{2}\s+[^\W\d_]")
 #: What a sender's address line never holds: a label, an organisation's or an office's word.
-_NOT_HOME = re.compile(r":|\b(?:s\.\s?r\.\s?o|a\.\s?s|IČO?|DIČ|úřad|obec|město|městys|kraj|věc)\b", re.I)
+_NOT_HOME = re.compile(
+    rf":|\b(?:s\.\s?r\.\s?o|a\.\s?s)\b|{lexicon.alternatives('organisation_words', bounded=True)}", re.I
+)
 
 
 #: A line naming a unit of an office ("Odbor finanční"): a name right below it is addressed at the
 #: office, not a private sender's.
-_OFFICE_LINE = re.compile(r"^(?:odbor\w*|oddělení|referát\w*|sekretariát\w*)\b", re.I)
+_OFFICE_LINE = re.compile(rf"^{lexicon.alternatives('unit_headings', bounded=True)}", re.I)
 
 
 class LetterHeadRecognizer(Recognizer):

@@ -7,11 +7,18 @@ import ipaddress
 import re
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import NameGazetteer
 from redactor.detect.recognizers.base import AnalysisContext, PatternRecognizer, Recognizer, Validated
 from redactor.model import Finding
 
-_MONTHS = "ledna|února|března|dubna|května|června|července|srpna|září|října|listopadu|prosince"
+
+def _lex(family: str) -> str:
+    """The lexicon family ``family``, its words bounded (no letter right before or after one)."""
+    return lexicon.alternatives(family, bounded=True)
+
+
+_MONTHS = lexicon.alternatives("months_genitive")
 DATE = rf"\d{{1,2}}\.[ \n]?(?:\d{{1,2}}\.|(?:{_MONTHS}))[ \n]?\d{{4}}"
 
 
@@ -25,8 +32,8 @@ class DateOfBirthRecognizer(PatternRecognizer):
     group = 1
     score = 0.95
     pattern = re.compile(
-        rf"(?:\bnar\.|\bnarozen[aáéýí]?(?:\s*/\s*a|\s*\(a\))?|\bdatum narození|\bdat(?:um|\.)\s*nar\.|\br\.\s*nar\.)"
-        rf"(?:\s+dne)?\s*:?\s*({DATE})",
+        rf"{lexicon.alternatives('birth', bounded=True)}(?:\s*/\s*a|\s*\(a\))?"
+        rf"(?:\s+{lexicon.alternatives('on_day')})?\s*:?\s*({DATE})",
         re.I,
     )
 
@@ -47,8 +54,7 @@ class DocumentNumberRecognizer(Recognizer):
         (
             cat.ID_CARD,
             re.compile(
-                r"(?:občansk(?:ý|ého|ém) průkaz(?:u)?|\bOP\b|\bč\. ?OP\b|průkazu totožnosti|průkaz totožnosti)"
-                r"(?:\s*(?:č\.|číslo|čísla|č))?\s*:?\s*([A-Z]{0,3}[ ]?\d{6,9})\b",
+                rf"{_lex('id_card')}(?:\s*{_lex('number_words')})?\s*:?\s*([A-Z]{{0,3}}[ ]?\d{{6,9}})\b",
                 re.I,
             ),
             "ID card number",
@@ -56,8 +62,7 @@ class DocumentNumberRecognizer(Recognizer):
         (
             cat.PASSPORT,
             re.compile(
-                r"(?:cestovní(?:ho)? pas(?:u)?|číslo pasu|\bpas(?:u)?\b)(?:\s*(?:č\.|číslo))?\s*:?\s*"
-                r"([A-Z]{0,2}\d{7,9})\b",
+                rf"{_lex('passport')}(?:\s*{_lex('number_words')})?\s*:?\s*([A-Z]{{0,2}}\d{{7,9}})\b",
                 re.I,
             ),
             "passport number",
@@ -65,18 +70,25 @@ class DocumentNumberRecognizer(Recognizer):
         (
             cat.DRIVING_LICENCE,
             re.compile(
-                r"(?:řidičsk(?:ý|ého|ém) průkaz(?:u)?|\bŘP\b)(?:\s*(?:č\.|číslo))?\s*:?\s*([A-Z]{2}[ ]?\d{6})\b", re.I
+                rf"{_lex('driving_licence')}(?:\s*{_lex('number_words')})?\s*:?\s*([A-Z]{{2}}[ ]?\d{{6}})\b", re.I
             ),
             "driving licence number",
         ),
-        (cat.SIPO, re.compile(r"\bSIPO\b(?:\s*(?:č\.|číslo|spojovací číslo))?\s*:?\s*(\d{10})\b", re.I), "SIPO number"),
+        (
+            cat.SIPO,
+            re.compile(
+                rf"{_lex('sipo')}(?:\s*(?:{_lex('number_words')}|{_lex('connection_number')}))?\s*:?\s*(\d{{10}})\b",
+                re.I,
+            ),
+            "SIPO number",
+        ),
         # the everyday name without the word SIPO beside it ("platby budou hrazeny přes spojovací
         # číslo 1234567890"), in any case, abbreviated, across a line break of a scan
         (
             cat.SIPO,
             re.compile(
-                r"(?:\bspojovac(?:í|ího|ím)\s+čísl(?:o|a|e|u|em)\b|\bspoj\.\s*č\.)"
-                r"(?:\s*\(?\s*SIPO\s*\)?)?(?:\s*(?:č\.|:))?\s*(\d{10})\b",
+                rf"{_lex('connection_number')}"
+                rf"(?:\s*\(?\s*{_lex('sipo')}\s*\)?)?(?:\s*(?:č\.|:))?\s*(\d{{10}})\b",
                 re.I,
             ),
             "SIPO number",
@@ -101,13 +113,10 @@ class VehicleRecognizer(Recognizer):
 
     name = "vehicle"
     categories = (cat.VEHICLE_PLATE, cat.VIN)
-    _plate_cue = re.compile(
-        r"(?:registrační(?:ch)? značk[ayou]|registrační značkou|\bRZ\b|\bSPZ\b|\bRZV\b|reg\. ?zn\.)\s*:?\s*"
-        r"([0-9A-Z]{2,3}[ ]?[0-9A-Z]{1,5})\b"
-    )
+    _plate_cue = re.compile(rf"{_lex('vehicle_plate')}\s*:?\s*([0-9A-Z]{{2,3}}[ ]?[0-9A-Z]{{1,5}})\b")
     _plate_bare = re.compile(r"(?<![\w/-])(\d[A-Z][A-Z0-9][ ]\d{4})(?![\w/])")
     _vin = re.compile(r"(?<![A-Z0-9])([A-HJ-NPR-Z0-9]{17})(?![A-Z0-9])")
-    _vin_cue = re.compile(r"(vin|identifikační číslo vozidla|výrobní číslo|č\. karoserie|podvozku)")
+    _vin_cue = re.compile(f"({lexicon.alternatives('vehicle_identification')})")
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         text, out, seen = context.text, [], set()
@@ -157,8 +166,7 @@ class DataBoxRecognizer(PatternRecognizer):
     group = 1
     score = 0.9
     pattern = re.compile(
-        r"(?:\bID\s?DS\b|datov(?:á|é|ou) schránk(?:a|y|u)|ID datové schránky|\bDS\b)\s*(?:ID)?\s*:?\s*"
-        r"\b([a-z0-9]{7})\b",
+        rf"{_lex('data_box')}\s*(?:ID)?\s*:?\s*\b([a-z0-9]{{7}})\b",
         re.I,
     )
 

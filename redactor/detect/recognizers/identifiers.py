@@ -17,6 +17,7 @@ from stdnum.cz import bankaccount, dic, rc
 from stdnum.exceptions import InvalidChecksum, InvalidComponent, ValidationError
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import UPPER
 from redactor.detect.recognizers.base import AnalysisContext, PatternRecognizer, Recognizer, Validated
 from redactor.model import Finding
@@ -186,7 +187,9 @@ class IcoRecognizer(PatternRecognizer):
 
     name = "ico"
     category = cat.ICO
-    pattern = re.compile(r"\bICO?\b[ ]?:?[ \n]?((?:\d[ ]?){7}\d)(?!\d)")  # on text without diacritics
+    pattern = re.compile(
+        rf"{lexicon.alternatives('ico_label', folded=True, bounded=True)}[ ]?:?[ \n]?((?:\d[ ]?){{7}}\d)(?!\d)"
+    )
     group = 1
     score = 0.99
     folded = True
@@ -225,9 +228,7 @@ class _Shifted:
 #: switchboard, a help line, a dispatch, a gatehouse ("volat ohlašovnu požáru (recepce) na tel.
 #: …"); no private person answers it.
 _SERVICE_LINE = re.compile(
-    r"(?<!\w)(?:recepc\w*|podateln\w*|ústředn\w*|spojovatel\w*|infolink\w*|zákaznick\w* link\w*|call cent\w*|"
-    r"dispečink\w*|ohlašovn\w*|vrátnic\w*|helpdesk\w*|hotline|servisní\w* link\w*|tísňov\w* link\w*|"
-    r"pohotovost\w*)(?!\w)",
+    rf"{lexicon.alternatives('service_lines', bounded=True)}(?!\w)",
     re.I,
 )
 
@@ -286,8 +287,8 @@ class PhoneRecognizer(Recognizer):
 
     name = "phone"
     categories = (cat.PHONE,)
-    _money_after = re.compile(r"^\s*(?:,-|,--|\.-|-\s*kč|kč|czk|eur|,\d\d|korun|mil\.|tis\.)", re.I)
-    _money_before = re.compile(r"(?:cen[auyě]|částk[auyě]|výši|hodnot[auyě]|činí|celkem|kč)\W{0,3}$", re.I)
+    _money_after = re.compile(rf"^\s*{lexicon.alternatives('money_after')}", re.I)
+    _money_before = re.compile(rf"{lexicon.alternatives('money_before')}\W{{0,3}}$", re.I)
     _heading = re.compile(ITEM_START)
     #: Where a phone number can be: a run of digits and separators with at least seven digits.
     _digits = re.compile(r"[+(]?\d(?:[\d \t().\-/]*\d){6,}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import ASSOCIATION_HEADS, LEGAL_FORMS, PUBLIC_BODY_HEADS, UPPER, role_of
 from redactor.czech import strip_diacritics as fold
 from redactor.detect.recognizers.base import AnalysisContext, Recognizer
@@ -15,17 +16,22 @@ from redactor.model import Finding
 _CONNECTORS = {"nad", "pod", "u", "v", "ve", "na", "a", "pro", "při", "de", "di", "-", "–", "&"}
 _STOP_CHARS = ':;()„“"”[]'
 #: Labels of a form's field that stand before a company's name ("Název", "Firma").
-_LABEL_WORDS = frozenset({"Název", "Firma", "Jméno", "Dodavatel", "Odběratel"})
+_LABEL_WORDS = lexicon.words("company_labels")
+#: A state-funded organisation's or a state enterprise's legal form, in a folded name.
+_PUBLIC_ENTERPRISE = re.compile(lexicon.alternatives("public_enterprise_forms"))
+#: Connectors a name found by its head must not end with ("Obec Lhota nad").
+_TRAILING_CONNECTORS = re.compile(rf"(?:[ \n]{lexicon.alternatives('name_inner_words')})+$")
 #: A word of an organisation's name; a label ("Zastoupená:", "Sídlo:") on the next line is none.
 _NAME_WORD = (
     rf"(?:[{UPPER}][\w&.'’-]*(?![\w&.'’-]|[ ]*:)|\d+\.?[ ]?[{UPPER}][\w&.'’-]*"
-    rf"|(?:nad|pod|u|v|ve|na|pro|pri|při|a)(?=\s+[{UPPER}]))"
+    rf"|(?:{lexicon.alternatives('name_inner_words')}|{lexicon.alternatives('name_inner_words', folded=True)})"
+    rf"(?=\s+[{UPPER}]))"
 )
 
 
 #: Czech case endings of nouns and adjectives, without diacritics (the text is matched folded):
 #: a public body is named in any case ("Úřadem práce", "Krajské hygienické stanici", "Městem").
-_ENDINGS = r"(?:a|e|i|o|u|y|ou|em|ovi|ami|ach|ech|um|im|ym|eho|emu|ych|ymi|imi|iho|imu)"
+_ENDINGS = lexicon.alternatives("case_endings", folded=True)
 
 
 def _declined(head: str) -> str:
@@ -110,14 +116,18 @@ class OrganizationRecognizer(Recognizer):
         heads = "|".join(_declined(fold(h)) for h in ordered if len(h.split()) < 3)
         whole = "|".join(_declined(fold(h)) for h in ordered if len(h.split()) >= 3)
         self._public = re.compile(
-            rf"(?<![\w])(?:(?:{heads}|statutarni mesto|mesto|obec|mestys)(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{1,6}}"
+            rf"(?<![\w])(?:(?:{heads}|{lexicon.alternatives('municipality_kinds', folded=True)})"
+            rf"(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{1,6}}"
             rf"|(?:{whole})(?![\w])(?:[ \n](?:[-–—][ \n])?{_NAME_WORD}){{0,6}})"
         )
         # an office named by its kind alone, its department following ("Obecní úřad, odbor
         # výstavby"; or the municipality's name illegible under a stamp): the office of the
         # municipality or region the contract is about (Act 128/2000 Sb., § 109; Act 129/2000 Sb., § 65)
         self._office = re.compile(
-            r"(?<![\w])(?:obecni|mestsky|krajsky|magistratni) urad(?=,?[ \n]+(?:odbor|oddeleni|referat)\b)", re.I
+            rf"(?<![\w]){lexicon.alternatives('municipal_offices', folded=True)}"
+            rf" {lexicon.alternatives('office_noun', folded=True)}"
+            rf"(?=,?[ \n]+{lexicon.alternatives('office_subunits', folded=True)}\b)",
+            re.I,
         )
         assoc = "|".join(re.escape(fold(h)) for h in sorted(ASSOCIATION_HEADS, key=len, reverse=True))
         self._assoc = re.compile(rf"(?<![\w])(?:{assoc})(?:[ \n]{_NAME_WORD}){{1,5}}")
@@ -165,9 +175,7 @@ class OrganizationRecognizer(Recognizer):
             name = text[start : m.end()]
             if len(name) < 4:
                 continue
-            public = bool(
-                re.search(r"prispevkova organizace|statni podnik|p\.\s?o\.|s\.\s?p\.|prisp\.\s?org\.", fold(name))
-            )
+            public = bool(_PUBLIC_ENTERPRISE.search(fold(name)))
             out.append(
                 self.finding(
                     cat.COMPANY_NAME,
@@ -203,7 +211,7 @@ class OrganizationRecognizer(Recognizer):
                 e = _heading_cut(text, s, e)
                 # trim trailing connectors
                 name = text[s:e]
-                trimmed = re.sub(r"(?:[ \n](?:nad|pod|u|v|ve|na|a|pro|při))+$", "", name)
+                trimmed = _TRAILING_CONNECTORS.sub("", name)
                 e = s + len(trimmed)
                 if e - s < 5:
                     continue

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import regex
 
 from redactor import categories as cat
+from redactor import lexicon
 from redactor.czech import (
     NOT_NAMES,
     PERSON_CUES,
@@ -47,12 +48,12 @@ from redactor.text import SpanIndex
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 #: "pan", "paní", "p.", "manželka" … right before a name (the cues are words: "p." is no "po").
-_PERSON_CUE = re.compile(
-    r"(?:^|\s)(?P<cue>" + "|".join(map(re.escape, sorted(PERSON_CUES, key=len, reverse=True))) + r")[\s:]*$"
-)
+_PERSON_CUE = re.compile(rf"(?:^|\s)(?P<cue>{lexicon.alternatives('person_address')})[\s:]*$")
 #: Form labels that announce a person's name.
 _LABEL_CUE = re.compile(
-    r"(?:jméno a příjmení|jméno, příjmení|příjmení a jméno|jméno|příjmení|zastoupen\w*)[ ]*:?[ \n]*$", re.I
+    rf"(?:{lexicon.alternatives('label_full_name')}|{lexicon.alternatives('label_given_name')}"
+    rf"|{lexicon.alternatives('label_surname')}|{lexicon.alternatives('representation')})[ ]*:?[ \n]*$",
+    re.I,
 )
 
 
@@ -96,8 +97,10 @@ _NOT_FEMININE_SURNAMES = frozenset("nová nové novou hotová hotové hotovou".s
 #: What follows a person's name and no organisation's: a date of birth, a birth number, a home
 #: address, a phone or e-mail ("Cyprián Rampas, narozen 1. 2. 1980", "…, bytem", "…, tel.").
 _PERSON_DATUM_AFTER = re.compile(
-    r"[ ]*,?[ \n]*(?:nar\.|narozen|dat\.[ ]?nar|datum narození|r\.[ ]?č\.|rč|rodné číslo|trvale bytem|bytem"
-    r"|bydliště|trvalý pobyt|tel\.|telefon|kontaktní telefon|mobil|e-mail)",
+    rf"[ ]*,?[ \n]*(?:{lexicon.alternatives('birth', bounded=True)}"
+    rf"|{lexicon.alternatives('birth_number', bounded=True)}"
+    rf"|{lexicon.alternatives('residence', bounded=True)}|{lexicon.alternatives('phone', bounded=True)}"
+    rf"|{lexicon.alternatives('email', bounded=True)})",
     re.IGNORECASE,
 )
 
@@ -106,11 +109,13 @@ _PERSON_DATUM_AFTER = re.compile(
 #: Příjmení: Novák", "Příjmení: NOVÁK Jméno: Jan"), their labels also as OCR misreads them
 #: ("Jména", "Jměno", "Prijmeni"): the pair is one person's full name, however far apart the
 #: layout sets its words.
+_GIVEN_LABEL = lexicon.alternatives("label_given_name", bounded=True)
+_SURNAME_LABEL = lexicon.alternatives("label_surname", bounded=True)
 _FORM_NAME = re.compile(
-    r"(?i)(?<!\w)(?:křestní[ ]+)?jm[eéě]n[oaě][ ]*:[ ]*(?P<given>[^\W\d_]{2,})[ ]*,?[ ]*\n?[ ]*"
-    r"p[rř][ií]jmen[ií][ ]*:[ ]*(?P<surname>[^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?!\w)"
-    r"|(?<!\w)p[rř][ií]jmen[ií][ ]*:[ ]*(?P<surname2>[^\W\d_]{2,}(?:-[^\W\d_]{2,})?)[ ]*,?[ ]*\n?[ ]*"
-    r"(?:křestní[ ]+)?jm[eéě]n[oaě][ ]*:[ ]*(?P<given2>[^\W\d_]{2,})(?!\w)"
+    rf"(?i){_GIVEN_LABEL}[ ]*:[ ]*(?P<given>[^\W\d_]{{2,}})[ ]*,?[ ]*\n?[ ]*"
+    rf"{_SURNAME_LABEL}[ ]*:[ ]*(?P<surname>[^\W\d_]{{2,}}(?:-[^\W\d_]{{2,}})?)(?!\w)"
+    rf"|{_SURNAME_LABEL}[ ]*:[ ]*(?P<surname2>[^\W\d_]{{2,}}(?:-[^\W\d_]{{2,}})?)[ ]*,?[ ]*\n?[ ]*"
+    rf"{_GIVEN_LABEL}[ ]*:[ ]*(?P<given2>[^\W\d_]{{2,}})(?!\w)"
 )
 
 
@@ -538,7 +543,7 @@ class PersonRecognizer(Recognizer):
 #: address, a web address, a domain, or letters mixed with digits (a data-box ID "g8eb3gc", a
 #: login "novak12"). The letters inside such a token are no writing of a word of the document.
 _NOT_WORDS = re.compile(
-    r"@|://|^www\.|\w\.(?:cz|sk|eu|com|org|net|info|gov|biz)\b|[^\W\d_]\d|\d[^\W\d_]", re.IGNORECASE
+    rf"@|://|^w{3}\.|\w\.{lexicon.alternatives('top_level_domains')}\b|[^\W\d_]\d|\d[^\W\d_]", re.IGNORECASE
 )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from redactor import lexicon
 from redactor.detect.recognizers.addresses import AddressRecognizer
 from redactor.detect.recognizers.base import Recognizer, RecognizerRegistry
 from redactor.detect.recognizers.clauses import (
@@ -78,17 +79,19 @@ class RecognizerConfig:
     uses_ner: bool = False
 
 
+def _cues(*families: str) -> tuple[str, ...]:
+    """Context words of the lexicon's ``families`` (matched in lower-cased text)."""
+    return tuple(f"(?i:{lexicon.alternatives(family)})" for family in families)
+
+
 #: The default configuration, in running order.
 DEFAULT_RECOGNIZERS: tuple[RecognizerConfig, ...] = (
     RecognizerConfig("iban"),
-    RecognizerConfig("bank_account", context=("účt", "účet", r"č\.\s?ú", "bankovní spojení", "číslo účtu", r"bank\.")),
-    # "r. č.", "rč", "rodné číslo"/"rodného čísla", "nar.", "narozen", "pojištěnce", "r. n."
-    RecognizerConfig(
-        "birth_number", context=(r"r\.\s?č", "rč", "rodn[éého]+ čísl", r"nar\.", "narozen", "pojištěnce", r"r\.\s?n\.")
-    ),
+    RecognizerConfig("bank_account", context=_cues("account", "account_nouns")),
+    RecognizerConfig("birth_number", context=_cues("birth_number", "birth", "insured_person")),
     RecognizerConfig("dic"),
     RecognizerConfig("ico"),
-    RecognizerConfig("payment_card", context=("kart", "card", "visa", "mastercard", "maestro")),
+    RecognizerConfig("payment_card", context=_cues("payment_card")),
     RecognizerConfig("document_number"),
     RecognizerConfig("date_of_birth"),
     RecognizerConfig("certification_clause"),
@@ -98,7 +101,7 @@ DEFAULT_RECOGNIZERS: tuple[RecognizerConfig, ...] = (
     RecognizerConfig("data_box"),
     RecognizerConfig("network"),
     RecognizerConfig("email"),
-    RecognizerConfig("phone", context=("tel", "mobil", "telefon", "fax", "kontakt", "gsm")),
+    RecognizerConfig("phone", context=_cues("phone", "contact_word")),
     RecognizerConfig("organization"),
     RecognizerConfig("address"),
     RecognizerConfig("person", uses_ner=True),
