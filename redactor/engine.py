@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from redactor import categories
+from redactor import categories, rulebook
 from redactor.decide.category_map import CategoryMap
 from redactor.decide.decision_rules import Assessment
 from redactor.decide.decisions import decide, resolve_overlaps
@@ -359,6 +359,10 @@ class RedactionEngine:
                     evidence=f.evidence,
                     span=f.span,
                     cluster=cluster,
+                    rules=[
+                        *(f.rules or [{"id": rulebook.made_by(f.recognizer), "saw": f.evidence}]),
+                        rulebook.decided(d.reason.code, str(d.reason)),
+                    ],
                 )
             )
         return proposals

@@ -41,13 +41,16 @@ from typing import Literal
 
 Tolerance = Literal["exact", "ocr", "pattern"]
 
-#: Glyphs Tesseract reads one for another on Czech scans, each group confusable within itself.
-OCR_GLYPHS: tuple[frozenset[str], ...] = (
-    frozenset("l1Ii|!"),
-    frozenset("oO0"),
-    frozenset("sS5"),
-    frozenset("bB8"),
-)
+#: Glyphs Tesseract reads one for another on Czech scans, by the letter each group is read as
+#: when a reading is folded (:func:`redactor.publish.legibility.fold`); each group is confusable
+#: within itself.
+OCR_LOOKALIKES: dict[str, frozenset[str]] = {
+    "l": frozenset("l1Ii|!"),
+    "o": frozenset("oO0"),
+    "s": frozenset("sS5"),
+    "b": frozenset("bB8"),
+}
+OCR_GLYPHS: tuple[frozenset[str], ...] = tuple(OCR_LOOKALIKES.values())
 _GROUP_OF = {c: group for group in OCR_GLYPHS for c in group}
 
 

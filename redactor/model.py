@@ -100,6 +100,15 @@ class FindingAttributes(TypedDict, total=False):
     clause: str
 
 
+class RuleHit(TypedDict):
+    """A rule of the rule book (:mod:`redactor.rulebook`) that made or decided a finding: its
+    ``id`` (an agency's learned rule: ``"agency:<pk>"``) and what it ``saw`` (the cue word, the
+    checksum's verdict, the block, the holder), in English."""
+
+    id: str
+    saw: str
+
+
 @dataclass
 class Finding:
     """One recognizer hit: a category from the category map, a span, a score and the evidence.
@@ -118,6 +127,9 @@ class Finding:
     evidence: str
     holder: str | None = None
     attributes: FindingAttributes = field(default_factory=lambda: FindingAttributes())
+    #: The rules that made the finding, first the recognizer's (empty: the rule book's rule made
+    #: by :attr:`recognizer`, :func:`redactor.rulebook.made_by`).
+    rules: list[RuleHit] = field(default_factory=list)
 
 
 class PartyDict(TypedDict):
@@ -204,6 +216,7 @@ class ProposalDict(TypedDict):
     reason: RenderedReason
     recognizer: str
     evidence: str
+    rules: list[RuleHit]
     span: list[int]
     cluster: str | None
 
@@ -245,6 +258,9 @@ class ProposedRedaction:
     #: A short code burn-in prints inside each of the boxes (the legal ground, "OÚ"), as pixels;
     #: empty: the box is plain black (:func:`~redactor.publish.burn.label_size`).
     label: str = ""
+    #: The rules that made the proposal (the rule book's ids, with what each saw) and, last, the
+    #: decision (``"decision:<reason code>"``) or the agency's learned rule (``"agency:<pk>"``).
+    rules: list[RuleHit] = field(default_factory=list)
 
     def to_dict(self) -> ProposalDict:
         """JSON-ready dictionary (boxes as ``[x0, y0, x1, y1]`` with their page)."""
@@ -262,6 +278,7 @@ class ProposedRedaction:
             "reason": {"code": reason["code"], "params": copy.deepcopy(reason["params"]), "text": str(self.reason)},
             "recognizer": self.recognizer,
             "evidence": self.evidence,
+            "rules": [RuleHit(id=hit["id"], saw=hit["saw"]) for hit in self.rules],
             "span": [self.span.start, self.span.end],
             "cluster": self.cluster,
         }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from redactor import categories as cat
-from redactor import lexicon
+from redactor import lexicon, rulebook
 from redactor.decide.decision_rules import Assessment
 from redactor.model import Action, Finding, Span
 from redactor.reasons import Reason
@@ -59,6 +59,10 @@ def repeat_values(text: str, decisions: list[Assessment]) -> list[Assessment]:
                 f"same value as the {f.recognizer} finding at offset {f.span.start}",
                 f.holder,
                 f.attributes.copy(),
+                [
+                    *f.rules,
+                    {"id": rulebook.made_by("repeated_value"), "saw": f"the same value as at offset {f.span.start}"},
+                ],
             )
             extra.append(
                 Assessment(

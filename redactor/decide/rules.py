@@ -20,9 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from redactor import categories as cat
+from redactor import rulebook
 from redactor.czech import TITLES_AFTER, TITLES_BEFORE, NameGazetteer, same_name
 from redactor.decide.suspicious import SUSPICIOUS
-from redactor.model import Action, Box, ProposedRedaction, Span
+from redactor.model import Action, Box, ProposedRedaction, RuleHit, Span
 from redactor.reasons import Params, Reason, ReasonDict, term
 
 #: A token: a run of letters or digits. Punctuation and spaces only separate tokens.
@@ -179,6 +180,26 @@ class LearnedRule:
         code = "rule_person" if self.kind == PERSON else "rule_phrase"
         return {"code": code, "params": {"pattern": self.pattern, "votes": votes}}
 
+    def record(self) -> rulebook.Rule:
+        """The rule as a record of the rule book's shape (kind ``holder``: the action its votes give
+        every occurrence of the pattern), ``agency:<pk>``, above every rule of the book (priority
+        100). Reviewers taught it by example: its example is the pattern; it has no counter-example."""
+        return rulebook.Rule(
+            id=f"agency:{self.id}",
+            kind="holder",
+            priority=100,
+            name={"cs": self.pattern, "en": self.pattern},
+            source=None,
+            observed=f"the agency's reviewers' decisions: {self.describe()}",
+            examples=(f"[[{self.pattern}]]",),
+            counters=(),
+            params={"expect": self.action.value, "kind": self.kind},
+        )
+
+    def hit(self) -> RuleHit:
+        """The rule as a proposal names it: ``agency:<pk>``, and the pattern it matched."""
+        return {"id": f"agency:{self.id}", "saw": f"{self.kind} “{self.pattern}”, {self.describe()}"}
+
     def describe(self) -> str:
         """:meth:`who` in English: ``agency rule “Horní Lhota”, 3 decisions``."""
         return Reason.from_dict(self.who()).render()
@@ -190,6 +211,13 @@ class LearnedRule:
         if engine is not None and engine.action != self.action:
             return Reason("agency_rule_overruled", {**params, "reason": engine.reason.to_dict()})
         return Reason("agency_rule", params)
+
+
+def book_rule(rule_id: str) -> rulebook.Rule | None:
+    """The rule book's record ``rule_id`` (:mod:`redactor.rulebook`), or None for an id it does not
+    hold (a decision's, an agency rule's, one of an older version): the apps name the rules behind
+    a proposal through this, beside the agency's own."""
+    return rulebook.rules().get(rule_id)
 
 
 @dataclass
@@ -276,6 +304,7 @@ def apply_rules(
         if action != p.action or reason != p.reason:
             changed += action != p.action
             p.action, p.reason = action, reason
+        p.rules = [*(h for h in p.rules if not h["id"].startswith("decision:")), rule.hit()]
         rule_of[p.id] = rule.id
     added = 0
     next_id = max((p.id for p in out), default=0) + 1
@@ -307,6 +336,7 @@ def apply_rules(
                     evidence=f"occurrence of the pattern of agency rule {rule.id}",
                     span=span,
                     cluster=f"rule:{rule.id}",
+                    rules=[rule.hit()],
                 )
             )
             for p in inside:

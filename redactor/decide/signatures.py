@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from redactor import rulebook
 from redactor.categories import NAME_CATEGORIES, SIGNATURE, SIGNATURE_NAME
 from redactor.czech import strip_diacritics
 from redactor.decide.category_map import CategoryMap
@@ -324,6 +325,7 @@ def _proposal(
         max(m.x1 for m in marks) + PAD,
         max(m.y1 for m in marks) + PAD,
     )
+    evidence = f"{len(marks)} ink mark(s), {sum(m.pixels for m in marks)} px"
     return ProposedRedaction(
         id=0,
         page=number,
@@ -336,9 +338,10 @@ def _proposal(
         score=1.0,
         reason=reason,
         recognizer="ink",
-        evidence=f"{len(marks)} ink mark(s), {sum(m.pixels for m in marks)} px",
+        evidence=evidence,
         span=Span(at, at),
         cluster=cluster or f"signature:{number}:{round(box.x0)}:{round(box.y0)}",
+        rules=[{"id": rulebook.made_by("ink"), "saw": evidence}, rulebook.decided(reason.code, str(reason))],
     )
 
 

@@ -407,3 +407,35 @@ def covered_decisions(
         )
         out.append(Assessment(f, SUSPICIOUS, Action.REDACT, Reason(code)))
     return out
+
+
+# -- the rule book's code records: each rule's core on a string ----------------------------------
+
+
+def cued_number(text: str) -> str | None:
+    """The first number of ``text`` that stands right after a personal cue word and that nothing
+    explains (rule ``suspicious.cued_number``), or None."""
+    found = _cued_numbers(text, [])
+    return text[found[0][0].start : found[0][0].end] if found else None
+
+
+def name_like(words: str) -> bool:
+    """Whether ``words`` look like a person's name to the rule that asks about a name spaCy saw but
+    no gazetteer, title or cue confirmed (rule ``suspicious.unconfirmed_person``): two or more
+    capitalised words, none of them a contract's vocabulary, a role or a function, not a place."""
+    names = [m.group() for m in _WORD.finditer(words) if len(m.group()) >= 2]
+    capitalised = [w for w in names if w[0].isupper() and not _noise_word(w)]
+    return len(capitalised) >= 2 and len(capitalised) == len(names) and not _is_place(capitalised)
+
+
+def doubtful_word(word: str) -> bool:
+    """Whether a capitalised ``word`` in a private party's block is a doubt (rule
+    ``suspicious.block_word``): no vocabulary word, role, function or bank's word explains it."""
+    return bool(word[:1].isupper()) and not _noise_word(word)
+
+
+def doubt_shaped(word: str) -> bool:
+    """Whether a word OCR was unsure of has an identifier's shape (rule ``suspicious.ocr_doubt``):
+    :data:`_DOUBT_DIGITS` digits or more and no amount, or an e-mail's or web address's shape."""
+    digits = sum(ch.isdigit() for ch in word)
+    return (digits >= _DOUBT_DIGITS and not _AMOUNT.search(word)) or bool(_NET_ADDRESS.search(word))

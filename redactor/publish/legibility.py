@@ -32,6 +32,7 @@ import numpy as np
 import pymupdf
 import regex
 
+from redactor import lexicon
 from redactor.model import Box
 from redactor.read.ocr.render import render_gray
 from redactor.read.ocr.rescue import band_shift, strip_of
@@ -48,7 +49,10 @@ MIN_VALUE_CHARS = 3
 #: Points added around the words of a legible value when it is covered (:func:`boxes_for`).
 COVER_MARGIN = 1.0
 
-_CONFUSIONS = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "!": "l", "5": "s", "8": "b"})
+#: The lexicon's OCR look-alikes, each read as its group's letter (the text is lower-cased first).
+_CONFUSIONS = str.maketrans(
+    {c: letter for letter, group in lexicon.OCR_LOOKALIKES.items() for c in group if c.lower() == c and c != letter}
+)
 
 
 def fold(text: str) -> str:

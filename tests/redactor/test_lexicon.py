@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from redactor import lexicon
+from redactor import lexicon, rulebook
 from redactor.detect.recognizers.addresses import address_context
 
 ENGINE = Path(lexicon.__file__).parent
@@ -37,7 +37,7 @@ def test_every_family_names_its_source_and_tolerance_and_has_forms():
         assert len(family.source) >= 20, family.name
 
 
-def test_every_family_is_used_by_the_engine():
+def test_every_family_is_used_by_the_engine_or_its_rule_book():
     used: set[str] = set()
     for path in ENGINE.rglob("*.py"):
         if path.name == "lexicon.py":
@@ -45,6 +45,10 @@ def test_every_family_is_used_by_the_engine():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 used.add(node.value)
+    for record in rulebook.rules().values():  # the rule book's records name families too
+        for key in ("cue", "between"):
+            value = record.params.get(key, ())
+            used.update([value] if isinstance(value, str) else value)
     assert sorted(set(lexicon.families()) - used) == []
 
 

@@ -8,6 +8,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+from redactor import rulebook
 from redactor.czech import strip_diacritics
 from redactor.detect.nlp import NlpArtifacts
 from redactor.model import Finding, FindingAttributes, Span
@@ -86,8 +87,11 @@ class Recognizer(ABC):
         *,
         holder: str | None = None,
         attributes: FindingAttributes | None = None,
+        rule: str | None = None,
     ) -> Finding:
-        """Build a :class:`Finding` of ``text[start:end]`` stamped with this recognizer's name."""
+        """Build a :class:`Finding` of ``text[start:end]`` stamped with this recognizer's name and
+        the rule that made it (``rule``, an id of the rule book; by default the recognizer's own
+        rule, :func:`redactor.rulebook.made_by`) with the ``evidence`` it saw."""
         return Finding(
             category=category,
             span=Span(start, end),
@@ -97,6 +101,7 @@ class Recognizer(ABC):
             evidence=evidence,
             holder=holder,
             attributes=attributes if attributes is not None else {},
+            rules=[{"id": rule or rulebook.made_by(self.name), "saw": evidence}],
         )
 
     def context_word(self, context: AnalysisContext, offset: int, chars: int) -> str | None:

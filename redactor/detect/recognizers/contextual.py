@@ -7,7 +7,7 @@ import ipaddress
 import re
 
 from redactor import categories as cat
-from redactor import lexicon
+from redactor import lexicon, rulebook
 from redactor.czech import NameGazetteer
 from redactor.detect.recognizers.base import AnalysisContext, PatternRecognizer, Recognizer, Validated
 from redactor.model import Finding
@@ -41,69 +41,45 @@ class DateOfBirthRecognizer(PatternRecognizer):
         return Validated(f"date after {match.group().split()[0]!r}")
 
 
+def _records(recognizer: str) -> list[rulebook.Rule]:
+    """The rule book's ``value_after_cue`` records that ``recognizer`` interprets."""
+    return [r for r in rulebook.of_kind("value_after_cue") if r.params["recognizer"] == recognizer]
+
+
+def _cue_value(rule: rulebook.Rule) -> re.Pattern[str]:
+    """A ``value_after_cue`` record compiled: its cue (bounded), the words allowed between (each
+    optionally in brackets, at most two), a colon, and the value's shape as group 1."""
+    between = "|".join(_lex(family) for family in rule.params.get("between", ()))
+    gap = rf"(?:\s*\(?\s*(?:{between})\s*\)?){{0,2}}" if between else ""
+    return re.compile(rf"{_lex(rule.params['cue'])}{gap}\s*:?\s*({rule.params['value']})\b", re.I)
+
+
 class DocumentNumberRecognizer(Recognizer):
     """Numbers of an ID card (občanský průkaz), passport, driving licence and SIPO, each only
     after its cue words; the number formats follow the issuing registers (ID card 9 digits or
     older letter-prefixed series, driving licence two letters + 6 digits, SIPO 10 digits). The
     SIPO number is also found under its everyday name, "spojovací číslo" (Česká pošta's name for
-    the payer's number in SIPO), without the word SIPO."""
+    the payer's number in SIPO), without the word SIPO. The rules are the rule book's
+    ``value_after_cue`` records of this recognizer (:mod:`redactor.rulebook`)."""
 
     name = "document_number"
     categories = (cat.ID_CARD, cat.PASSPORT, cat.DRIVING_LICENCE, cat.SIPO)
-    _rules = (
-        (
-            cat.ID_CARD,
-            re.compile(
-                rf"{_lex('id_card')}(?:\s*{_lex('number_words')})?\s*:?\s*([A-Z]{{0,3}}[ ]?\d{{6,9}})\b",
-                re.I,
-            ),
-            "ID card number",
-        ),
-        (
-            cat.PASSPORT,
-            re.compile(
-                rf"{_lex('passport')}(?:\s*{_lex('number_words')})?\s*:?\s*([A-Z]{{0,2}}\d{{7,9}})\b",
-                re.I,
-            ),
-            "passport number",
-        ),
-        (
-            cat.DRIVING_LICENCE,
-            re.compile(
-                rf"{_lex('driving_licence')}(?:\s*{_lex('number_words')})?\s*:?\s*([A-Z]{{2}}[ ]?\d{{6}})\b", re.I
-            ),
-            "driving licence number",
-        ),
-        (
-            cat.SIPO,
-            re.compile(
-                rf"{_lex('sipo')}(?:\s*(?:{_lex('number_words')}|{_lex('connection_number')}))?\s*:?\s*(\d{{10}})\b",
-                re.I,
-            ),
-            "SIPO number",
-        ),
-        # the everyday name without the word SIPO beside it ("platby budou hrazeny přes spojovací
-        # číslo 1234567890"), in any case, abbreviated, across a line break of a scan
-        (
-            cat.SIPO,
-            re.compile(
-                rf"{_lex('connection_number')}"
-                rf"(?:\s*\(?\s*{_lex('sipo')}\s*\)?)?(?:\s*(?:č\.|:))?\s*(\d{{10}})\b",
-                re.I,
-            ),
-            "SIPO number",
-        ),
-    )
+
+    def load(self) -> None:
+        self._rules = [(rule, getattr(cat, rule.params["category"]), _cue_value(rule)) for rule in _records(self.name)]
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         out, seen = [], set()
-        for category, pattern, label in self._rules:
+        for rule, category, pattern in self._rules:
+            label = rule.params["evidence"]
             for m in pattern.finditer(context.text):
                 if (category, m.start(1)) in seen:  # both SIPO cues before one number
                     continue
                 seen.add((category, m.start(1)))
                 cue = context.text[m.start() : m.start(1)].strip()
-                out.append(self.finding(category, m.start(1), m.end(1), context.text, 0.93, f"{label} after {cue!r}"))
+                score = float(rule.params["score"])
+                evidence = f"{label} after {cue!r}"
+                out.append(self.finding(category, m.start(1), m.end(1), context.text, score, evidence, rule=rule.id))
         return out
 
 
