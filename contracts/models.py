@@ -356,6 +356,9 @@ class Proposal(models.Model):
     reason_code = models.CharField(max_length=40, blank=True)  # redactor.reasons.TEMPLATES key
     reason_params = models.JSONField(default=dict, blank=True)
     recognizer = models.CharField(max_length=64, blank=True)
+    # the rules that made and decided the suggestion, with what each saw: [{"id", "saw"}, …] (ids of
+    # redactor.rulebook, "decision:<reason code>", "agency:<pk>")
+    rules = models.JSONField(default=list, blank=True)
     span_start = models.PositiveIntegerField(null=True, blank=True)
     span_end = models.PositiveIntegerField(null=True, blank=True)
     cluster = models.CharField(max_length=200, blank=True)  # same person or value across the document

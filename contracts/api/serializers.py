@@ -20,6 +20,7 @@ from contracts.models import (
     Suggestion,
 )
 from contracts.services.runs import run_stuck
+from policy.i18n import rule_lines
 from policy.selectors import category_names
 from policy.vocabulary import in_reader_language
 
@@ -245,6 +246,12 @@ class ProposalSerializer(serializers.ModelSerializer):
     rule = serializers.SerializerMethodField(
         help_text="The agency rule that decided the suggestion (learned from earlier reviews), or null."
     )
+    why = serializers.SerializerMethodField(
+        help_text="The rules that made and decided the suggestion, in order: each rule's stable `id` (the rule "
+        "book's, `decision:<reason_code>`, or `agency:<rule id>`), its `name` in the language of Accept-Language, "
+        "the document's `words` it saw (empty for a checksum), what it `saw` in English and its legal or "
+        "observed `source`."
+    )
     category_name = CategoryNameField(max_length=100, required=False, allow_blank=True)
     legal_ground = serializers.ChoiceField(
         choices=LegalGround.choices,
@@ -291,6 +298,7 @@ class ProposalSerializer(serializers.ModelSerializer):
             "reason_code",
             "reason_params",
             "recognizer",
+            "why",
             "cluster",
             "party",
             "rule",
@@ -302,6 +310,9 @@ class ProposalSerializer(serializers.ModelSerializer):
 
     def get_decided_by(self, obj) -> str | None:
         return actor_name(obj.decided_by)
+
+    def get_why(self, obj) -> list[dict[str, str]]:
+        return rule_lines(obj.rules, obj.reason_display())
 
     def get_rule(self, obj) -> dict | None:
         if obj.rule is None:

@@ -221,6 +221,7 @@ def proposal_row(contract: Contract, p: ProposedRedaction, *, source: str, **fie
         "score": p.score,
         **reason_fields(p.reason),
         "recognizer": p.recognizer,
+        "rules": list(p.rules),
     }
     return Proposal(**{**row, **fields})
 

@@ -20,6 +20,7 @@ from accounts.models import Role
 from accounts.selectors import actor_name, person_behind
 from accounts.web import member_required, report_error
 from contracts.services import publishing, reviewing, watchdog
+from policy.i18n import rule_lines
 from policy.selectors import category_names, rules_for_agency
 
 from .. import selectors
@@ -41,6 +42,7 @@ def _proposal_json(p, names: dict[int, str]) -> dict:
         "decision": p.decision,
         "redact": p.will_redact,
         "reason": p.reason_display(),
+        "why": rule_lines(p.rules, p.reason_display()),
         "score": p.score,
         "source": p.source,
         "cluster": p.cluster,
@@ -225,6 +227,8 @@ def _review_words() -> dict[str, str | dict[str, str]]:
         "undoAction": _("Undo"),
         "undone": _("Undone"),
         "ruleLearned": _("Agency rule"),
+        "why": _("why?"),
+        "sawWords": _("seen: “%(words)s”"),
         "decisions": _("decisions"),
     }
 

@@ -44,6 +44,16 @@
     if (p.decision === "rejected") return "keep";
     return p.suggestion === "review" ? "review" : p.suggestion; // pending: the suggestion applies
   }
+  // "why?" on demand: the rules that made and decided the suggestion, each by its name (its id in
+  // the tooltip) and the document's words it saw
+  function whyOf(p) {
+    const lines = el("ul", {}, ...p.why.map((r) => el("li", { title: r.id, "data-rule": r.id },
+      r.name, r.words ? ` – ${T.sawWords.replace("%(words)s", r.words)}` : "")));
+    const box = el("details", { class: "why" }, el("summary", {}, T.why), lines);
+    box.addEventListener("click", (e) => e.stopPropagation()); // opening it selects nothing
+    return box;
+  }
+
   // the reason already opens with the engine's suggestion; a reviewer's decision is said before it
   function reasonOf(p) {
     if (p.decision === "accepted") return `${T.decidedRedact} – ${p.reason}`;
@@ -125,6 +135,7 @@
           if (p.legal_ground && p.legal_ground !== "personal_data") {
             li.append(el("div", { class: "ground" }, `${T.ground}: ${p.legal_ground_label}`));
           }
+          if ((p.why || []).length) li.append(whyOf(p));
           if (cfg.editable) {
             const btns = el("div", { class: "buttons" });
             const mk = (label, decision, all, cls) => {

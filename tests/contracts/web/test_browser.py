@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from contracts.models import Contract, Proposal, Source
 from policy.models import AgencyRule
+from redactor import rulebook
 from redactor.categories import NAME_CATEGORIES
 from redactor.model import Box
 from redactor.publish.verify import verify
@@ -93,6 +94,13 @@ def test_reviewer_publishes_a_dev_contract_in_the_browser(live_server, browser_p
     assert occurrences.count() > 2 and others.exists()
     item = page.locator(f".item[data-id='{seller.pk}']")
     item.click()  # a proposal's buttons show on the selected one
+    # "why?" on demand: the rules that made the suggestion by their Czech names (each id in its
+    # tooltip), the decision last
+    item.locator(".why summary").click()
+    why = item.locator(".why li")
+    expect(why.last).to_have_text(re.compile(r"^Rozhodnutí: Znečitelnit"))
+    assert why.first.get_attribute("data-rule") in rulebook.rules()
+    assert why.first.inner_text().startswith(rulebook.rule(why.first.get_attribute("data-rule")).title("cs"))
     with page.expect_response(lambda r: "/review/decide/" in r.url and r.ok):
         item.locator("button.reject").click()
     # the box still shows the accept above until the page has read this answer
