@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """The size of the rule layer: the modules that encode contract wording and layout as code.
 
-usage: .venv/bin/python benchmarks/rule_layer.py [--root CHECKOUT] [--json]
+usage: .venv/bin/python benchmarks/rule_layer.py [--root CHECKOUT] [--json] [--before REV [--no-docs]]
 
 Counts, over the detection modules (``redactor/detect/``), ``redactor/czech.py``, the rule modules
 of ``redactor/decide/`` and the layout readers of ``redactor/read/``:
@@ -14,8 +14,11 @@ of ``redactor/decide/`` and the layout readers of ``redactor/read/``:
 - hand-written diacritic classes (``[eé]``, ``[rř]`` …) in any string;
 - calls that fold the text instead (``strip_diacritics``, ``fold``, ``unidecode``).
 
-``--root`` measures another checkout (e.g. a worktree of an earlier revision). Prints one line per
-figure, or JSON with ``--json``. Timing lives elsewhere; this counts.
+``--root`` measures another checkout (e.g. a worktree of an earlier revision); ``--before REV``
+measures revision ``REV`` too (a temporary worktree) and writes both into the docs' figures
+(``docs/evaluation/figures/rule_layer.md``). Prints one line per figure, or JSON with ``--json``.
+Also counts the lexicon's and the rule book's Python and data lines. Timing lives elsewhere; this
+counts.
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 #: The rule layer, as globs under the checkout.
 LAYER = (
     "redactor/detect/**/*.py",
@@ -79,10 +84,11 @@ def _spells_a_word(pattern: str) -> bool:
 
 def _pattern_strings(node: ast.AST) -> list[str]:
     """The string literals that make up a pattern expression: constants, f-string parts and
-    concatenations, not the arguments of a call inside it (a lexicon family's name is no pattern)."""
+    concatenations, not the arguments of a call or the key of an index inside it (a lexicon family's
+    name, a record's field, is no pattern)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
-    if isinstance(node, ast.Call):
+    if isinstance(node, (ast.Call, ast.Subscript)):  # a call's argument, an index: no pattern
         return []
     return [s for child in ast.iter_child_nodes(node) for s in _pattern_strings(child)]
 
@@ -140,18 +146,66 @@ def measure(root: Path) -> dict[str, int]:
     return figures
 
 
+def data_figures(root: Path) -> dict[str, int]:
+    """The lexicon's and the rule book's size: their Python (``redactor/lexicon.py``,
+    ``redactor/rulebook.py``) and data lines, families and records (0 where a checkout has none)."""
+    out = {"lexicon_and_rule_book_python_lines": 0, "lexicon_and_rule_book_data_lines": 0}
+    for module in ("redactor/lexicon.py", "redactor/rulebook.py"):
+        path = root / module
+        out["lexicon_and_rule_book_python_lines"] += (
+            path.read_text(encoding="utf-8").count("\n") if path.exists() else 0
+        )
+    for data in ("redactor/data/lexicon.toml", "redactor/data/rules.toml"):
+        path = root / data
+        out["lexicon_and_rule_book_data_lines"] += path.read_text(encoding="utf-8").count("\n") if path.exists() else 0
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", type=Path, default=ROOT)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--before", help="a git revision measured beside (a temporary worktree) for the docs' row")
+    parser.add_argument("--no-docs", action="store_true", help="do not write the figures into the docs")
     args = parser.parse_args()
-    figures = measure(args.root.resolve())
+    figures = measure(args.root.resolve()) | data_figures(args.root.resolve())
+    if args.before and not args.no_docs:
+        _write_row(figures, _measured_at(args.before))
     if args.json:
         print(json.dumps(figures))
     else:
         for name, value in figures.items():
             print(f"{name}: {value}")
     return 0
+
+
+def _measured_at(revision: str) -> dict[str, int]:
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = Path(scratch) / "tree"
+        subprocess.run(["git", "worktree", "add", "--detach", str(tree), revision], cwd=ROOT, check=True,
+                       capture_output=True)  # fmt: skip
+        try:
+            return measure(tree) | data_figures(tree)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
+
+
+def _write_row(after: dict[str, int], before: dict[str, int]) -> None:
+    from benchmarks.figures import write_row
+
+    def pair(key: str) -> str:
+        return f"{before[key]:,} → **{after[key]:,}**"
+
+    write_row(
+        "rule_layer",
+        "The rule layer's size before and after the lexicon and the rule book",
+        f"lines {pair('lines')} (code {pair('code_lines')}); regex literals spelling a Czech word "
+        f"{pair('regex_literals_with_words')}; hand-written diacritic classes {pair('diacritic_classes')}; "
+        f"cyclomatic complexity {pair('cyclomatic_complexity')}; lexicon and rule book: "
+        f"{after['lexicon_and_rule_book_python_lines']:,} lines of Python, "
+        f"{after['lexicon_and_rule_book_data_lines']:,} lines of data",
+        "benchmarks/rule_layer.py --before REV",
+    )
 
 
 if __name__ == "__main__":
