@@ -19,6 +19,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+from redactor import lexicon
 from redactor.czech import nominative_candidates
 
 #: (ending of the inflected form, nominative ending) for place names.
@@ -42,7 +43,9 @@ _PLACE_ENDINGS: tuple[tuple[str, str], ...] = (
     ("ém", "é"),  # Hradci Králové (the adjective keeps its form)
     ("ých", "é"),  # Bílých -> Bílé (plural adjectives in names)
 )
-_CONNECTORS = frozenset("nad pod u v ve na a při pri - – —".split())
+_CONNECTORS = (
+    lexicon.words("place_name_connectors") | lexicon.words("place_name_connectors", folded=True) | {"-", "–", "—"}
+)
 
 
 @lru_cache(maxsize=50_000)

@@ -189,11 +189,7 @@ class EmailRecognizer(Recognizer):
     categories = (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC)
     _break = r"(?:[ \t]*\n[ \t]*)?"  # a line break, only where an address may be broken
     _pattern = re.compile(rf"(?<![\w.+-])([\w.+-]+{_break}@{_break}[\w-]+(?:\.{_break}[\w-]+)*\.[a-zA-Z]{{2,}})\b")
-    _generic = frozenset(
-        "info podatelna posta mail email office kancelar sekretariat obchod sales support podpora "
-        "fakturace faktury ucetni uctarna epodatelna admin webmaster noreply no-reply kontakt "
-        "objednavky reklamace servis recepce urad mesto obec starosta".split()
-    )
+    _generic = lexicon.words("generic_mailboxes")
 
     def __init__(self, gazetteer: NameGazetteer | None = None):
         self.gazetteer = gazetteer

@@ -13,7 +13,7 @@ from redactor.czech import strip_diacritics as fold
 from redactor.detect.recognizers.base import AnalysisContext, Recognizer
 from redactor.model import Finding
 
-_CONNECTORS = {"nad", "pod", "u", "v", "ve", "na", "a", "pro", "při", "de", "di", "-", "–", "&"}
+_CONNECTORS = lexicon.words("name_inner_words") | lexicon.words("foreign_name_particles") | {"-", "–", "&"}
 _STOP_CHARS = ':;()„“"”[]'
 #: Labels of a form's field that stand before a company's name ("Název", "Firma").
 _LABEL_WORDS = lexicon.words("company_labels")

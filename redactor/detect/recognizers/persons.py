@@ -93,7 +93,7 @@ def _title_case(word: str) -> bool:
 #: the feminine surname so; Pravidla českého pravopisu), at least three letters before it.
 _FEMININE_SURNAME = re.compile(r"\w{3,}ov(?:á|é|ou)$")
 #: Words ending so that are no surname.
-_NOT_FEMININE_SURNAMES = frozenset("nová nové novou hotová hotové hotovou".split())
+_NOT_FEMININE_SURNAMES = lexicon.words("not_feminine_surnames")
 #: What follows a person's name and no organisation's: a date of birth, a birth number, a home
 #: address, a phone or e-mail ("Cyprián Rampas, narozen 1. 2. 1980", "…, bytem", "…, tel.").
 _PERSON_DATUM_AFTER = re.compile(
