@@ -189,6 +189,15 @@ class EmailRecognizer(Recognizer):
     categories = (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC)
     _break = r"(?:[ \t]*\n[ \t]*)?"  # a line break, only where an address may be broken
     _pattern = re.compile(rf"(?<![\w.+-])([\w.+-]+{_break}@{_break}[\w-]+(?:\.{_break}[\w-]+)*\.[a-zA-Z]{{2,}})\b")
+    #: An address whose writer spelt the "@" out ("jan(zavináč)post.cz", "jan[at]post.cz"; one OCR
+    #: misread is put right when the page is read, :func:`redactor.read.ocr.repairs.repair_emails`):
+    #: a local part opening with a letter and a domain ending in a known top-level domain.
+    _misread = re.compile(
+        rf"(?<![\w.+-])([^\W\d_][\w.+-]*{lexicon.alternatives('at_sign_spelt_out')}"
+        rf"[\w-]+(?:\.[\w-]+)*\.{lexicon.alternatives('top_level_domains', bounded=True)})",
+        re.I,
+    )
+    _at = re.compile(f"@|{lexicon.alternatives('at_sign_spelt_out')}", re.I)
     _generic = lexicon.words("generic_mailboxes")
 
     def __init__(self, gazetteer: NameGazetteer | None = None):
@@ -203,34 +212,49 @@ class EmailRecognizer(Recognizer):
             self.gazetteer = NameGazetteer.default()
         return self.gazetteer
 
+    #: The start of a local part OCR broke after a dot ("prchal. l@centrum.cz"): a lower-case word
+    #: and its dot before a local part of one character (a sentence's end opens with a capital).
+    _broken_local = re.compile(r"(?<![\w.+-])[^\W\d_A-ZÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ][\w+-]*\.[ ]$")
+
+    def _fragment_start(self, text: str, m: re.Match[str]) -> int:
+        """Where the address of ``m`` starts: before a local part of one character that OCR cut off
+        after a dot with a space, at the match otherwise."""
+        local = self._at.split(m.group(1))[0]
+        before = self._broken_local.search(text, max(0, m.start(1) - 40), m.start(1)) if len(local) == 1 else None
+        return before.start() if before else m.start(1)
+
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         out = []
         names = self._names()
-        for m in self._pattern.finditer(context.text):
-            local = re.sub(r"\s", "", m.group(1).split("@")[0]).lower()
+        misread = [(m, "its '@' spelt out") for m in self._misread.finditer(context.text)]
+        for m, how in [(m, "") for m in self._pattern.finditer(context.text)] + misread:
+            start = self._fragment_start(context.text, m)
+            local = re.sub(r"\s", "", self._at.split(context.text[start : m.end(1)])[0]).lower()
             parts = [p for p in re.split(r"[._+-]", local) if p]
             named = [p for p in parts if p not in self._generic and names.mentions_name(p)]
             if named:
                 out.append(
                     self.finding(
                         cat.EMAIL_PERSONAL,
-                        m.start(1),
+                        start,
                         m.end(1),
                         context.text,
                         0.95,
-                        f"e-mail whose local part contains the name {named[0]!r}",
+                        f"e-mail whose local part contains the name {named[0]!r}{how and ', ' + how}",
+                        rule="email.at_spelt_out" if how else None,
                     )
                 )
             else:
                 out.append(
                     self.finding(
                         cat.EMAIL_GENERIC,
-                        m.start(1),
+                        start,
                         m.end(1),
                         context.text,
                         0.9,
-                        "e-mail address without a recognised personal name",
+                        f"e-mail address without a recognised personal name{how and ', ' + how}",
                         attributes={"local_parts": parts},
+                        rule="email.at_spelt_out" if how else None,
                     )
                 )
         return out

@@ -9,15 +9,17 @@ from dataclasses import replace
 
 from stdnum.cz import bankaccount
 
+from redactor import lexicon
 from redactor.read.ocr.page import OcrWord
 
-#: What Tesseract reads for an "@" on Czech scans: a copyright or registered sign, alone or after a
-#: bracket and before an "A" ("©A", "(©", "®A"), a bracket and one letter ("(A", "(a)", "(Y", "(d"),
-#: or "Gi"/"Gl" (the at sign's tail read as a capital G); a domain must follow for it to count.
-_AT = r"(?:\(?[©®][Aa]?|\([A-Za-z]\)?|G[il1])"
+#: What Tesseract reads for an "@" on Czech scans (the lexicon's ``at_sign_ocr_misreadings``: "©A",
+#: "(©", "(a)", "Gi", "$" …); a domain must follow for it to count.
+_AT = lexicon.alternatives("at_sign_ocr_misreadings")
+#: Brackets an address may open with ("<jan.novak©seznam.cz>", an e-mail header's sender).
+_LEAD = r"(?P<lead>[<(\[„\"]*)"
 _LOCAL = r"[\w.+-]*[^\W\d_][\w.+-]*"
 _DOMAIN = r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"
-_EMAIL_IN_WORD = re.compile(rf"^(?P<local>{_LOCAL}){_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
+_EMAIL_IN_WORD = re.compile(rf"^{_LEAD}(?P<local>{_LOCAL}){_AT}(?P<domain>{_DOMAIN})(?P<tail>[.,;:)>\]“\"]*)$")
 #: An "@" read as a capital "A" inside a word that is otherwise in small letters and then reads as
 #: an address ("jtrncakAvolny.cz"): a capital has no other place in such a word.
 _EMAIL_CAPITAL_A = re.compile(
@@ -29,6 +31,15 @@ _LOCAL_AT = re.compile(rf"^(?P<local>{_LOCAL}){_AT}$")
 _DOMAIN_WORD = re.compile(rf"^(?P<domain>{_DOMAIN})(?P<tail>[.,;:)]*)$")
 #: The words that announce an e-mail address in a contract ("e-mail:", "E-mail", "email", "mail").
 _EMAIL_CUE = re.compile(r"^(?:e-?)?mail\W*$", re.I)
+
+
+def repaired_email(word: str) -> str | None:
+    """The word ``word`` (one OCR word) with the "@" OCR misread put right, or None when it reads as
+    no address so (the rule ``email.ocr_at_repair``): ``"<novak©seznam.cz>"`` ->
+    ``"<novak@seznam.cz>"``."""
+    w = OcrWord(word, 0.0, 0.0, 1.0, 1.0, 90.0, (0, 0, 0))
+    out = repair_emails([w])
+    return out[0].text if out[0].text != word else None
 
 
 def _joined(first: OcrWord, second: OcrWord, text: str) -> OcrWord:
@@ -57,7 +68,7 @@ def repair_emails(words: list[OcrWord]) -> list[OcrWord]:
     for w in words:
         m = _EMAIL_IN_WORD.match(w.text) or _EMAIL_CAPITAL_A.match(w.text)
         if m and not m["local"].lower().startswith("www."):
-            w = replace(w, text=f"{m['local']}@{m['domain']}{m['tail']}")
+            w = replace(w, text=f"{m.groupdict().get('lead') or ''}{m['local']}@{m['domain']}{m['tail']}")
         else:
             prev = out[-1] if out else None
             cue = out[-2] if len(out) > 1 else None
