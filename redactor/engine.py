@@ -361,7 +361,7 @@ class RedactionEngine:
                     cluster=cluster,
                     rules=[
                         *(f.rules or [{"id": rulebook.made_by(f.recognizer), "saw": f.evidence}]),
-                        rulebook.decided(d.reason.code, str(d.reason)),
+                        rulebook.decided(d.reason.code),
                     ],
                 )
             )

@@ -164,10 +164,11 @@ def made_by(recognizer: str) -> str:
     return _makers().get(recognizer, f"recognizer:{recognizer}")
 
 
-def decided(code: str, saw: str) -> RuleHit:
+def decided(code: str) -> RuleHit:
     """The hit that names the decision of a proposal: ``"decision:<reason code>"`` (the reason
-    codes are the decision rules' ids, :data:`redactor.reasons.TEMPLATES`) and what it saw."""
-    return {"id": f"decision:{code}", "saw": saw}
+    codes are the decision rules' ids, :data:`redactor.reasons.TEMPLATES`). What it saw is the
+    proposal's reason itself, kept beside it, so ``saw`` is empty."""
+    return {"id": f"decision:{code}", "saw": ""}
 
 
 def of_kind(kind: str) -> list[Rule]:

@@ -30,6 +30,7 @@ from .pages import contract_of
 
 
 def _proposal_json(p, names: dict[int, str]) -> dict:
+    reason = p.reason_display()
     return {
         "id": p.pk,
         "page": p.page,
@@ -41,8 +42,8 @@ def _proposal_json(p, names: dict[int, str]) -> dict:
         "suggestion": p.suggestion,
         "decision": p.decision,
         "redact": p.will_redact,
-        "reason": p.reason_display(),
-        "why": rule_lines(p.rules, p.reason_display()),
+        "reason": reason,
+        "why": rule_lines(p.rules, reason),
         "score": p.score,
         "source": p.source,
         "cluster": p.cluster,

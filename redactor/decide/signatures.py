@@ -341,7 +341,7 @@ def _proposal(
         evidence=evidence,
         span=Span(at, at),
         cluster=cluster or f"signature:{number}:{round(box.x0)}:{round(box.y0)}",
-        rules=[{"id": rulebook.made_by("ink"), "saw": evidence}, rulebook.decided(reason.code, str(reason))],
+        rules=[{"id": rulebook.made_by("ink"), "saw": evidence}, rulebook.decided(reason.code)],
     )
 
 
