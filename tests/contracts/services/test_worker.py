@@ -177,12 +177,14 @@ def test_the_sweep_leaves_a_run_whose_live_worker_is_still_in_one_long_call(agen
     worker = start_worker(queues=("low",))
     try:
         wait_for(lambda: django_rq.get_queue("low").started_job_registry.count >= 1, timeout=90)
-        long_ago = timezone.now() - timezone.timedelta(hours=1)
         job_id = django_rq.get_queue("low").started_job_registry.get_job_ids()[0]
+        # The worker registers the job as started before its work horse marks the job started
+        # and names itself in it: wait for the horse (TimeoutError if job_running never says so).
+        wait_for(lambda: queue.job_running(job_id), timeout=90)
+        long_ago = timezone.now() - timezone.timedelta(hours=1)
         Run.objects.filter(pk=run.pk).update(
             state=Run.State.RUNNING, started_at=long_ago, heartbeat_at=long_ago, rq_job_id=job_id
         )
-        assert queue.job_running(job_id)
         assert runs.runs_fail_stale() == 0
         assert Run.objects.get(pk=run.pk).state == Run.State.RUNNING
     finally:
