@@ -38,7 +38,7 @@ from redactor.decide.suspicious import (
 )
 from redactor.detect.linking import Person, PersonDict
 from redactor.detect.nlp import NlpEngine, RuleOnlyNlpEngine
-from redactor.detect.parties import find_parties
+from redactor.detect.parties import find_parties, organisations_named_again
 from redactor.detect.profile import AgencyProfile, mark_agency_names
 from redactor.detect.recognizers.base import AnalysisContext, RecognizerRegistry
 from redactor.detect.recognizers.registry import default_registry
@@ -319,6 +319,7 @@ class RedactionEngine:
         timings["nlp"] = timings.get("nlp", 0.0) + time.perf_counter() - t1
         t2 = time.perf_counter()
         findings = mark_agency_names(text, resolve_overlaps(self.registry.analyze(context)), profile)
+        findings = organisations_named_again(findings)
         parties, references = find_parties(text, findings)
         cells = ColumnCells(layer)
         decisions, persons = decide(text, sentences, findings, parties, references, cmap, profile, cells.below)

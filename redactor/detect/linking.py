@@ -50,6 +50,8 @@ _FOR_PARTY = re.compile(
     rf"(?:{lexicon.alternatives('clerk', folded=True)}|{lexicon.alternatives('contact_person', folded=True)})"
     r"\s*:?\s*(?:[a-z]{2,6}\.\s*)*$"
 )
+#: A unit of an office named anywhere ("odbor dopravy", "Oddělení …"), text folded.
+_UNIT_WORD = re.compile(lexicon.alternatives("unit_headings", folded=True, bounded=True), re.I)
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
 ACCOUNT_NOUN = re.compile(rf"{lexicon.alternatives('account_nouns', bounded=True)}[ \n]+$", re.I)
 #: An account noun with a public body in the genitive right before the account ("na účet města
@@ -89,6 +91,11 @@ class Person:
     #: The contact cue that introduced the person ("kontaktní osoba", "vyřizuje"), as written:
     #: a party's employee named for communication (:func:`~redactor.detect.roles.contact_cue`).
     contact: str = ""
+    #: Where the role was read from when only the page's layout gave the body the person acts
+    #: for (a letterhead above a clerk's cue, a public body's entry around a contact cue, a unit
+    #: in its address block), in English; "" when words next to the name said it (a function, a
+    #: rank, a representation, "Za objednatele vyřizuje", the agency's profile).
+    placed: str = ""
 
     @property
     def private(self) -> bool:
@@ -142,6 +149,10 @@ class Holder:
     kind: str  # a PartyKind value
     scope: str  # holder | party | sentence
     who: ReasonDict
+    #: The person, party or organisation's kind the holder is, when the rule that found it read
+    #: it from where the value stands (its letterhead, sentence, block or entry): a guess of the
+    #: page's layout, which :mod:`redactor.decide.keep_check` weighs; None when the words say it.
+    placed: object = None
 
 
 @dataclass
@@ -155,6 +166,8 @@ class _Seen:
     cue: str = ""
     contact: str = ""
     statutory_function: bool = False
+    placed: str = ""
+    function: bool = False  # a function or rank stood next to one of the mentions
 
 
 class _HolderQuery:
@@ -232,6 +245,7 @@ class Linker:
                 seen.evidence,
                 seen.cue if seen.role else "",
                 seen.contact if seen.role is None else "",
+                seen.placed if seen.role and not seen.function else "",
             )
 
     def _read_mention(self, m: Finding, seen: _Seen) -> None:
@@ -243,11 +257,17 @@ class Linker:
         fn = function_near(self.text, m.span.start, m.span.end)
         if fn is None and self.below is not None:
             fn = function_in_cell(self.below(m.span))  # under the name in a column
+        if fn is None:
+            fn = self._unit_below(m.span)
+        seen.function = seen.function or fn is not None
         if self._is_principal(m, party, rep is not None, fn):
             seen.principal_of = party
         staff = self._staff(m, party, fn) if seen.role is None and not rep else None
         if staff is not None:
             seen.role, seen.role_party, seen.cue, seen.evidence = OFFICIAL, party, *staff
+            # a unit of the office above the name says where the person works; a contact cue in
+            # the body's entry says only that the entry is the body's
+            seen.placed = "" if staff[0] == self._unit_in_letterhead(party, m.span) else seen.evidence
             return
         here = self._contact(m, party, fn)
         if here and self._clerk_in_office(m, party, here, seen):
@@ -259,6 +279,20 @@ class Linker:
         if seen.role is None and (rep or fn):
             cue = (fn.cue if fn is not None else rep.group().strip() if rep else "").rstrip(" :")
             self._cued_role(m, party, fn, cue, seen)
+
+    def _unit_below(self, span: Span) -> Function | None:
+        """A :data:`STAFF` function when the name at ``span`` ends its line and the next line names
+        a unit of an office ("Ing. X⏎oddělení regionálních dotací": the signatory works in it,
+        whoever's unit it is; a mark of one or two characters that a stamp or OCR left before
+        the unit is allowed), else None. Source: Act 128/2000 Sb., § 109 (the units of an office)."""
+        end = self.text.find("\n", span.end)
+        if end < 0 or self.text[span.end : end].strip(" ,"):
+            return None
+        line = self.text[end + 1 : (self.text.find("\n", end + 1) + 1 or len(self.text) + 1) - 1]
+        line = re.sub(r"^\s*\S{1,2}\s+(?=\S{3})", "", line)
+        if not UNIT_LINE.match(strip_diacritics(line)):
+            return None
+        return Function(STAFF, " ".join(line.split()), "below")
 
     def _is_principal(self, m: Finding, party: Party | None, represented: bool, fn: Function | None) -> bool:
         """Whether the full name ``m`` is a natural-person or sole-trader party itself: the first
@@ -281,14 +315,50 @@ class Linker:
         """ "Vyřizuje: X" on a public body's own paper (below its letterhead, or after "Za úřad
         práce vyřizuje:", in no party's entry): the clerk handling it for the body, acting in
         office. Returns whether that settled the mention."""
-        if party is not None:
+        if seen.role is not None:
             return False
-        head = self._party_before_cue(m.span) or (self._letterhead_before(m.span) if CLERK.match(here) else None)
-        if head is None or seen.role is not None:
+        head = self._party_before_cue(m.span)  # "Za objednatele vyřizuje:" names the party itself
+        if head is None and (party is not None or not CLERK.match(here)):
             return False
-        seen.role, seen.role_party, seen.cue = OFFICIAL, head, here
-        seen.evidence = f"{here!r} next to {m.text!r} on the paper of {head.describe()}"
+        if head is not None:
+            seen.role, seen.role_party, seen.cue = OFFICIAL, head, here
+            seen.evidence = f"{here!r} next to {m.text!r} for {head.describe()}"
+            return True
+        head = self._letterhead_before(m.span)
+        if head is not None:
+            seen.role, seen.role_party, seen.cue = OFFICIAL, head, here
+            seen.evidence = seen.placed = f"{here!r} next to {m.text!r} on the paper of {head.describe()}"
+            return True
+        body = self._public_named_above(m.span)
+        if body is None:
+            return False
+        seen.role, seen.role_party, seen.cue = OFFICIAL, None, here
+        seen.evidence = seen.placed = f"{here!r} next to {m.text!r} under {body!r}, a public body"
         return True
+
+    #: How many lines above a clerk's cue the public body whose paper it is may be named.
+    _HEAD_LINES = 8
+
+    def _public_named_above(self, span: Span) -> str | None:
+        """The public body named last before ``span`` when it stands within :attr:`_HEAD_LINES`
+        lines above, on one line, with a unit of its office named after it and no person or other
+        organisation named between (an office's letter head: "Městský úřad X, odbor dopravy, …⏎
+        Vyřizuje: Y"), as written; else None."""
+        named = (cat.COMPANY_NAME, *cat.NAME_CATEGORIES)
+        last = max(
+            (f for f in self.findings if f.category in named and f.span.end <= span.start),
+            key=lambda f: f.span.end,
+            default=None,
+        )
+        if last is None or last.category != cat.COMPANY_NAME:
+            return None
+        if last.attributes.get("kind") != PartyKind.PUBLIC_BODY.value:
+            return None
+        if "\n" in last.text or self.text.count("\n", last.span.end, span.start) > self._HEAD_LINES:
+            return None
+        if not _UNIT_WORD.search(strip_diacritics(self.text[last.span.end : span.start])):
+            return None
+        return " ".join(last.text.split())
 
     def _cued_role(self, m: Finding, party: Party | None, fn: Function | None, cue: str, seen: _Seen) -> None:
         """The role a function or representation ``cue`` next to ``m`` gives, by the party's kind:
@@ -298,8 +368,10 @@ class Linker:
         if party is not None and party.kind == PartyKind.PUBLIC_BODY:
             role, role_party = OFFICIAL, party
         elif fn is not None and fn.kind == STAFF:
-            # an accountant is the public body's official only on its side
-            role = OFFICIAL if party is None and self._public_before(m.span) else None
+            # an accountant is the public body's official only on its side: the organisation named
+            # last before is a public body, or the paper is a public body's (its letterhead above)
+            public = party is None and (self._public_before(m.span) or self._letterhead_before(m.span) is not None)
+            role = OFFICIAL if public else None
         elif party is not None and party.kind == PartyKind.LEGAL_PERSON:
             role, role_party = STATUTORY, party
         elif fn is not None:
@@ -567,7 +639,7 @@ class Linker:
         line_start = self.text.rfind("\n", 0, f.span.start) + 1
         if any(isinstance(e, Person) and line_start <= start < f.span.start for start, _end, e in self.entities):
             return None
-        return Holder(head.kind.value, "party", head.who("block"))
+        return Holder(head.kind.value, "party", head.who("block"), head)
 
     def _public_account(self, q: _HolderQuery) -> Holder | None:
         """An account the text calls a public body's ("na účet města"): the public body's."""
@@ -595,8 +667,9 @@ class Linker:
 
     def _sentence_before(self, q: _HolderQuery) -> Holder | None:
         """The person or organisation named last before the value in its sentence (not a bank
-        before an account; in an organisation's entry, not a person: the representative or the
-        contact person named in the entry does not hold the company's account)."""
+        that keeps an account, :meth:`_bank_of_an_account`; in an organisation's entry, not a
+        person: the representative or the contact person named in the entry does not hold the
+        company's account)."""
         f, sentence = q.f, q.sentence
         if sentence is None:
             return None
@@ -605,18 +678,32 @@ class Linker:
             for e in self.entities
             if sentence.start <= e[0]
             and e[1] <= f.span.start
-            and not (f.category in cat.ACCOUNT_CATEGORIES and BANK.search(self.text[e[0] : e[1]]))
+            and not (not isinstance(e[2], Party) and self._bank_of_an_account(e, f))
             and not (q.organisation and isinstance(e[2], Person))
         ]
         if not before:
             return None
         kind, who = self._describe(before[-1][2], "sentence")
-        return Holder(kind, "sentence", who)
+        return Holder(kind, "sentence", who, before[-1][2])
+
+    def _bank_of_an_account(self, entity: tuple[int, int, object], f: Finding) -> bool:
+        """Whether ``entity`` is a bank named for an account: before the account ``f`` itself, or
+        before an account that stands between it and ``f`` (a bank connection, then the holder's
+        phone: "Fio banka, a.s., č. ú. …⏎mobil: …"). The bank keeps the account (Act 284/2009 Sb.
+        on payments); it holds neither the account nor what follows it."""
+        if not BANK.search(self.text[entity[0] : entity[1]]):
+            return False
+        if f.category in cat.ACCOUNT_CATEGORIES:
+            return True
+        return any(
+            g.category in cat.ACCOUNT_CATEGORIES and entity[1] <= g.span.start and g.span.end <= f.span.start
+            for g in self.findings
+        )
 
     def _party_block(self, q: _HolderQuery) -> Holder | None:
         """The party whose block (entry) the value stands in."""
         party = q.party
-        return Holder(party.kind.value, "party", party.who("block")) if party is not None else None
+        return Holder(party.kind.value, "party", party.who("block"), party) if party is not None else None
 
     def _sentence_after(self, q: _HolderQuery) -> Holder | None:
         """The person or organisation named first after the value in its sentence (in an
@@ -632,7 +719,7 @@ class Linker:
         if not after:
             return None
         kind, who = self._describe(after[0][2], "sentence")
-        return Holder(kind, "sentence", who)
+        return Holder(kind, "sentence", who, after[0][2])
 
     def _entry_above(self, q: _HolderQuery) -> Holder | None:
         """The person or organisation named last above the value in its entry (:meth:`_block_holder`)."""
@@ -687,7 +774,7 @@ class Linker:
         kind, who = self._describe(before[-1][2], "entry")
         if kind == PartyKind.UNKNOWN.value:
             return None
-        return Holder(kind, "party", who)
+        return Holder(kind, "party", who, before[-1][2])
 
     def names_private_persons(self) -> bool:
         """True when the document names a private person (a person without a role exception,

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from redactor import categories as cat
 from redactor import lexicon
 from redactor.czech import LOWER, PUBLIC_BODY_HEADS, UPPER, alias_stem, role_of, strip_diacritics
 from redactor.detect.roles import OFFICIAL, REPRESENTATION, function_near
-from redactor.model import Finding, Party, PartyKind, Span
+from redactor.model import Finding, Party, PartyKind, RuleHit, Span
 from redactor.text import ABBREVIATIONS, line_spans
 
 _LETTERS = UPPER + LOWER
@@ -63,6 +63,9 @@ def _lex(family: str, bounded: bool = False) -> str:
     return lexicon.alternatives(family, folded=True, bounded=bounded)
 
 
+#: A public body's financial-control role ("Příkazce operace:"): its first word is also the
+#: mandator's role in a mandate contract ("Příkazce:", Civil Code § 2430).
+_FINANCIAL_CONTROL = re.compile(_lex("financial_control_roles"), re.I)
 _NOT_ALIASES = re.compile(f"^{_lex('object_aliases', bounded=True)}", re.I)
 #: A word, a role's with "strana" after it ("smluvní strany").
 _ROLE_WORD = re.compile(rf"[^\W\d_]+(?:\s+{_lex('party_side')})?")
@@ -117,6 +120,8 @@ def _labels(folded: str) -> list[tuple[int, int, str, bool]]:
         role = role_of(m.group("role"))
         if role is None or (m.group("za") is None and m.group("role")[0].islower() and not m.group("num")):
             continue
+        if _FINANCIAL_CONTROL.match(folded, m.start("role")):
+            continue  # "Příkazce operace:" heads a column of an approval grid, not a mandator's entry
         start = m.start("za") if m.group("za") else m.start("role")
         labels.append((start, m.end(), role, bool(m.group("za"))))
     first: dict[str, int] = {}  # where each role's first label with a colon stands
@@ -554,3 +559,43 @@ def find_references(text: str, parties: list[Party]) -> list[PartyReference]:
                 refs.append(PartyReference(owner, Span(m.start(), m.end())))
                 break
     return refs
+
+
+#: The rule book's record of :func:`organisations_named_again`.
+_NAMED_AGAIN = "organization.named_again"
+_FORM_TAIL = re.compile(f"(?:{_lex('legal_form_tails')})$")
+_ICO_LABEL = re.compile(rf"^{lexicon.alternatives('ico_label', bounded=True)}:?$", re.I)
+
+
+def organisations_named_again(findings: list[Finding]) -> list[Finding]:
+    """``findings`` with each person's name that repeats an organisation's name found elsewhere in
+    the document read as that organisation ("STŘECHY PRAJZSKO s.r.o." in the text, "Dodavatel:
+    STŘECHY PRAJZSKO IČO …" in a form without the form): its category becomes a company name of
+    the organisation's kind. The words compared are the name's letters without an IČO label; the
+    organisation's without its legal form; two words at least. Source: the Civil Code 89/2012 Sb.,
+    § 132 (a legal person's name; its form is part of it, a mention may leave it out); an
+    organisation stays an organisation wherever the document names it."""
+    names: list[tuple[str, str]] = []
+    for f in findings:
+        if f.category == cat.COMPANY_NAME:
+            core = _FORM_TAIL.sub("", fold_name(f.text))
+            if len(core) >= 6:
+                names.append((core, f.attributes.get("kind", PartyKind.LEGAL_PERSON.value)))
+    if not names:
+        return findings
+    out = []
+    for f in findings:
+        words = [w for w in f.text.split() if not _ICO_LABEL.match(w)]
+        spelt = fold_name(" ".join(words))
+        if f.category == cat.FULL_NAME and len(words) >= 2 and len(spelt) >= 6:
+            kind = next((k for core, k in names if core.endswith(spelt)), None)
+            if kind is not None:
+                evidence = f"the name of an organisation named elsewhere in the document ({f.evidence})"
+                attributes = {**f.attributes, "kind": kind}
+                hit: RuleHit = {"id": _NAMED_AGAIN, "saw": " ".join(words)}
+                f = replace(
+                    f, category=cat.COMPANY_NAME, evidence=evidence, holder=None, attributes=attributes, rules=[hit]
+                )
+        out.append(f)
+    return out
+

@@ -54,11 +54,19 @@ _FUNCTIONS: tuple[tuple[str, str], ...] = (
     (_lex("official_functions"), OFFICIAL),
     (_lex("entrusted_with"), EITHER),
     (rf"{_lex('head_of_unit')}(?:[ \n]+(?:[^\W\d_]+[ \n]+){{0,2}}?{_lex('office_units')})", OFFICIAL),
+    # a job at a unit of an office or at an official ("referentka odboru", "asistentka starosty")
+    (
+        rf"{_lex('job_titles')}(?:[ \n]+(?:[^\W\d_]+[ \n]+){{0,2}}?"
+        rf"(?:{_lex('office_units')}|{_lex('official_functions')}))",
+        OFFICIAL,
+    ),
+    (_lex("ranks"), OFFICIAL),
     (_lex("statutory_functions"), STATUTORY),
     (rf"{_lex('board_members')}[ \n]+{_lex('boards')}", STATUTORY),
     (_lex("statutory_bodies"), STATUTORY),
     (_lex("financial_control_roles"), STAFF),
-    (rf"{_lex('accountants')}(?=[ \n]*(?:[,:\n]|$|{_lex('mister_missus')}\b|[a-z]{{2,6}}\.))", STAFF),
+    (_lex("job_titles"), STAFF),
+    (rf"{_lex('accountants')}(?=[ \n]*(?:[,:;)\n]|$|{_lex('mister_missus')}\b|[a-z]{{2,6}}\.))", STAFF),
     (_lex("directors"), EITHER),
     (_lex("chairs"), EITHER),
 )

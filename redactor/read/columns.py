@@ -96,8 +96,10 @@ def _letters(word: str) -> bool:
 
 
 def _alone(row: list[OcrWord], x0: float, x1: float, gap: float) -> bool:
-    """True when the words of ``row`` outside ``x0..x1`` (points) are titles or lie at least
+    """True when the words of ``row`` outside ``x0..x1`` (points) are titles, marks without
+    letters (a signature's strokes or a table's rule read as "7", ":" or "-") or lie at least
     ``gap`` away on each side."""
+    row = [w for w in row if _letters(w.text)]
     left = sorted((w for w in row if w.x1 <= x0 + 0.5), key=lambda w: -w.x1)
     edge = x0
     for w in left:

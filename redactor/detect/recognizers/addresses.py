@@ -29,13 +29,17 @@ _W = rf"[{UPPER}][{LOWER}]+"
 _NUMBER = r"(?:č\.[ ]?p\.[ ]?)?\d{1,4}[a-zA-Z]?(?:[ ]?/[ ]?\d{1,4}[a-zA-Z]?)?"
 _PSC_TOWN = (  # a PSČ whose two parts a line break splits ("411⏎12 Bystré") is one PSČ
     rf"\d{{3}}[ \n]?\d{{2}}[ \n]+{_W}"
-    rf"(?:[ \n]{lexicon.alternatives('place_name_prepositions')}[ \n]{_W}|[ \n]{_W}|[ ]?-[ ]?{_W}){{0,3}}"
+    # a town's name may wrap ("Mnichovo⏎Hradiště"); a form of address on the next line opens the
+    # addressee of a letter ("601 82 Brno⏎Paní⏎X"), not the town
+    rf"(?:[ \n]{lexicon.alternatives('place_name_prepositions')}[ \n]{_W}"
+    rf"|[ \n](?!(?i:{lexicon.alternatives('person_address', bounded=True)})){_W}|[ ]?-[ ]?{_W}){{0,3}}"
     rf"(?:[ ]\d{{1,2}}(?![\d.]))?"
 )
 #: "náměstí", "nám.", "třída", "ulice" … with a capital or without.
 _STREET_NOUN = f"(?i:{lexicon.alternatives('street_nouns')})"
 _STREET = (
-    rf"(?:{lexicon.alternatives('street_prepositions')}[ ]{_W}(?:[ ]{_W})?"
+    # after a preposition the second word may be a noun in lower case ("Pod Bílou horou", "U Staré školy")
+    rf"(?:{lexicon.alternatives('street_prepositions')}[ ]{_W}(?:[ ](?:{_W}|(?!dne\b)[{LOWER}]{{4,}}))?"
     rf"|{_STREET_NOUN}[ \n]"  # may wrap
     rf"(?:[{UPPER}]\.[ \n]?){{0,3}}{_W}(?:[ \n]{_W})?"
     rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n]{_STREET_NOUN})?"  # "Hostivařské⏎Nám. 165"
