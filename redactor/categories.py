@@ -92,7 +92,10 @@ class Category:
     - ``contact``: personal data in a private holder's hands; a public body's or a company's
       are kept by the analysis (phones, personal e-mails, accounts, IBANs);
     - ``holder_kept``: a keep decision rests on its holder (an organisation's seat, its phone),
-      so a low recognizer score says the shape was uncertain, not the holder.
+      so a low recognizer score says the shape was uncertain, not the holder;
+    - ``layout_checked``: a contact value (phone, e-mail, account, data box) whose keep is asked
+      when only the page's layout says whose it is (:mod:`redactor.decide.keep_check`); names
+      are checked by their person's role.
     """
 
     id: int
@@ -107,6 +110,7 @@ class Category:
     for_anyone: bool = False
     contact: bool = False
     holder_kept: bool = False
+    layout_checked: bool = False
 
 
 #: Every category of the platform's map, by id (a test keeps it equal to the map's categories).
@@ -116,8 +120,16 @@ CATEGORIES: dict[int, Category] = {
         Category(GIVEN_NAME, "given_name", "JMÉNO", "name", "name"),
         Category(SURNAME, "surname", "JMÉNO", "name", "name"),
         Category(FULL_NAME, "full_name", "JMÉNO", "name", "name"),
-        Category(EMAIL_PERSONAL, "email_personal", "EMAIL", pseudonym="email", same_everywhere=True, contact=True),
-        Category(EMAIL_GENERIC, "email_generic", "EMAIL", pseudonym="email", same_everywhere=True),
+        Category(
+            EMAIL_PERSONAL,
+            "email_personal",
+            "EMAIL",
+            pseudonym="email",
+            same_everywhere=True,
+            contact=True,
+            layout_checked=True,
+        ),
+        Category(EMAIL_GENERIC, "email_generic", "EMAIL", pseudonym="email", same_everywhere=True, layout_checked=True),
         Category(LOGIN, "login", "LOGIN"),
         Category(COMPANY_NAME, "company_name"),
         Category(
@@ -143,9 +155,29 @@ CATEGORIES: dict[int, Category] = {
             same_everywhere=True,
             entity_value=True,
             contact=True,
+            layout_checked=True,
         ),
-        Category(IBAN, "iban", "IBAN", "account", "iban", same_everywhere=True, entity_value=True, contact=True),
-        Category(PHONE, "phone", "TELEFON", pseudonym="phone", same_everywhere=True, contact=True, holder_kept=True),
+        Category(
+            IBAN,
+            "iban",
+            "IBAN",
+            "account",
+            "iban",
+            same_everywhere=True,
+            entity_value=True,
+            contact=True,
+            layout_checked=True,
+        ),
+        Category(
+            PHONE,
+            "phone",
+            "TELEFON",
+            pseudonym="phone",
+            same_everywhere=True,
+            contact=True,
+            holder_kept=True,
+            layout_checked=True,
+        ),
         Category(
             DRIVING_LICENCE, "driving_licence", "ŘP", same_everywhere=True, hard=True, own_data=True, for_anyone=True
         ),
@@ -180,7 +212,7 @@ CATEGORIES: dict[int, Category] = {
         Category(LEGAL_ENTITY, "legal_entity"),
         Category(SIGNATURE, "signature"),
         Category(ICO, "ico"),
-        Category(DATA_BOX, "data_box", "DATOVÁ_SCHRÁNKA"),
+        Category(DATA_BOX, "data_box", "DATOVÁ_SCHRÁNKA", layout_checked=True),
     )
 }
 
@@ -213,3 +245,5 @@ PERSONAL_FOR_ANYONE = _where(for_anyone=True)
 CONTACT_CATEGORIES = _where(contact=True)
 #: A keep decision rests on the holder (:attr:`Category.holder_kept`).
 HOLDER_KEPT = _where(holder_kept=True)
+#: A keep on the page's layout alone is asked (:attr:`Category.layout_checked`).
+LAYOUT_CHECKED = _where(layout_checked=True)

@@ -84,6 +84,10 @@ TEMPLATES: dict[str, str] = {
     "linked_holder": gettext_noop("Redact: %(category)s – belongs to %(who)s."),
     "linked_dependency": gettext_noop("Redact: %(category)s – linked to the %(dependency)s of %(who)s."),
     "not_personal_holder": gettext_noop("Keep: %(category)s – belongs to %(who)s, not to a private person."),
+    "kept_on_one_guess": gettext_noop(
+        "Needs review: %(category)s kept as belonging to %(who)s – only where it stands on the page says so; "
+        "confirm it, or redact it."
+    ),
     "unknown_holder": gettext_noop("%(action)s: %(category)s – whose it is could not be determined."),
     "unlinked": gettext_noop("%(action)s: %(category)s – not linked to any private person."),
     "address_place": gettext_noop(

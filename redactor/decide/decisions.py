@@ -18,6 +18,7 @@ from redactor import categories as cat
 from redactor.czech import strip_diacritics
 from redactor.decide.category_map import CategoryMap
 from redactor.decide.decision_rules import Assessment, Case, category_name, decide_finding
+from redactor.decide.keep_check import ask_single_guesses
 from redactor.detect.linking import Linker, Person
 from redactor.detect.parties import PartyReference
 from redactor.detect.profile import AgencyProfile, account_key, address_key, phone_key
@@ -83,6 +84,7 @@ def decide(
                 decisions[i] = d
     _seats_elsewhere(decisions, cmap)
     _one_value_one_action(decisions)
+    ask_single_guesses(decisions, linker, cmap)
     return [decisions[i] for i in sorted(decisions)], linker.persons
 
 

@@ -267,7 +267,8 @@ class Linker:
             seen.role, seen.role_party, seen.cue, seen.evidence = OFFICIAL, party, *staff
             # a unit of the office above the name says where the person works; a contact cue in
             # the body's entry says only that the entry is the body's
-            seen.placed = "" if staff[0] == self._unit_in_letterhead(party, m.span) else seen.evidence
+            unit = self._unit_in_letterhead(party, m.span) if party is not None else ""
+            seen.placed = "" if staff[0] == unit else seen.evidence
             return
         here = self._contact(m, party, fn)
         if here and self._clerk_in_office(m, party, here, seen):

@@ -28,7 +28,7 @@ from redactor import categories as cat
 from redactor import lexicon
 from redactor.czech import LOWER, PUBLIC_BODY_HEADS, UPPER, alias_stem, role_of, strip_diacritics
 from redactor.detect.roles import OFFICIAL, REPRESENTATION, function_near
-from redactor.model import Finding, Party, PartyKind, RuleHit, Span
+from redactor.model import Finding, FindingAttributes, Party, PartyKind, RuleHit, Span
 from redactor.text import ABBREVIATIONS, line_spans
 
 _LETTERS = UPPER + LOWER
@@ -591,11 +591,11 @@ def organisations_named_again(findings: list[Finding]) -> list[Finding]:
             kind = next((k for core, k in names if core.endswith(spelt)), None)
             if kind is not None:
                 evidence = f"the name of an organisation named elsewhere in the document ({f.evidence})"
-                attributes = {**f.attributes, "kind": kind}
+                attributes = FindingAttributes(**f.attributes)
+                attributes["kind"] = kind
                 hit: RuleHit = {"id": _NAMED_AGAIN, "saw": " ".join(words)}
                 f = replace(
                     f, category=cat.COMPANY_NAME, evidence=evidence, holder=None, attributes=attributes, rules=[hit]
                 )
         out.append(f)
     return out
-

@@ -295,30 +295,47 @@ def test_accounting_as_an_adjective_makes_nobody_staff():
     assert found is not None and found.kind == STAFF
 
 
-def test_a_reply_on_an_offices_paper_keeps_its_clerk_and_redacts_the_requesters_home(rules_engine):
+REPLY = [
+    "STATUTÁRNÍ MĚSTO XAVEROV",
+    "Magistrát města Xaverova, odbor kancelář tajemníka",
+    "Dolní náměstí 12/4, 612 00 Xaverov",
+    "Vyřizuje: Mgr. Alena Qwertzová",
+    "Tel.: 543 606 707",
+    "Věc: Poskytnutí informace podle zákona č. 106/1999 Sb.",
+    "Statutární město Xaverov obdrželo dne 2. 6. 2023 žádost o poskytnutí informace, kterou podal "
+    "žadatel Bc. Jan Qwertz, nar. 3.4.1981, bytem Na Výsluní 27/5, Xaverov 9. (dále jen: „žadatel“).",
+    "Kopie protokolů zasíláme žadateli na adresu Na Výsluní 27/5, 612 00 Xaverov 9.",
+]
+
+
+def test_a_reply_on_an_offices_paper_asks_about_its_clerk_and_redacts_the_requesters_home(rules_engine):
     """A town office answers a request for information: its name, department and postal address
     head the page (no IČO), its clerk handles it; the requester is named where the sentence
-    introduces him as "žadatel", with his home after "bytem" and again without a cue."""
-    analysis, d = _analyse(
-        rules_engine,
-        [
-            "STATUTÁRNÍ MĚSTO XAVEROV",
-            "Magistrát města Xaverova, odbor kancelář tajemníka",
-            "Dolní náměstí 12/4, 612 00 Xaverov",
-            "Vyřizuje: Mgr. Alena Qwertzová",
-            "Tel.: 543 606 707",
-            "Věc: Poskytnutí informace podle zákona č. 106/1999 Sb.",
-            "Statutární město Xaverov obdrželo dne 2. 6. 2023 žádost o poskytnutí informace, kterou podal "
-            "žadatel Bc. Jan Qwertz, nar. 3.4.1981, bytem Na Výsluní 27/5, Xaverov 9. (dále jen: „žadatel“).",
-            "Kopie protokolů zasíláme žadateli na adresu Na Výsluní 27/5, 612 00 Xaverov 9.",
-        ],
-    )
-    assert d["Alena Qwertzová"].action == Action.KEEP and d["543 606 707"].action == Action.KEEP
+    introduces him as "žadatel", with his home after "bytem" and again without a cue. Only the
+    letterhead above says the clerk is the office's: her name and line are asked, not kept."""
+    analysis, d = _analyse(rules_engine, REPLY)
+    clerk, line = d["Alena Qwertzová"], d["543 606 707"]
+    assert clerk.action == Action.REVIEW and line.action == Action.REVIEW
+    assert clerk.reason.code == line.reason.code == "kept_on_one_guess"
     assert all(p.action == Action.KEEP for t, p in d.items() if t.startswith("Dolní náměstí 12/4"))
     (requester,) = [p for p in analysis.parties if p.label == "žadatel"]
     assert requester.kind == PartyKind.NATURAL_PERSON and requester.name == "Jan Qwertz"
     homes = [p for p in analysis.proposals if p.text.startswith("Na Výsluní 27/5")]
     assert len(homes) == 2 and all(p.action == Action.REDACT for p in homes)
+
+
+@pytest.mark.parametrize(
+    "confirmed",
+    [
+        ["Vyřizuje: Mgr. Alena Qwertzová, referentka odboru"],  # her function beside her name
+        ["Vyřizuje: Mgr. Alena Qwertzová", "E-mail: alena.qwertzova@xaverov.cz"],  # her e-mail on the town's domain
+    ],
+)
+def test_a_clerk_on_an_offices_paper_with_a_second_signal_is_kept(rules_engine, confirmed):
+    """The same reply, with a function beside the clerk or her e-mail on the town's domain: two
+    signals, a keep (DOMAIN.md: a public body's employee acting in her job)."""
+    _, d = _analyse(rules_engine, [*REPLY[:3], *confirmed, *REPLY[4:]])
+    assert d["Alena Qwertzová"].action == Action.KEEP and d["543 606 707"].action == Action.KEEP
 
 
 def test_a_companys_order_mailbox_stays_beside_its_redacted_sales_agent(rules_engine):
