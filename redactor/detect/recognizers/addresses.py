@@ -39,7 +39,7 @@ _PSC_TOWN = (  # a PSČ whose two parts a line break splits ("411⏎12 Bystré")
 _STREET_NOUN = f"(?i:{lexicon.alternatives('street_nouns')})"
 _STREET = (
     # after a preposition the second word may be a noun in lower case ("Pod Bílou horou", "U Staré školy")
-    rf"(?:{lexicon.alternatives('street_prepositions')}[ ]{_W}(?:[ ](?:{_W}|(?!dne\b)[{LOWER}]{{4,}}))?"
+    rf"(?:{lexicon.alternatives('street_prepositions')}[ ]{_W}(?:[ ](?:{_W}|(?!{lexicon.alternatives('on_day', bounded=True)})[{LOWER}]{{4,}}))?"
     rf"|{_STREET_NOUN}[ \n]"  # may wrap
     rf"(?:[{UPPER}]\.[ \n]?){{0,3}}{_W}(?:[ \n]{_W})?"
     rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n]{_STREET_NOUN})?"  # "Hostivařské⏎Nám. 165"
@@ -65,7 +65,12 @@ _VILLAGE = re.compile(
 _STREET_SHAPE = re.compile(rf"(?:{lexicon.alternatives('street_name_endings')}|{_STREET_NOUN})$", re.I)
 _STOP_FIRST = lexicon.words("not_street_names")
 #: The municipality written between a cue and the street ("bytem: Znojmo, Bratrstva 21").
-_TOWN_FIRST = rf"(?:[{LOWER}]+(?:[ -][{LOWER}]+){{0,2}}(?:[ ]\d{{1,2}})?,\s*)?"
+#: "Brno - Královo Pole, ", "Praha 4, ul. ": the town written before the street (lower case: the
+#: window is folded to it), its district after a dash, the street noun's abbreviation after it.
+_TOWN_FIRST = (
+    rf"(?P<town>[{LOWER}]+(?:(?:[ ]?-[ ]?|[ ])[{LOWER}]+){{0,3}}(?:[ ]\d{{1,2}})?,\s*"
+    rf"(?:{lexicon.alternatives('street_nouns')}[ ]?)?)?"
+)
 _CUES = tuple(
     (context, re.compile(rf"({lexicon.alternatives(family)})\s*{seat_in}:?\s*{_TOWN_FIRST}$"))
     for context, family, seat_in in (
@@ -80,12 +85,22 @@ _CUES = tuple(
 def address_context(text: str, start: int) -> tuple[str | None, str | None]:
     """``(context, cue)`` for an address starting at ``start``: the cue words right before it
     ("se sídlem", "bytem", "místo podnikání") or ``(None, None)``."""
-    window = text[max(0, start - 40) : start].replace("\n", " ").lower()
+    context, cue, _town = _context_and_town(text, start)
+    return context, cue
+
+
+def _context_and_town(text: str, start: int) -> tuple[str | None, str | None, int]:
+    """:func:`address_context` and where the address begins: at the town written between the cue
+    and the street ("bytem Písek, Budějovická 12": the town is part of the address, so it is
+    redacted with the street, never left beside its box), else ``start``."""
+    origin = max(0, start - 60)
+    window = text[origin:start].replace("\n", " ").lower()
     for context, pattern in _CUES:
         m = pattern.search(window)
         if m:
-            return context, m.group(1)
-    return None, None
+            town = origin + m.start("town") if m.group("town") else start
+            return context, m.group(1), town
+    return None, None, start
 
 
 def _trim_continuation(text: str, start: int, end: int) -> int:
@@ -106,10 +121,12 @@ class AddressRecognizer(Recognizer):
     categories = (cat.ADDRESS_RESIDENCE, cat.ADDRESS_SEAT)
 
     def _emit(self, text: str, start: int, end: int, score: float, shape: str) -> Finding:
-        context, cue = address_context(text, start)
+        context, cue, town = _context_and_town(text, start)
         category = cat.ADDRESS_SEAT if context in ("seat", "place_of_business") else cat.ADDRESS_RESIDENCE
         evidence = f"{shape}" + (f", cue {cue!r}" if cue else ", no residence or seat cue")
-        return self.finding(category, start, end, text, score, evidence, attributes={"context": context})
+        if town < start:
+            evidence += ", the town written first"
+        return self.finding(category, town, end, text, score, evidence, attributes={"context": context})
 
     def analyze(self, context: AnalysisContext) -> list[Finding]:
         text, out = context.text, []

@@ -97,3 +97,27 @@ def test_a_municipal_library_is_a_public_body_and_its_curator_its_staff(rules_en
     assert library.kind == PartyKind.PUBLIC_BODY
     assert d["Alena Qwertzová"].action == Action.KEEP
     assert d["Karel Qwertz"].action == Action.REDACT
+
+
+@pytest.mark.parametrize(
+    ("line", "home"),
+    [
+        ("Půjčitel: Jan Qwertz, nar. 1. 2. 1980, bytem Písek, Budějovická 1180, sběratel", "Písek, Budějovická 1180"),
+        ("Prodávající: Jan Qwertz, bytem Brno - Královo Pole, Palackého třída 12", "Brno - Královo Pole"),
+        ("Prodávající: Jan Qwertz, bydliště: Kopřivnice, ul. Pod Bílou horou 1218", "Kopřivnice, ul. Pod"),
+    ],
+)
+def test_a_home_written_town_first_is_redacted_whole_never_by_halves(rules_engine, line, home):
+    analysis, _ = _analyse(
+        rules_engine, [line, "Kupující: Obec Lhota, IČO 00283924, se sídlem Náměstí 1, 679 01 Lhota"]
+    )
+    (box,) = [p for p in analysis.proposals if home in " ".join(p.text.split())]
+    assert box.action == Action.REDACT
+
+
+def test_a_seat_written_town_first_stays_the_organisations(rules_engine):
+    analysis, _ = _analyse(
+        rules_engine, ["Objednatel: Statutární město Brno, se sídlem v Brně, Dominikánské nám. 1, IČO 44992785"]
+    )
+    (seat,) = [p for p in analysis.proposals if "Dominikánské" in p.text]
+    assert seat.action == Action.KEEP and seat.text.startswith("Brně")
