@@ -33,7 +33,7 @@ from redactor.decide.category_map import CategoryMap
 from redactor.decide.decision_rules import Assessment, category_name
 from redactor.detect.linking import BANK, Holder, Linker, Person
 from redactor.detect.parties import fold_name
-from redactor.model import Action, Finding, Party
+from redactor.model import Action, Finding, Party, PartyKind
 from redactor.reasons import Params, Reason, ReasonDict
 
 #: The categories whose keep rests on its holder: names (an official's, a statutory body's) and
@@ -74,7 +74,7 @@ def _layout_guess(d: Assessment, linker: Linker) -> tuple[ReasonDict, object] | 
         person = linker.persons.get(d.cluster or "")
         if person is None or not person.placed:
             return None
-        return person.who(), person
+        return _body(person), person
     if d.cluster and d.cluster in linker.persons:
         person = linker.persons[d.cluster]
         return (person.who(), person) if person.placed else None
@@ -82,6 +82,14 @@ def _layout_guess(d: Assessment, linker: Linker) -> tuple[ReasonDict, object] | 
     if holder is None or holder.placed is None:
         return None
     return holder.who, holder.placed
+
+
+def _body(person: Person) -> ReasonDict:
+    """Whom an official's name is kept for, as a reason parameter: the party the person acts for,
+    else a public body."""
+    if person.party is not None:
+        return person.party.who()
+    return {"code": "who_organisation", "params": {"kind": {"term": PartyKind.PUBLIC_BODY.value}}}
 
 
 def second_signal(f: Finding, guess: tuple[ReasonDict, object], linker: Linker) -> str:

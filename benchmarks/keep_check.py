@@ -1,0 +1,126 @@
+#!/usr/bin/env python
+"""The keep check's review load and cost: how many review items a reviewer meets per contract,
+how many of them the keep check asks (a keep that only the page's layout supports), and what the
+check costs per page on born-digital and scanned pages.
+
+usage: .venv/bin/python benchmarks/keep_check.py [--sets real,twins,twins2] [--no-docs]
+
+Each PDF of the shared sets named (``../shared/data``: ``real`` holds the born-digital and
+scanned real contracts, ``twins`` and ``twins2`` the look-alike scans) is analysed once
+(:meth:`redactor.RedactionEngine.analyze`, the platform's map, no profile); its text layer is then
+decided again (:meth:`~redactor.RedactionEngine.decide_layer`) with the check and with the check
+replaced by a no-op, the best of three runs each, so the difference is the check's own cost on
+that page's findings. A page counts as scanned when it was read by OCR. The review load is the
+analysis's review items per document, by reason, those of the check (``kept_on_one_guess``)
+apart. Writes the figure row into the docs unless ``--no-docs``; timing lives here, never in a
+test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from redactor import RedactionEngine  # noqa: E402
+from redactor.decide import decisions, keep_check  # noqa: E402
+from redactor.model import Action  # noqa: E402
+
+SHARED = Path(os.environ.get("SHARED_DIR") or ROOT.parent / "shared") / "data"
+ASKED = "kept_on_one_guess"
+
+
+def _best(engine: RedactionEngine, layer, rounds: int = 3) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.perf_counter()
+        engine.decide_layer(layer)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def measure(sets: list[str]) -> dict[str, dict[str, float]]:
+    """Per set: documents, review items, of which the keep check's, and per page the decision
+    stage's time with and without the check on born-digital and scanned pages (seconds)."""
+    engine = RedactionEngine()
+    engine.load()
+    out: dict[str, dict[str, float]] = {}
+    for name in sets:
+        pdfs = sorted(p.with_suffix(".pdf") for p in (SHARED / name).glob("*.json") if p.with_suffix(".pdf").exists())
+        reasons: Counter[str] = Counter()
+        cost = {"digital": [0.0, 0.0, 0], "scanned": [0.0, 0.0, 0]}  # with, without, pages
+        for pdf in pdfs:
+            analysis = engine.analyze(pdf.read_bytes())
+            reasons.update(p.reason.code for p in analysis.proposals if p.action == Action.REVIEW)
+            layer = analysis.text_layer
+            kind = "scanned" if any(page.ocr for page in layer.pages) else "digital"
+            with_check = _best(engine, layer)
+            decisions.ask_single_guesses = lambda *_args: 0
+            try:
+                without = _best(engine, layer)
+            finally:
+                decisions.ask_single_guesses = keep_check.ask_single_guesses
+            cost[kind][0] += with_check
+            cost[kind][1] += without
+            cost[kind][2] += len(layer.pages)
+        row: dict[str, float] = {
+            "documents": len(pdfs),
+            "review_items": sum(reasons.values()),
+            "asked_by_keep_check": reasons[ASKED],
+        }
+        for kind, (with_check, without, pages) in cost.items():
+            if pages:
+                row[f"{kind}_pages"] = pages
+                row[f"{kind}_ms_per_page"] = round(1000 * (with_check - without) / pages, 2)
+                row[f"{kind}_share"] = round(100 * (with_check - without) / without, 1) if without else 0.0
+        out[name] = row
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", default="real,twins,twins2")
+    parser.add_argument("--no-docs", action="store_true", help="do not write the figure into the docs")
+    args = parser.parse_args()
+    figures = measure(args.sets.split(","))
+    for name, row in figures.items():
+        print(name, row)
+    if not args.no_docs and "real" in figures:
+        from benchmarks.figures import write_row
+
+        parts = []
+        for name, row in figures.items():
+            per = row["review_items"] / row["documents"] if row["documents"] else 0.0
+            parts.append(
+                f"{name}: **{per:.2f}** review items per document "
+                f"({row['review_items']:.0f} in {row['documents']:.0f}, {row['asked_by_keep_check']:.0f} "
+                "of them the keep check's)"
+            )
+        real = figures["real"]
+        costs = ", ".join(
+            f"{kind} {real[f'{kind}_ms_per_page']} ms a page ({real[f'{kind}_share']} % of deciding it)"
+            for kind in ("digital", "scanned")
+            if f"{kind}_pages" in real
+        )
+        write_row(
+            "keep_check",
+            "The keep check: review items a reviewer meets, and the check's cost on the real contracts",
+            "; ".join(parts) + f"; cost: {costs}",
+            "benchmarks/keep_check.py",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
