@@ -39,7 +39,8 @@ _PSC_TOWN = (  # a PSČ whose two parts a line break splits ("411⏎12 Bystré")
 _STREET_NOUN = f"(?i:{lexicon.alternatives('street_nouns')})"
 _STREET = (
     # after a preposition the second word may be a noun in lower case ("Pod Bílou horou", "U Staré školy")
-    rf"(?:{lexicon.alternatives('street_prepositions')}[ ]{_W}(?:[ ](?:{_W}|(?!{lexicon.alternatives('on_day', bounded=True)})[{LOWER}]{{4,}}))?"
+    rf"(?:{lexicon.alternatives('street_prepositions')}[ ]{_W}"
+    rf"(?:[ ](?:{_W}|(?!{lexicon.alternatives('on_day', bounded=True)})[{LOWER}]{{4,}}))?"
     rf"|{_STREET_NOUN}[ \n]"  # may wrap
     rf"(?:[{UPPER}]\.[ \n]?){{0,3}}{_W}(?:[ \n]{_W})?"
     rf"|{_W}(?:[ ]{_W}){{0,2}}(?:[ \n]{_STREET_NOUN})?"  # "Hostivařské⏎Nám. 165"
