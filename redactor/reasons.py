@@ -84,6 +84,10 @@ TEMPLATES: dict[str, str] = {
     "linked_holder": gettext_noop("Redact: %(category)s – belongs to %(who)s."),
     "linked_dependency": gettext_noop("Redact: %(category)s – linked to the %(dependency)s of %(who)s."),
     "not_personal_holder": gettext_noop("Keep: %(category)s – belongs to %(who)s, not to a private person."),
+    "free_mail_kept": gettext_noop(
+        "Needs review: %(category)s on a free e-mail service kept as an organisation's, though its name "
+        "names none – such an address is usually a person's; confirm it, or redact it."
+    ),
     "kept_on_one_guess": gettext_noop(
         "Needs review: %(category)s kept as belonging to %(who)s – only where it stands on the page says so; "
         "confirm it, or redact it."

@@ -41,6 +41,7 @@ from redactor.reasons import Params, Reason, ReasonDict
 #: An address is kept as an organisation's seat, which the map does not count as personal data;
 #: a home is found by its cue ("bytem"), whoever's block it stands in.
 CHECKED = cat.NAME_CATEGORIES | cat.LAYOUT_CHECKED
+_FREE_MAIL = lexicon.words("free_mail_domains")
 _REGISTER = re.compile(lexicon.alternatives("register_entries", folded=True), re.I)
 #: Keeps the check never asks: the agency's own values (its profile says so), a value the map
 #: does not consider personal, a value an earlier stage already asks about.
@@ -55,14 +56,34 @@ def ask_single_guesses(decisions: dict[int, Assessment], linker: Linker, cmap: C
     for i, d in decisions.items():
         if d.action != Action.KEEP or d.category not in CHECKED or d.reason.code in _SETTLED:
             continue
+        if _free_mail_of_nobody(d.finding, linker):
+            params: Params = {"category": category_name(cmap, d.category)}
+            decisions[i] = Assessment(d.finding, d.category, Action.REVIEW, Reason("free_mail_kept", params), d.cluster)
+            asked += 1
+            continue
         guess = _layout_guess(d, linker)
         if guess is None or second_signal(d.finding, guess, linker):
             continue
         who, _holder = guess
-        params: Params = {"category": category_name(cmap, d.category), "who": who}
+        params = {"category": category_name(cmap, d.category), "who": who}
         decisions[i] = Assessment(d.finding, d.category, Action.REVIEW, Reason("kept_on_one_guess", params), d.cluster)
         asked += 1
     return asked
+
+
+def _free_mail_of_nobody(f: Finding, linker: Linker) -> bool:
+    """An e-mail on a free-mail domain (the lexicon's ``free_mail_domains``) whose local part names
+    no organisation of the document (:func:`domain_names` read on the local part): a person's
+    address, whoever's block it stands in ("obec.lhota@seznam.cz" names the village)."""
+    if f.category not in (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC):
+        return False
+    local, _at, domain = f.text.lower().rpartition("@")
+    if domain.strip() not in _FREE_MAIL:
+        return False
+    names = [p.name for p in linker.parties if p.name and not p.kind.is_private_person]
+    names += [g.text for g in linker.findings if g.category == cat.COMPANY_NAME]
+    label = re.sub(r"[^a-z0-9]", "", strip_diacritics(local))
+    return not any(domain_names(f"{label}.cz", name) for name in names)
 
 
 def _layout_guess(d: Assessment, linker: Linker) -> tuple[ReasonDict, object] | None:

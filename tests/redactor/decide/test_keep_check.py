@@ -121,3 +121,24 @@ def test_a_seat_written_town_first_stays_the_organisations(rules_engine):
     )
     (seat,) = [p for p in analysis.proposals if "Dominikánské" in p.text]
     assert seat.action == Action.KEEP and seat.text.startswith("Brně")
+
+
+@pytest.mark.parametrize(
+    ("email", "action"),
+    [
+        ("hasici.kopec@seznam.cz", Action.REVIEW),
+        ("obec.lhota@seznam.cz", Action.KEEP),
+        ("podatelna@lhota.cz", Action.KEEP),
+    ],
+)
+def test_a_free_mail_address_kept_as_an_organisations_is_asked_unless_it_names_one(rules_engine, email, action):
+    _, d = _analyse(
+        rules_engine,
+        [
+            f"Objednatel: Obec Lhota, IČO 00283924, se sídlem Náměstí 1, 679 01 Lhota, e-mail: {email}",
+            "Zhotovitel: ALFA STAVBY s.r.o., IČO 25596641, se sídlem Lipová 12, 602 00 Brno",
+        ],
+    )
+    assert d[email].action == action
+    if action == Action.REVIEW:
+        assert d[email].reason.code == "free_mail_kept"
