@@ -24,6 +24,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -34,7 +35,7 @@ import django  # noqa: E402
 django.setup()
 
 from redactor import RedactionEngine  # noqa: E402
-from redactor.decide import decisions, keep_check  # noqa: E402
+from redactor.decide import decisions  # noqa: E402
 from redactor.model import Action  # noqa: E402
 
 SHARED = Path(os.environ.get("SHARED_DIR") or ROOT.parent / "shared") / "data"
@@ -66,11 +67,8 @@ def measure(sets: list[str]) -> dict[str, dict[str, float]]:
             layer = analysis.text_layer
             kind = "scanned" if any(page.ocr for page in layer.pages) else "digital"
             with_check = _best(engine, layer)
-            decisions.ask_single_guesses = lambda *_args: 0
-            try:
+            with mock.patch.object(decisions, "ask_single_guesses", lambda *_args: 0):
                 without = _best(engine, layer)
-            finally:
-                decisions.ask_single_guesses = keep_check.ask_single_guesses
             cost[kind][0] += with_check
             cost[kind][1] += without
             cost[kind][2] += len(layer.pages)
