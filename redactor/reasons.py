@@ -88,6 +88,11 @@ TEMPLATES: dict[str, str] = {
         "Needs review: %(category)s on a free e-mail service kept as an organisation's, though its name "
         "names none – such an address is usually a person's; confirm it, or redact it."
     ),
+    "represented_only": gettext_noop(
+        "Needs review: %(category)s kept because %(name)s represents %(who)s, but no function (jednatel, "
+        "předseda, prokurista) stands beside the name – a statutory body is kept, an employee is not; check "
+        "the commercial register, then confirm it or redact it."
+    ),
     "kept_on_one_guess": gettext_noop(
         "Needs review: %(category)s kept as belonging to %(who)s – only where it stands on the page says so; "
         "confirm it, or redact it."

@@ -31,7 +31,7 @@ from redactor import lexicon
 from redactor.czech import strip_diacritics
 from redactor.decide.category_map import CategoryMap
 from redactor.decide.decision_rules import Assessment, category_name
-from redactor.detect.linking import BANK, Holder, Linker, Person
+from redactor.detect.linking import BANK, REPRESENTED_ONLY, Holder, Linker, Person
 from redactor.detect.parties import fold_name
 from redactor.model import Action, Finding, Party, PartyKind
 from redactor.reasons import Params, Reason, ReasonDict
@@ -64,9 +64,12 @@ def ask_single_guesses(decisions: dict[int, Assessment], linker: Linker, cmap: C
         guess = _layout_guess(d, linker)
         if guess is None or second_signal(d.finding, guess, linker):
             continue
-        who, _holder = guess
+        who, holder = guess
         params = {"category": category_name(cmap, d.category), "who": who}
-        decisions[i] = Assessment(d.finding, d.category, Action.REVIEW, Reason("kept_on_one_guess", params), d.cluster)
+        code = "kept_on_one_guess"
+        if isinstance(holder, Person) and holder.placed == REPRESENTED_ONLY:
+            code, params["name"] = "represented_only", holder.name
+        decisions[i] = Assessment(d.finding, d.category, Action.REVIEW, Reason(code, params), d.cluster)
         asked += 1
     return asked
 
@@ -118,6 +121,8 @@ def second_signal(f: Finding, guess: tuple[ReasonDict, object], linker: Linker) 
     IČO, an e-mail's domain spelling the holder's name, the same value in a letterhead, a
     function beside the person (the module docstring gives the sources)."""
     _who, holder = guess
+    if isinstance(holder, Person) and holder.placed == REPRESENTED_ONLY:
+        return ""  # whether she is the company's statutory body, only a function or the register says
     if isinstance(holder, Person) and holder.role and not holder.placed:
         return f"a function beside {holder.name!r}"
     party = holder.party if isinstance(holder, Person) else holder if isinstance(holder, Party) else None

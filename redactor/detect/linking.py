@@ -50,6 +50,8 @@ _FOR_PARTY = re.compile(
     rf"(?:{lexicon.alternatives('clerk', folded=True)}|{lexicon.alternatives('contact_person', folded=True)})"
     r"\s*:?\s*(?:[a-z]{2,6}\.\s*)*$"
 )
+#: :attr:`Person.placed` of a statutory representative that a representation cue alone named.
+REPRESENTED_ONLY = "a representation cue before the name, no function beside it"
 #: A unit of an office named anywhere ("odbor dopravy", "Oddělení …"), text folded.
 _UNIT_WORD = re.compile(lexicon.alternatives("unit_headings", folded=True, bounded=True), re.I)
 #: "účet", "účtu", "účtem" right before a party's role noun: the account is that party's.
@@ -387,6 +389,10 @@ class Linker:
         the party the person is, own personal data next to the name (a private person), or an
         official of the agency's profile."""
         own = self._own_data(mentions)
+        if seen.role == STATUTORY and not seen.function:
+            # "zastoupená: X" with no function beside any mention: X represents the company, but
+            # whether as its statutory body or as an employee only the commercial register says
+            seen.placed = REPRESENTED_ONLY
         attorney = self._attorney(mentions) if seen.role == STATUTORY and not seen.statutory_function else ""
         if attorney and (seen.role_party is None or seen.role_party.kind == PartyKind.LEGAL_PERSON):
             # "zastoupena: X" where X acts on a power of attorney: a company's employee or

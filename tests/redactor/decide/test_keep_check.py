@@ -142,3 +142,13 @@ def test_a_free_mail_address_kept_as_an_organisations_is_asked_unless_it_names_o
     assert d[email].action == action
     if action == Action.REVIEW:
         assert d[email].reason.code == "free_mail_kept"
+
+
+def test_a_companys_representative_with_no_function_is_asked_with_a_function_kept(rules_engine):
+    """ "zastoupená: X" alone does not tell a statutory body (kept) from an employee (redacted)."""
+    entry = "Dodavatel: ALFA STAVBY s.r.o., IČO 25596641, se sídlem Lipová 12, 602 00 Brno"
+    buyer = "Objednatel: Obec Lhota, IČO 00283924, se sídlem Náměstí 1, 679 01 Lhota"
+    _, d = _analyse(rules_engine, [entry, "zastoupena: Ing. Jana Qwertzová", buyer])
+    assert d["Jana Qwertzová"].action == Action.REVIEW and d["Jana Qwertzová"].reason.code == "represented_only"
+    _, d = _analyse(rules_engine, [entry, "zastoupena: Ing. Jana Qwertzová, jednatelka", buyer])
+    assert d["Jana Qwertzová"].action == Action.KEEP
