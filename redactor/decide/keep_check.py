@@ -43,15 +43,17 @@ from redactor.reasons import Params, Reason, ReasonDict
 CHECKED = cat.NAME_CATEGORIES | cat.LAYOUT_CHECKED
 _FREE_MAIL = lexicon.words("free_mail_domains")
 _REGISTER = re.compile(lexicon.alternatives("register_entries", folded=True), re.I)
-#: Keeps the check never asks: the agency's own values (its profile says so), a value the map
-#: does not consider personal, a value an earlier stage already asks about.
+#: Keeps the check never asks: the agency's own values (its profile says so) and a value the map
+#: does not consider personal.
 _SETTLED = frozenset({"agency_own", "not_subject"})
 
 
 def ask_single_guesses(decisions: dict[int, Assessment], linker: Linker, cmap: CategoryMap) -> int:
-    """Turn each keep of :data:`CHECKED` whose holder only the page's layout gave, with no
-    :func:`second_signal`, into a review item (reason ``kept_on_one_guess``). Changes
-    ``decisions`` in place; returns how many it asked."""
+    """Turn into a review item each keep of :data:`CHECKED` that rests on one guess: an e-mail on
+    a free-mail service that names no organisation (reason ``free_mail_kept``); a company's
+    representative whom only a representation cue names (``represented_only``); any other whose
+    holder only the page's layout gave, with no :func:`second_signal` (``kept_on_one_guess``).
+    Changes ``decisions`` in place; returns how many it asked."""
     asked = 0
     for i, d in decisions.items():
         if d.action != Action.KEEP or d.category not in CHECKED or d.reason.code in _SETTLED:
@@ -83,10 +85,15 @@ def _free_mail_of_nobody(f: Finding, linker: Linker) -> bool:
     local, _at, domain = f.text.lower().rpartition("@")
     if domain.strip() not in _FREE_MAIL:
         return False
-    names = [p.name for p in linker.parties if p.name and not p.kind.is_private_person]
-    names += [g.text for g in linker.findings if g.category == cat.COMPANY_NAME]
     label = re.sub(r"[^a-z0-9]", "", strip_diacritics(local))
-    return not any(domain_names(f"{label}.cz", name) for name in names)
+    return not any(domain_names(f"{label}.cz", name) for name in _organisation_names(linker))
+
+
+def _organisation_names(linker: Linker) -> list[str]:
+    """The names of the document's organisations: its parties that are no private person, then
+    every organisation's name found."""
+    names = [p.name for p in linker.parties if p.name and not p.kind.is_private_person]
+    return names + [g.text for g in linker.findings if g.category == cat.COMPANY_NAME]
 
 
 def _layout_guess(d: Assessment, linker: Linker) -> tuple[ReasonDict, object] | None:
@@ -135,8 +142,7 @@ def second_signal(f: Finding, guess: tuple[ReasonDict, object], linker: Linker) 
         return "an IČO beside the organisation"
     if f.category in (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC):
         domain = f.text.rpartition("@")[2].lower()
-        names = [_holder_name(holder, party, f, linker), *(p.name for p in linker.parties)]
-        names += [g.text for g in linker.findings if g.category == cat.COMPANY_NAME]
+        names = [_holder_name(holder, party, f, linker), *_organisation_names(linker)]
         spelt = next((name for name in names if name and domain_names(domain, name)), None)
         if spelt:
             return f"its domain {domain!r} spells {spelt!r}"
@@ -171,7 +177,7 @@ def _work_email(person: Person, linker: Linker) -> str:
     surname = fold_name(person.name.split()[-1]) if person.name.split() else ""
     if len(surname) < 3:
         return ""
-    organisations = [g.text for g in linker.findings if g.category == cat.COMPANY_NAME]
+    organisations = _organisation_names(linker)
     for g in linker.findings:
         if g.category not in (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC):
             continue
