@@ -291,7 +291,7 @@ class Linker:
         end = self.text.find("\n", span.end)
         if end < 0 or self.text[span.end : end].strip(" ,"):
             return None
-        line = self.text[end + 1 : (self.text.find("\n", end + 1) + 1 or len(self.text) + 1) - 1]
+        line = self.text[end + 1 :].split("\n", 1)[0]
         line = re.sub(r"^\s*\S{1,2}\s+(?=\S{3})", "", line)
         if not UNIT_LINE.match(strip_diacritics(line)):
             return None
