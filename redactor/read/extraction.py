@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pymupdf
 
@@ -37,6 +38,8 @@ from redactor.read.layout import (
     party_columns,
     without_invisible,
 )
+from redactor.read.letters import read_as_letters
+from redactor.read.lying_layer import FontCheck
 from redactor.read.ocr import (
     GARBAGE_MAX_QUALITY,
     LAYER_MIN_AGREEMENT,
@@ -448,6 +451,7 @@ class _Inputs:
     drawn: dict[int, list[tuple[float, float, float, float]]]
     distrust: set[int] | frozenset[int]
     known: dict[int, list[tuple[float, float, float, float]]]
+    fonts: FontCheck = field(default_factory=FontCheck)
 
 
 @dataclass
@@ -456,7 +460,9 @@ class _Page:
     of the page they cover, how much of its text reads, whether it needs OCR (a scan) or carries
     another tool's OCR layer (``replaced`` until that layer is checked and kept), and what was
     read of it: OCR's ``result`` (``kept_layer`` when it confirmed the other tool's layer,
-    ``misread`` when it read diacritics the text lost) and the ``pictures`` read on a text page."""
+    ``misread`` when it read diacritics the text lost or the page is set in a font whose Unicode
+    map lies, :mod:`redactor.read.lying_layer`) and the ``pictures`` read on a text page; ``raw``
+    is its ``get_text("rawdict")`` until the fonts are checked."""
 
     page: pymupdf.Page
     number: int
@@ -470,6 +476,7 @@ class _Page:
     kept_layer: bool = False
     misread: bool = False
     pictures: OcrPage | None = None
+    raw: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, page: pymupdf.Page, inputs: _Inputs) -> _Page:
@@ -485,7 +492,7 @@ class _Page:
         coverage = image_coverage(page, images)
         needs_ocr = (readable < OCR_MIN_CHARS and coverage >= OCR_MIN_IMAGE_COVERAGE) or (unreadable > readable)
         replaced = not needs_ocr and _scan_with_text_layer(page, coverage, "".join(line_text(ln) for ln in lines))
-        return cls(page, page.number + 1, lines, images, coverage, readable, needs_ocr, replaced)
+        return cls(page, page.number + 1, lines, images, coverage, readable, needs_ocr, replaced, raw=raw)
 
     def info(self, start: int, end: int) -> PageInfo:
         """The page's :class:`PageInfo`, its text from ``start`` to ``end`` of the layer."""
@@ -581,7 +588,7 @@ def _read_pictures(p: _Page, ocr: Ocr, inputs: _Inputs) -> list[tuple[float, flo
 def _add_lines(builder: _Builder, number: int, lines: list[Line]) -> None:
     """The characters of a page's text ``lines``, each with its box, line after line."""
     for _bbox, chars in lines:
-        chars = letter_spaced(chars)
+        chars = letter_spaced(read_as_letters(chars))
         builder.break_line("".join(c["c"] for c in chars[:3]))
         for c in chars:
             if c["bbox"] is None:
@@ -601,6 +608,11 @@ def _read_ocr(p: _Page, inputs: _Inputs) -> None:
         _check_foreign_layer(p, ocr, inputs)
     if p.result is None and not (p.needs_ocr or p.replaced) and p.coverage >= SCAN_MIN_IMAGE_COVERAGE:
         _check_lost_diacritics(p, ocr)
+    if p.result is None and not (p.needs_ocr or p.replaced) and p.raw is not None:
+        if inputs.fonts.page_lies(p.page, p.raw, ocr):
+            # a font's map names other characters than its glyphs show: the page is read as shown
+            p.result, p.misread = ocr.recognize(p.page), True
+    p.raw = None
     if p.result is None and (p.needs_ocr or p.replaced):
         p.result = (inputs.ahead.take(p.number) if inputs.ahead is not None else None) or ocr.recognize(p.page)
 

@@ -403,7 +403,8 @@ def letter_spaced(chars: list[RawChar]) -> list[RawChar]:
     space between every two letters) read as words: spaces narrower than the line's word gaps
     go, a word gap becomes one space without a box. A line where at least six tokens are and
     60 % of them are single characters counts as letter-spaced; a word gap is a distance between
-    two glyphs over 1.8 times the median distance (and at least 1.5 points more). A line whose
+    two glyphs over 1.8 times the median distance (and at least 1.5 points more), or a space the
+    file itself writes (not one PyMuPDF inserted, ``synthetic``) before or after a digit. A line whose
     median distance exceeds half the glyph height is a row of table cells and, like every other
     line, is returned as it is."""
     tokens = "".join(c["c"] for c in chars).split()
@@ -417,9 +418,15 @@ def letter_spaced(chars: list[RawChar]) -> list[RawChar]:
     height = sorted(box[3] - box[1] for _, box in glyphs)[len(glyphs) // 2]
     if median > 0.5 * height:
         return chars  # cells of a table, not letters of a word
+    # a space the file itself writes between digits ("mobil 6 0 3 1 8 …") separates them as its
+    # writer did; only the spaces the extractor inserted for wide gaps are letter spacing
+    written = set()
+    for before, space, after in zip(chars, chars[1:], chars[2:], strict=False):
+        if space["c"] == " " and not space.get("synthetic", True) and (before["c"].isdigit() or after["c"].isdigit()):
+            written.add(id(after))
     out = [glyphs[0][0]]
     for gap, (glyph, _box) in zip(gaps, glyphs[1:], strict=True):
-        if gap > max(1.8 * median, median + 1.5):
+        if gap > max(1.8 * median, median + 1.5) or id(glyph) in written:
             out.append({"c": " ", "bbox": None})
         out.append(glyph)
     return out

@@ -19,6 +19,7 @@ import pymupdf
 
 from redactor.errors import OcrUnavailableError
 from redactor.model import PageInfo, ProposedRedaction
+from redactor.read.ocr import in_process
 from redactor.read.ocr.page import OCR_DPI, OcrPage, OcrWord
 from redactor.read.ocr.render import render_gray
 from redactor.read.ocr.repairs import repair_emails, repair_numbers
@@ -120,14 +121,20 @@ class TesseractOcr:
         self.threads = threads
         #: Pages of one document read at the same time (one Tesseract process each); 1: one after another.
         self.parallel = max(1, parallel)
+        #: Read through Tesseract's API in this process (:mod:`.in_process`) rather than a
+        #: ``tesseract`` process per call, when tesserocr is installed.
+        self.in_process = False
         self._available: bool | None = None
 
     def reading(self, *, dpi: int, psm: int, parallel: int = 1) -> TesseractOcr:
         """Another reader with this one's language and threads at ``dpi`` and ``psm`` (a second,
         independent reading), which knows already whether Tesseract is installed: asking
-        Tesseract again for its models under load can fail and make a working OCR look absent."""
+        Tesseract again for its models under load can fail and make a working OCR look absent.
+        It reads in this process (:mod:`.in_process`): the readers after burn-in read many
+        strips of one document, where a process per call costs more than the reading."""
         other = TesseractOcr(language=self.language, dpi=dpi, threads=self.threads, parallel=parallel, psm=psm)
         other._available = self._available
+        other.in_process = True
         return other
 
     def available(self) -> bool:
@@ -223,13 +230,13 @@ class TesseractOcr:
         with thread_limit(self.threads):
             return call(image, **kwargs)
 
-    def read_image(self, image: Image.Image) -> list[Found]:
-        """Tesseract's words of a picture made elsewhere (``image``, grey): as :meth:`_read`, with
-        no orientation check and no repairs. Raises ``OcrUnavailableError`` when Tesseract or the
-        model is missing."""
+    def read_image(self, image: Image.Image, psm: int | None = None) -> list[Found]:
+        """Tesseract's words of a picture made elsewhere (``image``, grey): as :meth:`_read` (``psm``
+        overrides the segmentation mode), with no orientation check and no repairs. Raises
+        ``OcrUnavailableError`` when Tesseract or the model is missing."""
         if not self.available():
             raise OcrUnavailableError(f"Tesseract with the '{self.language}' model is not installed")
-        return self._read(image)
+        return self._read(image, psm)
 
     def _rescue(self, image: Image.Image, found: list[Found]) -> list[Found]:
         """``found`` with the words of the lines the page reading missed (:mod:`.rescue`: ink
@@ -271,15 +278,18 @@ class TesseractOcr:
         """Tesseract's words of ``image``: ``(text, confidence, x0, y0, x1, y1, (block, par, line))``
         in the image's pixels, empty and unrecognised (negative confidence) entries left out;
         ``psm`` overrides the reader's segmentation mode."""
-        import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
+        if self.in_process and in_process.usable():
+            data = in_process.image_to_data(image, self.language, psm or self.psm)
+        else:
+            import pytesseract  # noqa: PLC0415 - OCR is optional: the tesseract program may be absent
 
-        data = self._tesseract(
-            pytesseract.image_to_data,
-            image,
-            lang=self.language,
-            config=f"--psm {psm or self.psm}",
-            output_type=pytesseract.Output.DICT,
-        )
+            data = self._tesseract(
+                pytesseract.image_to_data,
+                image,
+                lang=self.language,
+                config=f"--psm {psm or self.psm}",
+                output_type=pytesseract.Output.DICT,
+            )
         out: list[Found] = []
         for i, text in enumerate(data["text"]):
             text, conf = (text or "").strip(), float(data["conf"][i])
