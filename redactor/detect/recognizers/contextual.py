@@ -20,12 +20,15 @@ def _lex(family: str) -> str:
 
 _MONTHS = lexicon.alternatives("months_genitive")
 DATE = rf"\d{{1,2}}\.[ \n]?(?:\d{{1,2}}\.|(?:{_MONTHS}))[ \n]?\d{{4}}"
+#: A date written in words: its day an ordinal numeral, its month a name, its year in digits
+#: ("osmého června 1981").
+DATE_IN_WORDS = rf"(?:{lexicon.alternatives('day_ordinals_genitive')})\s+(?:{_MONTHS})\s+\d{{4}}"
 
 
 class DateOfBirthRecognizer(PatternRecognizer):
     """A date after "nar.", "nar. dne", "narozen", "narozen/a", "narozen(a) dne", "datum narození",
     "dat. nar.", "r. nar." (ministry methodology: the date of birth of a private person is
-    personal data)."""
+    personal data), in digits or in words ("narozena osmého června 1981")."""
 
     name = "date_of_birth"
     category = cat.DATE_OF_BIRTH
@@ -33,7 +36,7 @@ class DateOfBirthRecognizer(PatternRecognizer):
     score = 0.95
     pattern = re.compile(
         rf"{lexicon.alternatives('birth', bounded=True)}(?:\s*/\s*a|\s*\(a\))?"
-        rf"(?:\s+{lexicon.alternatives('on_day')})?\s*:?\s*({DATE})",
+        rf"(?:\s+{lexicon.alternatives('on_day')})?\s*:?\s*({DATE}|{DATE_IN_WORDS}\b)",
         re.I,
     )
 
@@ -189,12 +192,13 @@ class EmailRecognizer(Recognizer):
     categories = (cat.EMAIL_PERSONAL, cat.EMAIL_GENERIC)
     _break = r"(?:[ \t]*\n[ \t]*)?"  # a line break, only where an address may be broken
     _pattern = re.compile(rf"(?<![\w.+-])([\w.+-]+{_break}@{_break}[\w-]+(?:\.{_break}[\w-]+)*\.[a-zA-Z]{{2,}})\b")
-    #: An address whose writer spelt the "@" out ("jan(zavináč)post.cz", "jan[at]post.cz"; one OCR
+    #: An address whose writer spelt the "@" out ("jan(zavináč)post.cz", "jan[at]post[dot]cz"; one OCR
     #: misread is put right when the page is read, :func:`redactor.read.ocr.repairs.repair_emails`):
     #: a local part opening with a letter and a domain ending in a known top-level domain.
+    _dot = rf"(?:\.|{lexicon.alternatives('dot_spelt_out')})"
     _misread = re.compile(
-        rf"(?<![\w.+-])([^\W\d_][\w.+-]*{lexicon.alternatives('at_sign_spelt_out')}"
-        rf"[\w-]+(?:\.[\w-]+)*\.{lexicon.alternatives('top_level_domains', bounded=True)})",
+        rf"(?<![\w.+-])([^\W\d_][\w.+-]*(?:{_dot}[\w+-]+)*{lexicon.alternatives('at_sign_spelt_out')}"
+        rf"[\w-]+(?:{_dot}[\w-]+)*{_dot}{lexicon.alternatives('top_level_domains', bounded=True)})",
         re.I,
     )
     _at = re.compile(f"@|{lexicon.alternatives('at_sign_spelt_out')}", re.I)

@@ -28,7 +28,8 @@ _WS = r"[ \n]?"
 
 class BirthNumberRecognizer(PatternRecognizer):
     """Rodné číslo ``YYMMDD/SSSC``: slash optional, women +50 months, +20/+70 since 2004,
-    9 digits before 1954 (Act 133/2000 Sb., § 13). Validated with ``stdnum.cz.rc``.
+    9 digits before 1954 (Act 133/2000 Sb., § 13). Validated with ``stdnum.cz.rc``. Its date part
+    may be written in pairs ("72 05 18 / 1038"); so written without the slash it needs its cue.
 
     Scores: 0.95 after a context word ("r. č.", "rodné číslo", "nar."), 0.85 with the slash, 0.6
     for ten bare digits; nine bare digits need a context word.
@@ -36,12 +37,14 @@ class BirthNumberRecognizer(PatternRecognizer):
 
     name = "birth_number"
     category = cat.BIRTH_NUMBER
-    pattern = re.compile(r"(?<![\w/-])(\d{6})(?:[ ]?/[ \n]?(\d{3,4})|(\d{3,4}))(?![\w/]|-\d)")
+    pattern = re.compile(r"(?<![\w/-])(\d{6}|\d\d[ ]\d\d[ ]\d\d)(?:[ ]?/[ \n]?(\d{3,4})|[ ]?(\d{3,4}))(?![\w/]|-\d)")
     context_score = 0.95
     context_chars = 30
 
     def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
-        if not rc.is_valid(match.group(1) + (match.group(2) or match.group(3))):
+        if match.group(3) and " " not in match.group(1) and match.start(3) > match.end(1):
+            return None  # "780101 1229": only a date part written in pairs is followed by a space
+        if not rc.is_valid(match.group(1).replace(" ", "") + (match.group(2) or match.group(3))):
             return None
         return Validated("valid rodné číslo (stdnum.cz.rc)", holder="natural_person")
 
@@ -50,6 +53,8 @@ class BirthNumberRecognizer(PatternRecognizer):
         if word:
             return self.context_score, word
         slashed = match.group(2) is not None
+        if " " in match.group(1) and not slashed:
+            return 0.0, None  # "72 05 18 1038" without its cue: as likely four numbers of a table
         if not slashed and len(match.group(1) + match.group(3)) == 9:
             return 0.0, None
         return (0.85 if slashed else 0.6), None
@@ -67,7 +72,13 @@ class BankAccountRecognizer(PatternRecognizer):
 
     name = "bank_account"
     category = cat.BANK_ACCOUNT
-    pattern = re.compile(r"(?<![\w/-])(?:(\d{1,6})[ ]?-[ \n]?)?(\d{2,10})[ ]?/[ \n]?(\d{4})(?![\w/])")
+    #: The prefix's hyphen may be a dash, the bank code's slash a backslash, and the number may be
+    #: written in groups of digits ("19 – 2000145399 \\ 0800", "2000 1453 99 / 0800"): the checksums
+    #: decide.
+    pattern = re.compile(
+        r"(?<![\w/\\-])(?:(\d{1,6})[ ]?[-–][ \n]?)?(\d{2,10}|\d{2,4}(?:[ \n]\d{2,4}){1,3})"
+        r"[ ]?[/\\][ \n]?(\d{4})(?![\w/\\])"
+    )
     score = 0.8
     context_score = 0.95
     #: Codes of banks that merged or left the Czech market, no longer in the ČNB list that
@@ -85,6 +96,9 @@ class BankAccountRecognizer(PatternRecognizer):
 
     def validate(self, match: re.Match[str], context: AnalysisContext) -> Validated | None:
         prefix, number, bank = match.groups()
+        number = re.sub(r"\s", "", number)
+        if len(number) > 10:
+            return None
         value = f"{prefix + '-' if prefix else ''}{number}/{bank}"
         try:
             bankaccount.validate(value)
