@@ -186,7 +186,7 @@ def near_lines(
     return out
 
 
-def _bands(rects: Iterable[tuple[float, float, float, float]]) -> list[tuple[float, float]]:
+def line_rows(rects: Iterable[tuple[float, float, float, float]]) -> list[tuple[float, float]]:
     """The rows ``(top, bottom)`` in points, merged where they touch, of ``rects`` (points) taken
     across the whole width of the page, ``BAND_MARGIN`` above and below."""
     rows = sorted((y0 - BAND_MARGIN, y1 + BAND_MARGIN) for _x0, y0, _x1, y1 in rects if y1 > y0)
@@ -215,7 +215,7 @@ def read_bands(
     image = np.asarray(picture)
     bands = [
         (max(0, int(top)), min(picture.height, int(bottom) + 1))
-        for top, bottom in _bands((r.x0, r.y0, r.x1, r.y1) for r in shown_rects)
+        for top, bottom in line_rows((r.x0, r.y0, r.x1, r.y1) for r in shown_rects)
     ]
     bands = [(top, bottom) for top, bottom in bands if bottom > top]
     if not bands:

@@ -10,7 +10,8 @@ them, and asks what personal data they still show:
    extractor gets, visible or not), and an OCR of the page as a viewer renders it (MuPDF:
    masks, blend modes, outlines, pictures) wherever its pixels are not explained by that layer
    (:func:`~redactor.read.unexplained.unexplained_ink`): the whole page when that is most of it
-   (a scan, a page published as a picture), else the lines of those regions. The OCR reads at
+   (a scan, a page published as a picture) or lies on most of its lines, else the lines of those
+   regions. The OCR reads at
    its own resolution and segmentation (:data:`PAGE_DPI`, ``--psm 3`` on a page; the band
    reader of :mod:`redactor.publish.legibility` on lines), on the rendered page itself, never on
    an image object.
@@ -54,7 +55,8 @@ from redactor.detect.recognizers.persons import NEAR_NAME_MIN_CHARS
 from redactor.detect.recognizers.registry import DEFAULT_RECOGNIZERS, build_recognizer
 from redactor.model import Action, Box, Finding, ProposedRedaction, Span
 from redactor.pdf.pdf_pages import page_area
-from redactor.publish.legibility import find, fold, read_bands, street_value
+from redactor.publish.legibility import find, fold, line_rows, read_bands, street_value
+from redactor.read.letters import reader_letters
 from redactor.read.ocr.tesseract import thread_limit
 from redactor.read.unexplained import unexplained_ink
 from redactor.reasons import Reason, term
@@ -86,6 +88,10 @@ PAGE_DPI = 150
 #: Share of the page that unexplained ink must cover for the page to be read whole (a scan's text is
 #: all unexplained; a scan under its own visible text leaves its stamps and signatures).
 WHOLE_PAGE_SHARE = 0.25
+#: Share of the page's height that the lines holding unexplained ink must cover for the page to be
+#: read whole all the same (a scan under the product's own text layer: specks and strokes on every
+#: line): so many lines cut out and read apart cost more than the page read once.
+WHOLE_PAGE_LINES = 0.5
 #: A found value lying this share (0..1) or more under redaction boxes is covered, not legible.
 COVERED_SHARE = 0.5
 #: A kept proposal's box overlapping a found value's by this share (0..1) of the smaller one is at its place.
@@ -172,7 +178,7 @@ def _layer_lines(page: pymupdf.Page, covered: Sequence[tuple[float, float, float
             part[key] = part.get(key, 0) + 1
         last[key] = (x0, y0, x1, y1)
         entry = by_line.setdefault((block, line, part.get(key, 0)), _Line([], [], "text layer"))
-        entry.words.append(word)
+        entry.words.append(reader_letters(word)[0])
         entry.boxes.append((x0, y0, x1, y1))
     return list(by_line.values())
 
@@ -213,7 +219,8 @@ def read_published(
     """What a reader gets from each page of the published ``doc`` into which ``boxes`` (points)
     were burned: the text layer, and OCR where the rendered page shows ink the layer does not
     explain (the whole page with ``ocr`` when that ink covers :data:`WHOLE_PAGE_SHARE` of it, as on a
-    scan, else the lines of its regions with ``band_reader``). Without
+    scan, or its lines :data:`WHOLE_PAGE_LINES` of its height, else the lines of its regions with
+    ``band_reader``). Without
     an OCR engine such a page is marked ``unread``. Whole pages are read ``ocr.parallel`` at a
     time (rendered here, each read by its own Tesseract process in a thread)."""
     readings = []
@@ -230,7 +237,7 @@ def read_published(
         share = sum(abs(r) for r in regions) / (abs(page_area(page)) or 1.0)
         if ocr is None or band_reader is None:
             reading.unread = True
-        elif share >= WHOLE_PAGE_SHARE:
+        elif share >= WHOLE_PAGE_SHARE or _lines_share(page, regions) >= WHOLE_PAGE_LINES:
             reading.whole = True
             whole.append(number)
         else:
@@ -241,6 +248,14 @@ def read_published(
         for number, lines in zip(whole, _read_pages(doc, whole, ocr), strict=True):
             readings[number - 1].lines += lines
     return readings
+
+
+def _lines_share(page: pymupdf.Page, regions: Sequence[pymupdf.Rect]) -> float:
+    """Share (0..1) of the shown page's height that the lines holding ``regions`` (points,
+    unrotated page) cover, as the band reader cuts them (:func:`~redactor.publish.legibility.line_rows`)."""
+    shown = [(r * page.rotation_matrix).normalize() for r in regions]
+    rows = line_rows((r.x0, r.y0, r.x1, r.y1) for r in shown)
+    return sum(bottom - top for top, bottom in rows) / (page.rect.height or 1.0)
 
 
 def _read_pages(doc: pymupdf.Document, numbers: list[int], ocr: TesseractOcr) -> list[list[_Line]]:
@@ -377,7 +392,72 @@ def look(
     inflected form or one OCR error apart, and, in what OCR read in the page's picture, the
     redacted ``values`` (:func:`redacted_values`: text and category) as the pictures' second
     reading matches them (:func:`~redactor.publish.legibility.find`: a few OCR errors allowed)."""
-    return _recognized(reading) + _name_parts_seen(reading, name_parts) + _values_seen(reading, values)
+    recognized = _recognized(reading)
+    return (
+        recognized
+        + _names_beside(reading, recognized)
+        + _name_parts_seen(reading, name_parts)
+        + _values_seen(reading, values)
+    )
+
+
+#: Lines above a person's datum on which a name beside it is looked for (a party block's first
+#: line names the person, the next ones give the birth number and the home).
+NAME_LINES_ABOVE = 2
+
+
+def _names_beside(reading: PageReading, recognized: Sequence[ReaderFinding]) -> list[ReaderFinding]:
+    """:func:`look`'s names beside the personal data it recognised: on the line of a birth
+    number, a home address, a phone or an e-mail the check read, and on the
+    :data:`NAME_LINES_ABOVE` lines above it, a capitalised word after a given name of the
+    gazetteer ("Karel Vomacka": Czech names are given name then surname), which names the person
+    whose datum it is. The given name and the word after it are one finding (category surname)."""
+    from redactor.czech import NameGazetteer  # noqa: PLC0415 - loaded once with the analysis
+
+    rows = {
+        (round(f.rect[1]), round(f.rect[3]))
+        for f in recognized
+        if f.category in cat.PERSONAL_FOR_ANYONE
+        or f.category in cat.CONTACT_CATEGORIES
+        or f.category == cat.ADDRESS_RESIDENCE
+    }
+    if not rows:
+        return []
+    gazetteer = NameGazetteer.default()
+    out: list[ReaderFinding] = []
+    for k, line in enumerate(reading.lines):
+        near = [
+            reading.lines[j]
+            for j in range(k, min(len(reading.lines), k + NAME_LINES_ABOVE + 1))
+            if reading.lines[j].read_in == line.read_in
+        ]
+        tops = [(min(b[1] for b in ln.boxes), max(b[3] for b in ln.boxes)) for ln in near if ln.boxes]
+        if not any(_rows_meet(top, row) for top in tops for row in rows):
+            continue
+        words = [w.strip(".,;:()[]„“\"'") for w in line.words]
+        for i in range(len(words) - 1):
+            given, surname = words[i], words[i + 1]
+            if not (
+                given[:1].isupper()
+                and surname[:1].isupper()
+                and surname.isalpha()
+                and len(surname) >= NAME_PART_MIN_CHARS
+            ):
+                continue
+            if gazetteer.given_name_of(given) is None or gazetteer.given_name_of(surname) is not None:
+                continue
+            box = _union(line.boxes[i : i + 2])
+            out.append(
+                ReaderFinding(
+                    reading.number, box, f"{given} {surname}", cat.SURNAME, "name beside a value", line.read_in
+                )
+            )
+    return out
+
+
+def _rows_meet(line: tuple[float, float], row: tuple[int, int]) -> bool:
+    """Whether a line's top and bottom (points) overlap a finding's row."""
+    return line[0] < row[1] and row[0] < line[1]
 
 
 def _recognized(reading: PageReading) -> list[ReaderFinding]:

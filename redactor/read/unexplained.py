@@ -240,21 +240,22 @@ def _regions(shapes: list[list[float]], size: tuple[int, int]) -> list[list[floa
     height = float(np.median([b[3] - b[1] for b in shapes]))
     kernel = np.ones((max(1, int(0.5 * height)), max(3, int(REGION_GAP * height))), np.uint8)
     count, labels, stats, _centroids = cv2.connectedComponentsWithStats(cv2.dilate(mask, kernel), connectivity=8)
-    members = np.bincount(
-        [int(labels[int((b[1] + b[3]) / 2), int((b[0] + b[2]) / 2)]) for b in shapes], minlength=count
-    )
+    rows = np.array(shapes, dtype=float)
+    owner = labels[((rows[:, 1] + rows[:, 3]) / 2).astype(int), ((rows[:, 0] + rows[:, 2]) / 2).astype(int)]
+    members = np.bincount(owner, minlength=count)
     out = []
     for k in range(1, count):
         x, y, w, h, _pixels = (int(v) for v in stats[k])
-        # the dilation grew the region: its shapes' own extent is what is read
-        inside = [b for b in shapes if x <= b[0] and b[2] <= x + w and y <= b[1] and b[3] <= y + h]
-        if not inside:
+        # the dilation grew the region: its shapes' own extent is what is read (numpy: a scan
+        # under its own text layer has thousands of shapes, each region would test them all)
+        inside = rows[(x <= rows[:, 0]) & (rows[:, 2] <= x + w) & (y <= rows[:, 1]) & (rows[:, 3] <= y + h)]
+        if not len(inside):
             continue
         box = [
-            min(b[0] for b in inside),
-            min(b[1] for b in inside),
-            max(b[2] for b in inside),
-            max(b[3] for b in inside),
+            float(inside[:, 0].min()),
+            float(inside[:, 1].min()),
+            float(inside[:, 2].max()),
+            float(inside[:, 3].max()),
         ]
         if members[k] >= 2 or box[2] - box[0] >= 2 * (box[3] - box[1]):
             out.append(box)
