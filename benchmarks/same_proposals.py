@@ -13,7 +13,8 @@ agency profile: the same for both sides) the PDFs of the sets named (all by defa
   shared data sets (``../shared/data``);
 - ``synthetic``: four synthetic sets of 44 contracts (seeds 1–4, ``tests/synthetic``; a third of
   the people in no gazetteer), written to a temporary folder;
-- ``adversarial``: the adversarial builders (``tests/adversarial.py``).
+- ``adversarial``: the adversarial builders (``tests/adversarial.py``) and the disguised ones
+  (``tests/disguised.py``).
 
 Each document is one line: its set and name, and its proposals as (page, category, action, text,
 boxes rounded to 0.1 pt), sorted, with their reasons kept apart. ``before`` makes the same
@@ -84,7 +85,14 @@ def _documents(sets: list[str], scratch: Path) -> list[tuple[str, str, bytes]]:
         elif kind == "adversarial":
             from tests.adversarial import BUILDERS
 
-            for build in BUILDERS:
+            builders = list(BUILDERS)
+            try:  # a revision from before the disguised builders has only the others
+                from tests.disguised import BUILDERS as DISGUISED
+
+                builders += DISGUISED
+            except ImportError:
+                pass
+            for build in builders:
                 made = build()
                 docs.append((f"adversarial/{made.name}", kind, made.pdf))
         else:

@@ -240,3 +240,27 @@ def test_a_date_beside_a_number_is_no_phone():
     a number, whatever libphonenumber makes of them after a cue."""
     pdf = pdf_from_paragraphs(["Kontakt: V Praze dne 28. 3. 2022 23", "tel. 602 123 456"])
     assert [f.text for f in _check(pdf).findings] == ["602 123 456"]
+
+
+def test_a_name_beside_a_persons_datum_is_found_and_a_name_elsewhere_is_not():
+    pdf = pdf_from_paragraphs(
+        [
+            "Objednatel: Obec Záhoří, starosta Karel Dvořák",
+            "Předmětem smlouvy je oprava střechy.",
+            "Zhotovitel: Karel Vomacka",
+            "r. č. 780101/1229, bytem Lipová 12, 602 00 Brno",
+        ]
+    )
+    found = _check(pdf).findings
+    names = [f.text for f in found if f.found_by == "name beside a value"]
+    assert names == ["Karel Vomacka"]  # the mayor two lines above no datum is not asked about
+    assert {f.category for f in found} >= {cat.BIRTH_NUMBER, cat.SURNAME}
+    # a name the analysis kept at its place is decided
+    vomacka = next(f for f in found if f.text == "Karel Vomacka")
+    kept = [_proposal("Karel Vomacka", cat.FULL_NAME, vomacka.box)]
+    assert "Karel Vomacka" not in [f.text for f in _check(pdf, kept).findings]
+
+
+def test_a_capitalised_word_after_a_given_name_that_is_a_given_name_too_is_not_a_surname():
+    pdf = pdf_from_paragraphs(["Zhotovitel: Jan Petr, rodné číslo 780101/1229"])
+    assert [f.text for f in _check(pdf).findings if f.found_by == "name beside a value"] == []

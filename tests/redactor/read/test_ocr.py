@@ -290,3 +290,22 @@ def test_a_second_extraction_reads_only_the_distrusted_pages_again():
     assert again.check_layer(doc[0], pymupdf.Rect(0, 300, 595, 400)).clip == (0.0, 300.0, 595.0, 400.0)
     assert live.calls[-1] == ("band", 1)  # another band than the first read: read live
     assert again.recognize(doc[3]).number == 4 and live.calls[-1] == ("page", 4, False)
+
+
+@pytest.mark.skipif(not TesseractOcr().available(), reason="Tesseract with ces is not installed")
+def test_a_reader_after_burn_in_reads_in_process_as_the_program_reads():
+    from redactor.read.ocr import in_process
+
+    assert in_process.usable()
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=80)
+    page.insert_text((10, 40), "Zhotovitel: Karel Vomacka, r. c. 780101/1229", fontsize=14)
+    pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY)
+    image = Image.frombytes("L", (pix.width, pix.height), pix.samples)
+    program, api = TesseractOcr(psm=6), TesseractOcr().reading(dpi=200, psm=6)
+    assert api.in_process and not program.in_process
+    by_program = [w[0] for w in program.read_image(image)]
+    by_api = [w[0] for w in api.read_image(image)]
+    assert by_api == by_program == ["Zhotovitel:", "Karel", "Vomacka,", "r.", "c.", "780101/1229"]
+    (first, *_rest) = api.read_image(image)
+    assert first[2:6] == program.read_image(image)[0][2:6]  # the same pixels' box
