@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 # the package ships no type information
+import regex
 from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
 
 if TYPE_CHECKING:
@@ -89,12 +90,23 @@ def _folded_words(text: str) -> dict[int, str]:
     return folded
 
 
+#: What :func:`reader_letters` may change: a format character, a combining mark, a letter of a
+#: folded script (one search in C: nearly every line of every layer has none).
+_SUSPECT = regex.compile(r"[\p{Cf}\p{M}\p{Script=Cyrillic}\p{Script=Greek}]")
+#: A letter of a folded script.
+_FOREIGN = regex.compile(r"[\p{Script=Cyrillic}\p{Script=Greek}]")
+
+
 def needs_reading(text: str) -> bool:
     """Whether :func:`reader_letters` would change ``text`` (a fast test: nearly every layer is
     already as a reader reads it)."""
-    if text.isascii():
+    if text.isascii() or _SUSPECT.search(text) is None:
         return False
-    return any(_format(ch) or unicodedata.combining(ch) for ch in text) or bool(_folded_words(text))
+    return (
+        _FOREIGN.search(text) is None
+        or any(_format(ch) or unicodedata.combining(ch) for ch in text)
+        or bool(_folded_words(text))
+    )
 
 
 def reader_letters(text: str) -> tuple[str, list[int]]:
@@ -102,7 +114,7 @@ def reader_letters(text: str) -> tuple[str, list[int]]:
     index in ``text`` of the character it came from (a composed letter: its base letter)."""
     if not needs_reading(text):
         return text, list(range(len(text)))
-    folded = _folded_words(text)
+    folded = _folded_words(text) if _FOREIGN.search(text) else {}
     out: list[str] = []
     source: list[int] = []
     for i, ch in enumerate(text):

@@ -117,7 +117,7 @@ def _upright(span: dict[str, Any]) -> bool:
 def _window(font: str, chars: list[dict[str, Any]], digits: bool) -> tuple[int, Sample]:
     """The run of at most :data:`WINDOW_CHARS` characters of a span (its rawdict ``chars``) that
     holds the most letters (or ``digits``), as a sample of ``font``, with that count."""
-    marks = [len(_folded(c["c"], digits)) > 0 for c in chars]
+    marks = [c["c"].isdigit() if digits else c["c"].isalpha() for c in chars]
     best, at, count = 0, 0, 0
     for i, mark in enumerate(marks):
         count += mark
