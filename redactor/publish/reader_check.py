@@ -401,6 +401,9 @@ def look(
     )
 
 
+#: Longest word (letters) that a full stop after it makes an abbreviation ("Tel.", "Mob.", "Ing.").
+ABBREVIATION_MAX_LETTERS = 4
+_ABBREVIATED = re.compile(r"\W*[^\W\d_]+\.\W*")
 #: Lines above a person's datum on which a name beside it is looked for (a party block's first
 #: line names the person, the next ones give the birth number and the home).
 NAME_LINES_ABOVE = 2
@@ -437,6 +440,8 @@ def _names_beside(reading: PageReading, recognized: Sequence[ReaderFinding]) -> 
         words = [w.strip(".,;:()[]„“\"'") for w in line.words]
         for i in range(len(words) - 1):
             given, surname = words[i], words[i + 1]
+            if _ABBREVIATED.fullmatch(line.words[i + 1]) and len(surname) <= ABBREVIATION_MAX_LETTERS:
+                continue  # "Hana Tel. 603 …": an abbreviated cue, no surname
             if not (
                 given[:1].isupper()
                 and surname[:1].isupper()

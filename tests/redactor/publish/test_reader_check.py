@@ -264,3 +264,8 @@ def test_a_name_beside_a_persons_datum_is_found_and_a_name_elsewhere_is_not():
 def test_a_capitalised_word_after_a_given_name_that_is_a_given_name_too_is_not_a_surname():
     pdf = pdf_from_paragraphs(["Zhotovitel: Jan Petr, rodné číslo 780101/1229"])
     assert [f.text for f in _check(pdf).findings if f.found_by == "name beside a value"] == []
+
+
+def test_an_abbreviated_cue_after_a_given_name_is_no_surname():
+    pdf = pdf_from_paragraphs(["Vyřizuje: Šimonová Hana Tel.: 603 181 272, rodné číslo 780101/1229"])
+    assert [f.text for f in _check(pdf).findings if f.found_by == "name beside a value"] == []
