@@ -12,6 +12,7 @@ signature after) and its values by their place in it, not by their exact form.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import regex
@@ -106,12 +107,21 @@ class CertificationClauseRecognizer(Recognizer):
         a few OCR errors allowed) on a line of its own after a word of legalisation, the value on
         the line above it (or the one above that, for a date or a number)."""
         out: list[Finding] = []
+        # where a word of legalisation ends: a label counts only within reach after one (most
+        # documents have none, and then no line is looked at)
+        cues = [m.end() for m in _RECORD_CONTEXT.finditer(text)]
+        if not cues:
+            return out
         lines, offset = [], 0
         for line in text.split("\n"):
             lines.append((offset, line))
             offset += len(line) + 1
         for k, (start, line) in enumerate(lines):
-            if k == 0 or not _RECORD_CONTEXT.search(text, max(0, start - RECORD_REACH), start):
+            if (
+                k == 0
+                or not _cue_before(cues, start)
+                or not _RECORD_CONTEXT.search(text, max(0, start - RECORD_REACH), start)
+            ):
                 continue
             low = folded[start : start + len(line)].lower()
             if len(line.strip()) > RECORD_LABEL_MAX_CHARS:
@@ -415,3 +425,10 @@ class LetterHeadRecognizer(Recognizer):
             "the address lines under a private person's name at the head of a letter",
             attributes=FindingAttributes(context="residence", clause="letter"),
         )
+
+
+def _cue_before(cues: list[int], start: int) -> bool:
+    """Whether a word of legalisation ends (``cues``: ends, ascending) within
+    :data:`RECORD_REACH` characters before ``start`` (a quick test before the exact search)."""
+    i = bisect.bisect_right(cues, start)
+    return i > 0 and cues[i - 1] > start - RECORD_REACH - 1
