@@ -42,7 +42,7 @@ AGREEMENT_MIN = 0.5
 READ_MIN_SHARE = 0.5
 #: Longest sample (characters): OCR's cost grows with a line's length, and a few words tell a
 #: lying map as surely as a line.
-WINDOW_CHARS = 12
+WINDOW_CHARS = 8
 #: Most samples read for one page (fonts beyond it are rare and are left to the reader's check).
 MAX_SAMPLES = 12
 
