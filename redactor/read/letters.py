@@ -29,9 +29,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-# the package ships no type information
 import regex
-from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
+from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]  # no type information
 
 if TYPE_CHECKING:
     from redactor.read.layout import RawChar
