@@ -24,3 +24,12 @@ def write_row(name: str, what: str, figure: str, command: str) -> Path:
     today = datetime.date.today().isoformat()
     path.write_text(f"| {what} (`{command}`, {today}) | {figure} |\n", encoding="utf-8")
     return path
+
+
+def shown(folder: Path) -> str:
+    """``folder`` as a figure's command names it: relative to the folder above the project
+    (``../shared/data/dev``), or by its name when it lies elsewhere."""
+    try:
+        return f"../{folder.resolve().relative_to(ROOT.parent)}"
+    except ValueError:
+        return folder.name

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 import pymupdf  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from benchmarks.figures import write_row  # noqa: E402
+from benchmarks.figures import shown, write_row  # noqa: E402
 from redactor.read.ocr import TesseractOcr  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "data" / "dev" / "scanned"
@@ -102,15 +102,8 @@ def main() -> int:
     if not args.no_docs:
         figure = "; ".join(cells) + f"; {share:.0%} of the words read alike"
         what = "Tesseract through its API in the process against a process per call, one core"
-        print("wrote", write_row("ocr_api", what, figure, f"benchmarks/ocr_api.py {_shown(args.pdf_dir)}"))
+        print("wrote", write_row("ocr_api", what, figure, f"benchmarks/ocr_api.py {shown(args.pdf_dir)}"))
     return 0
-
-
-def _shown(folder: Path) -> str:
-    try:
-        return f"../{folder.resolve().relative_to(ROOT.parent)}"
-    except ValueError:
-        return folder.name
 
 
 if __name__ == "__main__":

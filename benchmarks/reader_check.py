@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import write_row  # noqa: E402
+from benchmarks.figures import shown, write_row  # noqa: E402
 from redactor.detect.nlp import RuleOnlyNlpEngine  # noqa: E402
 from redactor.engine import RedactionEngine  # noqa: E402
 from redactor.model import Action  # noqa: E402
@@ -88,7 +88,7 @@ def main() -> int:
     print(f"{len(files)} files x {args.rounds} rounds, one core, Tesseract one page at a time")
     print("\n".join(lines))
     if not args.no_docs and lines:
-        shown = " ".join(_shown(d) for d in args.pdf_dirs)
+        folders = " ".join(shown(d) for d in args.pdf_dirs)
         figure = "; ".join(
             f"{label}: **{totals[kind]['check'] / totals[kind]['whole']:.1%}** of end to end "
             f"({totals[kind]['check'] / totals[kind]['pages'] * 1000:.0f} of "
@@ -97,15 +97,8 @@ def main() -> int:
             if totals[kind]["pages"]
         )
         what = "The reader's check of the published pages, its share of redacting a page, one core"
-        print("wrote", write_row("reader_check", what, figure, f"benchmarks/reader_check.py {shown}"))
+        print("wrote", write_row("reader_check", what, figure, f"benchmarks/reader_check.py {folders}"))
     return 0
-
-
-def _shown(folder: Path) -> str:
-    try:
-        return f"../{folder.resolve().relative_to(ROOT.parent)}"
-    except ValueError:
-        return folder.name
 
 
 if __name__ == "__main__":

@@ -68,14 +68,22 @@ def _helvetica(pdf: pikepdf.Pdf) -> pikepdf.Object:
     )
 
 
-def _append_content(pdf: pikepdf.Pdf, page: pikepdf.Page, content: bytes, **resources) -> None:
-    """Append ``content`` (drawing with font /FAdv = Helvetica) to ``page``."""
+def _append_content(
+    pdf: pikepdf.Pdf, page: pikepdf.Page, content: bytes, *, default_space: bool = False, **resources
+) -> None:
+    """Append ``content`` (drawing with font /FAdv = Helvetica) to ``page``. ``default_space``:
+    in the page's default space (the page's own content wrapped in ``q … Q`` first: PyMuPDF's
+    Story leaves a flipped matrix behind, under which the other builders draw)."""
     res = page.obj.Resources
     for category, entries in {"Font": {"FAdv": _helvetica(pdf)}, **resources}.items():
         if f"/{category}" not in res:
             res[f"/{category}"] = pikepdf.Dictionary()
         for key, value in entries.items():
             res[f"/{category}"][f"/{key}"] = value
+    if default_space and not getattr(page, "_wrapped", False):
+        page.contents_add(pdf.make_stream(b"q"), prepend=True)
+        page.contents_add(pdf.make_stream(b"Q"), prepend=False)
+        page._wrapped = True
     page.contents_add(pdf.make_stream(b"q " + content + b" Q"), prepend=False)
 
 

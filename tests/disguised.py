@@ -29,7 +29,8 @@ from collections.abc import Callable
 import pikepdf
 import pymupdf
 
-from tests.adversarial import BODY, Adversarial, _edit, _helvetica, _latin
+from tests.adversarial import BODY, Adversarial, _edit, _latin
+from tests.adversarial import _append_content as _append
 from tests.pdfs import pdf_from_paragraphs
 
 #: The contract without its contractor: each builder writes the contractor its own way.
@@ -49,20 +50,8 @@ def _with_line(text: str, body: list[str] | None = None, size: float = 11) -> by
 
 
 def _append_content(pdf: pikepdf.Pdf, page: pikepdf.Page, content: bytes, **resources) -> None:
-    """Append ``content`` to ``page`` in the page's default space (the page's own content is
-    wrapped in ``q … Q``: it leaves a flipped matrix behind), with font /FAdv = Helvetica and
-    ``resources`` ({category: {name: object}})."""
-    res = page.obj.Resources
-    for category, entries in {"Font": {"FAdv": _helvetica(pdf)}, **resources}.items():
-        if f"/{category}" not in res:
-            res[f"/{category}"] = pikepdf.Dictionary()
-        for key, value in entries.items():
-            res[f"/{category}"][f"/{key}"] = value
-    if not getattr(page, "_wrapped", False):
-        page.contents_add(pdf.make_stream(b"q"), prepend=True)
-        page.contents_add(pdf.make_stream(b"Q"), prepend=False)
-        page._wrapped = True
-    page.contents_add(pdf.make_stream(b"q " + content + b" Q"), prepend=False)
+    """:func:`tests.adversarial._append_content` in the page's default space."""
+    _append(pdf, page, content, default_space=True, **resources)
 
 
 # -- codes that are not the letters shown ---------------------------------------------------
