@@ -11,10 +11,9 @@ them, and asks what personal data they still show:
    masks, blend modes, outlines, pictures) wherever its pixels are not explained by that layer
    (:func:`~redactor.read.unexplained.unexplained_ink`): the whole page when that is most of it
    (a scan, a page published as a picture) or lies on most of its lines, else the lines of those
-   regions. The OCR reads at
-   its own resolution and segmentation (:data:`PAGE_DPI`, ``--psm 3`` on a page; the band
-   reader of :mod:`redactor.publish.legibility` on lines), on the rendered page itself, never on
-   an image object.
+   regions. The OCR reads at its own resolution and segmentation (:data:`PAGE_DPI`, ``--psm 3``
+   on a page; the band reader of :mod:`redactor.publish.legibility` on lines), on the rendered
+   page itself, never on an image object.
 2. **Looking** (:func:`look`): the recognizers that need no context to be sure of what they
    find (:data:`CHECK_RECOGNIZERS`: birth numbers with their checksum, ID card and passport
    numbers after their cue, dates after "nar."/"narozen", phones, e-mails, bank accounts and
@@ -46,7 +45,7 @@ import phonenumbers
 import pymupdf
 
 from redactor import categories as cat
-from redactor.czech import folded_nominative_candidates
+from redactor.czech import NameGazetteer, folded_nominative_candidates
 from redactor.decide.decision_rules import category_name
 from redactor.decide.decisions import resolve_overlaps
 from redactor.detect.nlp import NlpArtifacts
@@ -219,8 +218,8 @@ def read_published(
     """What a reader gets from each page of the published ``doc`` into which ``boxes`` (points)
     were burned: the text layer, and OCR where the rendered page shows ink the layer does not
     explain (the whole page with ``ocr`` when that ink covers :data:`WHOLE_PAGE_SHARE` of it, as on a
-    scan, or its lines :data:`WHOLE_PAGE_LINES` of its height, else the lines of its regions with
-    ``band_reader``). Without
+    scan, or when the lines holding it cover :data:`WHOLE_PAGE_LINES` of its height; else the lines
+    of its regions with ``band_reader``). Without
     an OCR engine such a page is marked ``unread``. Whole pages are read ``ocr.parallel`` at a
     time (rendered here, each read by its own Tesseract process in a thread)."""
     readings = []
@@ -415,8 +414,6 @@ def _names_beside(reading: PageReading, recognized: Sequence[ReaderFinding]) -> 
     :data:`NAME_LINES_ABOVE` lines above it, a capitalised word after a given name of the
     gazetteer ("Karel Vomacka": Czech names are given name then surname), which names the person
     whose datum it is. The given name and the word after it are one finding (category surname)."""
-    from redactor.czech import NameGazetteer  # noqa: PLC0415 - loaded once with the analysis
-
     rows = {
         (round(f.rect[1]), round(f.rect[3]))
         for f in recognized
