@@ -141,11 +141,13 @@ class FontCheck:
     def page_lies(self, page: pymupdf.Page, raw: dict[str, Any], ocr: Ocr) -> bool:
         """Whether ``page`` (its ``raw`` rawdict) shows text in a lying font: the fonts not yet
         checked are sampled (one OCR of their stacked samples, by a reader of ``ocr``'s language
-        at :data:`SAMPLE_DPI`) and judged first. A font whose samples showed no ink to read is
-        not judged and is sampled again on a later page. An OCR other than Tesseract judges none."""
+        at :data:`SAMPLE_DPI`) and judged first. A font whose samples showed no ink to read, or
+        that only a turned page (``/Rotate``) shows so far, is not judged and is sampled again on a
+        later page. An OCR other than Tesseract judges none."""
         from redactor.read.ocr.tesseract import TesseractOcr  # noqa: PLC0415 - the reader's class
 
-        found = samples(raw, self.checked)
+        # a turned page's lines would be rendered turned: its fonts are sampled on another page
+        found = samples(raw, self.checked) if page.rotation % 360 == 0 else []
         if found and isinstance(ocr, TesseractOcr):
             lying, judged = _lying(page, found, ocr.reading(dpi=SAMPLE_DPI, psm=6))
             self.lying |= lying

@@ -69,3 +69,12 @@ def test_text_under_a_box_is_not_judged_and_a_shifted_map_is():
     check = FontCheck()
     assert check.page_lies(doc[0], _raw(doc[0]), TesseractOcr())
     assert check.lying
+
+
+@needs_tesseract
+def test_a_turned_page_is_not_sampled_and_its_fonts_stay_unjudged():
+    doc = pymupdf.open(stream=to_unicode_digits_shifted().pdf, filetype="pdf")
+    doc[0].set_rotation(90)
+    check = FontCheck()
+    assert not check.page_lies(doc[0], _raw(doc[0]), TesseractOcr())
+    assert check.checked == set()
