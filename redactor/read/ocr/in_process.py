@@ -1,15 +1,17 @@
-"""Tesseract through its C++ API in this process (tesserocr), for the readers that run after
-burn-in: the pictures' second reading and the reader's check read many small strips and whole
-pages of one document, and a ``tesseract`` process per call spends most of a strip's time
-starting and loading its model.
+"""Tesseract through its C++ API in this process (tesserocr), for the readings of small pictures:
+the font check's samples (:mod:`redactor.read.lying_layer`), the pictures' second reading and the
+reader's check read many strips and whole pages of one document, and a ``tesseract`` process per
+call spends most of a strip's time starting and loading its model.
 
 API objects are made on first use (a model loads in about 0.1 s) and kept for the process, one
-per reading at once: a thread takes an idle one and puts it back, so a worker's job loads its
-model once whatever threads read its pages. Tesseract runs single-threaded here (the wheel's
-library is built without OpenMP). The words come back as
-Tesseract's TSV, the same columns ``pytesseract.image_to_data`` gives, so both ways read alike.
-The library's wheel carries its own libtesseract (5.5); the models are the system's
-(``tesseract --list-langs`` names their folder).
+per reading at once: a thread takes an idle one and puts it back, so a job loads its model once
+whatever threads read its pages. The worker's warm-up contract
+(:func:`contracts.worker.warm_engine`) makes one before the worker forks its first horse, so every
+horse starts with the model loaded, shared copy-on-write. Tesseract runs single-threaded here
+(the wheel's library is built without OpenMP). The words come back as Tesseract's TSV, the same
+columns ``pytesseract.image_to_data`` gives, so both ways read alike. The library's wheel carries
+its own libtesseract (5.5); the models are the system's (``tesseract --list-langs`` names their
+folder).
 """
 
 from __future__ import annotations

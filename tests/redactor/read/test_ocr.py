@@ -309,3 +309,12 @@ def test_a_reader_after_burn_in_reads_in_process_as_the_program_reads():
     assert by_api == by_program == ["Zhotovitel:", "Karel", "Vomacka,", "r.", "c.", "780101/1229"]
     (first, *_rest) = api.read_image(image)
     assert first[2:6] == program.read_image(image)[0][2:6]  # the same pixels' box
+
+
+@pytest.mark.skipif(not TesseractOcr().available(), reason="Tesseract with ces is not installed")
+def test_the_workers_warm_up_loads_a_model_before_the_fork():
+    from contracts.worker import warm_engine
+    from redactor.read.ocr import in_process
+
+    warm_engine()
+    assert in_process._IDLE.get("ces")  # a horse forked now inherits the loaded model
