@@ -242,6 +242,7 @@ class RedactionEngine:
                     regions=prepared.regions,
                     distrust=distrust,
                     images=prepared.images,
+                    logs=prepared.logs,
                 )
                 earlier = layer.ocr_pages
                 if covered is None:  # the black boxes and white-outs already in the file, read once

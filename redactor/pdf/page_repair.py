@@ -244,6 +244,7 @@ def finish_pages(data: bytes, result: Rebuilt, *, keep_open: bool = False) -> tu
             if not outside:
                 if number + 1 not in result.regions:  # the page as it is published: its images are known
                     result.images[number + 1] = [tuple(r) for r in image_boxes(page, log)]
+                    result.logs[number + 1] = log
                 continue
             far = 1e5
             for band in (
@@ -261,6 +262,7 @@ def finish_pages(data: bytes, result: Rebuilt, *, keep_open: bool = False) -> tu
             result.note("text outside the page", outside)
             changed = True
         if changed:
+            result.logs.clear()  # measured on the bytes read, not on those returned
             return doc.tobytes(garbage=3, deflate=True), None
         kept, doc = (doc, None) if keep_open else (None, doc)
         return data, kept

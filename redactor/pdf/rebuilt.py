@@ -25,6 +25,12 @@ class Rebuilt:
     #: draws, for the pages the rebuild measured and left as they were (MuPDF's bbox log runs the
     #: whole page: extraction and burn-in take these instead of running it again).
     images: dict[int, list[tuple[float, float, float, float]]] = field(default_factory=dict)
+    #: ``{page number: bbox log}`` of the same pages (MuPDF's ``get_bboxlog()``, what extraction
+    #: looks for ink in), when ``pdf`` is the very file that was measured (none after a page was
+    #: changed); kept in memory for the analysis of this rebuild, not stored.
+    logs: dict[int, list[tuple[str, tuple[float, float, float, float]]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def note(self, kind: str, count: int = 1) -> None:
         """Count ``count`` more removals of ``kind``."""

@@ -22,7 +22,7 @@ from typing import Any
 import pymupdf
 
 from redactor.model import Box, PageInfo, Span
-from redactor.pdf.pdf_pages import OCR_MIN_IMAGE_COVERAGE, image_boxes, image_coverage, page_area
+from redactor.pdf.pdf_pages import OCR_MIN_IMAGE_COVERAGE, BboxLog, image_boxes, image_coverage, page_area
 from redactor.read.handwriting import InkMark, explained, ink_marks, label_boxes
 from redactor.read.layout import (
     COLUMN_GAP,
@@ -355,6 +355,7 @@ def extract_text_layer(
     regions: dict[int, list[tuple[float, float, float, float]]] | None = None,
     distrust: set[int] | frozenset[int] = frozenset(),
     images: dict[int, list[tuple[float, float, float, float]]] | None = None,
+    logs: dict[int, BboxLog] | None = None,
 ) -> TextLayer:
     """Extract every page's characters with boxes into a :class:`TextLayer`.
 
@@ -372,8 +373,9 @@ def extract_text_layer(
     tool's OCR layer is replaced by OCR even where it agrees with the page (it was found off the
     pixels where a redaction falls). ``images`` (``{page number: [(x0, y0, x1, y1)]}``,
     :attr:`~redactor.pdf.rebuild.Rebuilt.images`) are the images of the pages the rebuild
-    measured; the others are measured here. ``progress(done, total)`` is called after each page
-    (pages from 1).
+    measured; the others are measured here, as are the bbox logs (MuPDF's ``get_bboxlog()``) of the
+    pages not in ``logs`` (:attr:`~redactor.pdf.rebuild.Rebuilt.logs`, those of ``doc`` the rebuild
+    ran already). ``progress(done, total)`` is called after each page (pages from 1).
     """
     tables = Tables(pdf)
     use_ocr = ocr is not None and ocr.available()
@@ -384,7 +386,7 @@ def extract_text_layer(
         bands = {p.number + 1: b for p in doc if (b := _likely_band(p, distrust)) is not None}
         ahead = ocr.read_ahead(doc, [p.number + 1 for p in doc if _bare_scan(p)], bands)
     try:
-        inputs = _Inputs(tables, ocr if use_ocr else None, ahead, regions or {}, distrust, images or {})
+        inputs = _Inputs(tables, ocr if use_ocr else None, ahead, regions or {}, distrust, images or {}, logs or {})
         return _extract(doc, inputs, progress)
     finally:
         if ahead is not None:
@@ -443,7 +445,8 @@ class _Inputs:
     """What every page of one extraction is read with: ``ocr`` (None when no OCR is available),
     ``ahead`` (pages read ahead, :class:`~redactor.read.ocr.ReadAhead`, or None), ``drawn`` (the
     regions to read by OCR whatever their size), ``distrust`` (the pages whose foreign layer is
-    replaced), ``known`` (the images of the pages the rebuild measured) and the party ``tables``."""
+    replaced), ``known`` (the images of the pages the rebuild measured), ``logs`` (the bbox logs it
+    ran) and the party ``tables``."""
 
     tables: Tables
     ocr: Ocr | None
@@ -451,6 +454,7 @@ class _Inputs:
     drawn: dict[int, list[tuple[float, float, float, float]]]
     distrust: set[int] | frozenset[int]
     known: dict[int, list[tuple[float, float, float, float]]]
+    logs: dict[int, BboxLog] = field(default_factory=dict)
     fonts: FontCheck = field(default_factory=FontCheck)
 
 
@@ -576,7 +580,7 @@ def _read_pictures(p: _Page, ocr: Ocr, inputs: _Inputs) -> list[tuple[float, flo
     found = picture_regions(page, visible, p.images, hidden)
     regions = forced + [r for r in found if not any(r in f for f in forced)]
     described = described_pictures(page, visible, p.images)
-    regions += ink_regions(page, [tuple(r) for r in regions + described])
+    regions += ink_regions(page, [tuple(r) for r in regions + described], log=inputs.logs.get(p.number))
     p.pictures = ocr.read_pictures(page, regions) if regions else None
     if p.pictures is None:
         return None

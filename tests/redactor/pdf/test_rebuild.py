@@ -8,7 +8,7 @@ import io
 import pikepdf
 import pymupdf
 
-from redactor.pdf.rebuild import PAGE_KEYS, rebuild
+from redactor.pdf.rebuild import PAGE_KEYS, open_rebuilt, rebuild
 from tests import adversarial
 from tests.pdfs import pdf_from_paragraphs
 
@@ -128,3 +128,14 @@ def test_a_contract_with_a_clerks_marks_is_published_with_them_applied():
     result = engine.redact(analysis.document, analysis.to_redact())
     text = adversarial.readable_texts(result.pdf)["pdftotext"]
     assert "80 000" not in text and "Novák" not in text and "Kyjov" in text
+
+
+def test_the_rebuild_hands_extraction_the_bbox_logs_of_the_pages_it_left_as_they_were():
+    """What each page draws is measured once: the logs the rebuild ran are those of the document
+    it hands over; after it changed a page, the file is another and it hands over none."""
+    doc, result = open_rebuilt(pdf_from_paragraphs(["Jan Novák", "Dlouhá 5, Praha"] * 40))
+    with doc:
+        assert sorted(result.logs) == list(range(1, doc.page_count + 1))
+        for number, log in result.logs.items():
+            assert log == doc[number - 1].get_bboxlog()
+    assert rebuild(adversarial.outside_cropbox().pdf).logs == {}  # a page was changed
