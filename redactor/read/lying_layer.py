@@ -169,9 +169,13 @@ def _lying(page: pymupdf.Page, found: list[Sample], ocr: TesseractOcr) -> tuple[
     from PIL import Image  # noqa: PLC0415 - only with OCR
 
     rows = []
-    for sample in found:  # each line rendered alone: a page at this resolution costs far more
+    # the page's content is interpreted once for all its samples; each line is rendered alone (a
+    # page at this resolution costs far more), the same pixels Page.get_pixmap gives for its clip
+    listing = page.get_displaylist()
+    zoom = pymupdf.Matrix(SAMPLE_DPI / 72, SAMPLE_DPI / 72)
+    for sample in found:
         clip = pymupdf.Rect(sample.rect) + (-2, -1, 2, 1)
-        pix = page.get_pixmap(dpi=SAMPLE_DPI, clip=clip, colorspace=pymupdf.csGRAY, alpha=False)
+        pix = listing.get_pixmap(matrix=zoom, clip=clip, colorspace=pymupdf.csGRAY, alpha=False)
         rows.append(np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width))
     width = max(row.shape[1] for row in rows)
     rows = [np.pad(row, ((0, 0), (0, width - row.shape[1])), constant_values=255) for row in rows]
