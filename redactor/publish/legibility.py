@@ -28,13 +28,12 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import pymupdf
 import regex
 
 from redactor import lexicon
 from redactor.model import Box
-from redactor.read.ocr.render import render_gray
+from redactor.read.ocr.render import PictureRows
 from redactor.read.ocr.rescue import band_shift, strip_of
 from redactor.read.ocr.tesseract import Found, TesseractOcr
 
@@ -208,19 +207,21 @@ def read_bands(
     unrotated page. A page without such lines gives ``[]``."""
     from PIL import Image  # noqa: PLC0415 - only with OCR
 
-    picture = render_gray(page, ocr.dpi)
-    shown = page.rotation_matrix * pymupdf.Matrix(picture.width / page.rect.width, picture.height / page.rect.height)
+    picture = PictureRows(page, ocr.dpi)
+    width, height = picture.size
+    shown = page.rotation_matrix * pymupdf.Matrix(width / page.rect.width, height / page.rect.height)
     back = ~shown
     shown_rects = [(pymupdf.Rect(r) * shown).normalize() for r in rects]
-    image = np.asarray(picture)
     bands = [
-        (max(0, int(top)), min(picture.height, int(bottom) + 1))
+        (max(0, int(top)), min(height, int(bottom) + 1))
         for top, bottom in line_rows((r.x0, r.y0, r.x1, r.y1) for r in shown_rects)
     ]
     bands = [(top, bottom) for top, bottom in bands if bottom > top]
     if not bands:
         return []
-    strip, offsets = strip_of(image, bands)
+    first = bands[0][0]  # only the rows from the first band to the last are drawn
+    strip, offsets = strip_of(picture.rows(first, bands[-1][1]), [(t - first, b - first) for t, b in bands])
+    offsets = [(start, end, top + first) for start, end, top in offsets]
     lines: dict[tuple[int, int, int, int], tuple[list[str], list[tuple[float, float, float, float]]]] = {}
     found: list[Found] = ocr.read_image(Image.fromarray(strip))
     for text, _conf, x0, y0, x1, y1, line in found:

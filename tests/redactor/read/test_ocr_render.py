@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from redactor.read.ocr import TesseractOcr
-from redactor.read.ocr.render import picture_dpi, render_gray
+from redactor.read.ocr.render import PictureRows, picture_dpi, render_gray
 from tests.pdfs import pdf_from_paragraphs
 
 LINES = ["MUDr. Ludvík Kovář", "Verdunská 562", "447 01 Týnec nad Sázavou", "mobil 728 608 137"]
@@ -81,3 +81,42 @@ def test_a_page_drawn_through_a_soft_mask_has_the_masks_resolution():
         if TesseractOcr().available():
             words = " ".join(w.text for w in TesseractOcr().recognize(page).words)
             assert all(secret in words for secret in BODY_SECRETS), words
+
+
+def _logo_page(rotation: int = 0) -> bytes:
+    """The lines as text, with a picture of them (a logo) at the top and a fine scan of them
+    (400 dpi) over the lower half of the page."""
+    with pymupdf.open(stream=pdf_from_paragraphs(LINES * 6), filetype="pdf") as doc:
+        page = doc[0]
+        pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY, clip=pymupdf.Rect(40, 40, 300, 120))
+        buffer = io.BytesIO()
+        Image.frombytes("L", (pix.width, pix.height), pix.samples).save(buffer, format="PNG")
+        page.insert_image(pymupdf.Rect(300, 30, 560, 110), stream=buffer.getvalue())
+        scan = page.get_pixmap(dpi=400, colorspace=pymupdf.csGRAY, clip=pymupdf.Rect(0, 40, page.rect.width, 440))
+        page.insert_image(pymupdf.Rect(0, 430, page.rect.width, 830), pixmap=scan)  # finer than it is shown
+        page.set_rotation(rotation)
+        return doc.tobytes()
+
+
+@pytest.mark.parametrize(
+    ("rotation", "below"),
+    [
+        (0, 60.0),  # text rows crossing the logo: the logo is drawn whole
+        (0, 150.0),  # text rows, no picture
+        (0, 450.0),  # rows on the lower picture, which they cut: the page is drawn whole
+        (90, 60.0),  # a turned page is drawn whole
+    ],
+)
+def test_rows_of_a_page_picture_are_those_of_the_whole_rendering(rotation, below):
+    """The rows a strip reader cuts out are the very pixels of the page rendered whole, whether
+    only they are drawn (an upright page, an image they cross drawn whole) or the page is."""
+    with pymupdf.open(stream=_logo_page(rotation), filetype="pdf") as doc:
+        page = doc[0]
+        whole = np.asarray(render_gray(page, 200))
+        rows = PictureRows(page, 200)
+        assert rows.size == (whole.shape[1], whole.shape[0])
+        inked = np.flatnonzero((whole < 128).any(axis=1))
+        top = int(inked[inked >= below * 200 / 72][0])  # the first row with ink from there on
+        part = rows.rows(top, top + 80)
+        assert part.shape == (80, whole.shape[1])
+        assert np.array_equal(part, whole[top : top + 80])
