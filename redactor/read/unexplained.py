@@ -197,16 +197,14 @@ def unexplained_ink(
     pad = EXPLAIN_MARGIN * scale
     for x0, y0, x1, y1 in _pixel_boxes([*boxes, *covered, *_rules(log)], shown):
         dark[max(0, int(y0 - pad)) : max(0, int(y1 + pad + 1)), max(0, int(x0 - pad)) : max(0, int(x1 + pad + 1))] = 0
-    count, _labels, stats, _centroids = cv2.connectedComponentsWithStats(dark, connectivity=8)
-    shapes = []
+    _count, _labels, stats, _centroids = cv2.connectedComponentsWithStats(dark, connectivity=8)
     low, high = GLYPH_HEIGHT[0] * scale, GLYPH_HEIGHT[1] * scale
-    for k in range(1, count):
-        x, y, w, h, pixels = (int(v) for v in stats[k])
-        if pixels < 3 or not low <= h <= high or w > WORD_MAX_ASPECT * h:
-            continue
-        if pixels >= SOLID_SHARE * w * h and w * h >= SOLID_MIN_AREA * scale * scale:
-            continue  # a filled box
-        shapes.append([float(x), float(y), float(x + w), float(y + h)])
+    # numpy over the shapes: a scan, or a picture's remnants around a page's text, has thousands
+    x, y, w, h, pixels = stats[1:].astype(np.int64).T
+    glyph = (pixels >= 3) & (low <= h) & (h <= high) & (w <= WORD_MAX_ASPECT * h)
+    solid = (pixels >= SOLID_SHARE * w * h) & (w * h >= SOLID_MIN_AREA * scale * scale)  # a filled box
+    kept = glyph & ~solid
+    shapes = np.stack([x, y, x + w, y + h], axis=1)[kept].astype(float).tolist()
     back = ~shown
     return [
         (pymupdf.Rect(r) * back).normalize() + (-REGION_MARGIN, -REGION_MARGIN, REGION_MARGIN, REGION_MARGIN)
