@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+import pymupdf
+
 from redactor import categories, rulebook
 from redactor.decide.category_map import CategoryMap
 from redactor.decide.decision_rules import Assessment
@@ -161,6 +163,15 @@ class RedactionResult:
     #: decide (:func:`~redactor.publish.reader_check.reader_check`): when not empty, the result
     #: must not be published as it is; each is a review item with a box proposed on it.
     findings: list[ReaderFinding] = field(default_factory=list)
+    #: :attr:`pdf` as verification opened it (MuPDF), for the readers after it within
+    #: :meth:`RedactionEngine.redact`, which closes it; None outside.
+    document: pymupdf.Document | None = field(default=None, repr=False, compare=False)
+
+    def close(self) -> None:
+        """Close :attr:`document`, when open."""
+        if self.document is not None:
+            self.document.close()
+            self.document = None
 
 
 class RedactionEngine:
@@ -404,13 +415,19 @@ class RedactionEngine:
         review, the command line lists review items).
         """
         source = self._source(document, text_layer)
-        result = self._burn_and_verify(source, proposals)
-        reader = legibility_reader(self.ocr)
-        if source.layer is None or reader is None:
-            result.verification.checks["legible_in_pictures"] = "not read: no OCR engine"
-        else:
-            result = self._cover_legible(source, proposals, source.layer, reader, result)
-        self._check_as_reader(result, proposals, others, category_map or self.category_map, reader)
+        # the published document verification opened is read by the readers after it
+        results = [self._burn_and_verify(source, proposals, keep_open=True)]
+        try:
+            result = results[0]
+            reader = legibility_reader(self.ocr)
+            if source.layer is None or reader is None:
+                result.verification.checks["legible_in_pictures"] = "not read: no OCR engine"
+            else:
+                result = self._cover_legible(source, proposals, source.layer, reader, results)
+            self._check_as_reader(result, proposals, others, category_map or self.category_map, reader)
+        finally:
+            for done in results:
+                done.close()
         return result
 
     def _source(self, document: StoredDocument | bytes, text_layer: TextLayer | None) -> _Source:
@@ -429,15 +446,17 @@ class RedactionEngine:
         proposals: list[ProposedRedaction],
         text_layer: TextLayer,
         reader: TesseractOcr,
-        result: RedactionResult,
+        results: list[RedactionResult],
     ) -> RedactionResult:
-        """:meth:`redact`'s rounds of covering redacted values still legible in a page's picture;
-        returns the final result. Raises :class:`VerificationError` when a value is still legible
-        after :data:`COVER_ROUNDS`."""
+        """:meth:`redact`'s rounds of covering redacted values still legible in a page's picture,
+        from the last of ``results``, to which each round's result is added; returns the final
+        result. Raises :class:`VerificationError` when a value is still legible after
+        :data:`COVER_ROUNDS`."""
         covered: list[Box] = []
+        result = results[-1]
         for attempt in range(COVER_ROUNDS + 1):
             found, checked = legible_in_pictures(
-                result.pdf, result.boxes, proposals, text_layer, reader, list(result.pictured)
+                result.document or result.pdf, result.boxes, proposals, text_layer, reader, list(result.pictured)
             )
             checked["covered"] = len(covered)
             result.verification.checks["legible_in_pictures"] = checked
@@ -446,7 +465,9 @@ class RedactionEngine:
             if attempt == COVER_ROUNDS:
                 break
             covered += boxes_for(found)  # a box may reveal a line of the same value below it: one more round
-            result = self._burn_and_verify(source, proposals, extra=covered)
+            result.close()
+            result = self._burn_and_verify(source, proposals, extra=covered, keep_open=True)
+            results.append(result)
             result.covered = covered
         problems = [legible_problem(f, proposals) for f in found]
         result.verification.problems += problems
@@ -466,7 +487,7 @@ class RedactionEngine:
         if band_reader is not None and isinstance(self.ocr, TesseractOcr):
             page_reader = self.ocr.reading(dpi=PAGE_DPI, psm=3, parallel=self.ocr.parallel)
         checked = reader_check(
-            result.pdf,
+            result.document or result.pdf,
             boxes=result.boxes,
             redacted=proposals,
             others=others,
@@ -506,9 +527,16 @@ class RedactionEngine:
         return self._burn_and_verify(self._source(document, text_layer), proposals, extra)
 
     def _burn_and_verify(
-        self, given: _Source, proposals: list[ProposedRedaction], extra: list[Box] | None = None
+        self,
+        given: _Source,
+        proposals: list[ProposedRedaction],
+        extra: list[Box] | None = None,
+        *,
+        keep_open: bool = False,
     ) -> RedactionResult:
-        """:meth:`burn_and_verify` of a resolved source."""
+        """:meth:`burn_and_verify` of a resolved source; with ``keep_open``, the result keeps the
+        published document as verification opened it (:attr:`RedactionResult.document`, the
+        caller closes it)."""
         boxes = [b for p in proposals for b in p.boxes] + list(extra or ())
         texts = sorted({p.text for p in proposals})
         prepared, text_layer = given.prepared, given.layer
@@ -534,6 +562,8 @@ class RedactionEngine:
         def published(covered: list[Span]) -> str | None:
             return published_text(text_layer, spans, boxes, covered) if text_layer is not None else None
 
+        opened: list[pymupdf.Document] = []  # the output verification read last, open
+
         def check(
             output: bytes,
             covered: list[Span],
@@ -545,6 +575,11 @@ class RedactionEngine:
             if text_layer is not None:
                 residual = blank_spans(text_layer.text, spans + covered)
                 analysed = {page.number: residual[page.start : page.end] for page in text_layer.pages}
+            _close(opened)
+            try:
+                opened.append(pymupdf.open(stream=output, filetype="pdf"))
+            except Exception:  # an output MuPDF cannot read: verification reports it
+                pass
             return verify(
                 output,
                 texts,
@@ -557,6 +592,7 @@ class RedactionEngine:
                 upside_down={n for n, text in (written or {}).items() if text.turn == 180},
                 pictures=pictures,
                 companion_text=companion,
+                document=opened[0] if opened else None,
             )
 
         pictured: dict[int, list[str]] = {}
@@ -576,18 +612,31 @@ class RedactionEngine:
             checked.checks["pages_as_pictures"] = {str(n): problems for n, problems in pictured.items()}
             return checked
 
-        # a page whose visible text lost its diacritics goes as the picture its analysis read
-        misread = {p.number: [MISREAD_TEXT] for p in text_layer.pages if p.text_misread} if text_layer else {}
-        result = as_pictures(misread) if misread else check(output, covered, written, companion)
-        more = {n: problems for n, problems in result.pages.items() if n not in pictured}
-        if not result.ok and more and text_layer is not None and _only_page_text(result):
-            result = as_pictures(more)
-        if labels:  # printed as pictures: the glyph and text checks above saw no code as text
-            printed = sum(label_size(box, code) is not None for box, code in labels)
-            result.checks["labels"] = {"printed": printed, "too_small": len(labels) - printed}
-        if not result.ok:
-            raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
-        return RedactionResult(output, result, boxes, pictured, text=companion)
+        try:
+            # a page whose visible text lost its diacritics goes as the picture its analysis read
+            misread = {p.number: [MISREAD_TEXT] for p in text_layer.pages if p.text_misread} if text_layer else {}
+            result = as_pictures(misread) if misread else check(output, covered, written, companion)
+            more = {n: problems for n, problems in result.pages.items() if n not in pictured}
+            if not result.ok and more and text_layer is not None and _only_page_text(result):
+                result = as_pictures(more)
+            if labels:  # printed as pictures: the glyph and text checks above saw no code as text
+                printed = sum(label_size(box, code) is not None for box, code in labels)
+                result.checks["labels"] = {"printed": printed, "too_small": len(labels) - printed}
+            if not result.ok:
+                raise VerificationError("verification failed: " + "; ".join(result.problems[:5]), result)
+        except BaseException:
+            _close(opened)
+            raise
+        if not keep_open:
+            _close(opened)
+        return RedactionResult(output, result, boxes, pictured, text=companion, document=opened[0] if opened else None)
+
+
+def _close(documents: list[pymupdf.Document]) -> None:
+    """Close and forget the open ``documents``."""
+    for doc in documents:
+        doc.close()
+    documents.clear()
 
 
 @dataclass(frozen=True)

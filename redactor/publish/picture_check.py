@@ -71,7 +71,7 @@ def picture_pages(text_layer: TextLayer, pictured: Sequence[int] = ()) -> list[i
 
 
 def legible_in_pictures(
-    pdf: bytes,
+    pdf: bytes | pymupdf.Document,
     boxes: Sequence[Box],
     proposals: Sequence[ProposedRedaction],
     text_layer: TextLayer,
@@ -80,7 +80,8 @@ def legible_in_pictures(
 ) -> tuple[list[Legible], dict[str, Any]]:
     """Redacted values of ``proposals`` still legible on the picture pages
     (:func:`picture_pages`, with the pages ``pictured`` published as pictures) of the published
-    ``pdf``, into which ``boxes`` (points, pages from 1) were burned, and what was checked:
+    ``pdf`` (bytes, or the document already open, left open), into which ``boxes`` (points, pages
+    from 1) were burned, and what was checked:
     ``{"pages", "bands", "seconds", "legible"}`` (counts, never values)."""
     started = time.perf_counter()
     pages = picture_pages(text_layer, pictured)
@@ -104,8 +105,11 @@ def legible_in_pictures(
     found: list[Legible] = []
     if regions:  # the whole text's allowances only for pages that are read: most have no picture
         allowed = allowances(values, blank_spans(text_layer.text, spans).split("\n"))
-        with pymupdf.open(stream=pdf, filetype="pdf") as doc:
-            found = legible_values(doc, regions, values, allowed, reader)
+        if isinstance(pdf, pymupdf.Document):
+            found = legible_values(pdf, regions, values, allowed, reader)
+        else:
+            with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+                found = legible_values(doc, regions, values, allowed, reader)
     checked = {
         "pages": len(regions),
         "bands": sum(len(r) for r in regions.values()),

@@ -430,6 +430,7 @@ def verify(
     upside_down: Iterable[int] = (),
     pictures: Iterable[int] = (),
     companion_text: str | None = None,
+    document: pymupdf.Document | None = None,
 ) -> VerificationResult:
     """Check a redacted PDF (``data``) against the strings that were redacted.
 
@@ -447,7 +448,9 @@ def verify(
     published beside the PDF, :func:`~redactor.publish.text_export.published_text`) gets the same
     leak check as each extractor's text, under the name ``companion text``. Problems that concern
     one page (text not analysed, kept text not read) are also listed by page in
-    ``VerificationResult.pages``.
+    ``VerificationResult.pages``. ``document``: ``data`` already opened by MuPDF, which
+    verification reads and leaves open (the readers after it read the same document; its fonts
+    and pictures are loaded once); by default ``data`` is opened here and closed.
     Never raises for a readable PDF; an unreadable one gives ``ok=False``.
     """
     strings = sorted({normalize(t) for t in redacted_texts if normalize(t)})
@@ -457,7 +460,7 @@ def verify(
     if checks["eof_markers"] != 1:
         problems.append(f"{checks['eof_markers']} %%EOF markers: the file contains incremental updates")
     try:
-        doc = pymupdf.open(stream=data, filetype="pdf")
+        doc = document if document is not None else pymupdf.open(stream=data, filetype="pdf")
         pages = page_texts(data)
     except Exception as exc:
         return VerificationResult(False, [f"the redacted PDF cannot be read: {exc}"], checks)
@@ -478,10 +481,13 @@ def verify(
         checks=checks,
         problems=problems,
     )
-    with doc:
+    try:
         for check in CHECKS:
             check(subject)
         checks["pages"] = doc.page_count
+    finally:
+        if document is None:
+            doc.close()
     return VerificationResult(
         not problems, problems, checks, sorted(subject.leaked), dict(sorted(subject.by_page.items()))
     )

@@ -8,6 +8,7 @@ import json
 import pymupdf
 import pytest
 
+from redactor.detect.nlp import RuleOnlyNlpEngine
 from redactor.engine import RedactionEngine
 from redactor.errors import EncryptedPdfError, InvalidPdfError, VerificationError
 from redactor.model import Box, Span
@@ -154,6 +155,34 @@ def test_verification_catches_a_box_drawn_over_live_text():
     # the report goes to logs, the CLI and the stored contract: it names the value, never quotes it
     report = json.dumps(result.to_dict(), ensure_ascii=False)
     assert "830623" not in report and "4849" not in report and "redacted value 1 (11 characters)" in report
+
+
+def test_verification_reads_the_document_it_is_given_open_and_leaves_it_open():
+    """The readers after verification read the published document verification opened: it finds
+    what it finds in the bytes, and the document stays open for them."""
+    original = pdf_from_paragraphs(["Jan Novák, r. č. 830623/4849, bytem Polní 5."])
+    layer = _layer(original)
+    start = layer.text.index("830623/4849")
+    boxes = layer.span_boxes(Span(start, start + len("830623/4849")))
+    doc = pymupdf.open(stream=original, filetype="pdf")
+    for box in boxes:
+        doc[box.page - 1].draw_rect(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1), color=(0, 0, 0), fill=(0, 0, 0))
+    bad = doc.tobytes(garbage=4)
+    with pymupdf.open(stream=bad, filetype="pdf") as opened:
+        given = verify(bad, ["830623/4849"], boxes=boxes, document=opened)
+        assert not opened.is_closed and opened[0].get_text()
+    alone = verify(bad, ["830623/4849"], boxes=boxes)
+    assert not given.ok and given.problems == alone.problems and given.checks == alone.checks
+
+
+def test_redaction_closes_the_published_document_its_readers_shared():
+    engine = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=False)
+    analysis = engine.analyze(pdf_from_paragraphs(["Jan Novák, r. č. 830623/4849, bytem Polní 5."]))
+    result = engine.redact(analysis.document, analysis.to_redact())
+    assert result.document is None
+    assert result.verification.ok and result.verification.checks["reader_check"]["pages"] == 1
+    kept = engine.burn_and_verify(analysis.document, analysis.to_redact())
+    assert kept.document is None and kept.verification.ok
 
 
 def test_verification_catches_an_incremental_save_and_metadata(tmp_path):
