@@ -149,13 +149,20 @@ def ink_drawn(
     kinds = ("fill-path", "stroke-path")
     ops = [(kind, rect) for kind, rect in (log if log is not None else page.get_bboxlog()) if kind in INK_KINDS]
     rects = [rect for kind, rect in ops if kind not in kinds]
-    if any(kind in kinds and min(_sides(rect)) > RULE_WIDTH for kind, rect in ops):
-        rects += _dark_paths(page)  # a page of tables: its cells' white fills show no text
+
+    def inside(x0: float, y0: float, x1: float, y1: float) -> bool:
+        return any(b[0] <= x0 and b[1] <= y0 and x1 <= b[2] and y1 <= b[3] for b in boxes)
+
+    # a page of tables: its cells' white fills show no text, so the paths' colours are looked up;
+    # not for paths inside covered boxes alone (the redaction boxes themselves): a path's box in
+    # the log holds its box among the drawings, so none of those could count
+    if any(kind in kinds and min(_sides(rect)) > RULE_WIDTH and not inside(*rect) for kind, rect in ops):
+        rects += _dark_paths(page)
     for x0, y0, x1, y1 in rects:
         if min(x1 - x0, y1 - y0) <= RULE_WIDTH:
             continue
         x0, y0, x1, y1 = max(x0, ax0), max(y0, ay0), min(x1, ax1), min(y1, ay1)
-        if x1 <= x0 or y1 <= y0 or any(b[0] <= x0 and b[1] <= y0 and x1 <= b[2] and y1 <= b[3] for b in boxes):
+        if x1 <= x0 or y1 <= y0 or inside(x0, y0, x1, y1):
             continue
         drawn.add((x0, y0, x1, y1))
         if len(drawn) > MANY_DRAWINGS:
