@@ -139,7 +139,9 @@ def test_burn_in_removes_text_and_every_hidden_layer(engine: RedactionEngine):
     assert result.verification.ok
 
 
-def test_verification_catches_a_box_drawn_over_live_text():
+def _box_over_live_text() -> tuple[bytes, list[Box]]:
+    """A birth number under a black box drawn over its live text (the text is still there), and
+    the box."""
     original = pdf_from_paragraphs(["Jan Novák, r. č. 830623/4849, bytem Polní 5."])
     layer = _layer(original)
     start = layer.text.index("830623/4849")
@@ -147,7 +149,11 @@ def test_verification_catches_a_box_drawn_over_live_text():
     doc = pymupdf.open(stream=original, filetype="pdf")
     for box in boxes:
         doc[box.page - 1].draw_rect(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1), color=(0, 0, 0), fill=(0, 0, 0))
-    bad = doc.tobytes(garbage=4)
+    return doc.tobytes(garbage=4), boxes
+
+
+def test_verification_catches_a_box_drawn_over_live_text():
+    bad, boxes = _box_over_live_text()
     result = verify(bad, ["830623/4849"], boxes=boxes)
     assert not result.ok
     assert result.checks["glyphs_under_boxes"] > 0
@@ -160,14 +166,7 @@ def test_verification_catches_a_box_drawn_over_live_text():
 def test_verification_reads_the_document_it_is_given_open_and_leaves_it_open():
     """The readers after verification read the published document verification opened: it finds
     what it finds in the bytes, and the document stays open for them."""
-    original = pdf_from_paragraphs(["Jan Novák, r. č. 830623/4849, bytem Polní 5."])
-    layer = _layer(original)
-    start = layer.text.index("830623/4849")
-    boxes = layer.span_boxes(Span(start, start + len("830623/4849")))
-    doc = pymupdf.open(stream=original, filetype="pdf")
-    for box in boxes:
-        doc[box.page - 1].draw_rect(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1), color=(0, 0, 0), fill=(0, 0, 0))
-    bad = doc.tobytes(garbage=4)
+    bad, boxes = _box_over_live_text()
     with pymupdf.open(stream=bad, filetype="pdf") as opened:
         given = verify(bad, ["830623/4849"], boxes=boxes, document=opened)
         assert not opened.is_closed and opened[0].get_text()
