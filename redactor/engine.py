@@ -167,6 +167,11 @@ class RedactionResult:
     #: :meth:`RedactionEngine.redact`, which closes it; None outside.
     document: pymupdf.Document | None = field(default=None, repr=False, compare=False)
 
+    def published(self) -> bytes | pymupdf.Document:
+        """What the readers after verification read: :attr:`document` while open (a document of
+        no pages is falsy, hence no ``or``), else :attr:`pdf`."""
+        return self.document if self.document is not None else self.pdf
+
     def close(self) -> None:
         """Close :attr:`document`, when open."""
         if self.document is not None:
@@ -456,7 +461,7 @@ class RedactionEngine:
         result = results[-1]
         for attempt in range(COVER_ROUNDS + 1):
             found, checked = legible_in_pictures(
-                result.document or result.pdf, result.boxes, proposals, text_layer, reader, list(result.pictured)
+                result.published(), result.boxes, proposals, text_layer, reader, list(result.pictured)
             )
             checked["covered"] = len(covered)
             result.verification.checks["legible_in_pictures"] = checked
@@ -487,7 +492,7 @@ class RedactionEngine:
         if band_reader is not None and isinstance(self.ocr, TesseractOcr):
             page_reader = self.ocr.reading(dpi=PAGE_DPI, psm=3, parallel=self.ocr.parallel)
         checked = reader_check(
-            result.document or result.pdf,
+            result.published(),
             boxes=result.boxes,
             redacted=proposals,
             others=others,
