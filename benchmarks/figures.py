@@ -1,11 +1,13 @@
 """The figures a benchmark writes into the documentation: one file per benchmark under
 ``docs/evaluation/figures/``, holding the table row the evaluation page includes (with
 ``pymdownx.snippets``), dated, with the command that produced it. The figure lives in that file
-only, so the page and the benchmark cannot disagree; ``--no-docs`` on a benchmark leaves it."""
+only, so the page and the benchmark cannot disagree; ``--no-docs`` on a benchmark leaves it.
+Also what the timing benchmarks share: :func:`one_core`."""
 
 from __future__ import annotations
 
 import datetime
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,3 +35,10 @@ def shown(folder: Path) -> str:
         return f"../{folder.resolve().relative_to(ROOT.parent)}"
     except ValueError:
         return folder.name
+
+
+def one_core() -> None:
+    """Pin this process to the first core it may run on (where the system allows it), so that a
+    benchmark measures one core whatever else the machine runs."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})

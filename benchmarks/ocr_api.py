@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 import pymupdf  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from benchmarks.figures import shown, write_row  # noqa: E402
+from benchmarks.figures import one_core, shown, write_row  # noqa: E402
 from redactor.read.ocr import TesseractOcr  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "data" / "dev" / "scanned"
@@ -71,8 +71,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-docs", action="store_true", help="do not write the evaluation page's row")
     args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    one_core()
     files = sorted(args.pdf_dir.glob("*.pdf"))
     results: dict[str, dict[str, list[float]]] = {
         "page": {"process": [], "api": []},

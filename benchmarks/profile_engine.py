@@ -23,6 +23,7 @@ from pyinstrument import Profiler
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.figures import one_core  # noqa: E402
 from redactor.detect.nlp import RuleOnlyNlpEngine, SpacyNlpEngine  # noqa: E402
 from redactor.engine import RedactionEngine  # noqa: E402
 
@@ -34,8 +35,7 @@ def main() -> int:
     parser.add_argument("--nlp", choices=["rules", "spacy"], default="rules")
     parser.add_argument("--html", type=Path)
     args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    one_core()
     documents = [f.read_bytes() for f in sorted(args.pdf_dir.glob("*.pdf"))]
     engine = RedactionEngine(nlp=SpacyNlpEngine() if args.nlp == "spacy" else RuleOnlyNlpEngine())
     engine.load()

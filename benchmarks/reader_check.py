@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import shown, write_row  # noqa: E402
+from benchmarks.figures import one_core, shown, write_row  # noqa: E402
 from redactor.detect.nlp import RuleOnlyNlpEngine  # noqa: E402
 from redactor.engine import RedactionEngine  # noqa: E402
 from redactor.model import Action  # noqa: E402
@@ -48,8 +48,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--no-docs", action="store_true", help="do not write the evaluation page's row")
     args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    one_core()
     files = [f for d in args.pdf_dirs for f in sorted(d.glob("*.pdf"))]
     engine = RedactionEngine(nlp=RuleOnlyNlpEngine(), ocr=TesseractOcr(parallel=1))
     engine.load()

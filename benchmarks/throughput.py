@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import write_row  # noqa: E402
+from benchmarks.figures import one_core, write_row  # noqa: E402
 from redactor import engine as engine_module  # noqa: E402
 from redactor.detect.nlp import RuleOnlyNlpEngine  # noqa: E402
 from redactor.engine import RedactionEngine  # noqa: E402
@@ -71,8 +71,7 @@ def main() -> int:
     parser.add_argument("--nlp", choices=["spacy", "rules"], default="rules")
     parser.add_argument("--no-docs", action="store_true", help="do not write the evaluation page's row")
     args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    one_core()
     files = sorted(args.pdf_dir.glob("*.pdf"))
     documents = [f.read_bytes() for f in files]
 
